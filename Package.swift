@@ -1,0 +1,65 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, lowest first. A target may import only targets above it in this list
+// (docs/architecture.md explains why each arrow points the way it does).
+let package = Package(
+    name: "typeinfo",
+    products: [
+        .library(name: "TypeLayout", targets: ["TypeLayout"]),
+        .library(name: "TypeInfo", targets: ["TypeInfo"]),
+        .library(name: "BinaryInfo", targets: ["BinaryInfo"]),
+        .library(name: "DWARFInfo", targets: ["DWARFInfo"]),
+        .library(name: "LayoutTesting", targets: ["LayoutTesting"]),
+        .library(name: "ModelMapper", targets: ["ModelMapper"]),
+        .executable(name: "typeinfo", targets: ["typeinfo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Plain value types every layer speaks.
+        .target(name: "TypeLayout"),
+
+        // In-process metadata reading and the ClassInfo/PropertyInfo cache.
+        .target(name: "TypeInfo", dependencies: ["TypeLayout"]),
+
+        // System libraries, each wrapped by exactly one Swift module.
+        .systemLibrary(name: "CLibElf", pkgConfig: "libelf", providers: [.apt(["libelf-dev"])]),
+        .systemLibrary(name: "CLibDwarf", providers: [.apt(["libdwarf-dev"])]),
+
+        // On-disk readers: they never execute the target.
+        .target(name: "BinaryInfo", dependencies: ["TypeLayout", "CLibElf"]),
+        .target(name: "DWARFInfo", dependencies: ["TypeLayout", "CLibDwarf"]),
+
+        // Snapshot assertions for unit tests.
+        .target(name: "LayoutTesting", dependencies: ["TypeLayout", "TypeInfo"]),
+
+        // JSON <-> models, standing on ClassInfo only.
+        .target(name: "ModelMapper", dependencies: ["TypeInfo"]),
+
+        // The CLI: argument parsing and printing only.
+        .executableTarget(
+            name: "typeinfo",
+            dependencies: [
+                "TypeLayout", "TypeInfo", "BinaryInfo", "DWARFInfo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Types declared in a second module, so tests can read metadata across module boundaries.
+        .target(name: "TypeInfoFixtures", path: "Tests/TypeInfoFixtures"),
+
+        .testTarget(name: "TypeLayoutTests", dependencies: ["TypeLayout"]),
+        .testTarget(name: "TypeInfoTests", dependencies: ["TypeInfo", "TypeInfoFixtures"]),
+        .testTarget(
+            name: "BinaryInfoTests",
+            dependencies: ["BinaryInfo", "TypeInfo"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo"], exclude: ["Fixtures"]),
+        .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "ModelMapperTests", dependencies: ["ModelMapper"], resources: [.copy("Resources")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The BinaryInfo module; see docs/architecture.md.

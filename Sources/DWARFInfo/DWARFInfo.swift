@@ -1,0 +1,1 @@
+// The DWARFInfo module; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// The LayoutTesting module; see docs/architecture.md.

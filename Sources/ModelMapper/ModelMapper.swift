@@ -1,0 +1,1 @@
+// The ModelMapper module; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// TypeInfo: in-process metadata reading.

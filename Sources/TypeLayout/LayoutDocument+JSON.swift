@@ -1,0 +1,217 @@
+import Foundation
+
+/// Why a layout document could not be read.
+public enum LayoutDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The document was written by a newer schema than this build reads.
+    case unsupportedSchemaVersion(found: Int, supported: Int)
+    /// The bytes are not a layout document; `detail` says where it went wrong.
+    case malformed(detail: String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedSchemaVersion(let found, let supported):
+            return "layout document has schema version \(found), this typeinfo reads up to \(supported): upgrade typeinfo"
+        case .malformed(let detail):
+            return "not a typeinfo layout document: \(detail)"
+        }
+    }
+}
+
+extension LayoutDocument {
+    /// Encodes the document as stable JSON: keys sorted, unknown values written as `null`.
+    ///
+    /// - Parameter pretty: indent the output for people and diffs (default) or write one line.
+    /// - Returns: UTF-8 JSON ending in a newline.
+    public func jsonData(pretty: Bool = true) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Decodes a document written by ``jsonData(pretty:)``.
+    ///
+    /// - Parameter data: UTF-8 JSON.
+    /// - Returns: the document.
+    /// - Throws: ``LayoutDocumentError`` naming the JSON path of the first problem.
+    public init(jsonData data: Data) throws {
+        do {
+            self = try JSONDecoder().decode(LayoutDocument.self, from: data)
+        } catch let error as LayoutDocumentError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw LayoutDocumentError.malformed(detail: "missing key '\(key.stringValue)' at \(Self.path(context.codingPath))")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw LayoutDocumentError.malformed(detail: "expected \(type) at \(Self.path(context.codingPath))")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw LayoutDocumentError.malformed(detail: "expected \(type), found null at \(Self.path(context.codingPath))")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw LayoutDocumentError.malformed(detail: "\(context.debugDescription) at \(Self.path(context.codingPath))")
+        } catch {
+            throw LayoutDocumentError.malformed(detail: String(describing: error))
+        }
+    }
+
+    /// Renders a coding path as `$.types[3].fields[0].name`.
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var result = "$"
+        for key in codingPath {
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += ".\(key.stringValue)"
+            }
+        }
+        return result
+    }
+}
+
+extension LayoutDocument: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, image, types
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .schemaVersion)
+        guard version <= Self.currentSchemaVersion, version >= 1 else {
+            throw LayoutDocumentError.unsupportedSchemaVersion(found: version, supported: Self.currentSchemaVersion)
+        }
+        schemaVersion = version
+        image = try container.decode(ImageSummary.self, forKey: .image)
+        types = try container.decode([TypeLayout].self, forKey: .types)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(image, forKey: .image)
+        try container.encode(types, forKey: .types)
+    }
+}
+
+extension ImageSummary: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case path, fileType, architecture, hasSymbols, hasDebugInfo, notes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        fileType = try container.decodeIfPresent(String.self, forKey: .fileType)
+        architecture = try container.decodeIfPresent(String.self, forKey: .architecture)
+        hasSymbols = try container.decodeIfPresent(Bool.self, forKey: .hasSymbols)
+        hasDebugInfo = try container.decodeIfPresent(Bool.self, forKey: .hasDebugInfo)
+        notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(fileType, forKey: .fileType)
+        try container.encode(architecture, forKey: .architecture)
+        try container.encode(hasSymbols, forKey: .hasSymbols)
+        try container.encode(hasDebugInfo, forKey: .hasDebugInfo)
+        try container.encode(notes, forKey: .notes)
+    }
+}
+
+extension TypeLayout: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, mangledName, kind, module, size, alignment, stride, instanceSize, instanceAlignment
+        case superclass, genericParameters, conformances, fields, cases, source
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        mangledName = try container.decodeIfPresent(String.self, forKey: .mangledName)
+        kind = try container.decode(TypeKind.self, forKey: .kind)
+        module = try container.decodeIfPresent(String.self, forKey: .module)
+        size = try container.decodeIfPresent(Int.self, forKey: .size)
+        alignment = try container.decodeIfPresent(Int.self, forKey: .alignment)
+        stride = try container.decodeIfPresent(Int.self, forKey: .stride)
+        instanceSize = try container.decodeIfPresent(Int.self, forKey: .instanceSize)
+        instanceAlignment = try container.decodeIfPresent(Int.self, forKey: .instanceAlignment)
+        superclass = try container.decodeIfPresent(String.self, forKey: .superclass)
+        genericParameters = try container.decodeIfPresent([String].self, forKey: .genericParameters) ?? []
+        conformances = try container.decodeIfPresent([String].self, forKey: .conformances) ?? []
+        fields = try container.decodeIfPresent([FieldLayout].self, forKey: .fields) ?? []
+        cases = try container.decodeIfPresent([EnumCaseLayout].self, forKey: .cases) ?? []
+        source = try container.decodeIfPresent(LayoutSource.self, forKey: .source)
+    }
+
+    // Every key is written, unknown ones as null, so tools can rely on the shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(mangledName, forKey: .mangledName)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(module, forKey: .module)
+        try container.encode(size, forKey: .size)
+        try container.encode(alignment, forKey: .alignment)
+        try container.encode(stride, forKey: .stride)
+        try container.encode(instanceSize, forKey: .instanceSize)
+        try container.encode(instanceAlignment, forKey: .instanceAlignment)
+        try container.encode(superclass, forKey: .superclass)
+        try container.encode(genericParameters, forKey: .genericParameters)
+        try container.encode(conformances, forKey: .conformances)
+        try container.encode(fields, forKey: .fields)
+        try container.encode(cases, forKey: .cases)
+        try container.encode(source, forKey: .source)
+    }
+}
+
+extension FieldLayout: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, type, mangledType, offset, size, bitOffset, bitWidth, isVar, ownership
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        type = try container.decode(String.self, forKey: .type)
+        mangledType = try container.decodeIfPresent(String.self, forKey: .mangledType)
+        offset = try container.decodeIfPresent(Int.self, forKey: .offset)
+        size = try container.decodeIfPresent(Int.self, forKey: .size)
+        bitOffset = try container.decodeIfPresent(Int.self, forKey: .bitOffset)
+        bitWidth = try container.decodeIfPresent(Int.self, forKey: .bitWidth)
+        isVar = try container.decodeIfPresent(Bool.self, forKey: .isVar) ?? true
+        ownership = try container.decodeIfPresent(Ownership.self, forKey: .ownership) ?? .strong
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(type, forKey: .type)
+        try container.encode(mangledType, forKey: .mangledType)
+        try container.encode(offset, forKey: .offset)
+        try container.encode(size, forKey: .size)
+        // Bitfield keys appear only on bitfields, to keep Swift documents uncluttered.
+        try container.encodeIfPresent(bitOffset, forKey: .bitOffset)
+        try container.encodeIfPresent(bitWidth, forKey: .bitWidth)
+        try container.encode(isVar, forKey: .isVar)
+        try container.encode(ownership, forKey: .ownership)
+    }
+}
+
+extension EnumCaseLayout: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, payloadType, indirect
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        payloadType = try container.decodeIfPresent(String.self, forKey: .payloadType)
+        indirect = try container.decodeIfPresent(Bool.self, forKey: .indirect) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(payloadType, forKey: .payloadType)
+        try container.encode(indirect, forKey: .indirect)
+    }
+}

@@ -1,0 +1,135 @@
+/// The layout of one type: what every reader in this package produces and every
+/// consumer (output formats, snapshots, diffs) reads.
+///
+/// Facts a source could not establish are `nil` ("unknown"), never a guess: a generic
+/// type read from disk has fields but no offsets, for example.
+public struct TypeLayout: Hashable, Sendable {
+    /// The qualified, demangled name as a user writes it: `Module.Outer.Inner`, `Box<T>`.
+    public var name: String
+    /// The mangled name, where the source has one.
+    public var mangledName: String?
+    /// What sort of type this is.
+    public var kind: TypeKind
+    /// The module that declares the type, where known.
+    public var module: String?
+    /// `MemoryLayout.size`: for classes, the size of a reference.
+    public var size: Int?
+    /// `MemoryLayout.alignment`.
+    public var alignment: Int?
+    /// `MemoryLayout.stride`.
+    public var stride: Int?
+    /// For classes: the size in bytes of an instance, object header included.
+    public var instanceSize: Int?
+    /// For classes: the alignment of an instance.
+    public var instanceAlignment: Int?
+    /// For classes: the qualified name of the superclass.
+    public var superclass: String?
+    /// Generic parameter names (`T`, `U`) or, for a specialised type read at run time, the arguments.
+    public var genericParameters: [String]
+    /// Protocols the type conforms to, by qualified name.
+    public var conformances: [String]
+    /// Stored properties (or tuple elements, or C members) in declaration order;
+    /// for classes the superclass's fields come first.
+    public var fields: [FieldLayout]
+    /// Enum cases in declaration order (payload cases first, as the runtime orders them).
+    public var cases: [EnumCaseLayout]
+    /// Which reader produced this layout.
+    public var source: LayoutSource?
+
+    /// Creates a layout; everything but the name and kind defaults to unknown or empty.
+    public init(
+        name: String,
+        mangledName: String? = nil,
+        kind: TypeKind,
+        module: String? = nil,
+        size: Int? = nil,
+        alignment: Int? = nil,
+        stride: Int? = nil,
+        instanceSize: Int? = nil,
+        instanceAlignment: Int? = nil,
+        superclass: String? = nil,
+        genericParameters: [String] = [],
+        conformances: [String] = [],
+        fields: [FieldLayout] = [],
+        cases: [EnumCaseLayout] = [],
+        source: LayoutSource? = nil
+    ) {
+        self.name = name
+        self.mangledName = mangledName
+        self.kind = kind
+        self.module = module
+        self.size = size
+        self.alignment = alignment
+        self.stride = stride
+        self.instanceSize = instanceSize
+        self.instanceAlignment = instanceAlignment
+        self.superclass = superclass
+        self.genericParameters = genericParameters
+        self.conformances = conformances
+        self.fields = fields
+        self.cases = cases
+        self.source = source
+    }
+}
+
+/// One stored property, tuple element or C member.
+public struct FieldLayout: Hashable, Sendable {
+    /// The property name (`_x` for a property wrapper's storage, `$__lazy_storage_$_x` for a lazy var).
+    public var name: String
+    /// The field's type as a user writes it.
+    public var type: String
+    /// The field's mangled type, where the source has one.
+    public var mangledType: String?
+    /// Byte offset from the start of the value (for classes, from the start of the object).
+    public var offset: Int?
+    /// The field's size in bytes, where known.
+    public var size: Int?
+    /// For C bitfields: the bit offset within the byte at `offset`, and the width in bits.
+    public var bitOffset: Int?
+    /// For C bitfields: the width in bits.
+    public var bitWidth: Int?
+    /// `var` (true) or `let` (false).
+    public var isVar: Bool
+    /// Strong, weak, unowned or unowned(unsafe).
+    public var ownership: Ownership
+
+    /// Creates a field layout; unknown facts default to `nil`.
+    public init(
+        name: String,
+        type: String,
+        mangledType: String? = nil,
+        offset: Int? = nil,
+        size: Int? = nil,
+        bitOffset: Int? = nil,
+        bitWidth: Int? = nil,
+        isVar: Bool = true,
+        ownership: Ownership = .strong
+    ) {
+        self.name = name
+        self.type = type
+        self.mangledType = mangledType
+        self.offset = offset
+        self.size = size
+        self.bitOffset = bitOffset
+        self.bitWidth = bitWidth
+        self.isVar = isVar
+        self.ownership = ownership
+    }
+}
+
+/// One enum case.
+public struct EnumCaseLayout: Hashable, Sendable {
+    /// The case name.
+    public var name: String
+    /// The payload type as a user writes it, or `nil` for a case without payload.
+    public var payloadType: String?
+    /// Whether the case (or its whole enum) is `indirect`.
+    public var indirect: Bool
+
+    /// Creates an enum case layout.
+    public init(name: String, payloadType: String? = nil, indirect: Bool = false) {
+        self.name = name
+        self.payloadType = payloadType
+        self.indirect = indirect
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The `typeinfo` command: see `typeinfo --help`.
+@main
+struct TypeInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "typeinfo",
+        abstract: "Inspect Swift type layouts: in this process, or in ELF binaries on disk.",
+        discussion: """
+            Run with no arguments to see the toolkit at work on a few of its own demo types.
+            """,
+        version: "0.1.0",
+        subcommands: []
+    )
+}

@@ -1,0 +1,1 @@
+// Tests for BinaryInfo; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Tests for DWARFInfo; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Tests for LayoutTesting; see docs/architecture.md.

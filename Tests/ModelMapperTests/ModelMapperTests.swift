@@ -1,0 +1,1 @@
+// Tests for ModelMapper; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Types declared in a second module, read by TypeInfoTests.
