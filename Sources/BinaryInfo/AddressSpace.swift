@@ -1,0 +1,193 @@
+/// Where a pointer-sized slot of the image points once the loader has done its work.
+enum PointerTarget: Hashable, Sendable {
+    /// An address inside this image.
+    case address(UInt64)
+    /// A symbol defined in another image (resolved by name only: we never load it).
+    case symbol(String)
+}
+
+/// The image's virtual address space, backed by the file's bytes, bounds-checked on every read.
+///
+/// Linked images (executables, shared libraries) use their section addresses. Relocatable
+/// objects have none, so ``AddressSpace/init(file:bytes:)`` lays their sections out at synthetic
+/// addresses and applies the relocations the Swift sections need.
+struct AddressSpace: ByteReader, Sendable {
+    struct Region: Sendable {
+        var start: UInt64
+        var size: UInt64
+        var fileOffset: UInt64
+        var hasFileBytes: Bool
+    }
+
+    /// Allocated sections, sorted by start address.
+    private(set) var regions: [Region] = []
+    let bytes: FileBytes
+    /// Pointer slots whose value the loader (or the object file's relocations) supplies.
+    private(set) var slots: [UInt64: PointerTarget] = [:]
+    /// Synthetic addresses standing for undefined symbols (object files only).
+    private(set) var externalNames: [UInt64: String] = [:]
+    /// Section address by section index, for symbol values.
+    private(set) var sectionAddresses: [Int: UInt64] = [:]
+
+    init(file: ELFFile, bytes: FileBytes) throws {
+        self.bytes = bytes
+        if file.fileType == ELFFile.typeRelocatable {
+            try layOutObjectFile(file)
+        } else {
+            for section in file.sections where section.isAllocated && section.address != 0 && section.size > 0 {
+                regions.append(Region(start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes))
+                sectionAddresses[section.index] = section.address
+            }
+            regions.sort { $0.start < $1.start }
+            recordDynamicRelocations(file)
+        }
+    }
+
+    /// The section containing `address`, if any.
+    func region(containing address: UInt64) -> Region? {
+        var low = 0
+        var high = regions.count
+        while low < high {
+            let mid = (low + high) / 2
+            if regions[mid].start <= address { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let candidate = regions[low - 1]
+        return address - candidate.start < candidate.size ? candidate : nil
+    }
+
+    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String) throws {
+        let length = UInt64(destination.count)
+        guard let region = region(containing: address) else {
+            throw BinaryInfoError.outOfBounds(what: what(), address: address, length: length)
+        }
+        let offsetInRegion = address - region.start
+        guard length <= region.size - offsetInRegion else {
+            throw BinaryInfoError.outOfBounds(what: what(), address: address, length: length)
+        }
+        guard region.hasFileBytes else {
+            // .bss and friends: zero-filled at load time.
+            destination.initializeMemory(as: UInt8.self, repeating: 0)
+            return
+        }
+        try bytes.fetch(into: destination, fromOffset: region.fileOffset + offsetInRegion, what: what())
+    }
+
+    /// What the pointer-sized slot at `address` points to once loaded, or nil for a null pointer.
+    func pointer(at address: UInt64, what: @autoclosure () -> String) throws -> PointerTarget? {
+        if let target = slots[address] { return target }
+        let raw = try read(UInt64.self, at: address, what: what())
+        if raw == 0 { return nil }
+        if let name = externalNames[raw] { return .symbol(name) }
+        return .address(raw)
+    }
+
+    /// The symbol an address inside an object file's synthetic external zone stands for.
+    func externalName(at address: UInt64) -> String? {
+        externalNames[address]
+    }
+
+    // MARK: - Linked images
+
+    private mutating func recordDynamicRelocations(_ file: ELFFile) {
+        let relative: Set<UInt32> = [8, 1027]       // R_X86_64_RELATIVE, R_AARCH64_RELATIVE
+        let symbolic: Set<UInt32> = [1, 6, 7, 257, 1025, 1026] // 64, GLOB_DAT, JUMP_SLOT (x86_64, aarch64)
+        for relocationSection in file.relocationSections where relocationSection.isDynamic {
+            let symbols = file.symbolTables[relocationSection.symbolTableSection] ?? []
+            for entry in relocationSection.entries {
+                if relative.contains(entry.type) {
+                    slots[entry.offset] = .address(UInt64(bitPattern: entry.addend))
+                } else if symbolic.contains(entry.type), entry.symbolIndex < symbols.count {
+                    let symbol = symbols[entry.symbolIndex]
+                    if symbol.isDefined {
+                        slots[entry.offset] = .address(symbol.value &+ UInt64(bitPattern: entry.addend))
+                    } else if !symbol.name.isEmpty {
+                        slots[entry.offset] = .symbol(symbol.name)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Relocatable objects
+
+    private static let objectBase: UInt64 = 0x1_0000
+    private static let externalBase: UInt64 = 0x7000_0000_0000
+    private static let syntheticSlotBase: UInt64 = 0x7800_0000_0000
+
+    private mutating func layOutObjectFile(_ file: ELFFile) throws {
+        var cursor = Self.objectBase
+        for section in file.sections where section.isAllocated && section.size > 0 {
+            cursor = (cursor + 15) & ~15
+            regions.append(Region(start: cursor, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes))
+            sectionAddresses[section.index] = cursor
+            let (next, overflow) = cursor.addingReportingOverflow(section.size)
+            guard !overflow, next < Self.externalBase else {
+                throw BinaryInfoError.malformedELF(detail: "section \(section.name) is too large to lay out")
+            }
+            cursor = next
+        }
+        regions.sort { $0.start < $1.start }
+
+        var externalAddresses: [String: UInt64] = [:]
+        var nextExternal = Self.externalBase
+        var gotSlots: [PointerTarget: UInt64] = [:]
+        var nextSlot = Self.syntheticSlotBase
+
+        for relocationSection in file.relocationSections {
+            guard let targetBase = sectionAddresses[relocationSection.targetSection],
+                  let target = file.sections.first(where: { $0.index == relocationSection.targetSection }),
+                  target.hasFileBytes
+            else { continue }
+            let symbols = file.symbolTables[relocationSection.symbolTableSection] ?? []
+            for entry in relocationSection.entries {
+                guard entry.symbolIndex < symbols.count, entry.offset < target.size else { continue }
+                let symbol = symbols[entry.symbolIndex]
+                let symbolAddress: UInt64
+                if symbol.isDefined {
+                    guard let base = sectionAddresses[symbol.sectionIndex] else { continue }
+                    symbolAddress = base &+ symbol.value
+                } else {
+                    if let known = externalAddresses[symbol.name] {
+                        symbolAddress = known
+                    } else {
+                        symbolAddress = nextExternal
+                        externalAddresses[symbol.name] = nextExternal
+                        externalNames[nextExternal] = symbol.name
+                        nextExternal &+= 16
+                    }
+                }
+                let place = targetBase &+ entry.offset
+                let fileOffset = target.offset &+ entry.offset
+                let addend = UInt64(bitPattern: entry.addend)
+                switch entry.type {
+                case 2, 4, 261: // R_X86_64_PC32, R_X86_64_PLT32, R_AARCH64_PREL32: S + A - P
+                    let value = Int64(bitPattern: symbolAddress &+ addend &- place)
+                    try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
+                case 9, 41, 42: // R_X86_64_GOTPCREL, GOTPCRELX, REX_GOTPCRELX: G + GOT + A - P
+                    let pointee: PointerTarget = symbol.isDefined ? .address(symbolAddress) : .symbol(symbol.name)
+                    let slot: UInt64
+                    if let existing = gotSlots[pointee] {
+                        slot = existing
+                    } else {
+                        slot = nextSlot
+                        gotSlots[pointee] = slot
+                        slots[slot] = pointee
+                        nextSlot &+= 8
+                    }
+                    let value = Int64(bitPattern: slot &+ addend &- place)
+                    try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
+                case 1, 257: // R_X86_64_64, R_AARCH64_ABS64: S + A
+                    if symbol.isDefined {
+                        slots[place] = .address(symbolAddress &+ addend)
+                        try bytes.patch(symbolAddress &+ addend, atOffset: fileOffset)
+                    } else {
+                        slots[place] = .symbol(symbol.name)
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+    }
+}

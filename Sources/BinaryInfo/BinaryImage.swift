@@ -1,0 +1,59 @@
+import TypeLayout
+
+/// Reads the Swift types an ELF binary defines, from disk, without running or loading it.
+///
+/// ```swift
+/// let document = try BinaryImage.layouts(atPath: "/usr/lib/libFoo.so")
+/// for type in document.types { print(type.name, type.size ?? -1) }
+/// ```
+///
+/// Facts the file does not hold (the layout of generic types, of types whose metadata the
+/// runtime completes at load time) are `nil`, never guessed; ``ImageSummary/notes`` says why.
+public enum BinaryImage {
+    /// Reads every Swift type in the ELF file at `path`.
+    ///
+    /// - Parameter path: an executable, shared library or relocatable object (`.o`).
+    /// - Returns: the types in the file's order, with an image summary.
+    /// - Throws: ``BinaryInfoError`` for a missing, unreadable, non-ELF, malformed or non-Swift file.
+    public static func layouts(atPath path: String) throws -> LayoutDocument {
+        let bytes = try ImageLoader.readFile(path)
+        return try layouts(of: bytes, path: path)
+    }
+
+    /// Reads every Swift type in an ELF image held in memory (for fuzzing and tests).
+    ///
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - name: what to call the image in the summary.
+    /// - Returns: the types in the image's order.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
+    public static func layouts(of bytes: [UInt8], name: String) throws -> LayoutDocument {
+        try layouts(of: FileBytes(bytes), path: name)
+    }
+
+    static func layouts(of bytes: FileBytes, path: String) throws -> LayoutDocument {
+        let file = try ELFFile(bytes: bytes)
+        let space = try AddressSpace(file: file, bytes: bytes)
+        let image = SwiftImage(file: file, space: space)
+        guard image.sections["swift5_fieldmd"] != nil || image.sections["swift5_type_metadata"] != nil else {
+            throw BinaryInfoError.notSwift
+        }
+        let types = try image.readTypes()
+        let fileType: String
+        switch file.fileType {
+        case ELFFile.typeRelocatable: fileType = "relocatable"
+        case ELFFile.typeExecutable: fileType = "executable"
+        case ELFFile.typeShared: fileType = file.hasInterpreter ? "executable" : "shared-library"
+        default: fileType = "ELF type \(file.fileType)"
+        }
+        var notes = image.notes
+        if !file.hasSymtab {
+            notes.insert("no .symtab (stripped): private and local types are named without their file discriminator", at: 0)
+        }
+        let summary = ImageSummary(
+            path: path, fileType: fileType, architecture: file.architecture,
+            hasSymbols: file.hasSymtab, hasDebugInfo: file.hasDebugInfo, notes: notes
+        )
+        return LayoutDocument(image: summary, types: types)
+    }
+}

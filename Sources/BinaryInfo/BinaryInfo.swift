@@ -1,1 +1,0 @@
-// The BinaryInfo module; see docs/architecture.md.

@@ -1,0 +1,222 @@
+import CLibElf
+
+/// One ELF section header, as plain Swift values.
+struct ELFSection: Sendable {
+    var index: Int
+    var name: String
+    var type: UInt32
+    var flags: UInt64
+    var address: UInt64
+    var offset: UInt64
+    var size: UInt64
+    var link: UInt32
+    var info: UInt32
+
+    /// SHT_NOBITS sections (.bss) occupy no bytes in the file.
+    var hasFileBytes: Bool { type != UInt32(SHT_NOBITS) }
+    /// SHF_ALLOC: the section is part of the loaded image.
+    var isAllocated: Bool { flags & UInt64(SHF_ALLOC) != 0 }
+}
+
+/// One symbol from `.symtab` or `.dynsym`.
+struct ELFSymbol: Sendable {
+    var name: String
+    var value: UInt64
+    var sectionIndex: Int
+    var isDefined: Bool { sectionIndex != Int(SHN_UNDEF) }
+}
+
+/// One RELA relocation.
+struct ELFRelocation: Sendable {
+    var offset: UInt64
+    var type: UInt32
+    var symbolIndex: Int
+    var addend: Int64
+}
+
+/// A relocation section: which section it patches and which symbol table it names symbols from.
+struct ELFRelocationSection: Sendable {
+    var targetSection: Int
+    var symbolTableSection: Int
+    var isDynamic: Bool
+    var entries: [ELFRelocation]
+}
+
+/// Everything BinaryInfo needs from the ELF container, extracted through libelf in one pass.
+///
+/// This is the only file that calls libelf; no C type leaves it.
+struct ELFFile: Sendable {
+    static let typeRelocatable: UInt16 = UInt16(ET_REL)
+    static let typeExecutable: UInt16 = UInt16(ET_EXEC)
+    static let typeShared: UInt16 = UInt16(ET_DYN)
+
+    var fileType: UInt16
+    var machine: UInt16
+    var sections: [ELFSection]
+    /// Symbol tables by the index of the section that holds them.
+    var symbolTables: [Int: [ELFSymbol]]
+    var relocationSections: [ELFRelocationSection]
+    var hasSymtab: Bool
+    var hasDebugInfo: Bool
+    /// Whether a PT_INTERP program header names a dynamic loader (a PIE executable has one; a library does not).
+    var hasInterpreter: Bool
+
+    /// The machine name as `uname -m` spells it.
+    var architecture: String {
+        switch Int32(machine) {
+        case EM_X86_64: return "x86_64"
+        case EM_AARCH64: return "aarch64"
+        case EM_386: return "i386"
+        case EM_ARM: return "arm"
+        case EM_RISCV: return "riscv64"
+        case EM_PPC64: return "ppc64le"
+        case EM_S390: return "s390x"
+        default: return "machine \(machine)"
+        }
+    }
+
+    /// Parses the ELF structure of `bytes` with libelf.
+    ///
+    /// - Throws: ``BinaryInfoError`` when the bytes are not a 64-bit little-endian ELF file
+    ///   or a header, section or table lies outside them.
+    init(bytes: FileBytes) throws {
+        guard bytes.count >= 4,
+              let base = bytes.buffer.baseAddress,
+              base.load(as: UInt8.self) == 0x7F,
+              base.load(fromByteOffset: 1, as: UInt8.self) == UInt8(ascii: "E"),
+              base.load(fromByteOffset: 2, as: UInt8.self) == UInt8(ascii: "L"),
+              base.load(fromByteOffset: 3, as: UInt8.self) == UInt8(ascii: "F")
+        else { throw BinaryInfoError.notELF }
+        guard bytes.count >= 64 else {
+            throw BinaryInfoError.malformedELF(detail: "truncated ELF header (\(bytes.count) bytes)")
+        }
+        guard base.load(fromByteOffset: 4, as: UInt8.self) == UInt8(ELFCLASS64) else {
+            throw BinaryInfoError.unsupported(detail: "32-bit ELF; only 64-bit images are read")
+        }
+        guard base.load(fromByteOffset: 5, as: UInt8.self) == UInt8(ELFDATA2LSB) else {
+            throw BinaryInfoError.unsupported(detail: "big-endian ELF; only little-endian images are read")
+        }
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
+            throw BinaryInfoError.malformedELF(detail: Self.lastError())
+        }
+        defer { elf_end(elf) }
+        guard elf_kind(elf) == ELF_K_ELF else { throw BinaryInfoError.notELF }
+
+        var header = GElf_Ehdr()
+        guard gelf_getehdr(elf, &header) != nil else {
+            throw BinaryInfoError.malformedELF(detail: "unreadable ELF header: \(Self.lastError())")
+        }
+        fileType = header.e_type
+        machine = header.e_machine
+
+        var stringTableIndex = 0
+        guard elf_getshdrstrndx(elf, &stringTableIndex) == 0 else {
+            throw BinaryInfoError.malformedELF(detail: "no section name table: \(Self.lastError())")
+        }
+
+        var sections: [ELFSection] = []
+        var scn = elf_nextscn(elf, nil)
+        while let section = scn {
+            var sh = GElf_Shdr()
+            guard gelf_getshdr(section, &sh) != nil else {
+                throw BinaryInfoError.malformedELF(detail: "unreadable section header: \(Self.lastError())")
+            }
+            let index = elf_ndxscn(section)
+            let name = elf_strptr(elf, stringTableIndex, Int(sh.sh_name)).map { String(cString: $0) } ?? ""
+            let entry = ELFSection(
+                index: index, name: name, type: sh.sh_type, flags: sh.sh_flags, address: sh.sh_addr,
+                offset: sh.sh_offset, size: sh.sh_size, link: sh.sh_link, info: sh.sh_info
+            )
+            if entry.hasFileBytes && entry.type != UInt32(SHT_NULL) {
+                let (end, overflow) = entry.offset.addingReportingOverflow(entry.size)
+                if overflow || end > UInt64(bytes.count) {
+                    throw BinaryInfoError.outOfBounds(what: "section \(name.isEmpty ? "#\(index)" : name)", address: entry.offset, length: entry.size)
+                }
+            }
+            sections.append(entry)
+            scn = elf_nextscn(elf, section)
+        }
+        self.sections = sections
+        hasSymtab = sections.contains { $0.type == UInt32(SHT_SYMTAB) }
+        hasDebugInfo = sections.contains { $0.name == ".debug_info" }
+
+        var interpreter = false
+        var programHeaderCount = 0
+        if elf_getphdrnum(elf, &programHeaderCount) == 0 {
+            for index in 0..<programHeaderCount {
+                var ph = GElf_Phdr()
+                if gelf_getphdr(elf, Int32(index), &ph) != nil, ph.p_type == UInt32(PT_INTERP) { interpreter = true }
+            }
+        }
+        hasInterpreter = interpreter
+
+        var symbolTables: [Int: [ELFSymbol]] = [:]
+        var relocationSections: [ELFRelocationSection] = []
+        scn = elf_nextscn(elf, nil)
+        while let section = scn {
+            defer { scn = elf_nextscn(elf, section) }
+            var sh = GElf_Shdr()
+            guard gelf_getshdr(section, &sh) != nil else { continue }
+            let index = elf_ndxscn(section)
+            if sh.sh_type == UInt32(SHT_SYMTAB) || sh.sh_type == UInt32(SHT_DYNSYM) {
+                symbolTables[index] = try Self.readSymbols(elf: elf, section: section, header: sh)
+            } else if sh.sh_type == UInt32(SHT_RELA) {
+                relocationSections.append(try Self.readRelocations(section: section, header: sh, index: index))
+            }
+        }
+        self.symbolTables = symbolTables
+        self.relocationSections = relocationSections
+    }
+
+    private static func readSymbols(elf: OpaquePointer, section: OpaquePointer, header: GElf_Shdr) throws -> [ELFSymbol] {
+        guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
+            throw BinaryInfoError.malformedELF(detail: "unreadable symbol table: \(lastError())")
+        }
+        let count = Int(header.sh_size / header.sh_entsize)
+        var symbols: [ELFSymbol] = []
+        symbols.reserveCapacity(count)
+        for index in 0..<count {
+            var sym = GElf_Sym()
+            guard gelf_getsym(data, Int32(index), &sym) != nil else {
+                throw BinaryInfoError.malformedELF(detail: "unreadable symbol #\(index): \(lastError())")
+            }
+            let name = elf_strptr(elf, Int(header.sh_link), Int(sym.st_name)).map { String(cString: $0) } ?? ""
+            symbols.append(ELFSymbol(name: name, value: sym.st_value, sectionIndex: Int(sym.st_shndx)))
+        }
+        return symbols
+    }
+
+    private static func readRelocations(section: OpaquePointer, header: GElf_Shdr, index: Int) throws -> ELFRelocationSection {
+        guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
+            throw BinaryInfoError.malformedELF(detail: "unreadable relocation section #\(index): \(lastError())")
+        }
+        let count = Int(header.sh_size / header.sh_entsize)
+        var entries: [ELFRelocation] = []
+        entries.reserveCapacity(count)
+        for entry in 0..<count {
+            var rela = GElf_Rela()
+            guard gelf_getrela(data, Int32(entry), &rela) != nil else {
+                throw BinaryInfoError.malformedELF(detail: "unreadable relocation #\(entry) in section #\(index): \(lastError())")
+            }
+            entries.append(ELFRelocation(
+                offset: rela.r_offset,
+                type: UInt32(truncatingIfNeeded: rela.r_info & 0xFFFF_FFFF),
+                symbolIndex: Int(rela.r_info >> 32),
+                addend: rela.r_addend
+            ))
+        }
+        // SHF_ALLOC relocation sections (.rela.dyn, .rela.plt) are applied by the loader to the image;
+        // others (.rela.text in object files) patch the section named by sh_info.
+        return ELFRelocationSection(
+            targetSection: Int(header.sh_info),
+            symbolTableSection: Int(header.sh_link),
+            isDynamic: header.sh_flags & UInt64(SHF_ALLOC) != 0,
+            entries: entries
+        )
+    }
+
+    private static func lastError() -> String {
+        elf_errmsg(-1).map { String(cString: $0) } ?? "unknown libelf error"
+    }
+}

@@ -1,0 +1,51 @@
+/// The bytes of one file, owned by this object for as long as any reader holds it.
+///
+/// libelf parses these bytes in place (`elf_memory`), and the address space reads them;
+/// nothing outside BinaryInfo ever sees a pointer into them.
+final class FileBytes: @unchecked Sendable {
+    // Immutable after init (relocations of object files are applied before any reader exists),
+    // so sharing across threads is safe.
+    let buffer: UnsafeMutableRawBufferPointer
+
+    /// Copies `bytes` into storage owned by this object.
+    init(_ bytes: some Collection<UInt8>) {
+        // Allocate at least one byte so the base address is never nil.
+        buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        _ = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes.count]).initializeMemory(as: UInt8.self, from: bytes)
+        count = bytes.count
+    }
+
+    /// Takes ownership of already-filled storage of `count` valid bytes.
+    init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int) {
+        self.buffer = buffer
+        self.count = count
+    }
+
+    /// The number of valid bytes.
+    let count: Int
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Copies `length` bytes at `offset`, bounds-checked.
+    func fetch(into destination: UnsafeMutableRawBufferPointer, fromOffset offset: UInt64, what: @autoclosure () -> String) throws {
+        let (end, overflow) = offset.addingReportingOverflow(UInt64(destination.count))
+        guard !overflow, end <= UInt64(count) else {
+            throw BinaryInfoError.outOfBounds(what: what(), address: offset, length: UInt64(destination.count))
+        }
+        guard let base = destination.baseAddress, destination.count > 0, let source = buffer.baseAddress else { return }
+        base.copyMemory(from: source + Int(offset), byteCount: destination.count)
+    }
+
+    /// Writes a little-endian value at `offset` (used only to apply relocations of object files).
+    func patch<T: FixedWidthInteger>(_ value: T, atOffset offset: UInt64) throws {
+        let size = UInt64(MemoryLayout<T>.size)
+        let (end, overflow) = offset.addingReportingOverflow(size)
+        guard !overflow, end <= UInt64(count), let base = buffer.baseAddress else {
+            throw BinaryInfoError.outOfBounds(what: "relocation target", address: offset, length: size)
+        }
+        (base + Int(offset)).storeBytes(of: value.littleEndian, as: T.self)
+    }
+}

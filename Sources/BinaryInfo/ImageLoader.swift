@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads files into owned storage, turning every system failure into a ``BinaryInfoError``.
+enum ImageLoader {
+    /// Files larger than this are refused rather than read: no real Swift binary comes near it.
+    static let maximumFileSize = 2 << 30
+
+    /// Reads the whole file at `path`.
+    ///
+    /// - Throws: ``BinaryInfoError/fileNotFound``, ``BinaryInfoError/isDirectory``,
+    ///   ``BinaryInfoError/unreadable(detail:)`` or ``BinaryInfoError/tooLarge(size:limit:)``.
+    static func readFile(_ path: String) throws -> FileBytes {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw BinaryInfoError.fileNotFound }
+            throw BinaryInfoError.unreadable(detail: String(cString: strerror(code)))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw BinaryInfoError.unreadable(detail: String(cString: strerror(errno)))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw BinaryInfoError.isDirectory }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw BinaryInfoError.unreadable(detail: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= maximumFileSize else { throw BinaryInfoError.tooLarge(size: size, limit: maximumFileSize) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        var filled = 0
+        while filled < size {
+            guard let base = buffer.baseAddress else { break }
+            let count = read(descriptor, base + filled, size - filled)
+            if count < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                buffer.deallocate()
+                throw BinaryInfoError.unreadable(detail: reason)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return FileBytes(adopting: buffer, count: filled)
+    }
+}

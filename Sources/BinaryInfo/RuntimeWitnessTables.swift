@@ -1,0 +1,42 @@
+/// The value witness tables that the Swift runtime library exports (`$sBi64_WV`, `$sBoWV`, …),
+/// read from the libswiftCore.so on disk that this process itself runs on.
+///
+/// Binaries reuse the runtime's tables for types whose layout equals a builtin's, so without
+/// these a plain `struct { var x: Int }` would have no size. The library is parsed like any other
+/// image (never executed through these tables); if it cannot be found, those sizes stay unknown.
+final class RuntimeWitnessTables: Sendable {
+    let path: String
+    let tables: [String: ValueWitnessLayout]
+
+    /// The runtime library's tables, loaded on first use; nil when the library cannot be read.
+    static let shared: RuntimeWitnessTables? = {
+        guard let path = runtimeLibraryPath() else { return nil }
+        return try? RuntimeWitnessTables(path: path)
+    }()
+
+    init(path: String) throws {
+        self.path = path
+        let bytes = try ImageLoader.readFile(path)
+        let file = try ELFFile(bytes: bytes)
+        let space = try AddressSpace(file: file, bytes: bytes)
+        var tables: [String: ValueWitnessLayout] = [:]
+        for table in file.symbolTables.values {
+            for symbol in table where symbol.isDefined && symbol.name.hasPrefix("$s") && symbol.name.hasSuffix("WV") {
+                if let layout = try? SwiftImage.valueWitnesses(in: space, at: symbol.value) {
+                    tables[symbol.name] = layout
+                }
+            }
+        }
+        self.tables = tables
+    }
+
+    /// The path of the libswiftCore.so mapped into this process, from the loader's map of it.
+    private static func runtimeLibraryPath() -> String? {
+        guard let maps = try? ImageLoader.readFile("/proc/self/maps") else { return nil }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: maps.buffer[0..<maps.count]), as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasSuffix("/libswiftCore.so") {
+            if let slash = line.firstIndex(of: "/") { return String(line[slash...]) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,99 @@
+import TypeLayout
+
+extension SwiftImage {
+    /// Builds the layout of one struct, class or enum from its descriptor, its field
+    /// descriptor and (for non-generic types whose metadata is complete on disk) its static metadata.
+    func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws -> TypeLayout {
+        guard let mangling = try mangling(ofContextAt: descriptor.address, depth: 0) else {
+            throw BinaryInfoError.malformedRecord(what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
+        }
+        let kind: TypeKind
+        switch descriptor.kind {
+        case .class: kind = .class
+        case .enum: kind = .enum
+        default: kind = .struct
+        }
+        var layout = TypeLayout(name: typeName(forMangling: mangling), mangledName: mangling, kind: kind, source: .metadata)
+        layout.module = try moduleName(of: descriptor.context)
+
+        if descriptor.context.isGeneric {
+            let inherited = try inheritedGenericParameters(of: descriptor.context)
+            let own = descriptor.genericParameterCount - inherited.count
+            let names = Self.genericParameterNames(count: own, depth: inherited.depth)
+            layout.genericParameters = names
+            if !names.isEmpty { layout.name += "<" + names.joined(separator: ", ") + ">" }
+        }
+        if let superclass = descriptor.superclassMangling {
+            layout.superclass = typeName(forMangling: superclass)
+        }
+
+        let records = try descriptor.fieldDescriptor.map { try fieldDescriptor(at: $0).records } ?? []
+        var staticLayout = StaticLayout()
+        if let metadata {
+            staticLayout = try readStaticLayout(metadata: metadata, descriptor: descriptor)
+        }
+        if let witnesses = staticLayout.witnesses {
+            layout.size = witnesses.size
+            layout.alignment = witnesses.alignment
+            layout.stride = witnesses.stride
+        }
+        layout.instanceSize = staticLayout.instanceSize
+        layout.instanceAlignment = staticLayout.instanceAlignment
+
+        if kind == .enum {
+            layout.cases = records.map { record in
+                EnumCaseLayout(
+                    name: record.name,
+                    payloadType: record.hasType ? (record.mangledType.map(typeName(forMangling:)) ?? "<unresolved>") : nil,
+                    indirect: record.isIndirectCase
+                )
+            }
+        } else {
+            let offsets = staticLayout.fieldOffsets
+            layout.fields = records.enumerated().map { index, record in
+                var field = fieldLayout(record)
+                if let offsets, index < offsets.count { field.offset = offsets[index] }
+                return field
+            }
+        }
+        return layout
+    }
+
+    /// A stored property: the ownership is the reference-storage suffix of its mangled type
+    /// (`Xw` weak, `Xo` unowned, `Xu` unowned(unsafe)), which the displayed type leaves off.
+    private func fieldLayout(_ record: FieldRecord) -> FieldLayout {
+        guard var mangled = record.mangledType else {
+            return FieldLayout(name: record.name, type: "<unresolved>", isVar: record.isVar)
+        }
+        let full = mangled
+        var ownership = Ownership.strong
+        for (suffix, kind) in [("Xw", Ownership.weak), ("Xo", .unowned), ("Xu", .unownedUnsafe)] where mangled.hasSuffix(suffix) {
+            ownership = kind
+            mangled.removeLast(2)
+            break
+        }
+        var field = FieldLayout(name: record.name, type: typeName(forMangling: mangled), mangledType: full, isVar: record.isVar, ownership: ownership)
+        if ownership == .strong {
+            field.size = RuntimeWitnessTables.shared?.tables["$s" + mangled + "WV"]?.size
+        }
+        return field
+    }
+
+    /// Puts each class's superclass fields before its own, where the superclass is in this image.
+    func prependSuperclassFields(_ layouts: inout [TypeLayout], superclassManglings: [String?], index: [String: Int]) {
+        var resolved: [Int: [FieldLayout]] = [:]
+        func allFields(_ position: Int, depth: Int) -> [FieldLayout] {
+            if let done = resolved[position] { return done }
+            guard depth < Self.maximumChainDepth, position < superclassManglings.count else { return layouts[position].fields }
+            var fields = layouts[position].fields
+            if let superclass = superclassManglings[position], let parent = index[superclass], parent != position {
+                fields = allFields(parent, depth: depth + 1) + fields
+            }
+            resolved[position] = fields
+            return fields
+        }
+        for position in layouts.indices where layouts[position].kind == .class {
+            layouts[position].fields = allFields(position, depth: 0)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import TypeLayout
+
+extension SwiftImage {
+    /// Reads every nominal type and protocol the image's Swift sections list, in section order.
+    ///
+    /// A record that cannot be read is skipped with a note; if no record can be read at all,
+    /// the first error is thrown, so a malformed file is reported rather than dumped as empty.
+    func readTypes() throws -> [TypeLayout] {
+        var failures: [(UInt64, Error)] = []
+        var attempted = 0
+
+        // 1. Type descriptors, from swift5_type_metadata (and its overflow section).
+        var descriptors: [TypeDescriptor] = []
+        var seen: Set<UInt64> = []
+        for sectionName in ["swift5_type_metadata", "swift5_type_metadata_2"] {
+            for record in try recordAddresses(in: sectionName) {
+                attempted += 1
+                do {
+                    // TypeMetadataRecord: relative pointer whose low two bits are a TypeReferenceKind.
+                    let raw = try space.read(Int32.self, at: record, what: "type metadata record")
+                    guard let target = try AddressSpace.apply(offset: Int64(raw & ~3), to: record, what: "type metadata record") else { continue }
+                    let descriptorAddress: UInt64
+                    switch raw & 3 {
+                    case 0: descriptorAddress = target
+                    case 1:
+                        guard case .address(let address)? = try space.pointer(at: target, what: "indirect type descriptor") else { continue }
+                        descriptorAddress = address
+                    default: continue // Objective-C class references: not on Linux.
+                    }
+                    guard seen.insert(descriptorAddress).inserted else { continue }
+                    descriptors.append(try typeDescriptor(at: descriptorAddress))
+                } catch {
+                    failures.append((record, error))
+                }
+            }
+        }
+
+        // 2. Static metadata, found through the pointers that name each descriptor.
+        var kinds: [UInt64: ContextKind] = [:]
+        for descriptor in descriptors where !descriptor.context.isGeneric && descriptor.context.metadataInitialization == 0 {
+            if let kind = descriptor.kind { kinds[descriptor.address] = kind }
+        }
+        let metadata = staticMetadata(for: kinds)
+
+        // 3. Conformances, by conforming type descriptor.
+        var conformances: [UInt64: [String]] = [:]
+        for record in try recordAddresses(in: "swift5_protocol_conformances") {
+            do {
+                guard let conformance = try space.relativeTarget(at: record, what: "conformance record") else { continue }
+                guard let (type, proto) = try readConformance(at: conformance) else { continue }
+                conformances[type, default: []].append(proto)
+            } catch {
+                failures.append((record, error))
+            }
+        }
+
+        // 4. Layouts.
+        var layouts: [TypeLayout] = []
+        var layoutIndexByMangling: [String: Int] = [:]
+        var runtimeInitialised = 0
+        for descriptor in descriptors {
+            do {
+                var layout = try typeLayout(for: descriptor, metadata: metadata[descriptor.address])
+                layout.conformances = conformances[descriptor.address] ?? []
+                if !descriptor.context.isGeneric, descriptor.context.metadataInitialization != 0 { runtimeInitialised += 1 }
+                if let mangled = layout.mangledName { layoutIndexByMangling[mangled] = layouts.count }
+                layouts.append(layout)
+            } catch {
+                failures.append((descriptor.address, error))
+            }
+        }
+        prependSuperclassFields(&layouts, superclassManglings: descriptors.map(\.superclassMangling), index: layoutIndexByMangling)
+
+        // Field sizes of types this image defines.
+        var sizes: [String: Int] = [:]
+        for layout in layouts { if let mangled = layout.mangledName, let size = layout.size { sizes[mangled] = size } }
+        for position in layouts.indices {
+            for field in layouts[position].fields.indices where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {
+                if let mangled = layouts[position].fields[field].mangledType { layouts[position].fields[field].size = sizes[mangled] }
+            }
+        }
+
+        // 5. Protocols.
+        for record in try recordAddresses(in: "swift5_protocols") {
+            attempted += 1
+            do {
+                guard case .address(let address)? = try relativeIndirectable(at: record, what: "protocol record") else { continue }
+                if let layout = try protocolLayout(at: address) { layouts.append(layout) }
+            } catch {
+                failures.append((record, error))
+            }
+        }
+
+        if runtimeInitialised > 0 {
+            notes.append("\(runtimeInitialised) non-generic types have metadata the runtime completes at load time (resilient or imported field types): their sizes and offsets are unknown")
+        }
+        if RuntimeWitnessTables.shared == nil {
+            notes.append("the Swift runtime library could not be read: sizes of types that reuse its value witness tables are unknown")
+        }
+        if let (address, error) = failures.first {
+            if layouts.isEmpty && attempted > 0 { throw error }
+            notes.append("\(failures.count) records could not be read; the first, at 0x\(String(address, radix: 16)): \(error)")
+        }
+        return layouts
+    }
+
+    /// The addresses of the 4-byte records of a section (`swift5_types`, `swift5_protocols`, …).
+    func recordAddresses(in sectionName: String) throws -> StrideTo<UInt64> {
+        let section = section(sectionName)
+        guard section.size > 0 else { return Swift.stride(from: 0, to: 0, by: 4) }
+        guard section.size % 4 == 0 else {
+            throw BinaryInfoError.malformedRecord(what: "section \(sectionName)", address: section.address, detail: "size \(section.size) is not a multiple of 4")
+        }
+        return Swift.stride(from: section.address, to: section.address &+ section.size, by: 4)
+    }
+
+    /// Reads a protocol conformance descriptor: the protocol (relative indirectable, +0), the
+    /// conforming type (relative, +4, interpreted by the flags' TypeReferenceKind in bits 3-5).
+    private func readConformance(at address: UInt64) throws -> (UInt64, String)? {
+        guard let proto = try relativeIndirectable(at: address, what: "conformance protocol") else { return nil }
+        let flags = try space.read(UInt32.self, at: address &+ 12, what: "conformance flags")
+        guard let typeReference = try space.relativeTarget(at: address &+ 4, what: "conformance type") else { return nil }
+        let type: UInt64
+        switch (flags >> 3) & 7 {
+        case 0: type = typeReference
+        case 1:
+            guard case .address(let address)? = try space.pointer(at: typeReference, what: "indirect conforming type") else { return nil }
+            type = address
+        default: return nil
+        }
+        guard let protocolMangling = try mangling(of: proto) else { return nil }
+        return (type, protocolName(forMangling: protocolMangling))
+    }
+
+    /// A protocol's qualified name, demangled through its descriptor symbol's spelling.
+    func protocolName(forMangling mangling: String) -> String {
+        if let known = demangled["protocol " + mangling] { return known }
+        let prefix = "protocol descriptor for "
+        var name = mangling
+        if let text = Demangler.demangle(symbol: "$s" + mangling + "Mp"), text.hasPrefix(prefix) {
+            name = String(text.dropFirst(prefix.count))
+        }
+        demangled["protocol " + mangling] = name
+        return name
+    }
+
+    private func protocolLayout(at address: UInt64) throws -> TypeLayout? {
+        let context = try contextDescriptor(at: address)
+        guard context.kind == .protocol, let mangling = try mangling(ofContextAt: address, depth: 0) else { return nil }
+        return TypeLayout(
+            name: protocolName(forMangling: mangling), mangledName: mangling, kind: .protocol,
+            module: try moduleName(of: context), source: .metadata
+        )
+    }
+
+    /// The name of the module that (ultimately) contains a context.
+    func moduleName(of context: ContextDescriptor) throws -> String? {
+        var current: ContextDescriptor? = context
+        var steps = 0
+        while let descriptor = current {
+            steps += 1
+            guard steps < Self.maximumChainDepth else {
+                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: descriptor.address)
+            }
+            if descriptor.kind == .module {
+                return try relativeString(at: descriptor.address &+ 8, what: "module name")
+            }
+            guard case .address(let parent)? = descriptor.parent else { return nil }
+            current = try contextDescriptor(at: parent)
+        }
+        return nil
+    }
+}

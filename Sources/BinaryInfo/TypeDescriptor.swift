@@ -1,0 +1,124 @@
+/// A struct, class or enum descriptor (`TargetTypeContextDescriptor` and its kind-specific tails).
+///
+/// Offsets (Metadata.h): name +8, access function +12, field descriptor +16; then
+/// struct: field count +20, field offset vector offset +24;
+/// enum: payload cases (low 24 bits) and payload size offset +20, empty cases +24;
+/// class: superclass mangled name +20, field count +36, field offset vector offset +40.
+struct TypeDescriptor {
+    let context: ContextDescriptor
+    let name: String
+    let fieldDescriptor: UInt64?
+    let fieldCount: UInt32
+    /// In words from the start of the metadata.
+    let fieldOffsetVectorOffset: UInt32
+    let superclassMangling: String?
+    let payloadCaseCount: UInt32
+    let emptyCaseCount: UInt32
+    /// Generic parameters this type and its enclosing contexts declare, in total.
+    let genericParameterCount: Int
+
+    var address: UInt64 { context.address }
+    var kind: ContextKind? { context.kind }
+}
+
+extension SwiftImage {
+    /// Reads the type descriptor at `address`.
+    ///
+    /// - Throws: ``BinaryInfoError`` when it is not a struct, class or enum descriptor or lies outside the image.
+    func typeDescriptor(at address: UInt64) throws -> TypeDescriptor {
+        let context = try contextDescriptor(at: address)
+        guard context.isTypeContext else {
+            throw BinaryInfoError.malformedRecord(what: "type descriptor", address: address, detail: "context kind \(context.rawKind) is not a struct, class or enum")
+        }
+        let name = try relativeString(at: address &+ 8, what: "type name") ?? ""
+        let fields = try space.relativeTarget(at: address &+ 16, what: "field descriptor pointer")
+        var fieldCount: UInt32 = 0
+        var vectorOffset: UInt32 = 0
+        var superclass: String?
+        var payloadCases: UInt32 = 0
+        var emptyCases: UInt32 = 0
+        let genericHeader: UInt64
+        switch context.kind {
+        case .struct:
+            fieldCount = try space.read(UInt32.self, at: address &+ 20, what: "struct field count")
+            vectorOffset = try space.read(UInt32.self, at: address &+ 24, what: "struct field offset vector offset")
+            genericHeader = address &+ 28
+        case .enum:
+            let payload = try space.read(UInt32.self, at: address &+ 20, what: "enum payload case count")
+            payloadCases = payload & 0x00FF_FFFF
+            emptyCases = try space.read(UInt32.self, at: address &+ 24, what: "enum empty case count")
+            genericHeader = address &+ 28
+        default:
+            superclass = try mangledName(at: address &+ 20, what: "superclass name")
+            fieldCount = try space.read(UInt32.self, at: address &+ 36, what: "class field count")
+            vectorOffset = try space.read(UInt32.self, at: address &+ 40, what: "class field offset vector offset")
+            genericHeader = address &+ 44
+        }
+        var parameters = 0
+        if context.isGeneric {
+            // TypeGenericContextDescriptorHeader: instantiation cache, default pattern, then the
+            // GenericContextDescriptorHeader whose first field is the parameter count.
+            parameters = Int(try space.read(UInt16.self, at: genericHeader &+ 8, what: "generic parameter count"))
+        }
+        return TypeDescriptor(
+            context: context, name: name, fieldDescriptor: fields, fieldCount: fieldCount,
+            fieldOffsetVectorOffset: vectorOffset, superclassMangling: superclass,
+            payloadCaseCount: payloadCases, emptyCaseCount: emptyCases, genericParameterCount: parameters
+        )
+    }
+
+    /// The generic parameters a context's enclosing contexts declare, and how many generic
+    /// levels they span (the demangler names depth-0 parameters `A, B`, depth-1 `A1, B1`).
+    func inheritedGenericParameters(of descriptor: ContextDescriptor) throws -> (count: Int, depth: Int) {
+        var current = descriptor.parent
+        var steps = 0
+        while case .address(let address)? = current {
+            steps += 1
+            guard steps < Self.maximumChainDepth else {
+                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
+            }
+            let context = try contextDescriptor(at: address)
+            if context.isGeneric {
+                let total: Int
+                switch context.kind {
+                case .struct, .enum:
+                    total = Int(try space.read(UInt16.self, at: address &+ 36, what: "generic parameter count"))
+                case .class:
+                    total = Int(try space.read(UInt16.self, at: address &+ 52, what: "generic parameter count"))
+                case .extension:
+                    total = Int(try space.read(UInt16.self, at: address &+ 12, what: "generic parameter count"))
+                case .anonymous:
+                    total = Int(try space.read(UInt16.self, at: address &+ 8, what: "generic parameter count"))
+                default:
+                    total = 0
+                }
+                // Depth counts the levels that add parameters; the nearest generic ancestor knows the total.
+                var depth = 0
+                var seen = total
+                var ancestor = context.parent
+                var ancestorSteps = 0
+                while case .address(let ancestorAddress)? = ancestor, ancestorSteps < Self.maximumChainDepth {
+                    ancestorSteps += 1
+                    let ancestorContext = try contextDescriptor(at: ancestorAddress)
+                    if ancestorContext.isGeneric, ancestorContext.isTypeContext {
+                        depth += 1
+                    }
+                    ancestor = ancestorContext.parent
+                }
+                seen = max(seen, 0)
+                return (seen, depth + (total > 0 ? 1 : 0))
+            }
+            current = context.parent
+        }
+        return (0, 0)
+    }
+
+    /// Names generic parameters the way the runtime's demangler prints them: `A`, `B`, … at depth 0, `A1` at depth 1.
+    static func genericParameterNames(count: Int, depth: Int) -> [String] {
+        (0..<max(count, 0)).map { index in
+            let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            let letter = index < letters.count ? String(letters[index]) : "T\(index)"
+            return depth == 0 ? letter : letter + String(depth)
+        }
+    }
+}

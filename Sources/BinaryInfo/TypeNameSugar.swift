@@ -1,0 +1,92 @@
+/// Rewrites the runtime demangler's spelled-out generic names into the sugar users write:
+/// `Swift.Optional<X>` -> `X?`, `Swift.Array<X>` -> `[X]`, `Swift.Dictionary<K, V>` -> `[K: V]`.
+///
+/// This works on the demangler's printed output, matching angle brackets; it does not
+/// interpret the mangling (the runtime's demangler does that).
+enum TypeNameSugar {
+    static func apply(_ name: String) -> String {
+        guard name.contains("Swift.Optional<") || name.contains("Swift.Array<") || name.contains("Swift.Dictionary<") else {
+            return name
+        }
+        let characters = Array(name)
+        var output = ""
+        var index = 0
+        rewrite(characters, &index, until: nil, into: &output)
+        return output
+    }
+
+    private static let sugared: [(prefix: [Character], kind: Int)] = [
+        (Array("Swift.Optional<"), 0), (Array("Swift.Array<"), 1), (Array("Swift.Dictionary<"), 2),
+    ]
+
+    /// Copies characters, rewriting sugared generics, until the closing `>` of the current level.
+    private static func rewrite(_ text: [Character], _ index: inout Int, until closer: Character?, into output: inout String) {
+        while index < text.count {
+            let character = text[index]
+            if character == ">", closer == ">" {
+                // "->" is an arrow, not a closing bracket.
+                if index > 0, text[index - 1] == "-" {
+                    output.append(character)
+                    index += 1
+                    continue
+                }
+                return
+            }
+            if let match = sugared.first(where: { matches(text, at: index, $0.prefix) }) {
+                // Only at a name boundary: "MySwift.Optional<" is not ours.
+                let atBoundary = index == 0 || !(text[index - 1].isLetter || text[index - 1].isNumber || text[index - 1] == "_" || text[index - 1] == ".")
+                if atBoundary {
+                    index += match.prefix.count
+                    var inner = ""
+                    rewrite(text, &index, until: ">", into: &inner)
+                    index += 1 // the closing ">"
+                    switch match.kind {
+                    case 0:
+                        let needsParens = inner.contains("->") || inner.hasPrefix("any ") || inner.contains(" & ")
+                        output += needsParens ? "(\(inner))?" : "\(inner)?"
+                    case 1:
+                        output += "[\(inner)]"
+                    default:
+                        output += "[" + dictionaryBody(inner) + "]"
+                    }
+                    continue
+                }
+            }
+            if character == "<" {
+                output.append(character)
+                index += 1
+                rewrite(text, &index, until: ">", into: &output)
+                if index < text.count { output.append(">") }
+                index += 1
+                continue
+            }
+            output.append(character)
+            index += 1
+        }
+    }
+
+    private static func matches(_ text: [Character], at index: Int, _ prefix: [Character]) -> Bool {
+        guard index + prefix.count <= text.count else { return false }
+        for offset in 0..<prefix.count where text[index + offset] != prefix[offset] { return false }
+        return true
+    }
+
+    /// Turns `K, V` (at nesting depth zero) into `K: V`.
+    private static func dictionaryBody(_ inner: String) -> String {
+        var depth = 0
+        var previous: Character = " "
+        let characters = Array(inner)
+        for (offset, character) in characters.enumerated() {
+            switch character {
+            case "<", "(", "[": depth += 1
+            case ">" where previous != "-": depth -= 1
+            case ")", "]": depth -= 1
+            case "," where depth == 0:
+                return String(characters[..<offset]) + ":" + String(characters[(offset + 1)...])
+            default: break
+            }
+            previous = character
+        }
+        return inner
+    }
+}
