@@ -1,1 +1,1 @@
-// The ModelMapper module; see docs/architecture.md.
+// The ModelMapper module: JSON <-> models through ClassInfo. See docs/modelmapper.md.
