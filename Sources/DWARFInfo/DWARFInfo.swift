@@ -1,1 +1,0 @@
-// The DWARFInfo module; see docs/architecture.md.

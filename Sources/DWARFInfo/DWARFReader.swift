@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import TypeLayout
+
+/// Reads type layouts from the DWARF debug information of an ELF file (executable, shared
+/// library or relocatable object), through libdwarf.
+///
+/// ```swift
+/// let layouts = try DWARFReader(path: "libfoo.so").typeLayouts()
+/// ```
+///
+/// C and C++ structs, classes, unions and enums come out as the compiler laid them out
+/// (DWARF is the first witness for them). Swift types appear when the binary was built with
+/// `swiftc -g -Xfrontend -gdwarf-types`; their member offsets are the compiler's synthesis for
+/// debuggers and can differ from the real layout, so compare them with the metadata through
+/// ``LayoutWitnessComparison`` rather than trusting them.
+///
+/// The reader never executes the file. Reading is eager: `init` checks the file, and
+/// ``typeLayouts()`` reads the debug information.
+public struct DWARFReader: Sendable {
+    /// The path the reader was opened with.
+    public let path: String
+    /// Whether the file stores multi-byte values little-endian (from the ELF header).
+    public let isLittleEndian: Bool
+    /// Whether the file is a 64-bit ELF file (from the ELF header).
+    public let is64Bit: Bool
+
+    /// The most type-describing entries read from one file.
+    public static let entryLimit = 50_000_000
+
+    /// Checks that `path` names a readable ELF file.
+    ///
+    /// - Parameter path: an ELF executable, shared library or object file.
+    /// - Throws: ``DWARFReaderError`` when the file is missing, not a regular file,
+    ///   unreadable, not ELF or shorter than its ELF header.
+    public init(path: String) throws(DWARFReaderError) {
+        self.path = path
+        let header = try Self.readIdentification(path: path)
+        is64Bit = header.is64Bit
+        isLittleEndian = header.isLittleEndian
+    }
+
+    /// Reads the layouts of every complete, named type the debug information describes.
+    ///
+    /// Declarations (`DW_AT_declaration`), incomplete types and anonymous types without a
+    /// typedef are left out; a type described identically by several compilation units
+    /// appears once; types with the same name but different layouts all appear.
+    ///
+    /// - Returns: the layouts in file order, each with `source` `.dwarf`.
+    /// - Throws: ``DWARFReaderError/noDebugInfo(path:)`` when the file carries no DWARF,
+    ///   ``DWARFReaderError/malformedDebugInfo(path:offset:detail:)`` when libdwarf rejects it.
+    public func typeLayouts() throws(DWARFReaderError) -> [TypeLayout] {
+        try debugInfoTree().typeLayouts()
+    }
+
+    func debugInfoTree() throws(DWARFReaderError) -> DebugInfoTree {
+        let file = try LibDwarfFile(path: path)
+        let entries = try file.readEntries(limit: Self.entryLimit)
+        return DebugInfoTree(entries: entries, isLittleEndian: isLittleEndian, pointerSize: is64Bit ? 8 : 4)
+    }
+
+    /// Reads and checks the ELF identification bytes and the header length.
+    private static func readIdentification(path: String) throws(DWARFReaderError) -> (is64Bit: Bool, isLittleEndian: Bool) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
+            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile(path: path) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        guard filled >= 4, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
+            throw .notELF(path: path)
+        }
+        guard filled >= 16 else { throw .truncated(path: path, detail: "\(filled) bytes, shorter than the ELF identification") }
+        let is64Bit: Bool
+        switch bytes[4] {
+        case 1: is64Bit = false
+        case 2: is64Bit = true
+        default: throw .notELF(path: path)
+        }
+        let isLittleEndian: Bool
+        switch bytes[5] {
+        case 1: isLittleEndian = true
+        case 2: isLittleEndian = false
+        default: throw .notELF(path: path)
+        }
+        let headerSize = is64Bit ? 64 : 52
+        guard filled >= headerSize else {
+            throw .truncated(path: path, detail: "\(filled) bytes, shorter than the \(headerSize)-byte ELF header")
+        }
+        return (is64Bit, isLittleEndian)
+    }
+}

@@ -1,0 +1,196 @@
+import TypeLayout
+
+// From entries to `TypeLayout` values. Every number comes from the file; arithmetic on those
+// numbers is overflow-checked and an overflow makes the fact unknown (`nil`).
+
+extension DebugInfoTree {
+    /// The layouts of every complete, named struct, class, union and enum in the file, in file
+    /// order, with exact duplicates (the same type described by several units) removed.
+    func typeLayouts() -> [TypeLayout] {
+        var seen = Set<TypeLayout>()
+        var result: [TypeLayout] = []
+        for index in entries.indices where DebugTag.isLayoutType(entries[index].tag) {
+            guard let layout = layout(of: index), !seen.contains(layout) else { continue }
+            seen.insert(layout)
+            result.append(layout)
+        }
+        return result
+    }
+
+    /// The layout of the aggregate or enum at `index`, or `nil` when the entry is only a
+    /// declaration, has no size (an incomplete type), is anonymous, or is a Swift generic
+    /// specialisation or compiler builtin.
+    func layout(of index: Int) -> TypeLayout? {
+        let entry = entries[index]
+        guard !entry.isDeclaration, let rawSize = entry.byteSize, let size = Int(exactly: rawSize) else { return nil }
+        guard let name = layoutName(of: index) else { return nil }
+        if language(of: index) == .swift {
+            return swiftLayout(of: index, name: name, size: size)
+        }
+        return cLayout(of: index, name: name, size: size)
+    }
+
+    // MARK: C and C++
+
+    private func cLayout(of index: Int, name: String, size: Int) -> TypeLayout {
+        let entry = entries[index]
+        let kind: TypeKind
+        switch entry.tag {
+        case DebugTag.unionType: kind = .union
+        case DebugTag.enumerationType: kind = .enum
+        case DebugTag.classType: kind = .class
+        default: kind = .struct
+        }
+        var layout = TypeLayout(name: name, kind: kind, size: size, source: .dwarf)
+        layout.alignment = alignment(ofTypeAt: index, depth: 0)
+        // C's sizeof already includes tail padding: the stride of a C type is its size.
+        layout.stride = size
+        if kind == .enum {
+            layout.cases = entry.children.compactMap { child in
+                entries[child].tag == DebugTag.enumerator ? entries[child].name.map { EnumCaseLayout(name: $0) } : nil
+            }
+            return layout
+        }
+        var fields: [FieldLayout] = []
+        var superclass: String?
+        collectFields(of: index, base: 0, into: &fields, superclass: &superclass, depth: 0)
+        layout.fields = fields
+        layout.superclass = superclass
+        return layout
+    }
+
+    /// Appends the data members of the aggregate at `index`, at `base` bytes into the outer
+    /// value: base-class members first (C++), anonymous struct and union members flattened
+    /// (C11 and C++ let you name their members directly, and so does `offsetof`).
+    private func collectFields(
+        of index: Int, base: Int, into fields: inout [FieldLayout], superclass: inout String?, depth: Int
+    ) {
+        guard depth < Self.maximumChainDepth else { return }
+        let isUnion = entries[index].tag == DebugTag.unionType
+        for child in entries[index].children {
+            let member = entries[child]
+            if member.tag == DebugTag.inheritance {
+                guard let baseIndex = stripTypedefsAndQualifiers(member.type) else { continue }
+                if superclass == nil, depth == 0 { superclass = layoutName(of: baseIndex) }
+                var ignored: String?
+                let offset = member.dataMemberLocation.flatMap { Self.add(base, $0) }
+                if let offset {
+                    collectFields(of: baseIndex, base: offset, into: &fields, superclass: &ignored, depth: depth + 1)
+                }
+                continue
+            }
+            // Static data members are declarations (DWARF 4) and take no storage here.
+            guard member.tag == DebugTag.member, !member.isDeclaration else { continue }
+            let location: UInt64? = member.dataMemberLocation ?? (isUnion ? 0 : nil)
+            if member.name == nil, let nested = stripTypedefsAndQualifiers(member.type),
+               entries[nested].name == nil,
+               entries[nested].tag == DebugTag.structureType || entries[nested].tag == DebugTag.unionType,
+               let offset = location.flatMap({ Self.add(base, $0) }) {
+                var ignored: String?
+                collectFields(of: nested, base: offset, into: &fields, superclass: &ignored, depth: depth + 1)
+                continue
+            }
+            // An unnamed bitfield is padding that no code can name: not a field.
+            guard member.name != nil || member.bitSize == nil else { continue }
+            fields.append(field(for: member, location: location, base: base))
+        }
+    }
+
+    private func field(for member: DebugEntry, location: UInt64?, base: Int) -> FieldLayout {
+        var field = FieldLayout(name: member.name ?? "", type: typeName(of: member.type))
+        guard let bitWidth = member.bitSize.flatMap({ Int(exactly: $0) }) else {
+            field.offset = location.flatMap { Self.add(base, $0) }
+            field.size = byteSize(ofType: member.type)
+            return field
+        }
+        field.bitWidth = bitWidth
+        guard let firstBit = firstBit(of: member, location: location, bitWidth: bitWidth),
+              let byteOffset = Self.add(base, firstBit / 8) else { return field }
+        field.offset = byteOffset
+        field.bitOffset = Int(firstBit % 8)
+        // The bytes the bitfield touches.
+        field.size = (Int(firstBit % 8) + bitWidth + 7) / 8
+        return field
+    }
+
+    /// The bitfield's first bit, counted from the start of its enclosing aggregate with bit 0
+    /// the least significant bit of byte 0 (little-endian) or the most significant (big-endian).
+    private func firstBit(of member: DebugEntry, location: UInt64?, bitWidth: Int) -> UInt64? {
+        if let dataBitOffset = member.dataBitOffset {
+            return dataBitOffset
+        }
+        // DWARF 2/3: DW_AT_bit_offset counts from the most significant bit of a storage unit
+        // of DW_AT_byte_size bytes at DW_AT_data_member_location.
+        guard let legacy = member.legacyBitOffset, let location else { return location.map { $0 * 8 } }
+        guard let unitSize = member.byteSize ?? byteSize(ofType: member.type).flatMap({ UInt64(exactly: $0) }) else {
+            return nil
+        }
+        let (unitStart, overflowStart) = location.multipliedReportingOverflow(by: 8)
+        if overflowStart { return nil }
+        if !isLittleEndian {
+            let (bit, overflow) = unitStart.addingReportingOverflow(legacy)
+            return overflow ? nil : bit
+        }
+        let (unitBits, overflowBits) = unitSize.multipliedReportingOverflow(by: 8)
+        let (end, overflowEnd) = legacy.addingReportingOverflow(UInt64(bitWidth))
+        guard !overflowBits, !overflowEnd, end <= unitBits else { return nil }
+        let (bit, overflow) = unitStart.addingReportingOverflow(unitBits - legacy - UInt64(bitWidth))
+        return overflow ? nil : bit
+    }
+
+    /// The natural alignment by the platform C ABI (System V x86-64 and AArch64 AAPCS64):
+    /// DWARF records an alignment only when the source asked for one (`DW_AT_alignment`), so
+    /// otherwise it is derived from the members: scalars align to their size (complex numbers
+    /// to their part's size), aggregates to their strictest member, and an aggregate whose
+    /// members sit off their natural alignment is packed (alignment 1).
+    func alignment(ofTypeAt index: Int, depth: Int) -> Int? {
+        guard depth < Self.maximumChainDepth else { return nil }
+        let entry = entries[index]
+        if let explicit = entry.alignment { return Int(exactly: explicit) }
+        switch entry.tag {
+        case DebugTag.baseType:
+            guard let size = entry.byteSize.flatMap({ Int(exactly: $0) }), size > 0 else { return nil }
+            // DW_ATE_complex_float
+            return entry.encoding == 0x03 ? max(size / 2, 1) : size
+        case DebugTag.pointerType, DebugTag.referenceType, DebugTag.rvalueReferenceType:
+            return entry.byteSize.flatMap { Int(exactly: $0) } ?? pointerSize
+        case DebugTag.enumerationType:
+            if let underlying = self.index(of: entry.type) { return alignment(ofTypeAt: underlying, depth: depth + 1) }
+            return entry.byteSize.flatMap { Int(exactly: $0) }
+        case DebugTag.typedef, DebugTag.constType, DebugTag.volatileType, DebugTag.restrictType,
+             DebugTag.atomicType, DebugTag.arrayType:
+            guard let target = self.index(of: entry.type) else { return nil }
+            return alignment(ofTypeAt: target, depth: depth + 1)
+        case DebugTag.structureType, DebugTag.classType, DebugTag.unionType:
+            return aggregateAlignment(of: index, depth: depth)
+        default:
+            return nil
+        }
+    }
+
+    private func aggregateAlignment(of index: Int, depth: Int) -> Int? {
+        var strictest = 1
+        for child in entries[index].children {
+            let member = entries[child]
+            guard member.tag == DebugTag.member || member.tag == DebugTag.inheritance, !member.isDeclaration else { continue }
+            guard let typeIndex = self.index(of: member.type),
+                  let memberAlignment = member.alignment.flatMap({ Int(exactly: $0) })
+                    ?? alignment(ofTypeAt: typeIndex, depth: depth + 1) else { return nil }
+            if member.bitSize == nil, let location = member.dataMemberLocation,
+               memberAlignment > 0, location % UInt64(memberAlignment) != 0 {
+                return 1
+            }
+            strictest = max(strictest, memberAlignment)
+        }
+        if let size = entries[index].byteSize, size % UInt64(strictest) != 0 {
+            return 1
+        }
+        return strictest
+    }
+
+    static func add(_ base: Int, _ offset: UInt64) -> Int? {
+        guard let offset = Int(exactly: offset) else { return nil }
+        let (sum, overflow) = base.addingReportingOverflow(offset)
+        return overflow ? nil : sum
+    }
+}

@@ -1,0 +1,176 @@
+// Type names as a user writes them: C declarator syntax (`const char *`, `int (*)(int)`,
+// `struct point[3]`), C++ scopes (`ns::Outer::Inner`), demangled Swift names (`Module.Point`).
+
+extension DebugInfoTree {
+    /// The name a layout of the type at `index` is listed under, or `nil` for an anonymous type
+    /// that no typedef names (its members are shown inside the type that holds it).
+    func layoutName(of index: Int) -> String? {
+        let entry = entries[index]
+        switch language(of: index) {
+        case .swift:
+            return swiftName(of: index)
+        case .cPlusPlus:
+            if entry.name != nil { return scopedName(of: index) }
+            return namingTypedef(of: index).flatMap { scopedName(of: $0) }
+        case .c, .other:
+            if let name = entry.name { return "\(Self.keyword(for: entry.tag)) \(name)" }
+            return namingTypedef(of: index).flatMap { entries[$0].name }
+        }
+    }
+
+    /// The Swift module that declares the entry (its nearest `DW_TAG_module` ancestor).
+    func moduleName(of index: Int) -> String? {
+        var current = entries[index].parent
+        var depth = 0
+        while let position = current, depth < Self.maximumChainDepth {
+            if entries[position].tag == DebugTag.module { return entries[position].name }
+            current = entries[position].parent
+            depth += 1
+        }
+        return nil
+    }
+
+    /// A Swift type's name: its demangled linkage name (`Module.Outer.Inner`, `Swift.Int`),
+    /// or, without one, its DWARF name qualified by its module.
+    func swiftName(of index: Int) -> String? {
+        let entry = entries[index]
+        if let mangled = entry.linkageName, let demangled = SwiftDemangler.demangle(mangled) {
+            return demangled
+        }
+        guard let name = entry.name else { return nil }
+        if name.hasPrefix("$"), let demangled = SwiftDemangler.demangle(name) {
+            return demangled
+        }
+        return scopedName(of: index, separator: ".")
+    }
+
+    /// The entry's name qualified by its enclosing namespaces, modules and types.
+    func scopedName(of index: Int, separator: String = "::") -> String? {
+        guard let name = entries[index].name else { return nil }
+        var parts = [name]
+        var current = entries[index].parent
+        var depth = 0
+        while let position = current, depth < Self.maximumChainDepth {
+            let scope = entries[position]
+            switch scope.tag {
+            case DebugTag.namespace:
+                parts.append(scope.name ?? "(anonymous namespace)")
+            case DebugTag.module, DebugTag.structureType, DebugTag.classType, DebugTag.unionType:
+                if let scopeName = scope.name { parts.append(scopeName) }
+            default:
+                break
+            }
+            current = scope.parent
+            depth += 1
+        }
+        return parts.reversed().joined(separator: separator)
+    }
+
+    /// The spelling of the type at `offset`, as in a declaration with the declarator left out
+    /// (`unsigned int`, `char *`, `int[4]`, `void (*)(int)`); `void` for no type.
+    func typeName(of offset: DebugOffset?) -> String {
+        spell(offset, declarator: "", depth: 0)
+    }
+
+    static func keyword(for tag: UInt16) -> String {
+        switch tag {
+        case DebugTag.unionType: return "union"
+        case DebugTag.enumerationType: return "enum"
+        case DebugTag.classType: return "class"
+        default: return "struct"
+        }
+    }
+
+    /// Builds a C declarator from the inside out: `declarator` is what already surrounds the
+    /// name (for `int *p[3]`, spelling `int *` receives `[3]` and returns `int *[3]`).
+    private func spell(_ offset: DebugOffset?, declarator: String, depth: Int) -> String {
+        guard let offset else { return Self.join("void", declarator) }
+        guard depth < Self.maximumChainDepth, let position = index(of: offset) else {
+            return Self.join("<unknown>", declarator)
+        }
+        let entry = entries[position]
+        switch entry.tag {
+        case DebugTag.pointerType, DebugTag.referenceType, DebugTag.rvalueReferenceType, DebugTag.pointerToMemberType:
+            if language(of: position) == .swift, let name = entry.name {
+                return Self.join(name, declarator)
+            }
+            let symbol: String
+            switch entry.tag {
+            case DebugTag.referenceType: symbol = "&"
+            case DebugTag.rvalueReferenceType: symbol = "&&"
+            default: symbol = "*"
+            }
+            var inner = symbol + declarator
+            if let pointee = index(of: entry.type),
+               entries[pointee].tag == DebugTag.arrayType || entries[pointee].tag == DebugTag.subroutineType {
+                inner = "(\(inner))"
+            }
+            return spell(entry.type, declarator: inner, depth: depth + 1)
+        case DebugTag.constType, DebugTag.volatileType, DebugTag.restrictType, DebugTag.atomicType:
+            let qualifier: String
+            switch entry.tag {
+            case DebugTag.constType: qualifier = "const"
+            case DebugTag.volatileType: qualifier = "volatile"
+            case DebugTag.restrictType: qualifier = "restrict"
+            default: qualifier = "_Atomic"
+            }
+            if let target = index(of: entry.type), Self.isPointerLike(entries[target].tag) {
+                // `char *const`: the qualifier binds to the pointer, right of its star.
+                let inner = declarator.isEmpty ? qualifier : "\(qualifier) \(declarator)"
+                return spell(entry.type, declarator: inner, depth: depth + 1)
+            }
+            return "\(qualifier) " + spell(entry.type, declarator: declarator, depth: depth + 1)
+        case DebugTag.arrayType:
+            let bounds = arrayDimensions(of: position).map { count in count.map { "[\($0)]" } ?? "[]" }.joined()
+            return spell(entry.type, declarator: declarator + bounds, depth: depth + 1)
+        case DebugTag.subroutineType:
+            let parameters = entry.children.compactMap { child -> String? in
+                switch entries[child].tag {
+                case DebugTag.formalParameter: return typeName(of: entries[child].type)
+                case DebugTag.unspecifiedParameters: return "..."
+                default: return nil
+                }
+            }
+            let list = parameters.isEmpty ? "(void)" : "(\(parameters.joined(separator: ", ")))"
+            return spell(entry.type, declarator: declarator + list, depth: depth + 1)
+        default:
+            return Self.join(namedSpelling(of: position), declarator)
+        }
+    }
+
+    /// The spelling of a named (or anonymous) type: base types, typedefs, aggregates, enums.
+    private func namedSpelling(of index: Int) -> String {
+        let entry = entries[index]
+        let language = language(of: index)
+        if language == .swift {
+            return swiftName(of: index) ?? "<anonymous>"
+        }
+        switch entry.tag {
+        case DebugTag.structureType, DebugTag.classType, DebugTag.unionType, DebugTag.enumerationType:
+            let keyword = Self.keyword(for: entry.tag)
+            if language == .cPlusPlus {
+                return scopedName(of: index) ?? "(anonymous \(keyword))"
+            }
+            guard let name = entry.name else { return "\(keyword) {...}" }
+            return "\(keyword) \(name)"
+        case DebugTag.typedef:
+            return language == .cPlusPlus ? (scopedName(of: index) ?? "<anonymous>") : (entry.name ?? "<anonymous>")
+        case DebugTag.unspecifiedType:
+            return entry.name ?? "void"
+        default:
+            return entry.name ?? "<anonymous>"
+        }
+    }
+
+    private static func isPointerLike(_ tag: UInt16) -> Bool {
+        tag == DebugTag.pointerType || tag == DebugTag.referenceType
+            || tag == DebugTag.rvalueReferenceType || tag == DebugTag.pointerToMemberType
+    }
+
+    /// `int` + `*` is `int *`; `int` + `[4]` is `int[4]`; `int` + `` is `int`.
+    private static func join(_ base: String, _ declarator: String) -> String {
+        if declarator.isEmpty { return base }
+        if declarator.hasPrefix("[") { return base + declarator }
+        return base + " " + declarator
+    }
+}

@@ -1,0 +1,70 @@
+import TypeLayout
+
+// Swift types as `swiftc -g -Xfrontend -gdwarf-types` describes them. The member offsets are
+// the compiler's synthesis for the debugger, not the runtime layout (see
+// LayoutWitnessComparison): they are reported exactly as the file states them.
+
+extension DebugInfoTree {
+    func swiftLayout(of index: Int, name: String, size: Int) -> TypeLayout? {
+        let entry = entries[index]
+        // Bound generic specialisations (`Optional<Node>`) refer to their generic type through
+        // DW_AT_specification; compiler builtins live in the `Builtin` module.
+        guard entry.specification == nil, moduleName(of: index) != "Builtin" else { return nil }
+        var layout = TypeLayout(
+            name: name, mangledName: entry.linkageName, kind: swiftKind(of: index),
+            module: moduleName(of: index), size: size, source: .dwarf
+        )
+        for child in entry.children {
+            let member = entries[child]
+            switch member.tag {
+            case DebugTag.member where !member.isDeclaration:
+                var field = FieldLayout(name: member.name ?? "", type: typeName(of: member.type))
+                field.offset = member.dataMemberLocation.flatMap { Int(exactly: $0) }
+                field.size = byteSize(ofType: member.type)
+                layout.fields.append(field)
+            case DebugTag.inheritance:
+                if let superclass = self.index(of: member.type) {
+                    layout.superclass = swiftName(of: superclass)
+                }
+            case DebugTag.variantPart:
+                layout.cases += enumCases(in: child)
+            case DebugTag.enumerator:
+                if let caseName = member.name { layout.cases.append(EnumCaseLayout(name: caseName)) }
+            default:
+                break
+            }
+        }
+        return layout
+    }
+
+    /// Cases of a Swift enum: each `DW_TAG_variant` holds one member named after the case,
+    /// typed with the payload when the case has one.
+    private func enumCases(in variantPart: Int) -> [EnumCaseLayout] {
+        entries[variantPart].children.flatMap { variant -> [EnumCaseLayout] in
+            guard entries[variant].tag == DebugTag.variant else { return [] }
+            return entries[variant].children.compactMap { child in
+                let member = entries[child]
+                guard member.tag == DebugTag.member, let name = member.name else { return nil }
+                return EnumCaseLayout(name: name, payloadType: member.type.map { typeName(of: $0) })
+            }
+        }
+    }
+
+    /// Struct, class or enum. DWARF describes all three with `DW_TAG_structure_type`; the
+    /// mangled type name says which (`...V` struct, `...C` class, `...O` enum, before the
+    /// trailing `D` of a type mangling), and a variant part marks an enum.
+    private func swiftKind(of index: Int) -> TypeKind {
+        let entry = entries[index]
+        if entry.tag == DebugTag.enumerationType { return .enum }
+        if entry.tag == DebugTag.classType { return .class }
+        if entry.children.contains(where: { entries[$0].tag == DebugTag.variantPart }) { return .enum }
+        if let mangled = entry.linkageName, mangled.hasSuffix("D") {
+            switch mangled.dropLast().last {
+            case "C": return .class
+            case "O": return .enum
+            default: return .struct
+            }
+        }
+        return .struct
+    }
+}

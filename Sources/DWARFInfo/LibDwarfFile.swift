@@ -1,0 +1,289 @@
+import CLibDwarf
+
+// The only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
+// attributes, errors, location lists) is released here before the call returns; what leaves
+// this file is plain Swift values (`DebugEntry`).
+
+/// One open libdwarf session over one file.
+///
+/// Not `Sendable`: libdwarf's `Dwarf_Debug` must not be used from two threads at once. A
+/// `DWARFReader` creates, uses and finishes one session inside a single call.
+final class LibDwarfFile {
+    private let debug: Dwarf_Debug
+    private let path: String
+
+    /// Opens `path` with libdwarf.
+    ///
+    /// - Throws: ``DWARFReaderError/noDebugInfo(path:)`` when the file has no DWARF, and
+    ///   ``DWARFReaderError/malformedDebugInfo(path:offset:detail:)`` when libdwarf rejects it.
+    init(path: String) throws(DWARFReaderError) {
+        self.path = path
+        var debug: Dwarf_Debug?
+        var error: Dwarf_Error?
+        // A nil error handler plus a non-nil error pointer makes libdwarf return errors instead
+        // of aborting the process. A nil true-path buffer turns off GNU debuglink following, so
+        // only the named file is read.
+        let result = dwarf_init_path(
+            path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), UInt32(DW_GROUPNUMBER_ANY),
+            nil, nil, &debug, nil, 0, nil, &error
+        )
+        switch result {
+        case DW_DLV_OK:
+            guard let debug else {
+                throw .malformedDebugInfo(path: path, offset: nil, detail: "libdwarf returned no session")
+            }
+            self.debug = debug
+        case DW_DLV_NO_ENTRY:
+            throw .noDebugInfo(path: path)
+        default:
+            let message = Self.consume(error, debug: nil)
+            throw .malformedDebugInfo(path: path, offset: nil, detail: message)
+        }
+    }
+
+    deinit {
+        var error: Dwarf_Error?
+        _ = dwarf_finish(debug, &error)
+        if let error { dwarf_dealloc_error(nil, error) }
+    }
+
+    /// Returns the message of `error` and releases it.
+    private static func consume(_ error: Dwarf_Error?, debug: Dwarf_Debug?) -> String {
+        guard let error else { return "unknown libdwarf error" }
+        var message = "unknown libdwarf error"
+        if let text = dwarf_errmsg(error) {
+            message = String(cString: text)
+        }
+        dwarf_dealloc_error(debug, error)
+        return message
+    }
+
+    private func fail(_ error: Dwarf_Error?, offset: UInt64?) -> DWARFReaderError {
+        .malformedDebugInfo(path: path, offset: offset, detail: Self.consume(error, debug: debug))
+    }
+
+    /// Reads the type-describing entries of every unit in `.debug_info`, in file order.
+    ///
+    /// Subtrees that never describe a type layout (function bodies, variables, call sites)
+    /// are skipped without being read, which keeps large binaries cheap.
+    ///
+    /// - Parameter limit: the most entries to accept before giving up.
+    /// - Returns: the entries; children are linked by index.
+    func readEntries(limit: Int) throws(DWARFReaderError) -> [DebugEntry] {
+        var entries: [DebugEntry] = []
+        var unitOffset: UInt64 = 0
+        while true {
+            var next: Dwarf_Unsigned = 0
+            var unitType: Dwarf_Half = 0
+            var error: Dwarf_Error?
+            let result = dwarf_next_cu_header_d(
+                debug, 1, nil, nil, nil, nil, nil, nil, nil, nil, &next, &unitType, &error
+            )
+            if result == DW_DLV_NO_ENTRY { break }
+            guard result == DW_DLV_OK else { throw fail(error, offset: unitOffset) }
+            var root: Dwarf_Die?
+            let rootResult = dwarf_siblingof_b(debug, nil, 1, &root, &error)
+            if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
+            guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
+            try walk(unit: root, into: &entries, limit: limit)
+            unitOffset = next
+        }
+        return entries
+    }
+
+    /// Walks one unit depth first, without recursion (the nesting depth comes from the file).
+    private func walk(unit root: Dwarf_Die, into entries: inout [DebugEntry], limit: Int) throws(DWARFReaderError) {
+        let rootIndex = entries.count
+        // Each stack item is a DIE we own and the index of its parent entry.
+        var stack: [(die: Dwarf_Die, parent: Int?)] = [(root, nil)]
+        defer { for item in stack { dwarf_dealloc_die(item.die) } }
+        while let (die, parent) = stack.popLast() {
+            defer { dwarf_dealloc_die(die) }
+            var error: Dwarf_Error?
+            var tag: Dwarf_Half = 0
+            var offset: Dwarf_Off = 0
+            guard dwarf_tag(die, &tag, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
+            guard dwarf_dieoffset(die, &offset, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
+
+            // The next sibling is pushed first so that the child subtree is read before it.
+            var sibling: Dwarf_Die?
+            let siblingResult = dwarf_siblingof_b(debug, die, 1, &sibling, &error)
+            if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
+            if parent != nil, siblingResult == DW_DLV_OK, let sibling {
+                stack.append((sibling, parent))
+            } else if let sibling {
+                dwarf_dealloc_die(sibling)
+            }
+
+            let parentTag = parent.map { entries[$0].tag }
+            guard DebugTag.isRecorded(tag, parentTag: parentTag) else { continue }
+            guard entries.count < limit else { throw .tooManyEntries(path: path, limit: limit) }
+
+            var entry = DebugEntry(offset: DebugOffset(rawValue: offset), tag: tag, parent: parent, unitRoot: rootIndex)
+            try readAttributes(of: die, into: &entry)
+            let index = entries.count
+            entries.append(entry)
+            if let parent { entries[parent].children.append(index) }
+
+            guard DebugTag.hasRecordedChildren(tag) else { continue }
+            var child: Dwarf_Die?
+            let childResult = dwarf_child(die, &child, &error)
+            if childResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
+            if childResult == DW_DLV_OK, let child { stack.append((child, index)) }
+        }
+    }
+
+    private func readAttributes(of die: Dwarf_Die, into entry: inout DebugEntry) throws(DWARFReaderError) {
+        var list: UnsafeMutablePointer<Dwarf_Attribute?>?
+        var count: Dwarf_Signed = 0
+        var error: Dwarf_Error?
+        let result = dwarf_attrlist(die, &list, &count, &error)
+        if result == DW_DLV_NO_ENTRY { return }
+        guard result == DW_DLV_OK, let list else { throw fail(error, offset: entry.offset.rawValue) }
+        defer { dwarf_dealloc(debug, UnsafeMutableRawPointer(list), Dwarf_Unsigned(DW_DLA_LIST)) }
+        for index in 0..<Int(max(count, 0)) {
+            guard let attribute = list[index] else { continue }
+            defer { dwarf_dealloc_attribute(attribute) }
+            var code: Dwarf_Half = 0
+            guard dwarf_whatattr(attribute, &code, &error) == DW_DLV_OK else {
+                _ = Self.consume(error, debug: debug)
+                continue
+            }
+            switch Int32(code) {
+            case DW_AT_name: entry.name = string(attribute)
+            case DW_AT_linkage_name, DW_AT_MIPS_linkage_name: entry.linkageName = string(attribute)
+            case DW_AT_byte_size: entry.byteSize = unsigned(attribute)
+            case DW_AT_bit_size: entry.bitSize = unsigned(attribute)
+            case DW_AT_data_bit_offset: entry.dataBitOffset = unsigned(attribute)
+            case DW_AT_bit_offset: entry.legacyBitOffset = unsigned(attribute)
+            case DW_AT_count: entry.count = unsigned(attribute)
+            case DW_AT_alignment: entry.alignment = unsigned(attribute)
+            case DW_AT_language: entry.language = unsigned(attribute)
+            case DW_AT_encoding: entry.encoding = unsigned(attribute)
+            case DW_AT_APPLE_runtime_class: entry.runtimeClass = unsigned(attribute)
+            case DW_AT_decl_line: entry.declLine = unsigned(attribute)
+            case DW_AT_upper_bound: entry.upperBound = signed(attribute)
+            case DW_AT_type: entry.type = reference(attribute)
+            case DW_AT_specification: entry.specification = reference(attribute)
+            case DW_AT_declaration: entry.isDeclaration = flag(attribute)
+            case DW_AT_artificial: entry.isArtificial = flag(attribute)
+            case DW_AT_data_member_location: entry.dataMemberLocation = memberLocation(attribute)
+            default: break
+            }
+        }
+    }
+
+    // Each reader returns nil (and releases libdwarf's error) when the attribute's form does
+    // not carry the expected kind of value: the layout then says "unknown".
+
+    private func string(_ attribute: Dwarf_Attribute) -> String? {
+        var text: UnsafeMutablePointer<CChar>?
+        var error: Dwarf_Error?
+        guard dwarf_formstring(attribute, &text, &error) == DW_DLV_OK, let text else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        return String(cString: text)
+    }
+
+    private func unsigned(_ attribute: Dwarf_Attribute) -> UInt64? {
+        var value: Dwarf_Unsigned = 0
+        var error: Dwarf_Error?
+        guard dwarf_formudata(attribute, &value, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        return value
+    }
+
+    private func signed(_ attribute: Dwarf_Attribute) -> Int64? {
+        var form: Dwarf_Half = 0
+        var error: Dwarf_Error?
+        if dwarf_whatform(attribute, &form, &error) == DW_DLV_OK, Int32(form) == DW_FORM_sdata || Int32(form) == DW_FORM_implicit_const {
+            var value: Dwarf_Signed = 0
+            if dwarf_formsdata(attribute, &value, &error) == DW_DLV_OK { return value }
+        }
+        if let error { dwarf_dealloc_error(debug, error) }
+        guard let value = unsigned(attribute) else { return nil }
+        return Int64(exactly: value)
+    }
+
+    private func reference(_ attribute: Dwarf_Attribute) -> DebugOffset? {
+        var offset: Dwarf_Off = 0
+        var error: Dwarf_Error?
+        guard dwarf_global_formref(attribute, &offset, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        return DebugOffset(rawValue: offset)
+    }
+
+    private func flag(_ attribute: Dwarf_Attribute) -> Bool {
+        var value: Dwarf_Bool = 0
+        var error: Dwarf_Error?
+        guard dwarf_formflag(attribute, &value, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return false
+        }
+        return value != 0
+    }
+
+    /// `DW_AT_data_member_location` is a constant in DWARF 3 and later, and a location
+    /// expression (`DW_OP_plus_uconst N`) in DWARF 2 and in some producers' output.
+    private func memberLocation(_ attribute: Dwarf_Attribute) -> UInt64? {
+        var form: Dwarf_Half = 0
+        var error: Dwarf_Error?
+        guard dwarf_whatform(attribute, &form, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        switch Int32(form) {
+        case DW_FORM_exprloc, DW_FORM_block, DW_FORM_block1, DW_FORM_block2, DW_FORM_block4:
+            return expressionConstant(attribute)
+        default:
+            return unsigned(attribute)
+        }
+    }
+
+    /// Decodes a one-operation location expression (`DW_OP_plus_uconst` or `DW_OP_constu`)
+    /// with libdwarf's own expression reader.
+    private func expressionConstant(_ attribute: Dwarf_Attribute) -> UInt64? {
+        var head: Dwarf_Loc_Head_c?
+        var listCount: Dwarf_Unsigned = 0
+        var error: Dwarf_Error?
+        guard dwarf_get_loclist_c(attribute, &head, &listCount, &error) == DW_DLV_OK, let head else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        defer { dwarf_loc_head_c_dealloc(head) }
+        guard listCount == 1 else { return nil }
+        var entryKind: Dwarf_Small = 0
+        var rawLow: Dwarf_Unsigned = 0, rawHigh: Dwarf_Unsigned = 0
+        var addressUnavailable: Dwarf_Bool = 0
+        var low: Dwarf_Addr = 0, high: Dwarf_Addr = 0
+        var operationCount: Dwarf_Unsigned = 0
+        var description: Dwarf_Locdesc_c?
+        var source: Dwarf_Small = 0
+        var expressionOffset: Dwarf_Unsigned = 0, descriptionOffset: Dwarf_Unsigned = 0
+        guard dwarf_get_locdesc_entry_d(
+            head, 0, &entryKind, &rawLow, &rawHigh, &addressUnavailable, &low, &high,
+            &operationCount, &description, &source, &expressionOffset, &descriptionOffset, &error
+        ) == DW_DLV_OK, let description, operationCount == 1 else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        var atom: Dwarf_Small = 0
+        var operand1: Dwarf_Unsigned = 0, operand2: Dwarf_Unsigned = 0, operand3: Dwarf_Unsigned = 0
+        var branch: Dwarf_Unsigned = 0
+        guard dwarf_get_location_op_value_c(
+            description, 0, &atom, &operand1, &operand2, &operand3, &branch, &error
+        ) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        switch Int32(atom) {
+        case DW_OP_plus_uconst, DW_OP_constu: return operand1
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+import TypeLayout
+@testable import DWARFInfo
+
+/// C layouts read from DWARF against the compiler's own numbers.
+@Suite struct CLayoutTests {
+    /// The types of `Fixtures/C/layouts.h` with their members in declaration order, as the
+    /// header spells them (anonymous members' fields appear in the type that holds them).
+    static let expectedMembers: [String: (kind: TypeKind, members: [String])] = [
+        "struct padded": (.struct, ["tag", "value", "y"]),
+        "union number": (.union, ["i", "f", "bytes", "d"]),
+        "struct flags": (.struct, ["a", "b", "c", "d", "e", "f", "g"]),
+        "enum color": (.enum, ["COLOR_RED", "COLOR_GREEN", "COLOR_BLUE"]),
+        "point_t": (.struct, ["x", "y"]),
+        "struct inner": (.struct, ["s", "c"]),
+        "struct outer": (.struct, [
+            "in", "as_int", "as_float", "r", "g", "b", "points", "callback", "name", "fixed",
+            "matrix", "color", "next", "tail",
+        ]),
+        "struct packed": (.struct, ["c", "i", "s"]),
+        "struct aligned": (.struct, ["c", "i"]),
+        "struct header": (.struct, ["kind", "version", "ihl", "length", "payload"]),
+    ]
+
+    static func layouts(dwarfVersion: Int) throws -> [TypeLayout] {
+        let objects = try FixtureToolchain.cObjects.get()
+        let object = try #require(objects[dwarfVersion])
+        return try DWARFReader(path: object).typeLayouts()
+    }
+
+    /// The oracle is built once from the DWARF 5 reading; every version is checked against it.
+    static let oracle: Result<CLayoutOracle, any Error> = Result {
+        let found = try layouts(dwarfVersion: 5)
+        let output = try FixtureToolchain.compileAndRun(cSource: CLayoutOracle.program(for: found), named: "c-layout-oracle")
+        return try CLayoutOracle(output: output)
+    }
+
+    @Test("every fixture type and member is found, and nothing else", arguments: [2, 4, 5])
+    func membersAreComplete(dwarfVersion: Int) throws {
+        let layouts = try Self.layouts(dwarfVersion: dwarfVersion)
+        #expect(Set(layouts.map(\.name)) == Set(Self.expectedMembers.keys))
+        #expect(layouts.count == Self.expectedMembers.count, "a type appears twice")
+        for layout in layouts {
+            let expected = try #require(Self.expectedMembers[layout.name])
+            #expect(layout.kind == expected.kind, "\(layout.name)")
+            let members = layout.kind == .enum ? layout.cases.map(\.name) : layout.fields.map(\.name)
+            #expect(members == expected.members, "\(layout.name)")
+            #expect(layout.source == .dwarf)
+        }
+    }
+
+    @Test("sizes, alignments, offsets, member sizes and bitfields match the compiler", arguments: [2, 4, 5])
+    func layoutsMatchCompiler(dwarfVersion: Int) throws {
+        let oracle = try Self.oracle.get()
+        let layouts = try Self.layouts(dwarfVersion: dwarfVersion)
+        var checkedFields = 0
+        var checkedBitfields = 0
+        for layout in layouts {
+            let truth = try #require(oracle.types[layout.name], "\(layout.name) missing from the oracle")
+            #expect(layout.size == truth.size, "sizeof(\(layout.name))")
+            #expect(layout.alignment == truth.alignment, "_Alignof(\(layout.name))")
+            #expect(layout.stride == truth.size, "stride of \(layout.name)")
+            for field in layout.fields {
+                if let width = field.bitWidth {
+                    let bits = try #require(oracle.bitfields[layout.name]?[field.name], "\(layout.name).\(field.name)")
+                    let offset = try #require(field.offset)
+                    let bitOffset = try #require(field.bitOffset)
+                    #expect(offset * 8 + bitOffset == bits.firstBit, "first bit of \(layout.name).\(field.name)")
+                    #expect(width == bits.width, "width of \(layout.name).\(field.name)")
+                    #expect((0..<8).contains(bitOffset))
+                    checkedBitfields += 1
+                    continue
+                }
+                let facts = try #require(oracle.fields[layout.name]?[field.name], "\(layout.name).\(field.name)")
+                #expect(field.offset == facts.offset, "offsetof(\(layout.name), \(field.name))")
+                #expect(field.size == facts.size, "sizeof \(layout.name).\(field.name)")
+                if let matches = oracle.typeNameMatches[layout.name]?[field.name] {
+                    #expect(matches, "\(layout.name).\(field.name) is not of type '\(field.type)'")
+                }
+                checkedFields += 1
+            }
+        }
+        // Guards against an oracle or a reader that silently checks nothing.
+        #expect(checkedFields >= 30)
+        #expect(checkedBitfields >= 8)
+    }
+
+    @Test("member types are spelled as in C")
+    func typeSpellings() throws {
+        let layouts = try Self.layouts(dwarfVersion: 5)
+        let outer = try #require(layouts.first { $0.name == "struct outer" })
+        let types = Dictionary(uniqueKeysWithValues: outer.fields.map { ($0.name, $0.type) })
+        // Each spelling is also checked by the compiler (`typeNameMatches`); these pin the form.
+        #expect(types["in"] == "struct inner")
+        #expect(types["callback"] == "int (*)(int, const char *)")
+        #expect(types["name"] == "const char *")
+        #expect(types["fixed"] == "char *const")
+        #expect(types["matrix"] == "int[2][3]")
+        #expect(types["points"] == "point_t[3]")
+        #expect(types["next"] == "struct outer *")
+        #expect(types["color"] == "enum color")
+        let oracle = try Self.oracle.get()
+        let checked = oracle.typeNameMatches["struct outer"] ?? [:]
+        #expect(checked.count >= 10)
+        #expect(checked.values.allSatisfy { $0 })
+    }
+}

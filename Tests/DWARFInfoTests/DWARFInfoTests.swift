@@ -1,1 +1,0 @@
-// Tests for DWARFInfo; see docs/architecture.md.

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Why a fixture could not be built or run.
+struct FixtureError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Compiles and runs the test fixtures. Each fixture is built once per test run (the static
+/// `let`s below are initialised lazily and exactly once), into one temporary directory.
+enum FixtureToolchain {
+    /// `Tests/DWARFInfoTests/Fixtures`.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// A fresh directory for this run's build products.
+    static let workDirectory: URL = {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("DWARFInfoTests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// The toolchain's clang (next to `swiftc`), which CI machines have; `clang` on `PATH` otherwise.
+    static let clang: String = tool(named: "clang")
+    static let clangPlusPlus: String = tool(named: "clang++")
+    static let swiftc: String = tool(named: "swiftc")
+
+    private static func tool(named name: String) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [String] = []
+        if let toolchain = environment["TOOLCHAIN_DIR"] { candidates.append("\(toolchain)/usr/bin/\(name)") }
+        for directory in (environment["PATH"] ?? "").split(separator: ":") {
+            candidates.append("\(directory)/\(name)")
+        }
+        candidates.append("/opt/swift/usr/bin/\(name)")
+        // Prefer the copy that sits beside swiftc: that is the Swift toolchain's own clang.
+        let beside = candidates.first { path in
+            let directory = (path as NSString).deletingLastPathComponent
+            return FileManager.default.isExecutableFile(atPath: path)
+                && FileManager.default.isExecutableFile(atPath: "\(directory)/swiftc")
+        }
+        return beside ?? candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? name
+    }
+
+    /// Runs a program and returns its standard output.
+    ///
+    /// - Throws: ``FixtureError`` with the program's standard error when it exits non-zero.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        let errorFile = workDirectory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(8)).txt")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errorFile)
+        process.standardOutput = output
+        process.standardError = errorHandle
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? errorHandle.close()
+        let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else {
+            throw FixtureError(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(stderr)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The C fixture header and source.
+    static var cHeader: URL { fixtures.appendingPathComponent("C/layouts.h") }
+    static var cSource: URL { fixtures.appendingPathComponent("C/layouts.c") }
+
+    /// `layouts.c` compiled with `clang -g -c` at each DWARF version the tests read: 5 (the
+    /// default), 4 (`DW_AT_data_bit_offset`) and 2 (`DW_AT_bit_offset`, location expressions).
+    static let cObjects: Result<[Int: String], any Error> = Result {
+        var objects: [Int: String] = [:]
+        for version in [2, 4, 5] {
+            let object = workDirectory.appendingPathComponent("layouts-dwarf\(version).o").path
+            try run(clang, ["-g", "-gdwarf-\(version)", "-c", cSource.path, "-o", object])
+            objects[version] = object
+        }
+        return objects
+    }
+
+    /// Compiles and runs a C program; returns what it prints.
+    static func compileAndRun(cSource source: String, named name: String) throws -> String {
+        let sourceURL = workDirectory.appendingPathComponent("\(name).c")
+        let executable = workDirectory.appendingPathComponent(name).path
+        try source.write(to: sourceURL, atomically: true, encoding: .utf8)
+        try run(clang, ["-w", "-I", cHeader.deletingLastPathComponent().path, sourceURL.path, "-o", executable])
+        return try run(executable, [])
+    }
+}
