@@ -1,0 +1,106 @@
+extension LayoutHoles {
+    /// The pahole-style block for this type:
+    ///
+    /// ```
+    /// struct Demo.Padded  size 17, alignment 8, stride 24
+    ///   offset  size  field
+    ///        0     1  a: Swift.Bool
+    ///        1     7  ---- hole, 7 bytes ----
+    ///        8     8  b: Swift.Int
+    ///       16     1  c: Swift.Bool
+    ///       17     7  ---- tail padding, 7 bytes ----
+    ///   wasted 14 of 24 bytes: 1 hole (7 bytes), tail padding 7 bytes
+    ///   reorder to save 8 bytes: b, a, c (size 17 -> 10, stride 24 -> 16)
+    /// ```
+    ///
+    /// - Returns: the block, ending in a newline.
+    public func textReport() -> String {
+        var out = "\(kind.rawValue) \(typeName)  \(headline)\n"
+        if !rows.isEmpty {
+            out += "  offset  size  field\n"
+            for row in rows {
+                out += "  " + pad(String(row.offset), 6)
+                out += "  " + pad(row.size.map(String.init) ?? "?", 4) + "  "
+                switch row.kind {
+                case .field:
+                    var text = "\(row.name ?? ""): \(row.type ?? "")"
+                    if let bits = row.bitWidth { text += " (bits \(row.bitOffset ?? 0)..<\((row.bitOffset ?? 0) + bits))" }
+                    out += text
+                case .header: out += "---- object header ----"
+                case .hole: out += "---- hole, \(Self.bytes(row.size ?? 0)) ----"
+                case .padding: out += "---- tail padding, \(Self.bytes(row.size ?? 0)) ----"
+                }
+                out += "\n"
+            }
+        }
+        if let note { out += "  note: \(note)\n" }
+        if kind == .struct || kind == .class || kind == .tuple || kind == .union {
+            let total = extent.map { " of \($0) bytes" } ?? ""
+            let holes = holeCount == 1 ? "1 hole" : "\(holeCount) holes"
+            out += "  wasted \(wastedBytes)\(total)\(isComplete ? "" : " or more"): \(holes) (\(Self.bytes(holeBytes))), tail padding \(Self.bytes(paddingBytes))\n"
+        }
+        if let reorder {
+            out += "  reorder to save \(Self.bytes(reorder.savedBytes)): \(reorder.order.joined(separator: ", "))"
+            if kind == .class {
+                out += " (instance size \(reorder.currentSize) -> \(reorder.suggestedSize))\n"
+            } else {
+                out += " (size \(reorder.currentSize) -> \(reorder.suggestedSize), stride \(reorder.currentStride) -> \(reorder.suggestedStride))\n"
+            }
+        } else if let reorderNote, reorderNote != note, wastedBytes > 0 {
+            out += "  no reorder suggestion: \(reorderNote)\n"
+        }
+        return out
+    }
+
+    /// `size 17, alignment 8, stride 24` (`instance size 40, alignment 8` for classes).
+    var headline: String {
+        let value = { (number: Int?) in number.map(String.init) ?? "?" }
+        if kind == .class {
+            return "instance size \(value(size)), alignment \(value(alignment))"
+        }
+        return "size \(value(size)), alignment \(value(alignment)), stride \(value(extent))"
+    }
+
+    /// A report over many types: each type's block (only types that waste bytes, unless
+    /// `includeTight`), then the total.
+    ///
+    /// - Parameters:
+    ///   - analyses: the analysed types.
+    ///   - includeTight: also show types without holes or padding.
+    /// - Returns: the report, ending in a newline.
+    public static func textReport(_ analyses: [LayoutHoles], includeTight: Bool = false) -> String {
+        var out = ""
+        for analysis in analyses where includeTight || analysis.wastedBytes > 0 {
+            out += analysis.textReport() + "\n"
+        }
+        out += summaryLine(analyses) + "\n"
+        return out
+    }
+
+    /// `total: 120 bytes wasted (96 in 12 holes, 24 of tail padding) in 9 of 40 types; reordering would save 64 bytes`.
+    ///
+    /// - Parameter analyses: the analysed types.
+    /// - Returns: the line, without a newline.
+    public static func summaryLine(_ analyses: [LayoutHoles]) -> String {
+        let wasting = analyses.filter { $0.wastedBytes > 0 }.count
+        let holes = analyses.reduce(0) { $0 + $1.holeBytes }
+        let holeCount = analyses.reduce(0) { $0 + $1.holeCount }
+        let padding = analyses.reduce(0) { $0 + $1.paddingBytes }
+        let saved = analyses.reduce(0) { $0 + ($1.reorder?.savedBytes ?? 0) }
+        var line = "total: \(bytes(holes + padding)) wasted (\(holes) in \(holeCount) hole\(holeCount == 1 ? "" : "s"), \(padding) of tail padding)"
+        line += " in \(wasting) of \(analyses.count) type\(analyses.count == 1 ? "" : "s")"
+        if saved > 0 { line += "; reordering fields would save \(bytes(saved)) per value" }
+        if analyses.contains(where: { !$0.isComplete && $0.note != nil && $0.kind != .enum }) {
+            line += "; some layouts are incomplete"
+        }
+        return line
+    }
+
+    static func bytes(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(count) bytes"
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+}

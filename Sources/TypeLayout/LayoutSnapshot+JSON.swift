@@ -1,0 +1,230 @@
+import Foundation
+
+extension LayoutSnapshot {
+    /// Encodes the snapshot in its stable, diff-friendly JSON form: fixed key order, one
+    /// field or case per line, so a changed layout shows up as a small `git diff`.
+    ///
+    /// - Returns: UTF-8 JSON ending in a newline.
+    public func jsonData() -> Data {
+        Data(jsonText().utf8)
+    }
+
+    /// The text of ``jsonData()``.
+    ///
+    /// - Returns: the JSON text ending in a newline.
+    public func jsonText() -> String {
+        var out = "{\n"
+        out += "  \"format\": \(JSONText.string(Self.formatName)),\n"
+        out += "  \"version\": \(version),\n"
+        if types.isEmpty {
+            out += "  \"types\": []\n}\n"
+            return out
+        }
+        out += "  \"types\": [\n"
+        for (index, type) in types.enumerated() {
+            Self.write(type, to: &out)
+            out += index == types.count - 1 ? "\n" : ",\n"
+        }
+        out += "  ]\n}\n"
+        return out
+    }
+
+    /// Decodes a snapshot written by ``jsonData()``. A layout document (the output of
+    /// `typeinfo dump --format json`) is accepted as well and normalized into a snapshot.
+    ///
+    /// - Parameter data: UTF-8 JSON.
+    /// - Throws: ``LayoutSnapshotError`` naming the JSON path of the first problem.
+    public init(jsonData data: Data) throws {
+        let decoder = JSONDecoder()
+        let header: FileHeader
+        do {
+            header = try decoder.decode(FileHeader.self, from: data)
+        } catch {
+            throw LayoutSnapshotError.malformed(detail: Self.describe(error))
+        }
+        if header.format == nil, header.schemaVersion != nil {
+            do {
+                self.init(document: try LayoutDocument(jsonData: data))
+            } catch let error as LayoutDocumentError {
+                throw LayoutSnapshotError.malformed(detail: "layout document: \(error)")
+            }
+            return
+        }
+        guard header.format == Self.formatName else {
+            let found = header.format.map { "'\($0)'" } ?? "no \"format\" key"
+            throw LayoutSnapshotError.malformed(detail: "expected \"format\": \"\(Self.formatName)\", found \(found)")
+        }
+        let version = header.version ?? 0
+        guard version >= 1 else {
+            throw LayoutSnapshotError.malformed(detail: "missing or invalid \"version\" at $.version")
+        }
+        guard version <= Self.currentVersion else {
+            throw LayoutSnapshotError.unsupportedVersion(found: version, supported: Self.currentVersion)
+        }
+        let file: SnapshotFile
+        do {
+            file = try decoder.decode(SnapshotFile.self, from: data)
+        } catch {
+            throw LayoutSnapshotError.malformed(detail: Self.describe(error))
+        }
+        self.init(types: file.types.map(\.layout))
+        self.version = version
+    }
+
+    private static func write(_ type: TypeLayout, to out: inout String) {
+        out += "    {\n"
+        var lines: [String] = [
+            "\"name\": \(JSONText.string(type.name))",
+            "\"kind\": \(JSONText.string(type.kind.rawValue))",
+            "\"size\": \(JSONText.int(type.size))",
+            "\"alignment\": \(JSONText.int(type.alignment))",
+            "\"stride\": \(JSONText.int(type.stride))",
+        ]
+        if type.kind == .class {
+            lines.append("\"instanceSize\": \(JSONText.int(type.instanceSize))")
+            lines.append("\"instanceAlignment\": \(JSONText.int(type.instanceAlignment))")
+            lines.append("\"superclass\": \(JSONText.optionalString(type.superclass))")
+        }
+        lines.append(arrayText(key: "fields", items: type.fields.map(fieldText)))
+        if !type.cases.isEmpty || type.kind == .enum {
+            lines.append(arrayText(key: "cases", items: type.cases.map(caseText)))
+        }
+        out += lines.map { "      " + $0 }.joined(separator: ",\n")
+        out += "\n    }"
+    }
+
+    private static func arrayText(key: String, items: [String]) -> String {
+        if items.isEmpty { return "\"\(key)\": []" }
+        return "\"\(key)\": [\n" + items.map { "        " + $0 }.joined(separator: ",\n") + "\n      ]"
+    }
+
+    private static func fieldText(_ field: FieldLayout) -> String {
+        var parts = [
+            "\"name\": \(JSONText.string(field.name))",
+            "\"offset\": \(JSONText.int(field.offset))",
+            "\"size\": \(JSONText.int(field.size))",
+        ]
+        if let bitOffset = field.bitOffset { parts.append("\"bitOffset\": \(bitOffset)") }
+        if let bitWidth = field.bitWidth { parts.append("\"bitWidth\": \(bitWidth)") }
+        parts.append("\"type\": \(JSONText.string(field.type))")
+        if field.ownership != .strong { parts.append("\"ownership\": \(JSONText.string(field.ownership.rawValue))") }
+        return "{" + parts.joined(separator: ", ") + "}"
+    }
+
+    private static func caseText(_ enumCase: EnumCaseLayout) -> String {
+        var parts = [
+            "\"name\": \(JSONText.string(enumCase.name))",
+            "\"payloadType\": \(JSONText.optionalString(enumCase.payloadType))",
+        ]
+        if enumCase.indirect { parts.append("\"indirect\": true") }
+        return "{" + parts.joined(separator: ", ") + "}"
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)' at \(LayoutDocument.path(context.codingPath))"
+        case DecodingError.typeMismatch(let type, let context):
+            return "expected \(type) at \(LayoutDocument.path(context.codingPath))"
+        case DecodingError.valueNotFound(let type, let context):
+            return "expected \(type), found null at \(LayoutDocument.path(context.codingPath))"
+        case DecodingError.dataCorrupted(let context):
+            let underlying = context.underlyingError.map { ": \($0.localizedDescription)" } ?? ""
+            return "\(context.debugDescription)\(underlying) at \(LayoutDocument.path(context.codingPath))"
+        default:
+            return String(describing: error)
+        }
+    }
+}
+
+/// The keys that tell a snapshot from a layout document, read before the rest.
+private struct FileHeader: Decodable {
+    var format: String?
+    var version: Int?
+    var schemaVersion: Int?
+}
+
+private struct SnapshotFile: Decodable {
+    var types: [SnapshotType]
+}
+
+private struct SnapshotType: Decodable {
+    var name: String
+    var kind: TypeKind
+    var size: Int?
+    var alignment: Int?
+    var stride: Int?
+    var instanceSize: Int?
+    var instanceAlignment: Int?
+    var superclass: String?
+    var fields: [SnapshotField]
+    var cases: [SnapshotCase]?
+
+    var layout: TypeLayout {
+        TypeLayout(
+            name: name, kind: kind, size: size, alignment: alignment, stride: stride,
+            instanceSize: instanceSize, instanceAlignment: instanceAlignment, superclass: superclass,
+            fields: fields.map(\.layout), cases: (cases ?? []).map(\.layout)
+        )
+    }
+}
+
+private struct SnapshotField: Decodable {
+    var name: String
+    var offset: Int?
+    var size: Int?
+    var bitOffset: Int?
+    var bitWidth: Int?
+    var type: String
+    var ownership: Ownership?
+
+    var layout: FieldLayout {
+        FieldLayout(
+            name: name, type: type, offset: offset, size: size,
+            bitOffset: bitOffset, bitWidth: bitWidth, ownership: ownership ?? .strong
+        )
+    }
+}
+
+private struct SnapshotCase: Decodable {
+    var name: String
+    var payloadType: String?
+    var indirect: Bool?
+
+    var layout: EnumCaseLayout {
+        EnumCaseLayout(name: name, payloadType: payloadType, indirect: indirect ?? false)
+    }
+}
+
+/// The few JSON spellings the hand-written snapshot and SVG writers need.
+enum JSONText {
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func string(_ value: String) -> String {
+        var out = "\""
+        out.reserveCapacity(value.utf8.count + 2)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+        return out
+    }
+
+    static func optionalString(_ value: String?) -> String {
+        value.map(string) ?? "null"
+    }
+
+    static func int(_ value: Int?) -> String {
+        value.map(String.init) ?? "null"
+    }
+}

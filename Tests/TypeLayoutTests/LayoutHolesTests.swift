@@ -1,0 +1,130 @@
+import Testing
+import TypeLayout
+
+private struct Padded { var a: Bool; var b: Int; var c: Bool }
+private struct PaddedReordered { var b: Int; var a: Bool; var c: Bool }
+private struct Tight { var a: Int; var b: Int32; var c: Int16; var d: Int8 }
+private struct NineBytes { var wide: Int64; var narrow: Int8 }
+private struct TailPacked { var inner: NineBytes; var tail: Int8 }
+private struct Odd { var odd: NineBytes; var whole: Int64; var byte: Int8 }
+private struct OddReordered { var whole: Int64; var odd: NineBytes; var byte: Int8 }
+
+@Suite struct LayoutHolesTests {
+    let alignments = Measured.alignments([Bool.self, Int.self, Int8.self, Int16.self, Int32.self, Int64.self])
+
+    /// Bytes not used by any field, by the compiler's own numbers.
+    func wasted<T>(_: T.Type, fieldTypes: [Any.Type]) -> Int {
+        MemoryLayout<T>.stride - fieldTypes.reduce(0) { $0 + Measured.sizeAndAlignment($1).size }
+    }
+
+    @Test func holeAndTailPaddingMatchTheCompiler() throws {
+        let layout = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
+        let holes = LayoutHoles(layout, alignmentOf: alignments.alignment(of:))
+        #expect(holes.isComplete)
+        #expect(holes.wastedBytes == wasted(Padded.self, fieldTypes: [Bool.self, Int.self, Bool.self]))
+        #expect(holes.holeCount == 1)
+        let hole = try #require(holes.rows.first { $0.kind == .hole })
+        #expect(hole.offset == MemoryLayout<Bool>.size)
+        #expect(hole.size == MemoryLayout<Padded>.offset(of: \.b).map { $0 - MemoryLayout<Bool>.size })
+        #expect(holes.paddingBytes == MemoryLayout<Padded>.stride - MemoryLayout<Padded>.size)
+        #expect(holes.rows.map(\.kind) == [.field, .hole, .field, .field, .padding])
+    }
+
+    @Test func reorderSuggestionIsWhatTheCompilerDoesWithThatOrder() throws {
+        let layout = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
+        let suggestion = try #require(LayoutHoles(layout, alignmentOf: alignments.alignment(of:)).reorder)
+        #expect(suggestion.order == ["b", "a", "c"])
+        #expect(suggestion.suggestedSize == MemoryLayout<PaddedReordered>.size)
+        #expect(suggestion.suggestedStride == MemoryLayout<PaddedReordered>.stride)
+        #expect(suggestion.savedBytes == MemoryLayout<Padded>.stride - MemoryLayout<PaddedReordered>.stride)
+    }
+
+    @Test func oddSizedFieldsGoAfterWholeOnesOfTheSameAlignment() throws {
+        var table = alignments
+        table.set(MemoryLayout<NineBytes>.alignment, for: String(reflecting: NineBytes.self))
+        let layout = Measured.structLayout(Odd.self, name: "Demo.Odd", [("odd", \Odd.odd), ("whole", \Odd.whole), ("byte", \Odd.byte)])
+        let suggestion = try #require(LayoutHoles(layout, alignmentOf: table.alignment(of:)).reorder)
+        #expect(suggestion.order == ["whole", "odd", "byte"])
+        #expect(suggestion.suggestedSize == MemoryLayout<OddReordered>.size)
+        #expect(suggestion.suggestedStride == MemoryLayout<OddReordered>.stride)
+    }
+
+    @Test func swiftPacksIntoTheTailOfANestedStruct() {
+        // The compiler puts `tail` inside NineBytes's tail padding; no hole is reported there.
+        let layout = Measured.structLayout(TailPacked.self, name: "Demo.TailPacked", [("inner", \TailPacked.inner), ("tail", \TailPacked.tail)])
+        let holes = LayoutHoles(layout)
+        #expect(holes.holeCount == 0)
+        #expect(holes.wastedBytes == wasted(TailPacked.self, fieldTypes: [NineBytes.self, Int8.self]))
+    }
+
+    @Test func aTightStructHasNoSuggestion() {
+        let layout = Measured.structLayout(Tight.self, name: "Demo.Tight", [("a", \Tight.a), ("b", \Tight.b), ("c", \Tight.c), ("d", \Tight.d)])
+        let holes = LayoutHoles(layout, alignmentOf: alignments.alignment(of:))
+        #expect(holes.holeCount == 0)
+        #expect(holes.reorder == nil)
+        #expect(holes.wastedBytes == wasted(Tight.self, fieldTypes: [Int.self, Int32.self, Int16.self, Int8.self]))
+    }
+
+    @Test func unknownAlignmentGivesNoSuggestionButStillShowsHoles() {
+        let layout = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
+        let holes = LayoutHoles(layout)
+        #expect(holes.reorder == nil)
+        #expect(holes.reorderNote?.contains("alignment of field 'a'") == true)
+        #expect(holes.holeCount == 1)
+    }
+
+    @Test func wrongAlignmentsAreCaughtByReplayingTheObservedLayout() {
+        var wrong = LayoutAlignments()
+        for name in ["Swift.Bool", "Swift.Int"] { wrong.set(1, for: name) }
+        let layout = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
+        let holes = LayoutHoles(layout, alignmentOf: wrong.alignment(of:))
+        #expect(holes.reorder == nil)
+        #expect(holes.reorderNote?.contains("field 'b' is at offset") == true)
+    }
+
+    @Test func unknownSizesAreNotGuessed() {
+        var layout = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
+        layout.fields[0].size = nil
+        let holes = LayoutHoles(layout, alignmentOf: alignments.alignment(of:))
+        #expect(!holes.isComplete)
+        #expect(holes.holeCount == 0, "the bytes after a field of unknown size are not called a hole")
+        #expect(holes.reorder == nil)
+        #expect(holes.textReport().contains("note: the size of field 'a' is unknown"))
+    }
+
+    @Test func optionalsHaveTheirPayloadsAlignment() {
+        #expect(alignments.alignment(ofType: "Swift.Int?") == MemoryLayout<Int?>.alignment)
+        #expect(alignments.alignment(ofType: "Swift.Optional<Swift.Int16>") == MemoryLayout<Int16?>.alignment)
+        #expect(alignments.alignment(ofType: "Demo.Unknown") == nil)
+    }
+
+    @Test func classesShowTheHeaderAndTheirOwnFields() {
+        let reference = MemoryLayout<AnyObject>.size
+        let layout = TypeLayout(
+            name: "Demo.Node", kind: .class, size: reference, alignment: reference, stride: reference,
+            instanceSize: 4 * reference, instanceAlignment: reference,
+            fields: [
+                FieldLayout(name: "flag", type: "Swift.Bool", offset: 2 * reference, size: MemoryLayout<Bool>.size),
+                FieldLayout(name: "count", type: "Swift.Int", offset: 3 * reference, size: MemoryLayout<Int>.size),
+            ]
+        )
+        let holes = LayoutHoles(layout, alignmentOf: alignments.alignment(of:))
+        #expect(holes.rows.map(\.kind) == [.header, .field, .hole, .field])
+        #expect(holes.rows.first?.size == 2 * reference)
+        #expect(holes.reorder?.order == ["count", "flag"])
+        #expect(holes.reorder?.suggestedSize == 3 * reference + MemoryLayout<Bool>.size)
+    }
+
+    @Test func textReportReadsLikePahole() {
+        let layout = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
+        let holes = LayoutHoles(layout, alignmentOf: alignments.alignment(of:))
+        let text = holes.textReport()
+        #expect(text.hasPrefix("struct Demo.Padded  size \(MemoryLayout<Padded>.size), alignment \(MemoryLayout<Padded>.alignment), stride \(MemoryLayout<Padded>.stride)\n"))
+        #expect(text.contains("---- hole, \(holes.holeBytes) bytes ----"))
+        #expect(text.contains("reorder to save \(holes.reorder?.savedBytes ?? -1) bytes: b, a, c"))
+        let tight = LayoutHoles(Measured.structLayout(Tight.self, name: "Demo.Tight", [("a", \Tight.a), ("b", \Tight.b), ("c", \Tight.c), ("d", \Tight.d)]))
+        let summary = LayoutHoles.summaryLine([holes, tight])
+        #expect(summary.hasPrefix("total: \(holes.wastedBytes + tight.wastedBytes) bytes wasted"))
+        #expect(summary.contains("in \(tight.wastedBytes > 0 ? 2 : 1) of 2 types"))
+    }
+}
