@@ -34,7 +34,8 @@ struct AddressSpace: ByteReader, Sendable {
         if file.fileType == ELFFile.typeRelocatable {
             try layOutObjectFile(file)
         } else {
-            for section in file.sections where section.isAllocated && section.address != 0 && section.size > 0 {
+            // Thread-local templates (.tdata/.tbss) overlap ordinary sections' addresses; the image never points into them.
+            for section in file.sections where section.isAllocated && !section.isThreadLocal && section.address != 0 && section.size > 0 {
                 regions.append(Region(start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes))
                 sectionAddresses[section.index] = section.address
             }

@@ -14,6 +14,8 @@ struct ELFSection: Sendable {
 
     /// SHT_NOBITS sections (.bss) occupy no bytes in the file.
     var hasFileBytes: Bool { type != UInt32(SHT_NOBITS) }
+    /// SHF_TLS: a thread-local template whose addresses overlap other sections.
+    var isThreadLocal: Bool { flags & UInt64(SHF_TLS) != 0 }
     /// SHF_ALLOC: the section is part of the loaded image.
     var isAllocated: Bool { flags & UInt64(SHF_ALLOC) != 0 }
 }

@@ -29,6 +29,8 @@ enum ImageLoader {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw BinaryInfoError.unreadable(detail: "not a regular file")
         }
+        // procfs files report size 0 and are read until end of file instead.
+        if info.st_size == 0 { return try readToEnd(descriptor) }
         let size = Int(info.st_size)
         guard size <= maximumFileSize else { throw BinaryInfoError.tooLarge(size: size, limit: maximumFileSize) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
@@ -46,5 +48,22 @@ enum ImageLoader {
             filled += count
         }
         return FileBytes(adopting: buffer, count: filled)
+    }
+
+    /// Reads a file whose size is not known in advance (procfs), up to ``maximumFileSize``.
+    private static func readToEnd(_ descriptor: Int32) throws -> FileBytes {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw BinaryInfoError.unreadable(detail: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= maximumFileSize else { throw BinaryInfoError.tooLarge(size: bytes.count, limit: maximumFileSize) }
+        }
+        return FileBytes(bytes)
     }
 }

@@ -7,6 +7,9 @@
 final class RuntimeWitnessTables: Sendable {
     let path: String
     let tables: [String: ValueWitnessLayout]
+    /// Layouts of the runtime library's own non-generic types (`Si`, `SS`, `Sd`), by type mangling,
+    /// from their static metadata's value witness tables.
+    let typeLayouts: [String: ValueWitnessLayout]
 
     /// The runtime library's tables, loaded on first use; nil when the library cannot be read.
     static let shared: RuntimeWitnessTables? = {
@@ -20,14 +23,31 @@ final class RuntimeWitnessTables: Sendable {
         let file = try ELFFile(bytes: bytes)
         let space = try AddressSpace(file: file, bytes: bytes)
         var tables: [String: ValueWitnessLayout] = [:]
+        var metadataSymbols: [(String, UInt64)] = []
         for table in file.symbolTables.values {
-            for symbol in table where symbol.isDefined && symbol.name.hasPrefix("$s") && symbol.name.hasSuffix("WV") {
-                if let layout = try? SwiftImage.valueWitnesses(in: space, at: symbol.value) {
-                    tables[symbol.name] = layout
+            for symbol in table where symbol.isDefined && symbol.name.hasPrefix("$s") {
+                if symbol.name.hasSuffix("WV") {
+                    if let layout = try? SwiftImage.valueWitnesses(in: space, at: symbol.value) {
+                        tables[symbol.name] = layout
+                    }
+                } else if symbol.name.hasSuffix("N") {
+                    metadataSymbols.append((String(symbol.name.dropFirst(2).dropLast()), symbol.value))
                 }
             }
         }
+        var typeLayouts: [String: ValueWitnessLayout] = [:]
+        for (mangling, metadata) in metadataSymbols where metadata >= 8 {
+            switch try? space.pointer(at: metadata - 8, what: "value witness table pointer") {
+            case .address(let table)?:
+                typeLayouts[mangling] = try? SwiftImage.valueWitnesses(in: space, at: table)
+            case .symbol(let name)?:
+                typeLayouts[mangling] = tables[name]
+            case nil:
+                break
+            }
+        }
         self.tables = tables
+        self.typeLayouts = typeLayouts
     }
 
     /// The path of the libswiftCore.so mapped into this process, from the loader's map of it.

@@ -63,6 +63,13 @@ extension SwiftImage {
     /// `uint32 instanceAddressPoint`, `uint32 instanceSize`, `uint16 instanceAlignMask`,
     /// `uint16 reserved`, `uint32 classSize`, `uint32 classAddressPoint`, description.
     private func isPlausibleClassMetadata(at metadata: UInt64) -> Bool {
+        // Swift classes without Objective-C interop have a null isa word, and every class metadata
+        // record is preceded by a value witness table pointer (usually the runtime's `$sBoWV`).
+        guard let isa = try? space.read(UInt64.self, at: metadata, what: "class metadata kind"), isa == 0,
+              let instanceSize = try? space.read(UInt32.self, at: metadata &+ 24, what: "class instance size"), instanceSize >= 16,
+              metadata >= 8, let witnesses = try? space.pointer(at: metadata &- 8, what: "value witness table pointer"),
+              (try? valueWitnesses(witnesses)) != nil
+        else { return false }
         guard let addressPoint = try? space.read(UInt32.self, at: metadata &+ 20, what: "class instance address point"),
               let classSize = try? space.read(UInt32.self, at: metadata &+ 32, what: "class size"),
               let classAddressPoint = try? space.read(UInt32.self, at: metadata &+ 36, what: "class address point"),

@@ -30,7 +30,12 @@ extension SwiftImage {
         let records = try descriptor.fieldDescriptor.map { try fieldDescriptor(at: $0).records } ?? []
         var staticLayout = StaticLayout()
         if let metadata {
-            staticLayout = try readStaticLayout(metadata: metadata, descriptor: descriptor)
+            do {
+                staticLayout = try readStaticLayout(metadata: metadata, descriptor: descriptor)
+            } catch {
+                // The type is still worth listing; only its layout is unknown.
+                notes.append("\(layout.name): static metadata at 0x\(String(metadata, radix: 16)) unreadable (\(error)); layout unknown")
+            }
         }
         if let witnesses = staticLayout.witnesses {
             layout.size = witnesses.size
@@ -74,7 +79,7 @@ extension SwiftImage {
         }
         var field = FieldLayout(name: record.name, type: typeName(forMangling: mangled), mangledType: full, isVar: record.isVar, ownership: ownership)
         if ownership == .strong {
-            field.size = RuntimeWitnessTables.shared?.tables["$s" + mangled + "WV"]?.size
+            field.size = RuntimeWitnessTables.shared?.typeLayouts[mangled]?.size
         }
         return field
     }

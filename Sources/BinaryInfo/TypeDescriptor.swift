@@ -69,7 +69,11 @@ extension SwiftImage {
 
     /// The generic parameters a context's enclosing contexts declare, and how many generic
     /// levels they span (the demangler names depth-0 parameters `A, B`, depth-1 `A1, B1`).
+    ///
+    /// Anonymous contexts (private and local scopes) repeat the signature of what they wrap,
+    /// so they are skipped.
     func inheritedGenericParameters(of descriptor: ContextDescriptor) throws -> (count: Int, depth: Int) {
+        var totals: [Int] = []
         var current = descriptor.parent
         var steps = 0
         while case .address(let address)? = current {
@@ -79,38 +83,27 @@ extension SwiftImage {
             }
             let context = try contextDescriptor(at: address)
             if context.isGeneric {
-                let total: Int
                 switch context.kind {
                 case .struct, .enum:
-                    total = Int(try space.read(UInt16.self, at: address &+ 36, what: "generic parameter count"))
+                    totals.append(Int(try space.read(UInt16.self, at: address &+ 36, what: "generic parameter count")))
                 case .class:
-                    total = Int(try space.read(UInt16.self, at: address &+ 52, what: "generic parameter count"))
+                    totals.append(Int(try space.read(UInt16.self, at: address &+ 52, what: "generic parameter count")))
                 case .extension:
-                    total = Int(try space.read(UInt16.self, at: address &+ 12, what: "generic parameter count"))
-                case .anonymous:
-                    total = Int(try space.read(UInt16.self, at: address &+ 8, what: "generic parameter count"))
+                    totals.append(Int(try space.read(UInt16.self, at: address &+ 12, what: "generic parameter count")))
                 default:
-                    total = 0
+                    break
                 }
-                // Depth counts the levels that add parameters; the nearest generic ancestor knows the total.
-                var depth = 0
-                var seen = total
-                var ancestor = context.parent
-                var ancestorSteps = 0
-                while case .address(let ancestorAddress)? = ancestor, ancestorSteps < Self.maximumChainDepth {
-                    ancestorSteps += 1
-                    let ancestorContext = try contextDescriptor(at: ancestorAddress)
-                    if ancestorContext.isGeneric, ancestorContext.isTypeContext {
-                        depth += 1
-                    }
-                    ancestor = ancestorContext.parent
-                }
-                seen = max(seen, 0)
-                return (seen, depth + (total > 0 ? 1 : 0))
             }
             current = context.parent
         }
-        return (0, 0)
+        // Nearest first: the nearest generic ancestor's total counts every outer parameter;
+        // each ancestor that adds parameters to its own parent's is one more level.
+        var levels = 0
+        for (index, total) in totals.enumerated() {
+            let outer = index + 1 < totals.count ? totals[index + 1] : 0
+            if total > outer { levels += 1 }
+        }
+        return (totals.first ?? 0, levels)
     }
 
     /// Names generic parameters the way the runtime's demangler prints them: `A`, `B`, … at depth 0, `A1` at depth 1.

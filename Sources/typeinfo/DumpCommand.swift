@@ -1,0 +1,100 @@
+import ArgumentParser
+import BinaryInfo
+import Foundation
+import TypeLayout
+
+/// `typeinfo dump`: every Swift type in ELF binaries, read from disk without running them.
+struct DumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump",
+        abstract: "List every Swift type in ELF binaries, with sizes, fields and offsets, read from disk.",
+        discussion: """
+            Reads the Swift reflection sections (swift5_*) and the static metadata of executables,
+            shared libraries and object files (.o) without running or loading them. With no PATH,
+            dumps the typeinfo executable itself.
+
+            Sizes and offsets come from the binary's own static metadata. Where the file does not
+            hold them (generic types, types the runtime lays out at load time), they print as `?`
+            (text) or null (JSON): never a guess.
+
+            Examples:
+              typeinfo dump .build/debug/MyApp
+              typeinfo dump libFoo.so --type Config --kind struct
+              typeinfo dump libFoo.so --type '/^Foo\\..*Error$/' --format json
+              typeinfo dump /opt/swift/usr/lib/swift/linux/libFoundationEssentials.so --module FoundationEssentials
+            """
+    )
+
+    @Argument(help: ArgumentHelp("ELF files to read (default: this typeinfo executable).", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(help: "Output format: text (one block per type) or json (the schema in docs/json-schema.md).")
+    var format: DumpFormat = .text
+
+    @Option(name: .customLong("type"), help: ArgumentHelp(
+        "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
+        valueName: "pattern"))
+    var typePatterns: [String] = []
+
+    @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind: struct, class, enum, protocol. Repeatable.", valueName: "kind"))
+    var kinds: [TypeKind] = []
+
+    @Option(name: .customLong("module"), help: ArgumentHelp("Only types declared in this module. Repeatable.", valueName: "name"))
+    var modules: [String] = []
+
+    @Flag(name: .customLong("no-color"), help: "Never colour the text output (colour is used only on a terminal).")
+    var noColor = false
+
+    @Flag(name: .customLong("mangled"), help: "Show each field's mangled type in the text output.")
+    var showMangled = false
+
+    mutating func validate() throws {
+        _ = try DumpFilter(typePatterns: typePatterns, kinds: kinds, modules: modules)
+    }
+
+    func run() throws {
+        let filter = try DumpFilter(typePatterns: typePatterns, kinds: kinds, modules: modules)
+        let targets = paths.isEmpty ? [Self.ownExecutablePath()] : paths
+        var documents: [LayoutDocument] = []
+        var failed = false
+        for path in targets {
+            do {
+                var document = try BinaryImage.layouts(atPath: path)
+                document.types = document.types.filter(filter.matches)
+                documents.append(document)
+            } catch let error as BinaryInfoError {
+                FileHandle.standardError.write(Data("typeinfo: \(path): \(error)\n".utf8))
+                failed = true
+            }
+        }
+        switch format {
+        case .json:
+            if documents.count == 1, targets.count == 1 {
+                FileHandle.standardOutput.write(try documents[0].jsonData())
+            } else if !documents.isEmpty {
+                FileHandle.standardOutput.write(try DumpOutput.jsonArray(documents))
+            }
+        case .text:
+            let color = !noColor && DumpOutput.standardOutputIsColorTerminal()
+            let renderer = LayoutTextRenderer(.init(color: color, showMangledNames: showMangled))
+            for (index, document) in documents.enumerated() {
+                if index > 0 { FileHandle.standardOutput.write(Data("\n".utf8)) }
+                FileHandle.standardOutput.write(Data(renderer.render(document).utf8))
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// The running executable, so `typeinfo dump` with no argument has something to show.
+    static func ownExecutablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
+    }
+}
+
+/// The output formats of `typeinfo dump`.
+enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+extension TypeKind: ExpressibleByArgument {}
