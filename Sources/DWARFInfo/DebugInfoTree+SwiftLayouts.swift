@@ -9,10 +9,13 @@ extension DebugInfoTree {
         let entry = entries[index]
         // Bound generic specialisations (`Optional<Node>`) refer to their generic type through
         // DW_AT_specification; compiler builtins live in the `Builtin` module.
-        guard entry.specification == nil, moduleName(of: index) != "Builtin" else { return nil }
+        // Nominal types always sit in a module; function types, metatypes and generic
+        // parameters (`$sxD`) do not. An unbound generic type (`Optional<A>`) has no layout.
+        guard entry.specification == nil, let module = moduleName(of: index), module != "Builtin" else { return nil }
+        if size == 0, name.contains("<") { return nil }
         var layout = TypeLayout(
             name: name, mangledName: entry.linkageName, kind: swiftKind(of: index),
-            module: moduleName(of: index), size: size, source: .dwarf
+            module: module, size: size, source: .dwarf
         )
         for child in entry.children {
             let member = entries[child]

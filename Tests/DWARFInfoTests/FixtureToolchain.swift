@@ -91,3 +91,24 @@ enum FixtureToolchain {
         return try run(executable, [])
     }
 }
+
+extension FixtureToolchain {
+    static var swiftSource: URL { fixtures.appendingPathComponent("Swift/SwiftFixture.swift") }
+
+    /// `SwiftFixture.swift` built with full DWARF types, and its own printout of the truth.
+    static let swiftFixture: Result<(executable: String, output: String), any Error> = Result {
+        let executable = workDirectory.appendingPathComponent("SwiftFixture").path
+        try run(swiftc, [
+            "-g", "-Xfrontend", "-gdwarf-types", "-module-name", "SwiftFixture",
+            swiftSource.path, "-o", executable,
+        ])
+        return (executable, try run(executable, []))
+    }
+
+    /// `SwiftFixture.swift` built with plain `-g`: Swift types without members.
+    static let swiftFixturePlainDebug: Result<String, any Error> = Result {
+        let executable = workDirectory.appendingPathComponent("SwiftFixture-plain-g").path
+        try run(swiftc, ["-g", "-module-name", "SwiftFixture", swiftSource.path, "-o", executable])
+        return executable
+    }
+}
