@@ -1,0 +1,265 @@
+import TypeLayout
+
+/// One stored property of a struct or class: its name, offset, type and storage, and the
+/// mapper's primitive for reading and writing it in a live instance.
+///
+/// Lazy vars and property wrappers appear as the storage they really are
+/// (`$__lazy_storage_$_x`, `_x`). Instances are immutable and shared by every
+/// ``ClassInfo`` that contains the property (a subclass shares its superclass's).
+public final class PropertyInfo: Sendable, CustomStringConvertible {
+    /// The stored property's name.
+    public let name: String
+    /// Byte offset from the start of the value (for classes, from the start of the object).
+    public let offset: Int
+    /// The property's declared type (`C?` for `weak var x: C?`).
+    public let type: Any.Type
+    /// `var` (true) or `let` (false).
+    public let isVar: Bool
+    /// How the property holds its value.
+    public let ownership: Ownership
+    /// The struct or class that declares the property (a superclass, for inherited ones).
+    public let declaringType: Any.Type
+    /// The size in bytes of the property's storage.
+    public let size: Int
+
+    /// Whether ``get(from:)`` and ``set(_:on:)`` can read and write this property.
+    ///
+    /// False for properties that hold functions (`(Int) -> Int`, or an optional or tuple
+    /// of them): a stored closure is kept in the calling convention of its declared type,
+    /// which only compiler-generated thunks can convert, so TypeInfo reports its offset
+    /// and type but refuses to read or write it rather than hand out a closure that
+    /// would crash when called.
+    public let canAccessValue: Bool
+
+    let storage: any FieldStorage
+    private let declaringClass: AnyClass?
+
+    init(name: String, offset: Int, type: Any.Type, isVar: Bool, ownership: MetadataOwnership, declaringType: Any.Type) {
+        self.name = name
+        self.offset = offset
+        self.type = type
+        self.isVar = isVar
+        self.ownership = switch ownership {
+        case .strong: .strong
+        case .weak: .weak
+        case .unowned: .unowned
+        case .unownedUnsafe: .unownedUnsafe
+        }
+        self.declaringType = declaringType
+        self.declaringClass = declaringType as? AnyClass
+        self.size = MetadataReader(type).valueWitnesses.size
+        self.storage = makeFieldStorage(for: type, ownership: ownership)
+        self.canAccessValue = !Self.holdsFunction(type)
+    }
+
+    /// Whether values of `type` are, or contain inline, function values.
+    private static func holdsFunction(_ type: Any.Type) -> Bool {
+        let reader = MetadataReader(type)
+        switch reader.kind {
+        case .function: return true
+        case .optional: return reader.genericArguments.contains(where: holdsFunction)
+        case .tuple: return reader.tupleElements.contains { holdsFunction($0.type) }
+        default: return false
+        }
+    }
+
+    public var description: String {
+        "\(isVar ? "var" : "let") \(name): \(String(reflecting: type)) @\(offset)"
+    }
+
+    /// The property as a plain layout value.
+    public var layout: FieldLayout {
+        FieldLayout(
+            name: name,
+            type: String(reflecting: type),
+            mangledType: _mangledTypeName(type),
+            offset: offset,
+            size: size,
+            isVar: isVar,
+            ownership: ownership
+        )
+    }
+
+    // MARK: Reading
+
+    /// Reads the property's current value from a struct value or class instance.
+    ///
+    /// - Parameter instance: a value of the declaring struct, or an instance of the declaring
+    ///   class or a subclass; an `Any` holding one is opened.
+    /// - Returns: a copy of the value, as `Any`.
+    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` when the instance does not own the property.
+    public func get<Instance>(from instance: Instance) throws -> Any {
+        guard canAccessValue else { throw unsupported }
+        return try withFieldAddress(of: instance) { storage.load(from: $0) }
+    }
+
+    /// Reads the property's current value as a `Value`.
+    ///
+    /// This is the fast path when `Value` is the property's type: no `Any` box, no dynamic cast.
+    /// - Parameters:
+    ///   - type: the type to read the value as.
+    ///   - instance: a value or instance that owns the property.
+    /// - Returns: a copy of the value.
+    /// - Throws: ``PropertyAccessError`` when the instance does not own the property or the value is not a `Value`.
+    public func get<Instance, Value>(_ type: Value.Type, from instance: Instance) throws -> Value {
+        guard canAccessValue else { throw unsupported }
+        let value = try withFieldAddress(of: instance) { storage.load(Value.self, from: $0) }
+        guard let value else {
+            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: Value.self), found: String(reflecting: self.type))
+        }
+        return value
+    }
+
+    // MARK: Writing
+
+    /// Writes a value into the property of a struct value (in place) or class instance, `let` properties included.
+    ///
+    /// When `Value` is the property's type the write is direct; otherwise the value is cast
+    /// (`as?`) to the property's type, so an `Int` fits an `Int?` and an `Any` holding a `String`
+    /// fits a `String`. Reference counts are kept right: the old value is released, the new one retained.
+    /// - Parameters:
+    ///   - value: the new value.
+    ///   - instance: the struct value (modified in place) or the class instance.
+    /// - Throws: ``PropertyAccessError/typeMismatch(property:expected:found:)`` when the value does not fit
+    ///   (nothing is written), ``PropertyAccessError/notAnInstance(property:owner:found:)`` when the
+    ///   instance does not own the property.
+    public func set<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
+        guard canAccessValue else { throw unsupported }
+        if declaringClass == nil, Instance.self == declaringType {
+            let written = withUnsafeMutablePointer(to: &instance) { pointer in
+                storage.store(value, to: UnsafeMutableRawPointer(pointer) + offset)
+            }
+            guard written else { throw mismatch(value) }
+            return
+        }
+        if let object = Self.classInstance(instance) {
+            try set(value, onObject: object)
+            return
+        }
+        if Instance.self == declaringType {
+            let written = withUnsafeMutablePointer(to: &instance) { pointer in
+                storage.store(value, to: UnsafeMutableRawPointer(pointer) + offset)
+            }
+            guard written else { throw mismatch(value) }
+            return
+        }
+        // An existential (`Any`) holding a struct: open it, write into a copy, put the copy back.
+        guard Self.isExistential(Instance.self) else { throw notAnInstance(Instance.self) }
+        let opened: Any = instance
+        func writeOpened<T>(_ concrete: T) throws -> Any {
+            var copy = concrete
+            try set(value, on: &copy)
+            return copy
+        }
+        guard let updated = try writeOpened(opened) as? Instance else { throw notAnInstance(Swift.type(of: opened)) }
+        instance = updated
+    }
+
+    /// Writes a value into the property of a class instance.
+    ///
+    /// - Parameters:
+    ///   - value: the new value.
+    ///   - object: an instance of the declaring class or a subclass.
+    /// - Throws: ``PropertyAccessError`` as ``set(_:on:)`` does.
+    public func set<Value>(_ value: Value, on object: AnyObject) throws {
+        try set(value, onObject: object)
+    }
+
+    private func set<Value>(_ value: Value, onObject object: AnyObject) throws {
+        guard canAccessValue else { throw unsupported }
+        guard owns(object) else { throw notAnInstance(Swift.type(of: object)) }
+        let written = withExtendedLifetime(object) {
+            storage.store(value, to: Unmanaged.passUnretained(object).toOpaque() + offset)
+        }
+        guard written else { throw mismatch(value) }
+    }
+
+    // MARK: Ownership checks
+
+    private func withFieldAddress<Instance, R>(of instance: Instance, _ body: (UnsafeRawPointer) -> R) throws -> R {
+        if declaringClass == nil, Instance.self == declaringType {
+            return withUnsafePointer(to: instance) { body(UnsafeRawPointer($0) + offset) }
+        }
+        if let object = Self.classInstance(instance) {
+            guard owns(object) else { throw notAnInstance(Swift.type(of: object)) }
+            return withExtendedLifetime(object) {
+                body(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+            }
+        }
+        if Instance.self == declaringType {
+            return withUnsafePointer(to: instance) { body(UnsafeRawPointer($0) + offset) }
+        }
+        guard Self.isExistential(Instance.self) else { throw notAnInstance(Instance.self) }
+        let opened: Any = instance
+        func readOpened<T>(_ concrete: T) throws -> R {
+            guard T.self == declaringType else { throw notAnInstance(T.self) }
+            return withUnsafePointer(to: concrete) { body(UnsafeRawPointer($0) + offset) }
+        }
+        if let object = Self.classInstance(opened) {
+            return try withFieldAddress(of: object, body)
+        }
+        return try readOpened(opened)
+    }
+
+    /// Whether `object` is an instance of the declaring class or one of its subclasses.
+    private func owns(_ object: AnyObject) -> Bool {
+        guard let declaringClass else { return false }
+        var current: AnyClass? = Swift.type(of: object)
+        while let candidate = current {
+            if candidate == declaringClass { return true }
+            current = MetadataReader(candidate).superclass
+        }
+        return false
+    }
+
+    /// The instance as an object, when `Instance` is a class type or an existential holding a class instance.
+    private static func classInstance<Instance>(_ instance: Instance) -> AnyObject? {
+        // Reading the metadata kind is much cheaper than a dynamic cast of the metatype.
+        switch MetadataReader(Instance.self).kind {
+        case .class: return unsafeBitCast(instance, to: AnyObject.self)
+        case .existential: break
+        default: return nil
+        }
+        let opened: Any = instance
+        guard MetadataReader(Swift.type(of: opened)).kind == .class else { return nil }
+        return opened as AnyObject
+    }
+
+    private static func isExistential(_ type: Any.Type) -> Bool {
+        MetadataReader(type).kind == .existential
+    }
+
+    private func mismatch<Value>(_ value: Value) -> PropertyAccessError {
+        let found: Any.Type = Self.isExistential(Value.self) ? Swift.type(of: value as Any) : Value.self
+        return .typeMismatch(property: name, expected: String(reflecting: type), found: String(reflecting: found))
+    }
+
+    private var unsupported: PropertyAccessError {
+        .unsupportedStorage(property: name, type: String(reflecting: type))
+    }
+
+    private func notAnInstance(_ found: Any.Type) -> PropertyAccessError {
+        .notAnInstance(property: name, owner: String(reflecting: declaringType), found: String(reflecting: found))
+    }
+}
+
+/// Why a property could not be read or written.
+public enum PropertyAccessError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The value is not of (and cannot be cast to) the property's type; nothing was written.
+    case typeMismatch(property: String, expected: String, found: String)
+    /// The instance is not a value of the struct, or an instance of the class, that declares the property.
+    case notAnInstance(property: String, owner: String, found: String)
+    /// The property holds function values, which cannot be read or written through memory (see ``PropertyInfo/canAccessValue``).
+    case unsupportedStorage(property: String, type: String)
+
+    public var description: String {
+        switch self {
+        case .typeMismatch(let property, let expected, let found):
+            return "property '\(property)' holds \(expected), not \(found)"
+        case .notAnInstance(let property, let owner, let found):
+            return "property '\(property)' belongs to \(owner), not to \(found)"
+        case .unsupportedStorage(let property, let type):
+            return "property '\(property)' holds \(type): stored closures cannot be read or written through TypeInfo"
+        }
+    }
+}

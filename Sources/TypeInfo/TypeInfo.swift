@@ -1,1 +1,0 @@
-// TypeInfo: in-process metadata reading.
