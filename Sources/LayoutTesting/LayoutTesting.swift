@@ -1,1 +1,0 @@
-// The LayoutTesting module; see docs/architecture.md.

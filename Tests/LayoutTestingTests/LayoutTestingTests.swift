@@ -1,1 +1,0 @@
-// Tests for LayoutTesting; see docs/architecture.md.
