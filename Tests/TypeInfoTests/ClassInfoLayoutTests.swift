@@ -1,0 +1,56 @@
+import Testing
+@testable import TypeInfo
+import TypeLayout
+
+@Suite struct ClassInfoLayoutTests {
+    @Test func structLayoutMatchesTheLanguage() throws {
+        let layout = ClassInfo.of(MixedScalars.self).layout
+        #expect(layout.kind == .struct)
+        #expect(layout.name == String(reflecting: MixedScalars.self))
+        #expect(layout.module == "TypeInfoTests")
+        #expect(layout.size == MemoryLayout<MixedScalars>.size)
+        #expect(layout.stride == MemoryLayout<MixedScalars>.stride)
+        #expect(layout.alignment == MemoryLayout<MixedScalars>.alignment)
+        #expect(layout.fields.map(\.name) == Mirror(reflecting: MixedScalars()).children.map { $0.label ?? "" })
+        let real = try #require(layout.fields.first { $0.name == "real" })
+        #expect(real.offset == MemoryLayout<MixedScalars>.offset(of: \.real))
+        #expect(real.size == MemoryLayout<Double>.size)
+        #expect(real.type == "Swift.Double")
+        #expect(layout.source == .runtime)
+    }
+
+    @Test func classLayoutHasInstanceFactsAndSuperclass() {
+        let layout = ClassInfo.of(Dog.self).layout
+        #expect(layout.superclass == String(reflecting: Mammal.self))
+        #expect(layout.instanceSize == ClassInfo.of(Dog.self).instanceSize)
+        #expect(layout.fields.first?.name == "name")
+    }
+
+    @Test func ownershipAndLetSurviveIntoTheLayout() {
+        let fields = Dictionary(uniqueKeysWithValues: ClassInfo.of(Ownerships.self).layout.fields.map { ($0.name, $0) })
+        #expect(fields["weakRef"]?.ownership == .weak)
+        #expect(fields["unsafeRef"]?.ownership == .unownedUnsafe)
+        #expect(ClassInfo.of(Dog.self).layout.fields.first { $0.name == "legs" }?.isVar == false)
+    }
+
+    @Test func tupleElementsBecomeFields() {
+        typealias Labelled = (x: Float, Int8)
+        let layout = ClassInfo.of(Labelled.self).layout
+        #expect(layout.fields.map(\.name) == ["x", ".1"])
+        #expect(layout.fields.map(\.offset) == [MemoryLayout<Labelled>.offset(of: \.x), MemoryLayout<Labelled>.offset(of: \.1)])
+    }
+
+    @Test func enumCasesAndGenericArguments() {
+        let layout = ClassInfo.of(Result<String, any Error>.self).layout
+        #expect(layout.genericParameters == ["Swift.String", "Swift.Error"])
+        #expect(Set(layout.cases.map(\.name)) == ["success", "failure"])
+        #expect(layout.cases.first { $0.name == "success" }?.payloadType == "Swift.String")
+    }
+
+    @Test func inProcessDocumentRoundTripsThroughJSON() throws {
+        let document = LayoutDocument(inProcess: [MixedScalars.self, Dog.self, WithPayload.self], processName: "tests")
+        let decoded = try LayoutDocument(jsonData: document.jsonData())
+        #expect(decoded == document)
+        #expect(decoded.types.count == 3)
+    }
+}
