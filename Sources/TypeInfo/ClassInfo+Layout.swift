@@ -13,7 +13,7 @@ extension ClassInfo {
             fields = tupleElements.enumerated().map { index, element in
                 FieldLayout(
                     name: element.label ?? ".\(index)",
-                    type: String(reflecting: element.type),
+                    type: demangledTypeName(element.type),
                     mangledType: _mangledTypeName(element.type),
                     offset: element.offset,
                     size: ClassInfo.of(element.type).size,
@@ -22,7 +22,7 @@ extension ClassInfo {
             }
         }
         return TypeLayout(
-            name: qualifiedName,
+            name: demangledTypeName(type),
             mangledName: mangledName,
             kind: kind,
             module: Self.moduleName(of: qualifiedName),
@@ -31,11 +31,11 @@ extension ClassInfo {
             stride: stride,
             instanceSize: instanceSize,
             instanceAlignment: instanceAlignment,
-            superclass: superClassInfo?.qualifiedName,
-            genericParameters: genericArguments.map { String(reflecting: $0) },
+            superclass: superclass.map { demangledTypeName($0) },
+            genericParameters: genericArguments.map { demangledTypeName($0) },
             fields: fields,
             cases: cases.map {
-                EnumCaseLayout(name: $0.name, payloadType: $0.payloadType.map { String(reflecting: $0) }, indirect: $0.isIndirect)
+                EnumCaseLayout(name: $0.name, payloadType: $0.payloadType.map { demangledTypeName($0) }, indirect: $0.isIndirect)
             },
             source: .runtime
         )

@@ -71,7 +71,7 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
     public var layout: FieldLayout {
         FieldLayout(
             name: name,
-            type: String(reflecting: type),
+            type: demangledTypeName(type),
             mangledType: _mangledTypeName(type),
             offset: offset,
             size: size,

@@ -10,6 +10,6 @@ struct TypeInfoCommand: ParsableCommand {
             Run with no arguments to see the toolkit at work on a few of its own demo types.
             """,
         version: "0.1.0",
-        subcommands: [DumpCommand.self]
+        subcommands: [DumpCommand.self, InspectCommand.self]
     )
 }
