@@ -104,3 +104,87 @@ enum MeasuredPoint {
         }
     }
 }
+
+/// A type checked through the in-process reader (ClassInfo), as users of the library do.
+struct Packet {
+    var kind: UInt8
+    var length: UInt32
+    var flags: UInt16
+}
+
+/// The same fields in the order the reorder suggestion names, to measure what it promises.
+struct PacketReordered {
+    var length: UInt32
+    var flags: UInt16
+    var kind: UInt8
+}
+
+final class Node {
+    var flag = false
+    var count = 0
+    var other = false
+}
+
+final class NodeReordered {
+    var count = 0
+    var flag = false
+    var other = false
+}
+
+/// Byte offsets of stored properties inside a live instance: the address of the storage minus the object's.
+func instanceOffset<Object: AnyObject, Value>(_ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>) -> Int {
+    let base = Int(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    return withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { Int(bitPattern: $0) - base }
+}
+
+@Suite struct InProcessLayoutTests {
+    @Test func assertionReadsTheTypeThroughClassInfo() {
+        assertLayout(of: Packet.self)
+    }
+
+    @Test func theCheckedInSnapshotAgreesWithMemoryLayout() throws {
+        // The assertion above passes only if ClassInfo's layout equals this file.
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("__Snapshots__/LayoutSnapshotAssertionTests/\(String(reflecting: Packet.self)).layout.json")
+        let snapshot = try LayoutSnapshot(jsonData: Data(contentsOf: url))
+        let packet = try #require(snapshot.types.first)
+        #expect(packet.size == MemoryLayout<Packet>.size && packet.stride == MemoryLayout<Packet>.stride)
+        #expect(packet.fields.map(\.offset) == [\Packet.kind, \Packet.length, \Packet.flags].map { MemoryLayout<Packet>.offset(of: $0) })
+    }
+
+    @Test func anotherTypeAgainstTheSnapshotFailsWithTheDiff() {
+        // Types are matched by name, so a renamed type is a removal and an addition.
+        withKnownIssue {
+            assertLayout(of: PacketReordered.self, matchesSnapshot: String(reflecting: Packet.self), record: false)
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.contains("Removed types:\n  BREAKING    struct \(String(reflecting: Packet.self))")
+                    && $0.rawValue.contains("Added types:\n  compatible  struct \(String(reflecting: PacketReordered.self))")
+            }
+        }
+    }
+
+    @Test func holesOfAStructComeWithAMeasurableSuggestion() throws {
+        let holes = LayoutHoles(of: Packet.self)
+        #expect(holes.wastedBytes == MemoryLayout<Packet>.stride
+            - MemoryLayout<UInt8>.size - MemoryLayout<UInt32>.size - MemoryLayout<UInt16>.size)
+        let suggestion = try #require(holes.reorder)
+        #expect(suggestion.order == ["length", "flags", "kind"])
+        #expect(suggestion.suggestedSize == MemoryLayout<PacketReordered>.size)
+        #expect(suggestion.suggestedStride == MemoryLayout<PacketReordered>.stride)
+    }
+
+    @Test func holesOfAClassMatchALiveInstance() throws {
+        let node = Node()
+        let holes = LayoutHoles(of: Node.self)
+        let hole = try #require(holes.rows.first { $0.kind == .hole })
+        #expect(hole.offset == instanceOffset(node, \.flag) + MemoryLayout<Bool>.size)
+        #expect(hole.offset + (hole.size ?? 0) == instanceOffset(node, \.count))
+        #expect(holes.rows.first?.kind == .header)
+        #expect(holes.rows.first?.size == instanceOffset(node, \.flag))
+        let suggestion = try #require(holes.reorder)
+        #expect(suggestion.order == ["count", "flag", "other"])
+        let reordered = NodeReordered()
+        #expect(suggestion.suggestedSize == instanceOffset(reordered, \.other) + MemoryLayout<Bool>.size)
+    }
+}
