@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import TypeLayout
 
 /// The Swift runtime's own demangler (`swift_demangle`, exported by libswiftCore).
 ///

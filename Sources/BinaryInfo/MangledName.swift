@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// Reading mangled names out of the image, replacing the symbolic references inside them
 /// (Mangling.rst, "Symbolic references") by the textual mangling of what they point at,
 /// so that the runtime's demangler can read every name.

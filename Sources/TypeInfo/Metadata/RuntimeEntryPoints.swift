@@ -29,6 +29,8 @@ func _reflectionRecursiveChildOffset(_ type: Any.Type, index: Int) -> Int
 // Reference-storage entry points. The compiler reserves these names for its own use, so
 // they are looked up by name in the loaded runtime instead of being declared with
 // @_silgen_name; they use the C calling convention.
+import TypeLayout
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -94,5 +96,5 @@ func demangledTypeName(_ type: Any.Type) -> String {
     let demangled = symbol.withCString { _runtimeDemangle($0, symbol.utf8.count, nil, nil, 0) }
     guard let demangled else { return String(reflecting: type) }
     defer { free(demangled) }
-    return String(cString: demangled)
+    return TypeNameSugar.apply(String(cString: demangled))
 }

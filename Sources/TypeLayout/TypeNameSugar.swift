@@ -2,9 +2,14 @@
 /// `Swift.Optional<X>` -> `X?`, `Swift.Array<X>` -> `[X]`, `Swift.Dictionary<K, V>` -> `[K: V]`.
 ///
 /// This works on the demangler's printed output, matching angle brackets; it does not
-/// interpret the mangling (the runtime's demangler does that).
-enum TypeNameSugar {
-    static func apply(_ name: String) -> String {
+/// interpret the mangling (the runtime's demangler does that). Both the in-process and the
+/// on-disk readers spell names through it, so their layouts compare equal.
+public enum TypeNameSugar {
+    /// The name with `Optional`, `Array` and `Dictionary` written as `X?`, `[X]` and `[K: V]`.
+    ///
+    /// - Parameter name: a type name as the runtime's demangler prints it.
+    /// - Returns: the same name with sugar.
+    public static func apply(_ name: String) -> String {
         guard name.contains("Swift.Optional<") || name.contains("Swift.Array<") || name.contains("Swift.Dictionary<") else {
             return name
         }
