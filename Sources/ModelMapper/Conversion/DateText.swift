@@ -20,6 +20,12 @@ enum DateText {
         return scanner.rfc2822Date()
     }
 
+    /// The date in `text` when it is in one of the ISO 8601 forms (not RFC 2822).
+    static func parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = Scanner(bytes: text)
+        return scanner.isoDate()
+    }
+
     /// The date in `text` (see ``parse(_:)-(UnsafeBufferPointer<UInt8>)``).
     static func parse(_ text: String) -> Date? {
         var text = text

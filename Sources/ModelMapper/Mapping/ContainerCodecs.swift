@@ -1,0 +1,163 @@
+/// `Wrapped?`: `null` is `nil`; anything else is read as `Wrapped`.
+final class OptionalCodec<Wrapped>: ValueCodec<Wrapped?>, @unchecked Sendable {
+    let wrapped: ValueCodec<Wrapped>
+
+    init(_ wrapped: ValueCodec<Wrapped>) { self.wrapped = wrapped }
+
+    override var expected: String { wrapped.expected + " or null" }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Wrapped? {
+        if tape.kind(i) == .null { return nil }
+        return try wrapped.decode(tape, i, context)
+    }
+
+    override func encode(_ value: Wrapped?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        guard let value else { return writer.null() }
+        try wrapped.encode(value, into: &writer, context)
+    }
+
+    override func isNil(_ value: Wrapped?) -> Bool { value == nil }
+}
+
+/// `[Element]` from a JSON array. In lenient mode an element that does not convert is left
+/// out; in strict mode it fails with its index in the path.
+final class ArrayCodec<Element>: ValueCodec<[Element]>, @unchecked Sendable {
+    let element: ValueCodec<Element>
+
+    init(_ element: ValueCodec<Element>) { self.element = element }
+
+    override var expected: String { "an array of \(element.expected)" }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> [Element] {
+        guard tape.kind(i) == .array else { throw mismatch(tape, i) }
+        let count = Int(tape.nodes[i].count)
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        var k = i + 1
+        for index in 0..<count {
+            do {
+                result.append(try element.decode(tape, k, context))
+            } catch let error as MappingError {
+                if context.strict { throw error.prefixed(.index(index)) }
+                context.skipped(error.prefixed(.index(index)))
+            }
+            k = tape.next(after: k)
+        }
+        return result
+    }
+
+    override func encode(_ value: [Element], into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.byte(UInt8(ascii: "["))
+        for (index, item) in value.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            do { try element.encode(item, into: &writer, context) } catch let error as MappingError {
+                throw error.prefixed(.index(index))
+            }
+        }
+        writer.byte(UInt8(ascii: "]"))
+    }
+}
+
+/// `Set<Element>` from a JSON array (duplicates collapse); written as an array.
+final class SetCodec<Element: Hashable>: ValueCodec<Set<Element>>, @unchecked Sendable {
+    let array: ArrayCodec<Element>
+
+    init(_ element: ValueCodec<Element>) { self.array = ArrayCodec(element) }
+
+    override var expected: String { "an array of \(array.element.expected)" }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Set<Element> {
+        Set(try array.decode(tape, i, context))
+    }
+
+    override func encode(_ value: Set<Element>, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        try array.encode(Array(value), into: &writer, context)
+    }
+}
+
+/// How dictionary keys (always strings in JSON) become Swift keys.
+protocol DictionaryKeyCodec<Key>: Sendable {
+    associatedtype Key: Hashable
+    func key(_ text: String) -> Key?
+    func text(_ key: Key) -> String
+}
+
+struct StringKeyCodec: DictionaryKeyCodec {
+    func key(_ text: String) -> String? { text }
+    func text(_ key: String) -> String { key }
+}
+
+struct IntegerKeyCodec<I: FixedWidthInteger>: DictionaryKeyCodec {
+    func key(_ text: String) -> I? { I(text) }
+    func text(_ key: I) -> String { String(key) }
+}
+
+/// `[Key: Value]` from a JSON object; keys are strings or integers written as strings.
+final class DictionaryCodec<Keys: DictionaryKeyCodec, Value>: ValueCodec<[Keys.Key: Value]>, @unchecked Sendable {
+    let keys: Keys
+    let value: ValueCodec<Value>
+
+    init(keys: Keys, value: ValueCodec<Value>) {
+        self.keys = keys
+        self.value = value
+    }
+
+    override var expected: String { "an object of \(value.expected)" }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> [Keys.Key: Value] {
+        guard tape.kind(i) == .object else { throw mismatch(tape, i) }
+        let count = Int(tape.nodes[i].count)
+        var result: [Keys.Key: Value] = [:]
+        result.reserveCapacity(count)
+        var k = i + 1
+        for _ in 0..<count {
+            let name = tape.string(at: k)
+            do {
+                guard let key = keys.key(name) else {
+                    throw MappingError(.invalidValue(expected: "a key of type \(Keys.Key.self)", found: "\"\(name)\""))
+                }
+                result[key] = try value.decode(tape, k + 1, context)
+            } catch let error as MappingError {
+                if context.strict { throw error.prefixed(.key(name)) }
+                context.skipped(error.prefixed(.key(name)))
+            }
+            k = tape.next(after: k + 1)
+        }
+        return result
+    }
+
+    override func encode(_ dictionary: [Keys.Key: Value], into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.byte(UInt8(ascii: "{"))
+        var first = true
+        for (key, item) in dictionary {
+            if !first { writer.byte(UInt8(ascii: ",")) }
+            first = false
+            let name = keys.text(key)
+            writer.string(name)
+            writer.byte(UInt8(ascii: ":"))
+            do { try value.encode(item, into: &writer, context) } catch let error as MappingError {
+                throw error.prefixed(.key(name))
+            }
+        }
+        writer.byte(UInt8(ascii: "}"))
+    }
+}
+
+/// An enum with raw values, read through its raw value's codec.
+final class RawValueCodec<R: RawRepresentable>: ValueCodec<R>, @unchecked Sendable {
+    let raw: ValueCodec<R.RawValue>
+
+    init(_ raw: ValueCodec<R.RawValue>) { self.raw = raw }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> R {
+        let rawValue = try raw.decode(tape, i, context)
+        guard let value = R(rawValue: rawValue) else {
+            throw MappingError(.unknownEnumValue(type: String(describing: R.self), value: "\(rawValue)"))
+        }
+        return value
+    }
+
+    override func encode(_ value: R, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        try raw.encode(value.rawValue, into: &writer, context)
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+
+/// State of one decode call, shared by every codec it reaches.
+final class DecodeContext {
+    let mapper: ModelMapper
+    let strict: Bool
+    let convertsTypes: Bool
+    /// Problems skipped in lenient mode, when the caller asked for them.
+    var issues: [MappingError]?
+
+    init(mapper: ModelMapper, collectsIssues: Bool) {
+        self.mapper = mapper
+        self.strict = mapper.options.mode == .strict
+        self.convertsTypes = mapper.options.convertsTypes ?? !strict
+        self.issues = collectsIssues ? [] : nil
+    }
+
+    /// Records a lenient skip when the caller collects them.
+    @inline(__always)
+    func skipped(_ error: MappingError) {
+        if issues != nil { issues?.append(error) }
+    }
+}
+
+/// State of one encode call.
+final class EncodeContext {
+    let mapper: ModelMapper
+    let strict: Bool
+    let writesNilAsNull: Bool
+
+    init(mapper: ModelMapper) {
+        self.mapper = mapper
+        self.strict = mapper.options.mode == .strict
+        self.writesNilAsNull = mapper.options.writesNilAsNull
+    }
+}
+
+/// Reads one Swift type from a tape node and writes it back: the mapper's unit of conversion.
+///
+/// Subclasses exist per scalar type and per container shape; containers hold the codec of
+/// their elements, so a property's whole conversion is built once, when its plan is built.
+/// Codecs are immutable after creation and shared across threads.
+class ValueCodec<V>: @unchecked Sendable {
+    /// The type name used in error messages.
+    var expected: String { String(describing: V.self) }
+
+    /// Reads a `V` from the node at `i`.
+    ///
+    /// - Throws: ``MappingError`` with a path relative to this value.
+    func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> V {
+        throw MappingError(.invalidConfiguration("no conversion for \(expected)"))
+    }
+
+    /// Writes `value` as JSON.
+    func encode(_ value: V, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        throw MappingError(.unencodable("no conversion for \(expected)"))
+    }
+
+    /// Whether `value` is `nil` (only optionals say yes).
+    func isNil(_ value: V) -> Bool { false }
+
+    /// The error for a node of the wrong JSON type.
+    final func mismatch(_ tape: JSONTape, _ i: Int) -> MappingError {
+        MappingError(.typeMismatch(expected: expected, found: tape.typeName(i)))
+    }
+}
+
+/// Any integer type: exact, with overflow and fractions reported, never trapping.
+final class IntegerCodec<I: FixedWidthInteger>: ValueCodec<I>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> I {
+        switch tape.kind(i) {
+        case .number:
+            return try convert(tape.slice(i), tape, i)
+        case .string where context.convertsTypes:
+            let text = tape.slice(i)
+            guard JSONNumberScanner.isValidNumber(text) else {
+                throw MappingError(.invalidValue(expected: expected, found: "the string \"\(tape.string(at: i))\""))
+            }
+            return try convert(text, tape, i)
+        case .true where context.convertsTypes: return 1
+        case .false where context.convertsTypes: return 0
+        default: throw mismatch(tape, i)
+        }
+    }
+
+    @inline(__always)
+    private func convert(_ text: UnsafeBufferPointer<UInt8>, _ tape: JSONTape, _ i: Int) throws -> I {
+        do {
+            return try JSONNumberScanner.integer(text, as: I.self)
+        } catch {
+            let found = String(decoding: text, as: UTF8.self)
+            switch error {
+            case .fractional: throw MappingError(.fractionalNumber(expected: expected, found: found))
+            case .overflow: throw MappingError(.numberOverflow(expected: expected, found: found))
+            case .malformed: throw MappingError(.invalidValue(expected: expected, found: found))
+            }
+        }
+    }
+
+    override func encode(_ value: I, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.integer(value)
+    }
+}
+
+/// `Double`.
+final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Double {
+        switch tape.kind(i) {
+        case .number:
+            return try convert(tape.slice(i))
+        case .string where context.convertsTypes:
+            let text = tape.slice(i)
+            guard JSONNumberScanner.isValidNumber(text) else {
+                throw MappingError(.invalidValue(expected: expected, found: "the string \"\(tape.string(at: i))\""))
+            }
+            return try convert(text)
+        default: throw mismatch(tape, i)
+        }
+    }
+
+    private func convert(_ text: UnsafeBufferPointer<UInt8>) throws -> Double {
+        do { return try JSONNumberScanner.double(text) } catch {
+            throw MappingError(.numberOverflow(expected: expected, found: String(decoding: text, as: UTF8.self)))
+        }
+    }
+
+    override func encode(_ value: Double, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        guard value.isFinite else {
+            if context.strict { throw MappingError(.unencodable("\(value) has no JSON form")) }
+            return writer.null()
+        }
+        writer.double(value)
+    }
+}
+
+/// `Float`.
+final class FloatCodec: ValueCodec<Float>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Float {
+        let kind = tape.kind(i)
+        guard kind == .number || (kind == .string && context.convertsTypes) else { throw mismatch(tape, i) }
+        let text = tape.slice(i)
+        guard JSONNumberScanner.isValidNumber(text) else {
+            throw MappingError(.invalidValue(expected: expected, found: "the string \"\(tape.string(at: i))\""))
+        }
+        do { return try JSONNumberScanner.float(text) } catch {
+            throw MappingError(.numberOverflow(expected: expected, found: String(decoding: text, as: UTF8.self)))
+        }
+    }
+
+    override func encode(_ value: Float, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        guard value.isFinite else {
+            if context.strict { throw MappingError(.unencodable("\(value) has no JSON form")) }
+            return writer.null()
+        }
+        var text = value.description
+        text.withUTF8 { writer.bytes.append(contentsOf: $0) }
+    }
+}
+
+/// `Decimal`, exact from the number's text.
+final class DecimalCodec: ValueCodec<Decimal>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Decimal {
+        let kind = tape.kind(i)
+        guard kind == .number || (kind == .string && context.convertsTypes) else { throw mismatch(tape, i) }
+        let text = tape.slice(i)
+        guard JSONNumberScanner.isValidNumber(text), let value = try? JSONNumberScanner.decimal(text) else {
+            throw MappingError(.invalidValue(expected: expected, found: tape.typeName(i)))
+        }
+        return value
+    }
+
+    override func encode(_ value: Decimal, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        guard !value.isNaN else { throw MappingError(.unencodable("Decimal NaN has no JSON form")) }
+        var text = value.description
+        text.withUTF8 { writer.bytes.append(contentsOf: $0) }
+    }
+}
+
+/// `Bool`: `true`/`false`; converting: `0`/`1` and `"true"`, `"false"`, `"yes"`, `"no"`, `"1"`, `"0"`.
+final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Bool {
+        switch tape.kind(i) {
+        case .true: return true
+        case .false: return false
+        case .number where context.convertsTypes:
+            switch try? JSONNumberScanner.integer(tape.slice(i), as: Int.self) {
+            case 0: return false
+            case 1: return true
+            default: throw MappingError(.invalidValue(expected: expected, found: tape.typeName(i)))
+            }
+        case .string where context.convertsTypes:
+            switch tape.string(at: i).lowercased() {
+            case "true", "yes", "1": return true
+            case "false", "no", "0": return false
+            default: throw MappingError(.invalidValue(expected: expected, found: "the string \"\(tape.string(at: i))\""))
+            }
+        default: throw mismatch(tape, i)
+        }
+    }
+
+    override func encode(_ value: Bool, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.bool(value)
+    }
+}
+
+/// `String`; converting: the text of a number, `"true"`/`"false"`.
+final class StringCodec: ValueCodec<String>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> String {
+        switch tape.kind(i) {
+        case .string: return tape.string(at: i)
+        case .number where context.convertsTypes: return String(decoding: tape.slice(i), as: UTF8.self)
+        case .true where context.convertsTypes: return "true"
+        case .false where context.convertsTypes: return "false"
+        default: throw mismatch(tape, i)
+        }
+    }
+
+    override func encode(_ value: String, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.string(value)
+    }
+}
+
+/// `URL` from a string.
+final class URLCodec: ValueCodec<URL>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> URL {
+        guard tape.kind(i) == .string else { throw mismatch(tape, i) }
+        let text = tape.string(at: i)
+        guard !text.isEmpty, let url = URL(string: text) else {
+            throw MappingError(.invalidValue(expected: "a URL", found: "the string \"\(text)\""))
+        }
+        return url
+    }
+
+    override func encode(_ value: URL, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.string(value.absoluteString)
+    }
+}
+
+/// `UUID` from its 36-character string.
+final class UUIDCodec: ValueCodec<UUID>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> UUID {
+        guard tape.kind(i) == .string else { throw mismatch(tape, i) }
+        let text = tape.string(at: i)
+        guard let uuid = UUID(uuidString: text) else {
+            throw MappingError(.invalidValue(expected: "a UUID", found: "the string \"\(text)\""))
+        }
+        return uuid
+    }
+
+    override func encode(_ value: UUID, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.string(value.uuidString)
+    }
+}
+
+/// `Data` from base64.
+final class DataCodec: ValueCodec<Data>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Data {
+        guard tape.kind(i) == .string else { throw mismatch(tape, i) }
+        guard let data = Data(base64Encoded: tape.string(at: i)) else {
+            throw MappingError(.invalidValue(expected: "base64 data", found: tape.typeName(i)))
+        }
+        return data
+    }
+
+    override func encode(_ value: Data, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.string(value.base64EncodedString())
+    }
+}
+
+/// ``JSONValue`` itself: any JSON, kept as a tree.
+final class JSONValueCodec: ValueCodec<JSONValue>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> JSONValue {
+        tape.value(at: i)
+    }
+
+    override func encode(_ value: JSONValue, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.value(value)
+    }
+}
+
+/// `Any` (and so `[String: Any]`, `[Any]`): Foundation-style values.
+final class AnyCodec: ValueCodec<Any>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Any {
+        tape.anyValue(at: i)
+    }
+
+    override func encode(_ value: Any, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        do { try writer.any(value) } catch { throw MappingError(.unencodable(String(describing: error))) }
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for ModelMapper; see docs/architecture.md.
