@@ -29,7 +29,7 @@ public struct DWARFReader: Sendable {
     public let is64Bit: Bool
 
     /// The most type-describing entries read from one file.
-    public static let entryLimit = 50_000_000
+    public static let entryLimit = 20_000_000
 
     /// Checks that `path` names a readable ELF file.
     ///

@@ -131,7 +131,9 @@ extension DebugInfoTree {
                 default: return nil
                 }
             }
-            let list = parameters.isEmpty ? "(void)" : "(\(parameters.joined(separator: ", ")))"
+            // `int (void)` in C, `int ()` in C++: both mean "no parameters".
+            let none = language(of: position) == .cPlusPlus ? "()" : "(void)"
+            let list = parameters.isEmpty ? none : "(\(parameters.joined(separator: ", ")))"
             return spell(entry.type, declarator: declarator + list, depth: depth + 1)
         default:
             return Self.join(namedSpelling(of: position), declarator)

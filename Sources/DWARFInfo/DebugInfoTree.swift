@@ -22,14 +22,14 @@ struct DebugInfoTree: Sendable {
         self.pointerSize = pointerSize
         var index: [DebugOffset: Int] = [:]
         index.reserveCapacity(entries.count)
-        for (position, entry) in entries.enumerated() {
-            index[entry.offset] = position
+        // Indexes, not `enumerated()`: copying each entry out of the array costs retains.
+        for position in entries.indices {
+            index[entries[position].offset] = position
         }
         var naming: [DebugOffset: Int] = [:]
-        for (position, entry) in entries.enumerated() where entry.tag == DebugTag.typedef {
-            guard let target = entry.type, let targetIndex = index[target] else { continue }
-            let targetEntry = entries[targetIndex]
-            if DebugTag.isLayoutType(targetEntry.tag), targetEntry.name == nil, naming[target] == nil {
+        for position in entries.indices where entries[position].tag == DebugTag.typedef {
+            guard let target = entries[position].type, let targetIndex = index[target] else { continue }
+            if DebugTag.isLayoutType(entries[targetIndex].tag), entries[targetIndex].name == nil, naming[target] == nil {
                 naming[target] = position
             }
         }

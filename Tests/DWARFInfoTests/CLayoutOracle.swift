@@ -16,10 +16,13 @@ struct CLayoutOracle {
     var typeNameMatches: [String: [String: Bool]] = [:]
     var enumerators: [String: Int] = [:]
 
-    /// Generates the oracle program for `layouts`.
-    static func program(for layouts: [TypeLayout]) -> String {
+    /// Generates the oracle program for `layouts`, in C (`header` is a C header) or C++.
+    static func program(for layouts: [TypeLayout], header: String, cPlusPlus: Bool = false) -> String {
         var lines = [
-            "#include <stdio.h>", "#include <stddef.h>", "#include <string.h>", "#include \"layouts.h\"",
+            "#include <stdio.h>", "#include <stddef.h>", "#include <string.h>", "#include \"\(header)\"",
+        ]
+        if cPlusPlus { lines.append("#include <type_traits>") }
+        lines += [
             "static void bits(const char *type, const char *field, const unsigned char *p, size_t n) {",
             "    int first = -1, last = -1;",
             "    for (size_t i = 0; i < n * 8; i++) if (p[i / 8] & (1u << (i % 8))) { if (first < 0) first = (int)i; last = (int)i; }",
@@ -27,25 +30,34 @@ struct CLayoutOracle {
             "}",
             "int main(void) {",
         ]
+        let alignof = cPlusPlus ? "alignof" : "_Alignof"
         for layout in layouts {
             let type = layout.name
-            lines.append("    printf(\"type|%s|%zu|%zu\\n\", \"\(type)\", sizeof(\(type)), _Alignof(\(type)));")
+            lines.append("    printf(\"type|%s|%zu|%zu\\n\", \"\(type)\", sizeof(\(type)), \(alignof)(\(type)));")
             for enumCase in layout.cases {
-                lines.append("    printf(\"case|%s|%d\\n\", \"\(enumCase.name)\", (int)\(enumCase.name));")
+                let value = cPlusPlus ? "static_cast<int>(\(type)::\(enumCase.name))" : "(int)\(enumCase.name)"
+                lines.append("    printf(\"case|%s|%d\\n\", \"\(enumCase.name)\", \(value));")
             }
             for field in layout.fields {
                 let name = field.name
+                // The virtual table pointer has no name a program can use.
+                if name.hasPrefix("_vptr") { continue }
                 if field.bitWidth != nil {
-                    lines.append("    { \(type) v; memset(&v, 0, sizeof v); v.\(name) = -1; bits(\"\(type)\", \"\(name)\", (const unsigned char *)&v, sizeof v); }")
+                    // A zeroed buffer rather than an object: C++ types with reference members
+                    // cannot be default-constructed.
+                    lines.append("    { static unsigned char buffer[sizeof(\(type))] __attribute__((aligned(16))); memset(buffer, 0, sizeof buffer); ((\(type) *)buffer)->\(name) = -1; bits(\"\(type)\", \"\(name)\", buffer, sizeof buffer); }")
                     continue
                 }
                 let member = "((\(type) *)0)->\(name)"
-                // A flexible array member has no size.
-                let size = field.type.hasSuffix("[]") ? "(size_t)-1" : "sizeof(\(member))"
+                // A flexible array member has no size, and the size of a reference is the size
+                // of what it refers to rather than of its storage.
+                let size = field.type.hasSuffix("[]") || field.type.hasSuffix("&") ? "(size_t)-1" : "sizeof(\(member))"
                 lines.append("    printf(\"field|%s|%s|%zu|%zu\\n\", \"\(type)\", \"\(name)\", offsetof(\(type), \(name)), \(size));")
-                if !field.type.contains("{") {
-                    lines.append("    printf(\"typename|%s|%s|%d\\n\", \"\(type)\", \"\(name)\", __builtin_types_compatible_p(__typeof__(\(member)), \(field.type)));")
-                }
+                guard !field.type.contains("{") else { continue }
+                let same = cPlusPlus
+                    ? "std::is_same<decltype(\(type)::\(name)), \(field.type)>::value"
+                    : "__builtin_types_compatible_p(__typeof__(\(member)), \(field.type))"
+                lines.append("    printf(\"typename|%s|%s|%d\\n\", \"\(type)\", \"\(name)\", (int)(\(same)));")
             }
         }
         lines.append("    return 0;")

@@ -31,7 +31,7 @@ import TypeLayout
     /// The oracle is built once from the DWARF 5 reading; every version is checked against it.
     static let oracle: Result<CLayoutOracle, any Error> = Result {
         let found = try layouts(dwarfVersion: 5)
-        let output = try FixtureToolchain.compileAndRun(cSource: CLayoutOracle.program(for: found), named: "c-layout-oracle")
+        let output = try FixtureToolchain.compileAndRun(cSource: CLayoutOracle.program(for: found, header: "layouts.h"), named: "c-layout-oracle")
         return try CLayoutOracle(output: output)
     }
 

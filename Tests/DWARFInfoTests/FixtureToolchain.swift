@@ -90,6 +90,29 @@ enum FixtureToolchain {
         try run(clang, ["-w", "-I", cHeader.deletingLastPathComponent().path, sourceURL.path, "-o", executable])
         return try run(executable, [])
     }
+
+    /// The C++ fixture header and source.
+    static var cPlusPlusHeader: URL { fixtures.appendingPathComponent("CPlusPlus/layouts.hpp") }
+    static var cPlusPlusSource: URL { fixtures.appendingPathComponent("CPlusPlus/layouts.cpp") }
+
+    /// `layouts.cpp` compiled with `clang++ -g -c`.
+    static let cPlusPlusObject: Result<String, any Error> = Result {
+        let object = workDirectory.appendingPathComponent("layouts-cpp.o").path
+        try run(clangPlusPlus, ["-g", "-c", cPlusPlusSource.path, "-o", object])
+        return object
+    }
+
+    /// Compiles (with the fixture's definitions linked in) and runs a C++ program.
+    static func compileAndRun(cPlusPlusSource source: String, named name: String) throws -> String {
+        let sourceURL = workDirectory.appendingPathComponent("\(name).cpp")
+        let executable = workDirectory.appendingPathComponent(name).path
+        try source.write(to: sourceURL, atomically: true, encoding: .utf8)
+        try run(clangPlusPlus, [
+            "-w", "-std=c++17", "-I", cPlusPlusHeader.deletingLastPathComponent().path,
+            sourceURL.path, cPlusPlusSource.path, "-o", executable,
+        ])
+        return try run(executable, [])
+    }
 }
 
 extension FixtureToolchain {

@@ -1,0 +1,72 @@
+import Testing
+import TypeLayout
+@testable import DWARFInfo
+
+/// C++ layouts read from DWARF against the compiler's own numbers.
+@Suite struct CPlusPlusLayoutTests {
+    /// The types of `Fixtures/CPlusPlus/layouts.hpp` with their data members in layout order
+    /// (base-class members first, the virtual table pointer where the compiler puts it).
+    static let expectedMembers: [String: (kind: TypeKind, members: [String])] = [
+        "geo::Vec": (.struct, ["x", "y", "z"]),
+        "geo::detail::Node": (.struct, ["link", "id"]),
+        "geo::detail::Node::Link": (.struct, ["next", "weight"]),
+        "geo::Base": (.struct, ["a", "tag"]),
+        "geo::Derived": (.struct, ["a", "tag", "extra", "value"]),
+        "geo::Shape": (.class, ["_vptr$Shape", "sides"]),
+        "geo::Kind": (.enum, ["point", "line", "polygon"]),
+        "geo::Bits": (.union, ["word", "bytes"]),
+        "geo::Holder": (.struct, ["ref", "pointer", "kind", "bits", "flag", "level"]),
+    ]
+
+    static let layouts: Result<[TypeLayout], any Error> = Result {
+        try DWARFReader(path: try FixtureToolchain.cPlusPlusObject.get()).typeLayouts()
+    }
+
+    static let oracle: Result<CLayoutOracle, any Error> = Result {
+        let program = CLayoutOracle.program(for: try layouts.get(), header: "layouts.hpp", cPlusPlus: true)
+        return try CLayoutOracle(output: try FixtureToolchain.compileAndRun(cPlusPlusSource: program, named: "cpp-layout-oracle"))
+    }
+
+    @Test("scoped names, kinds, members and base classes")
+    func membersAreComplete() throws {
+        let layouts = try Self.layouts.get()
+        #expect(Set(layouts.map(\.name)) == Set(Self.expectedMembers.keys))
+        #expect(layouts.count == Self.expectedMembers.count)
+        for layout in layouts {
+            let expected = try #require(Self.expectedMembers[layout.name])
+            #expect(layout.kind == expected.kind, "\(layout.name)")
+            let members = layout.kind == .enum ? layout.cases.map(\.name) : layout.fields.map(\.name)
+            #expect(members == expected.members, "\(layout.name)")
+        }
+        #expect(layouts.first { $0.name == "geo::Derived" }?.superclass == "geo::Base")
+    }
+
+    @Test("sizes, alignments, offsets, member sizes, bitfields and member types match the compiler")
+    func layoutsMatchCompiler() throws {
+        let oracle = try Self.oracle.get()
+        var checked = 0
+        for layout in try Self.layouts.get() {
+            let truth = try #require(oracle.types[layout.name], "\(layout.name)")
+            #expect(layout.size == truth.size, "sizeof(\(layout.name))")
+            #expect(layout.alignment == truth.alignment, "alignof(\(layout.name))")
+            for field in layout.fields where !field.name.hasPrefix("_vptr") {
+                if let width = field.bitWidth {
+                    let bits = try #require(oracle.bitfields[layout.name]?[field.name])
+                    #expect((field.offset ?? -1) * 8 + (field.bitOffset ?? -1) == bits.firstBit, "\(layout.name)::\(field.name)")
+                    #expect(width == bits.width)
+                } else {
+                    let facts = try #require(oracle.fields[layout.name]?[field.name], "\(layout.name)::\(field.name)")
+                    #expect(field.offset == facts.offset, "offsetof(\(layout.name), \(field.name))")
+                    if let size = facts.size { #expect(field.size == size, "\(layout.name)::\(field.name)") }
+                    #expect(oracle.typeNameMatches[layout.name]?[field.name] == true, "\(layout.name)::\(field.name) is not '\(field.type)'")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 20)
+        // The virtual table pointer is real storage: a pointer at the start of the object.
+        let shape = try #require(try Self.layouts.get().first { $0.name == "geo::Shape" })
+        #expect(shape.fields.first?.offset == 0)
+        #expect(shape.fields.first?.size == MemoryLayout<UnsafeRawPointer>.size)
+    }
+}
