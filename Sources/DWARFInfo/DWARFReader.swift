@@ -27,6 +27,9 @@ public struct DWARFReader: Sendable {
     public let isLittleEndian: Bool
     /// Whether the file is a 64-bit ELF file (from the ELF header).
     public let is64Bit: Bool
+    /// The ELF machine (`e_machine`) as the JSON schema spells it (`x86_64`, `aarch64`), or
+    /// `nil` for another machine.
+    public let architecture: String?
 
     /// The most type-describing entries read from one file.
     public static let entryLimit = 20_000_000
@@ -41,6 +44,7 @@ public struct DWARFReader: Sendable {
         let header = try Self.readIdentification(path: path)
         is64Bit = header.is64Bit
         isLittleEndian = header.isLittleEndian
+        architecture = header.architecture
     }
 
     /// Reads the layouts of every complete, named type the debug information describes.
@@ -53,7 +57,30 @@ public struct DWARFReader: Sendable {
     /// - Throws: ``DWARFReaderError/noDebugInfo(path:)`` when the file carries no DWARF,
     ///   ``DWARFReaderError/malformedDebugInfo(path:offset:detail:)`` when libdwarf rejects it.
     public func typeLayouts() throws(DWARFReaderError) -> [TypeLayout] {
-        try debugInfoTree().typeLayouts()
+        try debugInfoTree().typeLayouts(languages: .all)
+    }
+
+    /// Reads the layouts of the types declared in the given source languages.
+    ///
+    /// `typeLayouts(languages: .cFamily)` gives the C and C++ types that a Swift tool adds to
+    /// what the Swift metadata says; `.swift` gives the Swift types to compare with the metadata.
+    ///
+    /// - Parameter languages: which units' (or, for Swift, which types') languages to include.
+    /// - Returns: the layouts in file order, each with `source` `.dwarf`.
+    /// - Throws: as ``typeLayouts()``.
+    public func typeLayouts(languages: DWARFLanguages) throws(DWARFReaderError) -> [TypeLayout] {
+        try debugInfoTree().typeLayouts(languages: languages)
+    }
+
+    /// Reads the layouts into a document whose image summary says what was read.
+    ///
+    /// - Parameter languages: as in ``typeLayouts(languages:)``.
+    /// - Returns: a document with `hasDebugInfo` true and the file's architecture.
+    /// - Throws: as ``typeLayouts()``.
+    public func layoutDocument(languages: DWARFLanguages = .all) throws(DWARFReaderError) -> LayoutDocument {
+        let types = try typeLayouts(languages: languages)
+        let image = ImageSummary(path: path, architecture: architecture, hasDebugInfo: true)
+        return LayoutDocument(image: image, types: types)
     }
 
     func debugInfoTree() throws(DWARFReaderError) -> DebugInfoTree {
@@ -63,7 +90,9 @@ public struct DWARFReader: Sendable {
     }
 
     /// Reads and checks the ELF identification bytes and the header length.
-    private static func readIdentification(path: String) throws(DWARFReaderError) -> (is64Bit: Bool, isLittleEndian: Bool) {
+    private static func readIdentification(
+        path: String
+    ) throws(DWARFReaderError) -> (is64Bit: Bool, isLittleEndian: Bool, architecture: String?) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno
@@ -109,6 +138,16 @@ public struct DWARFReader: Sendable {
         guard filled >= headerSize else {
             throw .truncated(path: path, detail: "\(filled) bytes, shorter than the \(headerSize)-byte ELF header")
         }
-        return (is64Bit, isLittleEndian)
+        let machine = isLittleEndian ? UInt16(bytes[18]) | UInt16(bytes[19]) << 8 : UInt16(bytes[18]) << 8 | UInt16(bytes[19])
+        let architecture: String?
+        switch machine {
+        case 3: architecture = "i386"
+        case 40: architecture = "arm"
+        case 62: architecture = "x86_64"
+        case 183: architecture = "aarch64"
+        case 243: architecture = "riscv"
+        default: architecture = nil
+        }
+        return (is64Bit, isLittleEndian, architecture)
     }
 }

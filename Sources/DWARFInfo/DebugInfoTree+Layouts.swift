@@ -6,10 +6,17 @@ import TypeLayout
 extension DebugInfoTree {
     /// The layouts of every complete, named struct, class, union and enum in the file, in file
     /// order, with exact duplicates (the same type described by several units) removed.
-    func typeLayouts() -> [TypeLayout] {
+    func typeLayouts(languages: DWARFLanguages = .all) -> [TypeLayout] {
         var seen = Set<TypeLayout>()
         var result: [TypeLayout] = []
         for index in entries.indices where DebugTag.isLayoutType(entries[index].tag) {
+            let language: DWARFLanguages
+            switch self.language(of: index) {
+            case .swift: language = .swift
+            case .cPlusPlus: language = .cPlusPlus
+            case .c, .other: language = .c
+            }
+            guard languages.contains(language) else { continue }
             guard let layout = layout(of: index), !seen.contains(layout) else { continue }
             seen.insert(layout)
             result.append(layout)

@@ -105,3 +105,50 @@ import TypeLayout
         #expect(checked.values.allSatisfy { $0 })
     }
 }
+
+/// Several units describing the same types, and a name with two layouts.
+@Suite struct DeduplicationTests {
+    static let library: Result<String, any Error> = Result {
+        let directory = FixtureToolchain.cSource.deletingLastPathComponent()
+        let library = FixtureToolchain.workDirectory.appendingPathComponent("libduplicates.so").path
+        try FixtureToolchain.run(FixtureToolchain.clang, [
+            "-g", "-shared", "-fPIC", "-o", library,
+            directory.appendingPathComponent("layouts.c").path,
+            directory.appendingPathComponent("second.c").path,
+            directory.appendingPathComponent("config_b.c").path,
+        ])
+        return library
+    }
+
+    @Test("a type described by several units appears once; one name with two layouts appears twice")
+    func duplicates() throws {
+        let layouts = try DWARFReader(path: try Self.library.get()).typeLayouts()
+        let names = layouts.map(\.name)
+        for name in CLayoutTests.expectedMembers.keys {
+            #expect(names.filter { $0 == name }.count == 1, "\(name)")
+        }
+        let configs = layouts.filter { $0.name == "struct config" }
+        #expect(configs.count == 2)
+        #expect(Set(configs.map(\.size)).count == 2)
+        // A type only declared (`struct only_declared;`) has no layout.
+        #expect(!names.contains("struct only_declared"))
+        #expect(layouts.count == CLayoutTests.expectedMembers.count + 2)
+    }
+
+    @Test("the language filter separates C from Swift and C++")
+    func languageFilter() throws {
+        let path = try Self.library.get()
+        #expect(try DWARFReader(path: path).typeLayouts(languages: .swift).isEmpty)
+        #expect(try DWARFReader(path: path).typeLayouts(languages: .cPlusPlus).isEmpty)
+        #expect(try DWARFReader(path: path).typeLayouts(languages: .cFamily) == DWARFReader(path: path).typeLayouts())
+        let document = try DWARFReader(path: path).layoutDocument()
+        #expect(document.image.path == path)
+        #expect(document.image.hasDebugInfo == true)
+        #if arch(x86_64)
+        #expect(document.image.architecture == "x86_64")
+        #elseif arch(arm64)
+        #expect(document.image.architecture == "aarch64")
+        #endif
+        #expect(document.types == (try DWARFReader(path: path).typeLayouts()))
+    }
+}

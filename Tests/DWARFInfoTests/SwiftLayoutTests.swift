@@ -133,3 +133,15 @@ import TypeLayout
         #expect(fieldCount > 0)
     }
 }
+
+extension SwiftLayoutTests {
+    @Test("the language filter keeps Swift types apart from C types")
+    func languageFilter() throws {
+        let built = try FixtureToolchain.swiftFixture.get()
+        let swift = try DWARFReader(path: built.executable).typeLayouts(languages: .swift)
+        let all = try DWARFReader(path: built.executable).typeLayouts()
+        #expect(swift.contains { $0.name == "SwiftFixture.Point" })
+        #expect(swift.allSatisfy { $0.module != nil })
+        #expect(Set(all).isSuperset(of: Set(swift)))
+    }
+}
