@@ -4,7 +4,7 @@ struct FieldRecord {
     let name: String
     /// The resolved mangling of the field's type (nil for a payload-less enum case, or when
     /// the type holds a reference the reader cannot spell).
-    let mangledType: String?
+    let mangledType: MangledName?
     let hasType: Bool
     let isIndirectCase: Bool
     let isVar: Bool
@@ -41,7 +41,7 @@ extension SwiftImage {
         for _ in 0..<count {
             let flags = try space.read(UInt32.self, at: cursor, what: "field record flags")
             let typeOffset = try space.read(Int32.self, at: cursor &+ 4, what: "field type pointer")
-            let mangled = typeOffset == 0 ? nil : try mangledName(at: cursor &+ 4, what: "field type")
+            let mangled = typeOffset == 0 ? nil : try mangledNameWithPlaceholders(at: cursor &+ 4, what: "field type")
             let name = try relativeString(at: cursor &+ 8, what: "field name") ?? ""
             records.append(FieldRecord(
                 name: name, mangledType: mangled, hasType: typeOffset != 0,

@@ -24,7 +24,7 @@ extension SwiftImage {
             if !names.isEmpty { layout.name += "<" + names.joined(separator: ", ") + ">" }
         }
         if let superclass = descriptor.superclassMangling {
-            layout.superclass = typeName(forMangling: superclass)
+            layout.superclass = typeName(for: superclass)
         }
 
         let records = try descriptor.fieldDescriptor.map { try fieldDescriptor(at: $0).records } ?? []
@@ -49,7 +49,7 @@ extension SwiftImage {
             layout.cases = records.map { record in
                 EnumCaseLayout(
                     name: record.name,
-                    payloadType: record.hasType ? (record.mangledType.map(typeName(forMangling:)) ?? "<unresolved>") : nil,
+                    payloadType: record.hasType ? (record.mangledType.map(typeName(for:)) ?? "<unresolved>") : nil,
                     indirect: record.isIndirectCase
                 )
             }
@@ -70,16 +70,17 @@ extension SwiftImage {
         guard var mangled = record.mangledType else {
             return FieldLayout(name: record.name, type: "<unresolved>", isVar: record.isVar)
         }
-        let full = mangled
+        let full = mangled.text
         var ownership = Ownership.strong
-        for (suffix, kind) in [("Xw", Ownership.weak), ("Xo", .unowned), ("Xu", .unownedUnsafe)] where mangled.hasSuffix(suffix) {
+        for (suffix, kind) in [("Xw", Ownership.weak), ("Xo", .unowned), ("Xu", .unownedUnsafe)] where mangled.text.hasSuffix(suffix) {
             ownership = kind
-            mangled.removeLast(2)
+            mangled.text.removeLast(2)
+            mangled.demanglable.removeLast(2)
             break
         }
-        var field = FieldLayout(name: record.name, type: typeName(forMangling: mangled), mangledType: full, isVar: record.isVar, ownership: ownership)
+        var field = FieldLayout(name: record.name, type: typeName(for: mangled), mangledType: full, isVar: record.isVar, ownership: ownership)
         if ownership == .strong {
-            field.size = RuntimeWitnessTables.shared?.typeLayouts[mangled]?.size
+            field.size = RuntimeWitnessTables.shared?.typeLayouts[mangled.text]?.size
         }
         return field
     }

@@ -69,7 +69,7 @@ extension SwiftImage {
                 failures.append((descriptor.address, error))
             }
         }
-        prependSuperclassFields(&layouts, superclassManglings: descriptors.map(\.superclassMangling), index: layoutIndexByMangling)
+        prependSuperclassFields(&layouts, superclassManglings: descriptors.map { $0.superclassMangling?.text }, index: layoutIndexByMangling)
 
         // Field sizes of types this image defines.
         var sizes: [String: Int] = [:]
@@ -104,14 +104,16 @@ extension SwiftImage {
         return layouts
     }
 
-    /// The addresses of the 4-byte records of a section (`swift5_types`, `swift5_protocols`, …).
-    func recordAddresses(in sectionName: String) throws -> StrideTo<UInt64> {
-        let section = section(sectionName)
-        guard section.size > 0 else { return Swift.stride(from: 0, to: 0, by: 4) }
-        guard section.size % 4 == 0 else {
-            throw BinaryInfoError.malformedRecord(what: "section \(sectionName)", address: section.address, detail: "size \(section.size) is not a multiple of 4")
+    /// The addresses of the 4-byte records of every section named `sectionName`, in file order.
+    func recordAddresses(in sectionName: String) throws -> [UInt64] {
+        var addresses: [UInt64] = []
+        for section in sections[sectionName] ?? [] where section.size > 0 {
+            guard section.size % 4 == 0 else {
+                throw BinaryInfoError.malformedRecord(what: "section \(sectionName)", address: section.address, detail: "size \(section.size) is not a multiple of 4")
+            }
+            addresses.append(contentsOf: Swift.stride(from: section.address, to: section.address &+ section.size, by: 4))
         }
-        return Swift.stride(from: section.address, to: section.address &+ section.size, by: 4)
+        return addresses
     }
 
     /// Reads a protocol conformance descriptor: the protocol (relative indirectable, +0), the

@@ -5,8 +5,9 @@
 final class SwiftImage {
     let file: ELFFile
     let space: AddressSpace
-    /// Swift sections by name (`swift5_fieldmd`, ...): start address and size.
-    let sections: [String: (address: UInt64, size: UInt64)]
+    /// Swift sections by name (`swift5_fieldmd`, ...): start address and size of each
+    /// (object files hold one section of a name per symbol group, hence the lists).
+    let sections: [String: [(address: UInt64, size: UInt64)]]
     /// Defined `$s...Mn` / `$s...Mp` symbols by address: they carry private discriminators that
     /// the descriptors themselves do not.
     let descriptorSymbols: [UInt64: String]
@@ -24,12 +25,12 @@ final class SwiftImage {
     init(file: ELFFile, space: AddressSpace) {
         self.file = file
         self.space = space
-        var sections: [String: (UInt64, UInt64)] = [:]
+        var sections: [String: [(address: UInt64, size: UInt64)]] = [:]
         for section in file.sections where section.name.hasPrefix("swift5_") {
             if let address = space.sectionAddresses[section.index] {
-                sections[section.name] = (address, section.size)
+                sections[section.name, default: []].append((address, section.size))
             } else if section.size == 0 {
-                sections[section.name] = (0, 0)
+                sections[section.name, default: []].append((0, 0))
             }
         }
         self.sections = sections
@@ -49,10 +50,6 @@ final class SwiftImage {
         descriptorSymbols = symbols
     }
 
-    /// The records of a section as a range of addresses, or an empty range when the image lacks it.
-    func section(_ name: String) -> (address: UInt64, size: UInt64) {
-        sections[name] ?? (0, 0)
-    }
 
     /// Demangles a type mangling (memoised); falls back to the mangling itself when the runtime cannot.
     func typeName(forMangling mangling: String) -> String {

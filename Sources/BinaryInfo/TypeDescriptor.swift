@@ -11,7 +11,7 @@ struct TypeDescriptor {
     let fieldCount: UInt32
     /// In words from the start of the metadata.
     let fieldOffsetVectorOffset: UInt32
-    let superclassMangling: String?
+    let superclassMangling: MangledName?
     let payloadCaseCount: UInt32
     let emptyCaseCount: UInt32
     /// Generic parameters this type and its enclosing contexts declare, in total.
@@ -34,7 +34,7 @@ extension SwiftImage {
         let fields = try space.relativeTarget(at: address &+ 16, what: "field descriptor pointer")
         var fieldCount: UInt32 = 0
         var vectorOffset: UInt32 = 0
-        var superclass: String?
+        var superclass: MangledName?
         var payloadCases: UInt32 = 0
         var emptyCases: UInt32 = 0
         let genericHeader: UInt64
@@ -49,7 +49,7 @@ extension SwiftImage {
             emptyCases = try space.read(UInt32.self, at: address &+ 24, what: "enum empty case count")
             genericHeader = address &+ 28
         default:
-            superclass = try mangledName(at: address &+ 20, what: "superclass name")
+            superclass = try mangledNameWithPlaceholders(at: address &+ 20, what: "superclass name")
             fieldCount = try space.read(UInt32.self, at: address &+ 36, what: "class field count")
             vectorOffset = try space.read(UInt32.self, at: address &+ 40, what: "class field offset vector offset")
             genericHeader = address &+ 44

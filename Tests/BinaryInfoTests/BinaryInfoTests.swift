@@ -1,1 +1,0 @@
-// Tests for BinaryInfo; see docs/architecture.md.

@@ -1,0 +1,74 @@
+import Testing
+import TypeLayout
+@testable import BinaryInfo
+
+/// Every type the fixture program describes about itself must come out of the dump of the
+/// same program (or library, or object file) with the same facts.
+@Suite("Dump of compiled fixtures agrees with the fixture's own runtime")
+struct FixtureDumpTests {
+    @Test("every oracle type is found with the same layout", arguments: FixtureBuild.allCases)
+    func dumpMatchesOracle(build: FixtureBuild) throws {
+        let oracle = try FixtureToolchain.oracle(build)
+        let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build))
+        #expect(oracle.count >= 30)
+        for expected in oracle {
+            guard let actual = Self.find(expected, in: document.types) else {
+                Issue.record("\(build): \(expected.name) (\(expected.mangledName)) not in the dump")
+                continue
+            }
+            Self.compare(expected, actual, build: build)
+        }
+    }
+
+    @Test("the dump names protocols and the image", arguments: [FixtureBuild.plain, .sharedLibrary, .object])
+    func protocolsAndSummary(build: FixtureBuild) throws {
+        let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build))
+        let protocols = Set(document.types.filter { $0.kind == .protocol }.map(\.name))
+        #expect(protocols.isSuperset(of: ["Fixture.Shape", "Fixture.Named", "Fixture.Tagged"]))
+        let expectedType = build == .object ? "relocatable" : build == .sharedLibrary ? "shared-library" : "executable"
+        #expect(document.image.fileType == expectedType)
+        #expect(document.image.hasSymbols == true)
+        #expect(document.types.allSatisfy { $0.module == "Fixture" || $0.module == "Swift" })
+    }
+
+    static func find(_ expected: OracleType, in types: [TypeLayout]) -> TypeLayout? {
+        if expected.generic {
+            let base = expected.name.prefix { $0 != "<" }
+            return types.first { $0.name.prefix { $0 != "<" } == base }
+        }
+        if expected.isPrivate {
+            // The runtime names private contexts by address; the file names them by discriminator.
+            return types.first { $0.name.hasPrefix("Fixture.(\(expected.simpleName) in _") }
+        }
+        return types.first { $0.mangledName == expected.mangledName }
+    }
+
+    static func compare(_ expected: OracleType, _ actual: TypeLayout, build: FixtureBuild) {
+        let context = "\(build): \(expected.name)"
+        #expect(actual.kind.rawValue == expected.kind, "\(context): kind")
+        if !expected.isPrivate && !expected.generic {
+            #expect(actual.name == expected.name, "\(context): name")
+        }
+        #expect(actual.superclass == expected.superclass, "\(context): superclass")
+        #expect(actual.cases.map(\.name) == expected.cases, "\(context): cases")
+        #expect(actual.fields.map(\.name) == expected.fields.map(\.name), "\(context): field names")
+        for protocolName in ["Fixture.Shape", "Fixture.Tagged", "Swift.Equatable", "Swift.Hashable", "Swift.RawRepresentable", "Swift.CustomStringConvertible"] {
+            #expect(actual.conformances.contains(protocolName) == expected.conformances.contains(protocolName), "\(context): conformance to \(protocolName)")
+        }
+        if expected.generic {
+            // A generic type's layout depends on its arguments: the file cannot know it.
+            #expect(actual.size == nil && actual.stride == nil, "\(context): generic size must be unknown")
+            #expect(actual.fields.allSatisfy { $0.offset == nil }, "\(context): generic offsets must be unknown")
+            #expect(!actual.genericParameters.isEmpty, "\(context): generic parameters")
+            return
+        }
+        #expect(actual.size == expected.size, "\(context): size")
+        #expect(actual.alignment == expected.alignment, "\(context): alignment")
+        #expect(actual.stride == expected.stride, "\(context): stride")
+        #expect(actual.fields.map(\.offset) == expected.fields.map { Optional($0.offset) }, "\(context): field offsets")
+        #expect(actual.fields.map(\.type) == expected.fields.map { TypeNameSugar.apply($0.type) }, "\(context): field types")
+        if actual.kind == .class, let last = expected.fields.last, let instanceSize = actual.instanceSize {
+            #expect(instanceSize > last.offset, "\(context): instance size covers the last field")
+        }
+    }
+}

@@ -1,0 +1,2 @@
+// Entry point of the fixture executable: prints the oracle.
+print(fixtureOracleJSON())
