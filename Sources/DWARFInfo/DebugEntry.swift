@@ -1,6 +1,11 @@
-/// A global offset of a debugging information entry in `.debug_info`.
+/// A global offset of a debugging information entry in `.debug_info` (or `.debug_types`).
 struct DebugOffset: Hashable, Comparable, Sendable {
+    /// The section offset; ``typesSectionBit`` set for an entry of `.debug_types`.
     var rawValue: UInt64
+
+    /// Marks offsets into `.debug_types` (DWARF 4 type units), which count from zero like
+    /// `.debug_info`'s. No real section is 2^63 bytes long.
+    static let typesSectionBit: UInt64 = 1 << 63
 
     static func < (lhs: DebugOffset, rhs: DebugOffset) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -32,6 +37,12 @@ struct DebugEntry: Sendable {
     /// The DWARF 2/3 `DW_AT_bit_offset`: bits from the most significant bit of the storage unit.
     var legacyBitOffset: UInt64?
     var type: DebugOffset?
+    /// A `DW_FORM_ref_sig8` type reference, resolved to ``type`` once every type unit is read.
+    var typeSignature: UInt64?
+    /// `DW_AT_signature` of a declaration stub: the type unit that defines the type.
+    var definitionSignature: UInt64?
+    /// ``definitionSignature`` resolved: where the full type is.
+    var definition: DebugOffset?
     var specification: DebugOffset?
     var isDeclaration = false
     var isArtificial = false

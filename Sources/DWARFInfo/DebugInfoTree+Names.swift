@@ -56,7 +56,9 @@ extension DebugInfoTree {
             case DebugTag.namespace:
                 parts.append(scope.name ?? "(anonymous namespace)")
             case DebugTag.module, DebugTag.structureType, DebugTag.classType, DebugTag.unionType:
-                if let scopeName = scope.name { parts.append(scopeName) }
+                // In a type unit the enclosing type is a stub naming its own type unit.
+                let full = self.index(of: scope.definition).map { entries[$0] }
+                if let scopeName = scope.name ?? full?.name { parts.append(scopeName) }
             default:
                 break
             }

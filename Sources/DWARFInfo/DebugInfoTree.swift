@@ -38,9 +38,14 @@ struct DebugInfoTree: Sendable {
     }
 
     /// The index of the entry at `offset`, if the file has one there.
+    /// A declaration stub that names its type unit (`DW_AT_signature`) stands for the full
+    /// type there.
     func index(of offset: DebugOffset?) -> Int? {
-        guard let offset else { return nil }
-        return indexByOffset[offset]
+        guard let offset, let position = indexByOffset[offset] else { return nil }
+        if let definition = entries[position].definition, let full = indexByOffset[definition] {
+            return full
+        }
+        return position
     }
 
     /// The typedef that names the anonymous type at `index`, if any.

@@ -71,29 +71,64 @@ final class LibDwarfFile {
     /// - Returns: the entries; children are linked by index.
     func readEntries(limit: Int) throws(DWARFReaderError) -> [DebugEntry] {
         var entries: [DebugEntry] = []
-        var unitOffset: UInt64 = 0
-        while true {
-            var next: Dwarf_Unsigned = 0
-            var unitType: Dwarf_Half = 0
-            var error: Dwarf_Error?
-            let result = dwarf_next_cu_header_d(
-                debug, 1, nil, nil, nil, nil, nil, nil, nil, nil, &next, &unitType, &error
-            )
-            if result == DW_DLV_NO_ENTRY { break }
-            guard result == DW_DLV_OK else { throw fail(error, offset: unitOffset) }
-            var root: Dwarf_Die?
-            let rootResult = dwarf_siblingof_b(debug, nil, 1, &root, &error)
-            if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
-            guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
-            try walk(unit: root, into: &entries, limit: limit)
-            unitOffset = next
+        // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
+        // .debug_types; other units refer to their types by 8-byte signature.
+        var signatures: [UInt64: DebugOffset] = [:]
+        for isInfo in [true, false] {
+            try readUnits(isInfo: isInfo, into: &entries, signatures: &signatures, limit: limit)
+        }
+        for index in entries.indices {
+            if let signature = entries[index].typeSignature {
+                entries[index].type = signatures[signature]
+            }
+            if let signature = entries[index].definitionSignature {
+                entries[index].definition = signatures[signature]
+            }
         }
         return entries
     }
 
+    private func readUnits(
+        isInfo: Bool, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], limit: Int
+    ) throws(DWARFReaderError) {
+        let section = isInfo ? 0 : DebugOffset.typesSectionBit
+        var unitOffset: UInt64 = 0
+        while true {
+            var next: Dwarf_Unsigned = 0
+            var unitType: Dwarf_Half = 0
+            var signature = Dwarf_Sig8()
+            var typeOffset: Dwarf_Unsigned = 0
+            var error: Dwarf_Error?
+            let result = dwarf_next_cu_header_d(
+                debug, isInfo ? 1 : 0, nil, nil, nil, nil, nil, nil, &signature, &typeOffset, &next, &unitType, &error
+            )
+            if result == DW_DLV_NO_ENTRY { break }
+            guard result == DW_DLV_OK else { throw fail(error, offset: unitOffset) }
+            if typeOffset != 0 {
+                let (target, overflow) = unitOffset.addingReportingOverflow(typeOffset)
+                if !overflow { signatures[Self.integer(signature)] = DebugOffset(rawValue: target | section) }
+            }
+            var root: Dwarf_Die?
+            let rootResult = dwarf_siblingof_b(debug, nil, isInfo ? 1 : 0, &root, &error)
+            if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
+            guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
+            try walk(unit: root, isInfo: isInfo, into: &entries, limit: limit)
+            guard next > unitOffset else { break }
+            unitOffset = next
+        }
+    }
+
+    /// The eight signature bytes as one number (their order only has to be consistent).
+    private static func integer(_ signature: Dwarf_Sig8) -> UInt64 {
+        withUnsafeBytes(of: signature) { bytes in
+            bytes.reduce(0) { $0 << 8 | UInt64($1) }
+        }
+    }
+
     /// Walks one unit depth first, without recursion (the nesting depth comes from the file).
-    private func walk(unit root: Dwarf_Die, into entries: inout [DebugEntry], limit: Int) throws(DWARFReaderError) {
+    private func walk(unit root: Dwarf_Die, isInfo: Bool, into entries: inout [DebugEntry], limit: Int) throws(DWARFReaderError) {
         let rootIndex = entries.count
+        let section = isInfo ? 0 : DebugOffset.typesSectionBit
         // Each stack item is a DIE we own and the index of its parent entry.
         var stack: [(die: Dwarf_Die, parent: Int?)] = [(root, nil)]
         defer { for item in stack { dwarf_dealloc_die(item.die) } }
@@ -107,7 +142,7 @@ final class LibDwarfFile {
 
             // The next sibling is pushed first so that the child subtree is read before it.
             var sibling: Dwarf_Die?
-            let siblingResult = dwarf_siblingof_b(debug, die, 1, &sibling, &error)
+            let siblingResult = dwarf_siblingof_b(debug, die, isInfo ? 1 : 0, &sibling, &error)
             if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
             if parent != nil, siblingResult == DW_DLV_OK, let sibling {
                 stack.append((sibling, parent))
@@ -119,8 +154,8 @@ final class LibDwarfFile {
             guard DebugTag.isRecorded(tag, parentTag: parentTag) else { continue }
             guard entries.count < limit else { throw .tooManyEntries(path: path, limit: limit) }
 
-            var entry = DebugEntry(offset: DebugOffset(rawValue: offset), tag: tag, parent: parent, unitRoot: rootIndex)
-            try readAttributes(of: die, into: &entry)
+            var entry = DebugEntry(offset: DebugOffset(rawValue: offset | section), tag: tag, parent: parent, unitRoot: rootIndex)
+            try readAttributes(of: die, section: section, into: &entry)
             let index = entries.count
             entries.append(entry)
             if let parent { entries[parent].children.append(index) }
@@ -133,7 +168,7 @@ final class LibDwarfFile {
         }
     }
 
-    private func readAttributes(of die: Dwarf_Die, into entry: inout DebugEntry) throws(DWARFReaderError) {
+    private func readAttributes(of die: Dwarf_Die, section: UInt64, into entry: inout DebugEntry) throws(DWARFReaderError) {
         var list: UnsafeMutablePointer<Dwarf_Attribute?>?
         var count: Dwarf_Signed = 0
         var error: Dwarf_Error?
@@ -163,8 +198,14 @@ final class LibDwarfFile {
             case DW_AT_APPLE_runtime_class: entry.runtimeClass = unsigned(attribute)
             case DW_AT_decl_line: entry.declLine = unsigned(attribute)
             case DW_AT_upper_bound: entry.upperBound = signed(attribute)
-            case DW_AT_type: entry.type = reference(attribute)
-            case DW_AT_specification: entry.specification = reference(attribute)
+            case DW_AT_type:
+                if let signature = signatureReference(attribute) {
+                    entry.typeSignature = signature
+                } else {
+                    entry.type = reference(attribute, section: section)
+                }
+            case DW_AT_specification: entry.specification = reference(attribute, section: section)
+            case DW_AT_signature: entry.definitionSignature = signatureReference(attribute)
             case DW_AT_declaration: entry.isDeclaration = flag(attribute)
             case DW_AT_artificial: entry.isArtificial = flag(attribute)
             case DW_AT_data_member_location: entry.dataMemberLocation = memberLocation(attribute)
@@ -208,14 +249,33 @@ final class LibDwarfFile {
         return Int64(exactly: value)
     }
 
-    private func reference(_ attribute: Dwarf_Attribute) -> DebugOffset? {
+    /// A reference within the section being read (`section` marks .debug_types offsets).
+    private func reference(_ attribute: Dwarf_Attribute, section: UInt64) -> DebugOffset? {
         var offset: Dwarf_Off = 0
         var error: Dwarf_Error?
         guard dwarf_global_formref(attribute, &offset, &error) == DW_DLV_OK else {
             if let error { dwarf_dealloc_error(debug, error) }
             return nil
         }
-        return DebugOffset(rawValue: offset)
+        guard offset & DebugOffset.typesSectionBit == 0 else { return nil }
+        return DebugOffset(rawValue: offset | section)
+    }
+
+    /// The type signature of a `DW_FORM_ref_sig8` reference, or nil for any other form.
+    private func signatureReference(_ attribute: Dwarf_Attribute) -> UInt64? {
+        var form: Dwarf_Half = 0
+        var error: Dwarf_Error?
+        guard dwarf_whatform(attribute, &form, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        guard Int32(form) == DW_FORM_ref_sig8 else { return nil }
+        var signature = Dwarf_Sig8()
+        guard dwarf_formsig8(attribute, &signature, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return nil
+        }
+        return Self.integer(signature)
     }
 
     private func flag(_ attribute: Dwarf_Attribute) -> Bool {

@@ -70,3 +70,24 @@ import TypeLayout
         #expect(shape.fields.first?.size == MemoryLayout<UnsafeRawPointer>.size)
     }
 }
+
+extension CPlusPlusLayoutTests {
+    /// The fixture linked into a shared library with its types in type units
+    /// (`-fdebug-types-section`): DWARF 4 puts them in `.debug_types`, DWARF 5 in `.debug_info`.
+    static func typeUnitLibrary(dwarfVersion: Int) throws -> String {
+        let library = FixtureToolchain.workDirectory.appendingPathComponent("libtypeunits-\(dwarfVersion).so").path
+        try FixtureToolchain.run(FixtureToolchain.clangPlusPlus, [
+            "-g", "-gdwarf-\(dwarfVersion)", "-fdebug-types-section", "-shared", "-fPIC",
+            FixtureToolchain.cPlusPlusSource.path, "-o", library,
+        ])
+        return library
+    }
+
+    @Test("types in type units read the same as types in compile units", arguments: [4, 5])
+    func typeUnits(dwarfVersion: Int) throws {
+        let expected = try Self.layouts.get()
+        let layouts = try DWARFReader(path: try Self.typeUnitLibrary(dwarfVersion: dwarfVersion)).typeLayouts()
+        #expect(Set(layouts) == Set(expected))
+        #expect(layouts.count == expected.count)
+    }
+}
