@@ -105,7 +105,7 @@ extension SwiftImage {
             }
         case .extension:
             // The extended type's mangling, then the extending module, then `E`.
-            if let extended = try mangledName(at: address &+ 8, what: "extended context"),
+            if let extended = try mangledName(at: address &+ 8, what: "extended context", depth: depth + 1),
                let parent = descriptor.parent,
                let module = try mangling(of: parent, depth: depth + 1) {
                 result = extended + module + "E"

@@ -81,6 +81,10 @@ extension SwiftImage {
     /// Reads what the static metadata at `metadata` says about a type described by `descriptor`.
     func readStaticLayout(metadata: UInt64, descriptor: TypeDescriptor) throws -> StaticLayout {
         var layout = StaticLayout()
+        // No real type has this many stored properties; a larger count is a corrupt descriptor.
+        guard descriptor.fieldCount <= 1 << 16 else {
+            throw BinaryInfoError.malformedRecord(what: "type descriptor", address: descriptor.address, detail: "\(descriptor.fieldCount) fields")
+        }
         if let table = try space.pointer(at: metadata &- 8, what: "value witness table pointer") {
             layout.witnesses = try valueWitnesses(table)
         }
@@ -92,7 +96,11 @@ extension SwiftImage {
             layout.instanceAlignment = Int(mask) + 1
             if descriptor.fieldCount > 0, descriptor.fieldOffsetVectorOffset > 0 {
                 layout.fieldOffsets = try (0..<UInt64(descriptor.fieldCount)).map { index in
-                    Int(try space.read(UInt64.self, at: vectorStart &+ index &* 8, what: "class field offset"))
+                    let offset = try space.read(UInt64.self, at: vectorStart &+ index &* 8, what: "class field offset")
+                    guard offset <= UInt64(size) else {
+                        throw BinaryInfoError.malformedRecord(what: "class field offset", address: vectorStart &+ index &* 8, detail: "offset \(offset) lies beyond the instance size \(size)")
+                    }
+                    return Int(offset)
                 }
             }
         } else if descriptor.kind == .struct, descriptor.fieldCount > 0, descriptor.fieldOffsetVectorOffset > 0 {

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TypeLayout
+@testable import BinaryInfo
+
+/// Bad input gets one clear error, never a crash, a trap or a hang.
+@Suite("Malformed and non-Swift input")
+struct MalformedInputTests {
+    static func write(_ bytes: [UInt8], named name: String) throws -> String {
+        let path = FixtureToolchain.buildDirectory + "/malformed-" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func fixtureBytes() throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: try FixtureToolchain.product(.plain))))
+    }
+
+    static func expectError(_ path: String, _ matches: (BinaryInfoError) -> Bool, _ comment: Comment) {
+        do {
+            _ = try BinaryImage.layouts(atPath: path)
+            Issue.record("\(comment): read without error")
+        } catch let error as BinaryInfoError {
+            #expect(matches(error), "\(comment): got \(error)")
+            #expect(!error.description.isEmpty && !error.description.contains("\n"))
+        } catch {
+            Issue.record("\(comment): not a BinaryInfoError: \(error)")
+        }
+    }
+
+    @Test("missing file, directory, empty file, text file")
+    func notAnELFFile() throws {
+        Self.expectError("/nonexistent/definitely-not-here", { $0 == .fileNotFound }, "missing file")
+        Self.expectError(FixtureToolchain.buildDirectory, { $0 == .isDirectory }, "directory")
+        Self.expectError(try Self.write([], named: "empty"), { $0 == .notELF }, "empty file")
+        Self.expectError(try Self.write(Array("hello, world\n".utf8), named: "text"), { $0 == .notELF }, "text file")
+    }
+
+    @Test("truncated ELF files")
+    func truncated() throws {
+        let bytes = try Self.fixtureBytes()
+        for length in [4, 16, 63, 64, 200, bytes.count / 2, bytes.count - 1] {
+            let path = try Self.write(Array(bytes.prefix(length)), named: "truncated-\(length)")
+            Self.expectError(path, { _ in true }, "truncated to \(length) bytes")
+        }
+    }
+
+    @Test("32-bit ELF header is refused as unsupported")
+    func thirtyTwoBit() throws {
+        var bytes = try Self.fixtureBytes()
+        bytes[4] = 1 // ELFCLASS32
+        Self.expectError(try Self.write(bytes, named: "elf32"), {
+            if case .unsupported = $0 { return true } else { return false }
+        }, "ELFCLASS32")
+    }
+
+    @Test("a section pointing outside the file")
+    func sectionOutsideFile() throws {
+        var bytes = try Self.fixtureBytes()
+        let document = try BinaryImage.layouts(of: bytes, name: "fixture")
+        #expect(!document.types.isEmpty)
+        // Section headers: e_shoff (+0x28, 8 bytes), e_shentsize (+0x3A), e_shnum (+0x3C); sh_offset at +0x18 in each.
+        let headerOffset = Int(Self.load(UInt64.self, bytes, 0x28))
+        let entrySize = Int(Self.load(UInt16.self, bytes, 0x3A))
+        let count = Int(Self.load(UInt16.self, bytes, 0x3C))
+        // Point the last PROGBITS section (sh_type 1) far past the end of the file.
+        for index in (1..<count).reversed() where Self.load(UInt32.self, bytes, headerOffset + index * entrySize + 4) == 1 {
+            Self.store(UInt64(bytes.count) * 4, &bytes, headerOffset + index * entrySize + 0x18)
+            break
+        }
+        Self.expectError(try Self.write(bytes, named: "section-outside"), { error in
+            if case .outOfBounds = error { return true }
+            if case .malformedELF = error { return true }
+            return false
+        }, "section outside the file")
+    }
+
+    @Test("an ELF file without Swift sections")
+    func nonSwiftELF() throws {
+        let source = FixtureToolchain.buildDirectory + "/plain.c"
+        try "int main(void) { return 0; }\n".write(toFile: source, atomically: true, encoding: .utf8)
+        let binary = FixtureToolchain.buildDirectory + "/plain-c"
+        do {
+            try FixtureToolchain.run("/usr/bin/env", ["cc", "-o", binary, source], in: FixtureToolchain.buildDirectory)
+        } catch {
+            // No C compiler: any system executable is a non-Swift ELF file.
+            try FileManager.default.copyItem(atPath: "/bin/true", toPath: binary)
+        }
+        Self.expectError(binary, { $0 == .notSwift }, "C program")
+    }
+
+    @Test("random corruption of the Swift sections never crashes")
+    func corruptedSwiftSections() throws {
+        let bytes = try Self.fixtureBytes()
+        // The Swift sections' file range, from the section headers.
+        let headerOffset = Int(Self.load(UInt64.self, bytes, 0x28))
+        let entrySize = Int(Self.load(UInt16.self, bytes, 0x3A))
+        let count = Int(Self.load(UInt16.self, bytes, 0x3C))
+        let names = Int(Self.load(UInt16.self, bytes, 0x3E))
+        let namesOffset = Int(Self.load(UInt64.self, bytes, headerOffset + names * entrySize + 0x18))
+        var ranges: [Range<Int>] = []
+        for index in 0..<count {
+            let header = headerOffset + index * entrySize
+            let nameStart = namesOffset + Int(Self.load(UInt32.self, bytes, header))
+            let name = String(decoding: bytes[nameStart...].prefix { $0 != 0 }, as: UTF8.self)
+            let offset = Int(Self.load(UInt64.self, bytes, header + 0x18))
+            let size = Int(Self.load(UInt64.self, bytes, header + 0x20))
+            if name.hasPrefix("swift5_") || name == ".data.rel.ro" || name == ".rela.dyn", size > 0 {
+                ranges.append(offset..<(offset + size))
+            }
+        }
+        #expect(!ranges.isEmpty)
+        var generator = SplitMix64(seed: 0x5EED)
+        var readable = 0
+        for _ in 0..<300 {
+            var corrupt = bytes
+            for _ in 0..<8 {
+                let range = ranges[Int(generator.next() % UInt64(ranges.count))]
+                let position = range.lowerBound + Int(generator.next() % UInt64(range.count))
+                corrupt[position] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            do {
+                _ = try BinaryImage.layouts(of: corrupt, name: "corrupt")
+                readable += 1
+            } catch is BinaryInfoError {
+                // A clear error is a fine outcome.
+            }
+        }
+        #expect(readable > 0)
+    }
+
+    static func load<T: FixedWidthInteger>(_ type: T.Type, _ bytes: [UInt8], _ offset: Int) -> T {
+        var value = T.zero
+        for index in 0..<MemoryLayout<T>.size { value |= T(bytes[offset + index]) << (8 * index) }
+        return value
+    }
+
+    static func store<T: FixedWidthInteger>(_ value: T, _ bytes: inout [UInt8], _ offset: Int) {
+        for index in 0..<MemoryLayout<T>.size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+}
+
+/// A small deterministic generator, so a corruption that breaks the reader can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
