@@ -9,19 +9,15 @@ struct DumpCommand: ParsableCommand {
         commandName: "dump",
         abstract: "List every Swift type in ELF binaries, with sizes, fields and offsets, read from disk.",
         discussion: """
-            Reads the Swift reflection sections (swift5_*) and the static metadata of executables,
-            shared libraries and object files (.o) without running or loading them. With no PATH,
-            dumps the typeinfo executable itself.
+            Reads the Swift reflection sections (swift5_*) and the static metadata of executables, shared libraries and object files (.o) without running or loading them. With no PATH, dumps the typeinfo executable itself.
 
-            Sizes and offsets come from the binary's own static metadata. Where the file does not
-            hold them (generic types, types the runtime lays out at load time), they print as `?`
-            (text) or null (JSON): never a guess.
+            Sizes and offsets come from the binary's own static metadata. Where the file does not hold them (generic types, types the runtime lays out at load time), they print as `?` in text and null in JSON: never a guess. Superclass fields come first in a class, with offsets from the start of the object.
 
             Examples:
               typeinfo dump .build/debug/MyApp
               typeinfo dump libFoo.so --type Config --kind struct
               typeinfo dump libFoo.so --type '/^Foo\\..*Error$/' --format json
-              typeinfo dump /opt/swift/usr/lib/swift/linux/libFoundationEssentials.so --module FoundationEssentials
+              typeinfo dump libFoundationEssentials.so --module FoundationEssentials
             """
     )
 
@@ -36,8 +32,8 @@ struct DumpCommand: ParsableCommand {
         valueName: "pattern"))
     var typePatterns: [String] = []
 
-    @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind: struct, class, enum, protocol. Repeatable.", valueName: "kind"))
-    var kinds: [TypeKind] = []
+    @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind. Repeatable.", valueName: "kind"))
+    var kinds: [DumpKind] = []
 
     @Option(name: .customLong("module"), help: ArgumentHelp("Only types declared in this module. Repeatable.", valueName: "name"))
     var modules: [String] = []
@@ -49,11 +45,11 @@ struct DumpCommand: ParsableCommand {
     var showMangled = false
 
     mutating func validate() throws {
-        _ = try DumpFilter(typePatterns: typePatterns, kinds: kinds, modules: modules)
+        _ = try DumpFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
     }
 
     func run() throws {
-        let filter = try DumpFilter(typePatterns: typePatterns, kinds: kinds, modules: modules)
+        let filter = try DumpFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
         let targets = paths.isEmpty ? [Self.ownExecutablePath()] : paths
         var documents: [LayoutDocument] = []
         var failed = false
@@ -97,4 +93,19 @@ enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
     case json
 }
 
+/// The kinds of declaration a binary holds, for `--kind`.
+enum DumpKind: String, ExpressibleByArgument, CaseIterable {
+    case `struct`, `class`, `enum`, `protocol`
+
+    var typeKind: TypeKind {
+        switch self {
+        case .struct: return .struct
+        case .class: return .class
+        case .enum: return .enum
+        case .protocol: return .protocol
+        }
+    }
+}
+
+// Other subcommands (snapshot, layout) take TypeKind options directly.
 extension TypeKind: ExpressibleByArgument {}
