@@ -7,9 +7,10 @@ struct TypeInfoCommand: ParsableCommand {
         commandName: "typeinfo",
         abstract: "Inspect Swift type layouts: in this process, or in ELF binaries on disk.",
         discussion: """
-            Run with no arguments to see the toolkit at work on a few of its own demo types.
+            Run with no arguments to see the toolkit at work: `typeinfo dump` on the typeinfo executable itself, every Swift type it contains with sizes and field offsets read from disk. `typeinfo inspect` shows the in-process view of a few demo types.
             """,
         version: "0.1.0",
-        subcommands: [DumpCommand.self, InspectCommand.self]
+        subcommands: [DumpCommand.self, InspectCommand.self],
+        defaultSubcommand: DumpCommand.self
     )
 }
