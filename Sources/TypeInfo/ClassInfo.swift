@@ -132,7 +132,7 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         case .class where reader.descriptorName != nil:
             properties = Self.readProperties(of: type, inheriting: superInfo?.propertyInfos ?? [], reader: reader)
         case .enum, .optional:
-            cases = reader.fieldRecords.map {
+            cases = reader.fieldRecords(resolvingTypes: true).map {
                 EnumCaseInfo(name: $0.name, payloadType: $0.type, isIndirect: $0.isIndirectCase)
             }
         default:
@@ -154,7 +154,9 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
     private static func readProperties(of type: Any.Type, inheriting inherited: [PropertyInfo], reader: MetadataReader) -> [PropertyInfo] {
         let count = _reflectionRecursiveCount(type)
         guard count >= inherited.count else { return inherited }
-        let records = reader.fieldRecords
+        // Field records are read only if some field is not a strong reference: most types
+        // have none, and the runtime already resolved every field's type.
+        var records: [FieldRecordFacts]?
         var properties = inherited
         properties.reserveCapacity(count)
         for index in inherited.count..<count {
@@ -163,15 +165,20 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
             let name = metadata.name.map { String(cString: $0) } ?? ""
             if let freeName = metadata.freeName { freeName(metadata.name) }
             let offset = _reflectionRecursiveChildOffset(type, index: index)
-            let ownIndex = index - inherited.count
-            let record = ownIndex < records.count && records[ownIndex].name == name
-                ? records[ownIndex] : records.first { $0.name == name }
+            var ownership = MetadataOwnership.strong
+            if !metadata.isStrong {
+                let own = records ?? reader.fieldRecords(resolvingTypes: false)
+                records = own
+                let ownIndex = index - inherited.count
+                let record = ownIndex < own.count && own[ownIndex].name == name ? own[ownIndex] : own.first { $0.name == name }
+                ownership = record?.ownership ?? .strong
+            }
             properties.append(PropertyInfo(
                 name: name,
                 offset: offset,
                 type: fieldType,
                 isVar: metadata.isVar,
-                ownership: record?.ownership ?? .strong,
+                ownership: ownership,
                 declaringType: type
             ))
         }

@@ -31,6 +31,12 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
     /// would crash when called.
     public let canAccessValue: Bool
 
+    /// Whether the fast path may read and write the field as a plain value of `type`:
+    /// a strong, accessible property (see `PropertyInfo+FastAccess.swift`).
+    @usableFromInline let allowsDirectAccess: Bool
+    /// Whether the declaring type is a class (instances are references).
+    @usableFromInline let declaringTypeIsClass: Bool
+
     let storage: any FieldStorage
     private let declaringClass: AnyClass?
 
@@ -50,6 +56,8 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         self.size = MetadataReader(type).valueWitnesses.size
         self.storage = makeFieldStorage(for: type, ownership: ownership)
         self.canAccessValue = !Self.holdsFunction(type)
+        self.allowsDirectAccess = canAccessValue && ownership == .strong
+        self.declaringTypeIsClass = declaringClass != nil
     }
 
     /// Whether values of `type` are, or contain inline, function values.
@@ -93,15 +101,9 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         return try withFieldAddress(of: instance) { storage.load(from: $0) }
     }
 
-    /// Reads the property's current value as a `Value`.
-    ///
-    /// This is the fast path when `Value` is the property's type: no `Any` box, no dynamic cast.
-    /// - Parameters:
-    ///   - type: the type to read the value as.
-    ///   - instance: a value or instance that owns the property.
-    /// - Returns: a copy of the value.
-    /// - Throws: ``PropertyAccessError`` when the instance does not own the property or the value is not a `Value`.
-    public func get<Instance, Value>(_ type: Value.Type, from instance: Instance) throws -> Value {
+    /// The general path of ``get(_:from:)``: any owner, any storage, casts.
+    @usableFromInline
+    func getThroughStorage<Instance, Value>(_ type: Value.Type, from instance: Instance) throws -> Value {
         guard canAccessValue else { throw unsupported }
         let value = try withFieldAddress(of: instance) { storage.load(Value.self, from: $0) }
         guard let value else {
@@ -112,22 +114,13 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
 
     // MARK: Writing
 
-    /// Writes a value into the property of a struct value (in place) or class instance, `let` properties included.
-    ///
-    /// When `Value` is the property's type the write is direct; otherwise the value is cast
-    /// (`as?`) to the property's type, so an `Int` fits an `Int?` and an `Any` holding a `String`
-    /// fits a `String`. Reference counts are kept right: the old value is released, the new one retained.
-    /// - Parameters:
-    ///   - value: the new value.
-    ///   - instance: the struct value (modified in place) or the class instance.
-    /// - Throws: ``PropertyAccessError/typeMismatch(property:expected:found:)`` when the value does not fit
-    ///   (nothing is written), ``PropertyAccessError/notAnInstance(property:owner:found:)`` when the
-    ///   instance does not own the property.
-    public func set<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
+    /// The general path of ``set(_:on:)-(_,Instance)``: any owner, any storage, casts.
+    @usableFromInline
+    func setThroughStorage<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
         guard canAccessValue else { throw unsupported }
         if declaringClass == nil, Instance.self == declaringType {
-            let written = withUnsafeMutablePointer(to: &instance) { pointer in
-                storage.store(value, to: UnsafeMutableRawPointer(pointer) + offset)
+            let written = withUnsafeMutableBytes(of: &instance) { bytes in
+                storage.store(value, to: bytes.baseAddress.unsafelyUnwrapped + offset)
             }
             guard written else { throw mismatch(value) }
             return
@@ -137,8 +130,8 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
             return
         }
         if Instance.self == declaringType {
-            let written = withUnsafeMutablePointer(to: &instance) { pointer in
-                storage.store(value, to: UnsafeMutableRawPointer(pointer) + offset)
+            let written = withUnsafeMutableBytes(of: &instance) { bytes in
+                storage.store(value, to: bytes.baseAddress.unsafelyUnwrapped + offset)
             }
             guard written else { throw mismatch(value) }
             return
@@ -148,7 +141,7 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         let opened: Any = instance
         func writeOpened<T>(_ concrete: T) throws -> Any {
             var copy = concrete
-            try set(value, on: &copy)
+            try setThroughStorage(value, on: &copy)
             return copy
         }
         guard let updated = try writeOpened(opened) as? Instance else { throw notAnInstance(Swift.type(of: opened)) }
@@ -178,7 +171,7 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
 
     private func withFieldAddress<Instance, R>(of instance: Instance, _ body: (UnsafeRawPointer) -> R) throws -> R {
         if declaringClass == nil, Instance.self == declaringType {
-            return withUnsafePointer(to: instance) { body(UnsafeRawPointer($0) + offset) }
+            return withUnsafeBytes(of: instance) { body($0.baseAddress.unsafelyUnwrapped + offset) }
         }
         if let object = Self.classInstance(instance) {
             guard owns(object) else { throw notAnInstance(Swift.type(of: object)) }
@@ -187,13 +180,13 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
             }
         }
         if Instance.self == declaringType {
-            return withUnsafePointer(to: instance) { body(UnsafeRawPointer($0) + offset) }
+            return withUnsafeBytes(of: instance) { body($0.baseAddress.unsafelyUnwrapped + offset) }
         }
         guard Self.isExistential(Instance.self) else { throw notAnInstance(Instance.self) }
         let opened: Any = instance
         func readOpened<T>(_ concrete: T) throws -> R {
             guard T.self == declaringType else { throw notAnInstance(T.self) }
-            return withUnsafePointer(to: concrete) { body(UnsafeRawPointer($0) + offset) }
+            return withUnsafeBytes(of: concrete) { body($0.baseAddress.unsafelyUnwrapped + offset) }
         }
         if let object = Self.classInstance(opened) {
             return try withFieldAddress(of: object, body)

@@ -209,8 +209,9 @@ struct MetadataReader {
     }
 
     /// The records of the type's field descriptor (stored properties or enum cases), with
-    /// their types resolved against this metadata's generic arguments.
-    var fieldRecords: [FieldRecordFacts] {
+    /// their types resolved against this metadata's generic arguments when asked (resolving
+    /// demangles, so callers that need only names and flags skip it).
+    func fieldRecords(resolvingTypes: Bool) -> [FieldRecordFacts] {
         guard let descriptor, let fields = Self.relativeTarget(descriptor + 16) else { return [] }
         let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
         let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
@@ -227,7 +228,7 @@ struct MetadataReader {
             if let mangled = Self.relativeTarget(record + 4) {
                 let (length, plainFrom) = Self.mangledNameLength(mangled)
                 ownership = Self.ownership(ofMangledName: mangled, length: length, plainFrom: plainFrom)
-                type = _getTypeByMangledNameInContext(
+                type = !resolvingTypes ? nil : _getTypeByMangledNameInContext(
                     mangled.assumingMemoryBound(to: UInt8.self),
                     UInt(length),
                     genericContext: descriptor,

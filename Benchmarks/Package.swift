@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Benchmarks live in their own package so that the project's `swift test` never builds them.
+// Run: swift run -c release --package-path Benchmarks <target>   (see docs/performance.md)
+let package = Package(
+    name: "typeinfo-benchmarks",
+    dependencies: [
+        .package(name: "typeinfo", path: ".."),
+    ],
+    targets: [
+        // Side-by-side timing: batches, medians, ratios (shared by every benchmark here).
+        .target(name: "BenchmarkSupport"),
+        .executableTarget(
+            name: "TypeInfoBenchmarks",
+            dependencies: ["BenchmarkSupport", .product(name: "TypeInfo", package: "typeinfo")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

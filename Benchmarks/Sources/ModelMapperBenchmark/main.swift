@@ -1,0 +1,165 @@
+import Foundation
+import ModelMapper
+
+// ModelMapper vs Foundation's JSONDecoder/JSONEncoder + Codable vs a hand-written
+// decoder/encoder on the mapper's own reader and writer, side by side in one run.
+//
+//   swift run -c release --package-path Benchmarks ModelMapperBenchmark [--batches N] [--user-iterations N] [--feed-iterations N]
+//
+// Batches of the three are interleaved (A B C, A B C, ...) so that the machine's noise
+// falls on all of them alike; medians and ratios are printed as a Markdown table.
+
+struct Options {
+    var batches = 15
+    var userIterations = 10_000
+    var feedIterations = 20
+    /// Profiling aid: run only the cases whose "section: implementation" contains this.
+    var only: String?
+    var dataDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Data")
+
+    init(_ arguments: [String]) {
+        var i = 1
+        while i < arguments.count {
+            let value = i + 1 < arguments.count ? arguments[i + 1] : ""
+            switch arguments[i] {
+            case "--batches": batches = Int(value) ?? batches
+            case "--user-iterations": userIterations = Int(value) ?? userIterations
+            case "--feed-iterations": feedIterations = Int(value) ?? feedIterations
+            case "--data": dataDirectory = URL(fileURLWithPath: value)
+            case "--only": only = value
+            default:
+                print("unknown argument \(arguments[i]); see the comment at the top of main.swift")
+                exit(2)
+            }
+            i += 2
+        }
+    }
+}
+
+/// Per-operation timings of one implementation, one value per batch, sorted.
+struct Timing {
+    let name: String
+    let nanosecondsPerOperation: [Double]
+
+    var median: Double { percentile(50) }
+
+    func percentile(_ p: Double) -> Double {
+        guard !nanosecondsPerOperation.isEmpty else { return .nan }
+        return nanosecondsPerOperation[Int((Double(nanosecondsPerOperation.count - 1) * p / 100).rounded())]
+    }
+}
+
+/// Keeps a result alive and opaque to the optimiser.
+@inline(never)
+func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+func format(_ ns: Double) -> String {
+    if ns < 1_000 { return String(format: "%.1f ns", ns) }
+    if ns < 1_000_000 { return String(format: "%.2f µs", ns / 1_000) }
+    return String(format: "%.2f ms", ns / 1_000_000)
+}
+
+struct Case {
+    let name: String
+    let body: () throws -> Any
+}
+
+/// Runs each case `iterations` times per batch, the cases interleaved, after one warm-up round.
+func interleaved(_ section: String, _ cases: [Case], iterations: Int, batches: Int) throws -> [Timing] {
+    if let only = options.only {
+        for item in cases where "\(section): \(item.name)".contains(only) {
+            for _ in 0..<(iterations * batches) { blackHole(try item.body()) }
+        }
+        return cases.map { Timing(name: $0.name, nanosecondsPerOperation: []) }
+    }
+    var samples = [[Double]](repeating: [], count: cases.count)
+    let clock = ContinuousClock()
+    for round in 0...batches {
+        for (index, item) in cases.enumerated() {
+            let start = clock.now
+            for _ in 0..<iterations { blackHole(try item.body()) }
+            let elapsed = start.duration(to: clock.now)
+            let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+            if round > 0 { samples[index].append(ns / Double(iterations)) }
+        }
+    }
+    return zip(cases, samples).map { Timing(name: $0.name, nanosecondsPerOperation: $1.sorted()) }
+}
+
+func table(_ title: String, mapper: Timing, foundation: Timing, floor: Timing) {
+    print("### \(title)")
+    print("| implementation | median | p10 | p90 |")
+    print("| --- | ---: | ---: | ---: |")
+    for m in [mapper, foundation, floor] {
+        print("| \(m.name) | \(format(m.median)) | \(format(m.percentile(10))) | \(format(m.percentile(90))) |")
+    }
+    let speedup = foundation.median / mapper.median
+    let overFloor = mapper.median / floor.median
+    print("")
+    print(String(format: "- Foundation / ModelMapper: **%.2fx** (aim >= 2x: %@)", speedup, speedup >= 2 ? "met" : "not met"))
+    print(String(format: "- ModelMapper / hand-written: **%.2fx** (aim <= 2x: %@)", overFloor, overFloor <= 2 ? "met" : "not met"))
+    print("")
+}
+
+let options = Options(CommandLine.arguments)
+let userData = try Data(contentsOf: options.dataDirectory.appendingPathComponent("github-user.json"))
+let feedData = try Data(contentsOf: options.dataDirectory.appendingPathComponent("repo-feed.json"))
+
+let mapper = ModelMapper(options: MappingOptions())
+let decoder = JSONDecoder()
+decoder.dateDecodingStrategy = .iso8601
+let encoder = JSONEncoder()
+encoder.dateEncodingStrategy = .iso8601
+
+// The three must agree before any timing counts.
+let mUser = try mapper.decode(MUser.self, from: userData)
+let hUser = try HandWritten.decodeUser(userData)
+let cUser = try decoder.decode(CUser.self, from: userData)
+let mFeed = try mapper.decode(MFeed.self, from: feedData)
+let hFeed = try HandWritten.decodeFeed(feedData)
+let cFeed = try decoder.decode(CFeed.self, from: feedData)
+func check(_ condition: Bool, _ what: String) {
+    if !condition {
+        print("error: implementations disagree on \(what)")
+        exit(1)
+    }
+}
+check(try mapper.encode(mUser) == HandWritten.encodeUser(hUser), "the user")
+check(cUser.login == mUser.login && cUser.updatedAt == mUser.updatedAt && cUser.bio == mUser.bio, "the user (Codable)")
+check(try mapper.encode(mFeed) == HandWritten.encodeFeed(hFeed), "the feed")
+check(cFeed.items.count == mFeed.items.count && cFeed.items.last?.owner.login == mFeed.items.last?.owner.login
+    && cFeed.items.map(\.license?.spdxId) == mFeed.items.map(\.license?.spdxId), "the feed (Codable)")
+
+print("ModelMapper benchmark: \(options.batches) interleaved batches; user x\(options.userIterations), feed x\(options.feedIterations) per batch")
+print("inputs: github-user.json (\(userData.count) bytes), repo-feed.json (\(feedData.count) bytes, \(mFeed.items.count) repositories)")
+print("")
+
+let userDecode = try interleaved("userDecode", [
+    Case(name: "ModelMapper.decode") { try mapper.decode(MUser.self, from: userData) },
+    Case(name: "JSONDecoder + Codable") { try decoder.decode(CUser.self, from: userData) },
+    Case(name: "hand-written") { try HandWritten.decodeUser(userData) },
+], iterations: options.userIterations, batches: options.batches)
+table("GitHub user: decode", mapper: userDecode[0], foundation: userDecode[1], floor: userDecode[2])
+
+let userEncode = try interleaved("userEncode", [
+    Case(name: "ModelMapper.encode") { try mapper.encode(mUser) },
+    Case(name: "JSONEncoder + Codable") { try encoder.encode(cUser) },
+    Case(name: "hand-written") { HandWritten.encodeUser(hUser) },
+], iterations: options.userIterations, batches: options.batches)
+table("GitHub user: encode", mapper: userEncode[0], foundation: userEncode[1], floor: userEncode[2])
+
+let feedDecode = try interleaved("feedDecode", [
+    Case(name: "ModelMapper.decode") { try mapper.decode(MFeed.self, from: feedData) },
+    Case(name: "JSONDecoder + Codable") { try decoder.decode(CFeed.self, from: feedData) },
+    Case(name: "hand-written") { try HandWritten.decodeFeed(feedData) },
+], iterations: options.feedIterations, batches: options.batches)
+table("Repository feed (300 repos): decode", mapper: feedDecode[0], foundation: feedDecode[1], floor: feedDecode[2])
+
+let feedEncode = try interleaved("feedEncode", [
+    Case(name: "ModelMapper.encode") { try mapper.encode(mFeed) },
+    Case(name: "JSONEncoder + Codable") { try encoder.encode(cFeed) },
+    Case(name: "hand-written") { HandWritten.encodeFeed(hFeed) },
+], iterations: options.feedIterations, batches: options.batches)
+table("Repository feed (300 repos): encode", mapper: feedEncode[0], foundation: feedEncode[1], floor: feedEncode[2])

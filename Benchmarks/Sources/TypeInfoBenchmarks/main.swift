@@ -1,0 +1,103 @@
+import BenchmarkSupport
+import Foundation
+import TypeInfo
+
+// The TypeInfo benchmark of issue 2: first reads, cached lookups, property access against
+// direct access. Run: swift run -c release --package-path Benchmarks TypeInfoBenchmarks
+
+/// Twenty stored properties of assorted types.
+struct TwentyProperties {
+    var p01: Int = 1, p02: String = "two", p03: Double = 3, p04: Bool = true, p05: [Int] = [5]
+    var p06: Int8 = 6, p07: String? = nil, p08: Float = 8, p09: UInt16 = 9, p10: [String: Int] = [:]
+    var p11: Int = 11, p12: String = "twelve", p13: Double = 13, p14: Bool = false, p15: Set<Int> = []
+    var p16: Int32 = 16, p17: Date = Date(timeIntervalSince1970: 17), p18: UInt8 = 18, p19: Int64 = 19, p20: String = "twenty"
+}
+
+class Level1 { final var a: Int = 1; final var b: String = "b"; final var c: Double = 3 }
+class Level2: Level1 { final var d: Int = 4; final var e: String? = nil; final var f: [Int] = [] }
+final class Level3: Level2 { var g: Bool = true; var h: Int16 = 8; var i: String = "i" }
+
+let firstReads: [Timing] = [
+    measure("first read: 20-property struct", iterations: 50, batches: 40) {
+        ClassInfo.of(TwentyProperties.self).setNeedsUpdate()
+        return ClassInfo.of(TwentyProperties.self)
+    },
+    measure("first read: 3-level class (whole chain)", iterations: 50, batches: 40) {
+        ClassInfo.of(Level3.self).setNeedsUpdate()
+        ClassInfo.of(Level2.self).setNeedsUpdate()
+        ClassInfo.of(Level1.self).setNeedsUpdate()
+        return ClassInfo.of(Level3.self)
+    },
+    measure("first read: 3-level class (superclasses cached)", iterations: 50, batches: 40) {
+        ClassInfo.of(Level3.self).setNeedsUpdate()
+        return ClassInfo.of(Level3.self)
+    },
+]
+report("First read (rebuild after setNeedsUpdate)", firstReads)
+
+let types: [Any.Type] = [TwentyProperties.self, Level3.self, Level2.self, Level1.self, Int.self, String.self, [Int].self, Date.self]
+for type in types { _ = ClassInfo.of(type) }
+var cursor = 0
+let lookups: [Timing] = [
+    measure("empty operation (harness overhead)", iterations: 200_000) { cursor },
+    measure("cached ClassInfo.of (same type)", iterations: 200_000) { ClassInfo.of(TwentyProperties.self) },
+    measure("cached ClassInfo.of (8 types round robin)", iterations: 200_000) {
+        cursor = (cursor + 1) & 7
+        return ClassInfo.of(types[cursor])
+    },
+]
+report("Cached lookup", lookups)
+
+// Two threads hammering the cache at once: with no lock on the read path, per-lookup cost
+// stays near the single-thread cost instead of doubling.
+func parallelLookupCost(threads: Int, iterations: Int) -> Double {
+    let group = DispatchGroup()
+    let start = ContinuousClock.now
+    for _ in 0..<threads {
+        group.enter()
+        Thread {
+            for _ in 0..<iterations { blackHole(ClassInfo.of(TwentyProperties.self)) }
+            group.leave()
+        }.start()
+    }
+    group.wait()
+    return nanoseconds(start.duration(to: .now)) / Double(iterations)
+}
+let single = (0..<7).map { _ in parallelLookupCost(threads: 1, iterations: 1_000_000) }.sorted()[3]
+let double = (0..<7).map { _ in parallelLookupCost(threads: 2, iterations: 1_000_000) }.sorted()[3]
+print("## Concurrent cached lookups (wall time per lookup per thread, median of 7 runs)")
+print("1 thread: \(format(single))   2 threads: \(format(double))   ratio: \(String(format: "%.2f", double / single))\n")
+
+/// Property access against direct access, on a local model (a global would add dynamic
+/// exclusivity checks to every access, on both sides).
+func propertyAccessTimings() -> [Timing] {
+    let info = ClassInfo.of(TwentyProperties.self)
+    guard let intProperty = info.propertyInfo(named: "p11"), let stringProperty = info.propertyInfo(named: "p12") else {
+        fatalError("benchmark type lost its properties")
+    }
+    var model = TwentyProperties()
+    // Reads borrow a `let`, as an encoder holding a model does; reading a captured `var`
+    // would copy the whole 20-field struct into the call on both sides.
+    let reading = TwentyProperties()
+    var counter = 0
+    let timings = [
+        measure("empty operation (harness overhead)", iterations: 1_000_000) { counter },
+        measure("direct read  model.p11", iterations: 1_000_000) { reading.p11 },
+        measure("PropertyInfo.get(Int.self, from:)", iterations: 1_000_000) { (try? intProperty.get(Int.self, from: reading)) ?? 0 },
+        measure("PropertyInfo.get(from:) -> Any", iterations: 1_000_000) { (try? intProperty.get(from: reading)) ?? 0 },
+        measure("direct write model.p11 = n", iterations: 1_000_000) { counter &+= 1; model.p11 = counter },
+        measure("PropertyInfo.set(Int, on: &model)", iterations: 1_000_000) {
+            counter &+= 1
+            try? intProperty.set(counter, on: &model)
+        },
+        measure("PropertyInfo.set(Any, on: &model)", iterations: 1_000_000) {
+            counter &+= 1
+            try? intProperty.set(counter as Any, on: &model)
+        },
+        measure("direct write model.p12 = string", iterations: 1_000_000) { model.p12 = "twelve" },
+        measure("PropertyInfo.set(String, on: &model)", iterations: 1_000_000) { try? stringProperty.set("twelve", on: &model) },
+    ]
+    blackHole(model)
+    return timings
+}
+report("Property access (struct)", propertyAccessTimings())

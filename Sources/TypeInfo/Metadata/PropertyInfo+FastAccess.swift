@@ -1,0 +1,65 @@
+// The mapper's hot path: reading and writing a field when the caller's types match the
+// property's exactly. These functions are inlinable so that they are specialised in the
+// caller's module: the field is then read or written as a plain `Value` at a known offset,
+// with no `Any` box, no dynamic cast and no generic metadata lookup. Anything else falls
+// through to the general path in PropertyInfo.swift.
+
+extension PropertyInfo {
+    /// Reads the property's current value as a `Value`.
+    ///
+    /// When `Value` is the property's type and `instance` is of the declaring type, this reads
+    /// the field directly (no `Any` box, no dynamic cast); otherwise the value is read through
+    /// the general path and cast to `Value`.
+    /// - Parameters:
+    ///   - type: the type to read the value as.
+    ///   - instance: a value of the declaring struct, or an instance of the declaring class or a subclass.
+    /// - Returns: a copy of the value.
+    /// - Throws: ``PropertyAccessError`` when the instance does not own the property or the value is not a `Value`.
+    @inlinable
+    public func get<Instance, Value>(_ type: Value.Type, from instance: Instance) throws -> Value {
+        if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType {
+            if declaringTypeIsClass {
+                // `Instance` is the declaring class itself, so `instance` is a reference to it.
+                let object = unsafeBitCast(instance, to: AnyObject.self)
+                return withExtendedLifetime(object) {
+                    (UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+                        .assumingMemoryBound(to: Value.self).pointee
+                }
+            }
+            return withUnsafeBytes(of: instance) { bytes in
+                (bytes.baseAddress.unsafelyUnwrapped + offset).assumingMemoryBound(to: Value.self).pointee
+            }
+        }
+        return try getThroughStorage(type, from: instance)
+    }
+
+    /// Writes a value into the property of a struct value (in place) or class instance, `let` properties included.
+    ///
+    /// When `Value` is the property's type and `instance` is of the declaring type, the write
+    /// is direct; otherwise the value is cast (`as?`) to the property's type, so an `Int` fits
+    /// an `Int?` and an `Any` holding a `String` fits a `String`. Reference counts are kept
+    /// right: the old value is released, the new one retained.
+    /// - Parameters:
+    ///   - value: the new value.
+    ///   - instance: the struct value (modified in place) or the class instance.
+    /// - Throws: ``PropertyAccessError/typeMismatch(property:expected:found:)`` when the value does not fit
+    ///   (nothing is written), ``PropertyAccessError/notAnInstance(property:owner:found:)`` when the
+    ///   instance does not own the property.
+    @inlinable
+    public func set<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
+        if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType {
+            if declaringTypeIsClass {
+                let object = unsafeBitCast(instance, to: AnyObject.self)
+                withExtendedLifetime(object) {
+                    (Unmanaged.passUnretained(object).toOpaque() + offset).assumingMemoryBound(to: Value.self).pointee = value
+                }
+                return
+            }
+            withUnsafeMutableBytes(of: &instance) { bytes in
+                (bytes.baseAddress.unsafelyUnwrapped + offset).assumingMemoryBound(to: Value.self).pointee = value
+            }
+            return
+        }
+        try setThroughStorage(value, on: &instance)
+    }
+}
