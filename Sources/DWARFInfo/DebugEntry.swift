@@ -15,11 +15,15 @@ struct DebugOffset: Hashable, Comparable, Sendable {
 ///
 /// Attributes the file does not carry are `nil`; an attribute carried in a form this reader
 /// does not understand is also `nil` (the layout then says "unknown" rather than guessing).
+///
+/// A large binary has hundreds of thousands of these, so the numeric attributes are stored
+/// unboxed with one presence bit each (8 bytes rather than an optional's 16).
 struct DebugEntry: Sendable {
     /// Where the entry is in `.debug_info`.
     var offset: DebugOffset
     /// The `DW_TAG_*` value.
     var tag: UInt16
+    var isDeclaration = false
     /// The index of the parent entry in ``DebugInfoTree/entries``; `nil` for a unit's root.
     var parent: Int?
     /// Indexes of the children in ``DebugInfoTree/entries``, in file order.
@@ -29,31 +33,80 @@ struct DebugEntry: Sendable {
 
     var name: String?
     var linkageName: String?
-    var byteSize: UInt64?
-    var bitSize: UInt64?
+
+    private enum Slot: Int, CaseIterable {
+        case byteSize, bitSize, dataMemberLocation, dataBitOffset, legacyBitOffset, type, typeSignature
+        case definitionSignature, definition, specification, upperBound, count, alignment, language
+        case encoding, runtimeClass
+    }
+
+    private var present: UInt32 = 0
+    private var values = SlotValues()
+
+    /// Sixteen unboxed numbers (a tuple keeps them inline, with no array allocation).
+    private struct SlotValues: Sendable {
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        subscript(slot: Int) -> UInt64 {
+            get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: slot * 8, as: UInt64.self) } }
+            set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: slot * 8, as: UInt64.self) } }
+        }
+    }
+
+    init(offset: DebugOffset, tag: UInt16, parent: Int?, unitRoot: Int) {
+        self.offset = offset
+        self.tag = tag
+        self.parent = parent
+        self.unitRoot = unitRoot
+    }
+
+    private func get(_ slot: Slot) -> UInt64? {
+        present & (1 << slot.rawValue) == 0 ? nil : values[slot.rawValue]
+    }
+
+    private mutating func set(_ slot: Slot, _ value: UInt64?) {
+        if let value {
+            present |= 1 << slot.rawValue
+            values[slot.rawValue] = value
+        } else {
+            present &= ~(1 << slot.rawValue)
+        }
+    }
+
+    var byteSize: UInt64? { get { get(.byteSize) } set { set(.byteSize, newValue) } }
+    var bitSize: UInt64? { get { get(.bitSize) } set { set(.bitSize, newValue) } }
     /// `DW_AT_data_member_location` as a constant, or decoded from a `DW_OP_plus_uconst` expression.
-    var dataMemberLocation: UInt64?
-    var dataBitOffset: UInt64?
+    var dataMemberLocation: UInt64? { get { get(.dataMemberLocation) } set { set(.dataMemberLocation, newValue) } }
+    var dataBitOffset: UInt64? { get { get(.dataBitOffset) } set { set(.dataBitOffset, newValue) } }
     /// The DWARF 2/3 `DW_AT_bit_offset`: bits from the most significant bit of the storage unit.
-    var legacyBitOffset: UInt64?
-    var type: DebugOffset?
+    var legacyBitOffset: UInt64? { get { get(.legacyBitOffset) } set { set(.legacyBitOffset, newValue) } }
+    var type: DebugOffset? {
+        get { get(.type).map(DebugOffset.init(rawValue:)) }
+        set { set(.type, newValue?.rawValue) }
+    }
     /// A `DW_FORM_ref_sig8` type reference, resolved to ``type`` once every type unit is read.
-    var typeSignature: UInt64?
+    var typeSignature: UInt64? { get { get(.typeSignature) } set { set(.typeSignature, newValue) } }
     /// `DW_AT_signature` of a declaration stub: the type unit that defines the type.
-    var definitionSignature: UInt64?
+    var definitionSignature: UInt64? { get { get(.definitionSignature) } set { set(.definitionSignature, newValue) } }
     /// ``definitionSignature`` resolved: where the full type is.
-    var definition: DebugOffset?
-    var specification: DebugOffset?
-    var isDeclaration = false
-    var isArtificial = false
-    var upperBound: Int64?
-    var count: UInt64?
-    var constValue: Int64?
-    var alignment: UInt64?
-    var language: UInt64?
-    var encoding: UInt64?
+    var definition: DebugOffset? {
+        get { get(.definition).map(DebugOffset.init(rawValue:)) }
+        set { set(.definition, newValue?.rawValue) }
+    }
+    var specification: DebugOffset? {
+        get { get(.specification).map(DebugOffset.init(rawValue:)) }
+        set { set(.specification, newValue?.rawValue) }
+    }
+    var upperBound: Int64? {
+        get { get(.upperBound).map { Int64(bitPattern: $0) } }
+        set { set(.upperBound, newValue.map { UInt64(bitPattern: $0) }) }
+    }
+    var count: UInt64? { get { get(.count) } set { set(.count, newValue) } }
+    var alignment: UInt64? { get { get(.alignment) } set { set(.alignment, newValue) } }
+    var language: UInt64? { get { get(.language) } set { set(.language, newValue) } }
+    var encoding: UInt64? { get { get(.encoding) } set { set(.encoding, newValue) } }
     /// `DW_AT_APPLE_runtime_class`: `DW_LANG_Swift` on Swift types.
-    var runtimeClass: UInt64?
-    /// `DW_AT_decl_line`, used to tell anonymous types apart.
-    var declLine: UInt64?
+    var runtimeClass: UInt64? { get { get(.runtimeClass) } set { set(.runtimeClass, newValue) } }
 }

@@ -8,7 +8,9 @@ struct DebugInfoTree: Sendable {
     /// The size of a pointer in the file's architecture (for pointers without `DW_AT_byte_size`).
     let pointerSize: Int
 
-    private let indexByOffset: [DebugOffset: Int]
+    /// Entries are read in file order, so their offsets ascend and a lookup is a binary search;
+    /// this dictionary exists only for a file that breaks that order.
+    private let indexByOffset: [DebugOffset: Int]?
     /// For an anonymous struct, union or enum, the first typedef that names it.
     private let typedefNaming: [DebugOffset: Int]
 
@@ -20,20 +22,22 @@ struct DebugInfoTree: Sendable {
         self.entries = entries
         self.isLittleEndian = isLittleEndian
         self.pointerSize = pointerSize
-        var index: [DebugOffset: Int] = [:]
-        index.reserveCapacity(entries.count)
-        // Indexes, not `enumerated()`: copying each entry out of the array costs retains.
-        for position in entries.indices {
-            index[entries[position].offset] = position
+        let ascending = zip(entries.indices.dropFirst(), entries.indices).allSatisfy { entries[$0].offset > entries[$1].offset }
+        var index: [DebugOffset: Int]?
+        if !ascending {
+            var byOffset: [DebugOffset: Int] = [:]
+            for position in entries.indices { byOffset[entries[position].offset] = position }
+            index = byOffset
         }
+        self.indexByOffset = index
         var naming: [DebugOffset: Int] = [:]
         for position in entries.indices where entries[position].tag == DebugTag.typedef {
-            guard let target = entries[position].type, let targetIndex = index[target] else { continue }
+            guard let targetIndex = Self.lookUp(entries[position].type, in: entries, index: index) else { continue }
+            let target = entries[targetIndex].offset
             if DebugTag.isLayoutType(entries[targetIndex].tag), entries[targetIndex].name == nil, naming[target] == nil {
                 naming[target] = position
             }
         }
-        self.indexByOffset = index
         self.typedefNaming = naming
     }
 
@@ -41,11 +45,24 @@ struct DebugInfoTree: Sendable {
     /// A declaration stub that names its type unit (`DW_AT_signature`) stands for the full
     /// type there.
     func index(of offset: DebugOffset?) -> Int? {
-        guard let offset, let position = indexByOffset[offset] else { return nil }
-        if let definition = entries[position].definition, let full = indexByOffset[definition] {
+        guard let position = Self.lookUp(offset, in: entries, index: indexByOffset) else { return nil }
+        if let definition = entries[position].definition,
+           let full = Self.lookUp(definition, in: entries, index: indexByOffset) {
             return full
         }
         return position
+    }
+
+    private static func lookUp(_ offset: DebugOffset?, in entries: [DebugEntry], index: [DebugOffset: Int]?) -> Int? {
+        guard let offset else { return nil }
+        if let index { return index[offset] }
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if entries[middle].offset < offset { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].offset == offset ? low : nil
     }
 
     /// The typedef that names the anonymous type at `index`, if any.

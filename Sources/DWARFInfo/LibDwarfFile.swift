@@ -196,7 +196,6 @@ final class LibDwarfFile {
             case DW_AT_language: entry.language = unsigned(attribute)
             case DW_AT_encoding: entry.encoding = unsigned(attribute)
             case DW_AT_APPLE_runtime_class: entry.runtimeClass = unsigned(attribute)
-            case DW_AT_decl_line: entry.declLine = unsigned(attribute)
             case DW_AT_upper_bound: entry.upperBound = signed(attribute)
             case DW_AT_type:
                 if let signature = signatureReference(attribute) {
@@ -207,7 +206,6 @@ final class LibDwarfFile {
             case DW_AT_specification: entry.specification = reference(attribute, section: section)
             case DW_AT_signature: entry.definitionSignature = signatureReference(attribute)
             case DW_AT_declaration: entry.isDeclaration = flag(attribute)
-            case DW_AT_artificial: entry.isArtificial = flag(attribute)
             case DW_AT_data_member_location: entry.dataMemberLocation = memberLocation(attribute)
             default: break
             }
