@@ -40,13 +40,16 @@ extension LayoutHoles {
             out += "  wasted \(wastedBytes)\(total)\(isComplete ? "" : " or more"): \(holes) (\(Self.bytes(holeBytes))), tail padding \(Self.bytes(paddingBytes))\n"
         }
         if let reorder {
-            out += "  reorder to save \(Self.bytes(reorder.savedBytes)): \(reorder.order.joined(separator: ", "))"
+            let saving = reorder.savedBytes > 0
+                ? "reorder to save \(Self.bytes(reorder.savedBytes))"
+                : "reorder to shrink the size by \(Self.bytes(reorder.currentSize - reorder.suggestedSize))"
+            out += "  \(saving): \(reorder.order.joined(separator: ", "))"
             if kind == .class {
                 out += " (instance size \(reorder.currentSize) -> \(reorder.suggestedSize))\n"
             } else {
                 out += " (size \(reorder.currentSize) -> \(reorder.suggestedSize), stride \(reorder.currentStride) -> \(reorder.suggestedStride))\n"
             }
-        } else if let reorderNote, reorderNote != note, wastedBytes > 0 {
+        } else if let reorderNote, reorderNote != note, holeCount > 0 {
             out += "  no reorder suggestion: \(reorderNote)\n"
         }
         return out

@@ -145,12 +145,13 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
         }
         let fields = LayoutSnapshot.offsetOrdered(layout.fields)
         var cursor: Int? = 0
-        if kind == .class, let first = fields.first?.offset, first > 0 {
+        if kind == .class, let limit = fields.first?.offset ?? layout.instanceSize, limit > 0 {
             // A native Swift object starts with its metadata pointer and reference counts: two words.
-            let header = layout.size.map { $0 > 0 && $0 <= first / 2 ? 2 * $0 : first } ?? first
+            let header = layout.size.map { $0 > 0 && $0 <= limit / 2 ? 2 * $0 : limit } ?? limit
             rows.append(Row(kind: .header, offset: 0, size: header))
             cursor = header
         }
+        var unknownSizes: [String] = []
         for field in fields {
             let offset = field.offset ?? 0
             if let at = cursor, offset > at {
@@ -164,10 +165,26 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
                 // After a field of unknown size, this field's end is the first known byte again.
                 cursor = max(cursor ?? range.upperBound, range.upperBound)
             } else {
-                isComplete = false
-                note = "the size of field '\(field.name)' is unknown, so the bytes after it are not classified"
+                unknownSizes.append(field.name)
                 cursor = nil
             }
+        }
+        if !unknownSizes.isEmpty {
+            isComplete = false
+            let names = unknownSizes.prefix(3).joined(separator: ", ") + (unknownSizes.count > 3 ? ", ..." : "")
+            note = unknownSizes.count == 1
+                ? "the size of field '\(names)' is unknown, so the bytes after it are not classified"
+                : "the sizes of \(unknownSizes.count) fields are unknown (\(names)), so the bytes after them are not classified"
+        }
+        // A Swift value's size ends at its last used byte and its stride adds the tail padding,
+        // so the padding is known even when the last field's size is not. C's sizeof (DWARF)
+        // already includes the padding; there, and for objects, it runs from the last field's end.
+        let swiftValue = (kind == .struct || kind == .tuple) && layout.source != .dwarf
+        if swiftValue, let size = layout.size, let stride = layout.stride, stride >= size {
+            if let at = cursor, size > at { rows.append(Row(kind: .hole, offset: at, size: size - at)) }
+            // An empty value's stride of 1 is not waste anyone can remove.
+            if stride > size, size > 0 { rows.append(Row(kind: .padding, offset: size, size: stride - size)) }
+            return
         }
         guard let at = cursor else { return }
         if let extent {

@@ -16,6 +16,10 @@ extension LayoutSnapshot {
         var out = "{\n"
         out += "  \"format\": \(JSONText.string(Self.formatName)),\n"
         out += "  \"version\": \(version),\n"
+        if let selection, !selection.isEmpty {
+            let list = { (items: [String]) in "[" + items.map(JSONText.string).joined(separator: ", ") + "]" }
+            out += "  \"selection\": {\"kinds\": \(list(selection.kinds.map(\.rawValue))), \"modules\": \(list(selection.modules)), \"typePatterns\": \(list(selection.typePatterns))},\n"
+        }
         if types.isEmpty {
             out += "  \"types\": []\n}\n"
             return out
@@ -69,6 +73,7 @@ extension LayoutSnapshot {
         }
         self.init(types: file.types.map(\.layout))
         self.version = version
+        self.selection = file.selection.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private static func write(_ type: TypeLayout, to out: inout String) {
@@ -145,6 +150,7 @@ private struct FileHeader: Decodable {
 }
 
 private struct SnapshotFile: Decodable {
+    var selection: LayoutSnapshot.Selection?
     var types: [SnapshotType]
 }
 

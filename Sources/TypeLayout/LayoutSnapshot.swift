@@ -20,6 +20,29 @@ public struct LayoutSnapshot: Hashable, Sendable {
     public var version: Int
     /// The normalized layouts, sorted by name.
     public private(set) var types: [TypeLayout]
+    /// The filters the snapshot was taken with (`typeinfo snapshot --type ...`), so a later
+    /// `typeinfo check` selects the same types; `nil` when every type was taken.
+    public var selection: Selection?
+
+    /// The type filters a snapshot was taken with.
+    public struct Selection: Hashable, Sendable, Codable {
+        /// `--type` patterns: substrings, or `/regex/`.
+        public var typePatterns: [String]
+        /// `--kind` values.
+        public var kinds: [TypeKind]
+        /// `--module` names.
+        public var modules: [String]
+
+        /// Creates a selection.
+        public init(typePatterns: [String] = [], kinds: [TypeKind] = [], modules: [String] = []) {
+            self.typePatterns = typePatterns
+            self.kinds = kinds
+            self.modules = modules
+        }
+
+        /// Whether no filter was given.
+        public var isEmpty: Bool { typePatterns.isEmpty && kinds.isEmpty && modules.isEmpty }
+    }
 
     /// Creates a snapshot of the given layouts, normalizing and sorting them.
     ///
@@ -27,6 +50,7 @@ public struct LayoutSnapshot: Hashable, Sendable {
     public init(types: [TypeLayout]) {
         self.version = Self.currentVersion
         self.types = Self.sorted(types.map(Self.normalized))
+        self.selection = nil
     }
 
     /// Creates a snapshot of every type in a layout document.
@@ -36,13 +60,13 @@ public struct LayoutSnapshot: Hashable, Sendable {
         self.init(types: document.types)
     }
 
-    /// Returns a snapshot holding only the types whose name satisfies `isIncluded`.
+    /// Returns a snapshot holding only the types that satisfy `isIncluded`.
     ///
-    /// - Parameter isIncluded: decides, by qualified name, whether a type is kept.
+    /// - Parameter isIncluded: decides whether a (normalized) layout is kept.
     /// - Returns: the filtered snapshot, still sorted.
-    public func filter(_ isIncluded: (String) throws -> Bool) rethrows -> LayoutSnapshot {
+    public func filter(_ isIncluded: (TypeLayout) throws -> Bool) rethrows -> LayoutSnapshot {
         var copy = self
-        copy.types = try types.filter { try isIncluded($0.name) }
+        copy.types = try types.filter(isIncluded)
         return copy
     }
 

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import TypeLayout
+
+/// `typeinfo check`: compare a binary's layouts with a recorded snapshot.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a binary's type layouts against a snapshot; exit 1 when they changed.",
+        discussion: """
+            Compares the layouts of the binary's types with a snapshot written by
+            `typeinfo snapshot` (or a `typeinfo dump --format json` document) and prints every
+            change, grouped by type, each marked BREAKING or compatible: types added or removed;
+            size, alignment, stride or instance size changed; fields added, removed, moved,
+            retyped, resized, renamed or reordered; enum cases added, removed or renumbered;
+            superclass changed. docs/layout-checks.md explains how each change is classified.
+
+            Types are selected as the snapshot recorded (its --type/--kind/--module filters)
+            unless filters are given here.
+
+            Exit status: 0 nothing changed, 1 something changed (with --fail-on breaking: only
+            breaking changes count), 2 usage or input error.
+
+            Examples:
+              typeinfo check .build/release/libWire.so --against Tests/layouts.json
+              typeinfo check MyApp --against layouts.json --format json --fail-on breaking
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The ELF file to check.", valueName: "binary"))
+    var binary: String
+
+    @Option(name: .customLong("against"), help: ArgumentHelp("The snapshot to compare with.", valueName: "snapshot"))
+    var snapshotPath: String?
+
+    @Option(help: "Output format: text (a readable report) or json (docs/layout-checks.md).")
+    var format: ReportFormat = .text
+
+    @Option(name: .customLong("fail-on"), help: "Which changes make the exit status 1: any (default) or breaking.")
+    var failOn: FailurePolicy = .any
+
+    @OptionGroup var selection: LayoutSelectionOptions
+
+    func run() throws {
+        guard let snapshotPath else {
+            throw LayoutInput.fail("check needs --against SNAPSHOT (a file written by `typeinfo snapshot`)")
+        }
+        var recorded = try LayoutInput.readSnapshot(snapshotPath)
+        let chosen = selection.isEmpty ? (recorded.selection ?? LayoutSnapshot.Selection()) : selection.stored
+        let filter = try LayoutSelection(chosen)
+        let document = try LayoutInput.readBinary(binary)
+        let current = LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+        if !selection.isEmpty {
+            recorded = recorded.filter(filter.matchesSnapshotType)
+        }
+        let diff = LayoutDiff(old: recorded, new: current)
+        try DiffOutput.finish(
+            diff, format: format, title: "Checking \(binary) against \(snapshotPath)",
+            old: snapshotPath, new: binary, failOn: failOn
+        )
+    }
+}

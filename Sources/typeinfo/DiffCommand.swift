@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import TypeLayout
+
+/// `typeinfo diff`: compare the layouts of two builds.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare the type layouts of two builds (binaries or snapshots); exit 1 when they differ.",
+        discussion: """
+            OLD and NEW are ELF files, snapshots written by `typeinfo snapshot`, or documents
+            written by `typeinfo dump --format json`, in any combination. The report is the one
+            `typeinfo check` prints: every change grouped by type, marked BREAKING or compatible.
+
+            Exit status: 0 no differences, 1 differences (with --fail-on breaking: only
+            breaking ones count), 2 usage or input error.
+
+            Examples:
+              typeinfo diff old/libWire.so new/libWire.so
+              typeinfo diff layouts.json .build/release/MyApp --type MyApp.Packet --format json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The older build: an ELF file or a snapshot.", valueName: "old"))
+    var old: String
+
+    @Argument(help: ArgumentHelp("The newer build: an ELF file or a snapshot.", valueName: "new"))
+    var new: String
+
+    @Option(help: "Output format: text (a readable report) or json (docs/layout-checks.md).")
+    var format: ReportFormat = .text
+
+    @Option(name: .customLong("fail-on"), help: "Which differences make the exit status 1: any (default) or breaking.")
+    var failOn: FailurePolicy = .any
+
+    @OptionGroup var selection: LayoutSelectionOptions
+
+    func run() throws {
+        let filter = try selection.filter()
+        let before = try Self.read(old, filter: filter)
+        let after = try Self.read(new, filter: filter)
+        try DiffOutput.finish(
+            LayoutDiff(old: before, new: after), format: format, title: "Comparing \(old) -> \(new)",
+            old: old, new: new, failOn: failOn
+        )
+    }
+
+    /// A binary is filtered with every option; a snapshot with those it can answer (it keeps no module names).
+    private static func read(_ path: String, filter: LayoutSelection) throws -> LayoutSnapshot {
+        if LayoutInput.isJSON(path) {
+            return try LayoutInput.readSnapshot(path).filter(filter.matchesSnapshotType)
+        }
+        let document = try LayoutInput.readBinary(path)
+        return LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+    }
+}

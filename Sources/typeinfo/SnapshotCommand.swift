@@ -1,0 +1,204 @@
+import ArgumentParser
+import BinaryInfo
+import DWARFInfo
+import Foundation
+import TypeLayout
+
+/// `typeinfo snapshot`: record the layouts of a binary's types for later `typeinfo check`.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Record the layouts of a binary's types in a stable, diff-friendly JSON file.",
+        discussion: """
+            Writes each selected type's layout facts (size, alignment, stride, instance size for
+            classes, each field's name, offset, size and type, enum cases) sorted by name, one
+            field per line, so a layout change is a small, reviewable diff. Swift types come from
+            the binary's metadata; C types from its DWARF, when it has any. The format is
+            documented in docs/layout-checks.md.
+
+            The --type/--kind/--module filters are stored in the snapshot, and `typeinfo check`
+            selects the same types from the binary unless it is given filters of its own.
+
+            Examples:
+              typeinfo snapshot .build/release/libWire.so -o Tests/layouts.json --type Wire.
+              typeinfo snapshot MyApp --type '/^MyApp\\.(Header|Packet)$/' > layouts.json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The ELF file to read (executable, shared library or .o).", valueName: "binary"))
+    var binary: String
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the snapshot here instead of to standard output.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var selection: LayoutSelectionOptions
+
+    func run() throws {
+        let filter = try selection.filter()
+        let document = try LayoutInput.readBinary(binary)
+        var snapshot = LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+        snapshot.selection = selection.isEmpty ? nil : selection.stored
+        let data = snapshot.jsonData()
+        if let output {
+            do {
+                try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw LayoutInput.fail("\(output): cannot write the snapshot: \(error.localizedDescription)")
+            }
+            LayoutInput.note("wrote \(snapshot.types.count) type layouts from \(binary) to \(output)")
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+        if snapshot.types.isEmpty {
+            LayoutInput.note("warning: no types matched; the snapshot is empty")
+        }
+    }
+}
+
+/// The `--type`, `--kind` and `--module` options shared by the layout commands.
+struct LayoutSelectionOptions: ParsableArguments {
+    @Option(name: .customLong("type"), help: ArgumentHelp(
+        "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
+        valueName: "pattern"))
+    var typePatterns: [String] = []
+
+    @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind: struct, class, enum, union, ... Repeatable.", valueName: "kind"))
+    var kinds: [TypeKind] = []
+
+    @Option(name: .customLong("module"), help: ArgumentHelp("Only types declared in this module. Repeatable.", valueName: "name"))
+    var modules: [String] = []
+
+    var isEmpty: Bool { typePatterns.isEmpty && kinds.isEmpty && modules.isEmpty }
+
+    var stored: LayoutSnapshot.Selection {
+        LayoutSnapshot.Selection(typePatterns: typePatterns, kinds: kinds, modules: modules)
+    }
+
+    /// The filter these options describe.
+    func filter() throws -> LayoutSelection {
+        try LayoutSelection(stored)
+    }
+}
+
+/// A compiled type selection. Snapshots do not keep module names, so on the snapshot side
+/// only the name and kind filters apply (the module filter was applied when it was taken).
+struct LayoutSelection {
+    let binaryFilter: DumpFilter
+    let snapshotFilter: DumpFilter
+
+    /// Compiles a selection; a `/regex/` that does not compile is an input error (exit 2).
+    init(_ selection: LayoutSnapshot.Selection) throws {
+        do {
+            binaryFilter = try DumpFilter(typePatterns: selection.typePatterns, kinds: selection.kinds, modules: selection.modules)
+            snapshotFilter = try DumpFilter(typePatterns: selection.typePatterns, kinds: selection.kinds, modules: [])
+        } catch let error as ValidationError {
+            throw LayoutInput.fail(error.message)
+        }
+    }
+
+    func matchesBinaryType(_ type: TypeLayout) -> Bool { binaryFilter.matches(type) }
+    func matchesSnapshotType(_ type: TypeLayout) -> Bool { snapshotFilter.matches(type) }
+}
+
+/// Reading the inputs of the layout commands, with their errors (exit status 2).
+enum LayoutInput {
+    /// The exit status for usage and input errors.
+    static let inputErrorStatus: Int32 = 2
+
+    /// Prints `typeinfo: message` to standard error and returns the exit code to throw.
+    static func fail(_ message: String) -> ExitCode {
+        note(message)
+        return ExitCode(inputErrorStatus)
+    }
+
+    /// Prints `typeinfo: message` to standard error.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("typeinfo: \(message)\n".utf8))
+    }
+
+    /// Reads an ELF file's Swift types (metadata) and C types (DWARF, when present).
+    ///
+    /// Swift types come from the metadata; DWARF adds the types the metadata does not have
+    /// (C structs, unions and enums). A Swift type DWARF also describes keeps the metadata's
+    /// layout: DWARF is only a second witness for Swift (see `typeinfo dump`).
+    static func readBinary(_ path: String) throws -> LayoutDocument {
+        var document: LayoutDocument?
+        var metadataError: BinaryInfoError?
+        do {
+            document = try BinaryImage.layouts(atPath: path)
+        } catch let error as BinaryInfoError {
+            metadataError = error
+        }
+        if let metadataError, metadataError != .notSwift {
+            throw fail("\(path): \(metadataError)")
+        }
+        var dwarfTypes: [TypeLayout] = []
+        if document?.image.hasDebugInfo != false {
+            do {
+                dwarfTypes = try DWARFReader(path: path).typeLayouts()
+            } catch .noDebugInfo {
+                dwarfTypes = []
+            } catch {
+                if document == nil { throw fail("\(error)") }
+                note("warning: DWARF not used: \(error)")
+            }
+        }
+        guard var result = document ?? (dwarfTypes.isEmpty ? nil : LayoutDocument(image: ImageSummary(path: path), types: [])) else {
+            throw fail("\(path): \(metadataError.map(String.init(describing:)) ?? "no types"); it has no DWARF C types either")
+        }
+        let known = Set(result.types.map(\.name))
+        result.types += dwarfTypes.filter { !known.contains($0.name) }
+        return result
+    }
+
+    /// Reads a snapshot file (or a layout document).
+    static func readSnapshot(_ path: String) throws -> LayoutSnapshot {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw fail("\(path): cannot read: \(error.localizedDescription)")
+        }
+        do {
+            return try LayoutSnapshot(jsonData: data)
+        } catch let error as LayoutSnapshotError {
+            throw fail("\(path): \(error)")
+        }
+    }
+
+    /// Whether the file's first non-blank byte is `{`.
+    static func isJSON(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        return head.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "{")
+    }
+}
+
+/// The output formats of `typeinfo check` and `typeinfo diff`.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+/// Which changes make `check` and `diff` exit with status 1.
+enum FailurePolicy: String, ExpressibleByArgument, CaseIterable {
+    /// Any change, compatible or not.
+    case any
+    /// Only breaking changes.
+    case breaking
+}
+
+/// Prints a diff in the chosen format and exits 0 (no relevant change) or 1.
+enum DiffOutput {
+    static func finish(_ diff: LayoutDiff, format: ReportFormat, title: String, old: String, new: String, failOn: FailurePolicy) throws {
+        switch format {
+        case .text:
+            FileHandle.standardOutput.write(Data(diff.textReport(title: title).utf8))
+        case .json:
+            FileHandle.standardOutput.write(try diff.jsonData(old: old, new: new))
+        }
+        let failed = failOn == .any ? !diff.isEmpty : diff.hasBreakingChanges
+        if failed { throw ExitCode(1) }
+    }
+}
