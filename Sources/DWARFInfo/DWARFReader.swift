@@ -72,6 +72,17 @@ public struct DWARFReader: Sendable {
         try debugInfoTree().typeLayouts(languages: languages)
     }
 
+    /// Reads the file once and returns its C and C++ layouts apart from its Swift layouts:
+    /// the first for listing (DWARF is their only witness), the second for
+    /// ``LayoutWitnessComparison/compare(metadata:dwarf:)``.
+    ///
+    /// - Returns: both lists, each in file order.
+    /// - Throws: as ``typeLayouts()``.
+    public func typeLayoutsByLanguage() throws(DWARFReaderError) -> (cFamily: [TypeLayout], swift: [TypeLayout]) {
+        let tree = try debugInfoTree()
+        return (tree.typeLayouts(languages: .cFamily), tree.typeLayouts(languages: .swift))
+    }
+
     /// Reads the layouts into a document whose image summary says what was read.
     ///
     /// - Parameter languages: as in ``typeLayouts(languages:)``.

@@ -143,5 +143,8 @@ extension SwiftLayoutTests {
         #expect(swift.contains { $0.name == "SwiftFixture.Point" })
         #expect(swift.allSatisfy { $0.module != nil })
         #expect(Set(all).isSuperset(of: Set(swift)))
+        let split = try DWARFReader(path: built.executable).typeLayoutsByLanguage()
+        #expect(split.swift == swift)
+        #expect(Set(split.cFamily).union(split.swift) == Set(all))
     }
 }
