@@ -11,6 +11,11 @@ import Synchronization
 /// a larger one, and a ClassInfo replaced after invalidation, are kept (in `retired`)
 /// for the life of the process. Tables grow geometrically, so the first costs at most as
 /// much again as the live one; replaced ClassInfos cost one object per invalidation.
+///
+/// Because a published ClassInfo lives forever, it is also made immortal (with the
+/// runtime's `_swift_stdlib_immortalize`), together with its PropertyInfos: retaining and
+/// releasing an immortal object only reads its reference count, so threads that look up
+/// the same type at once do not fight over one cache line.
 final class ClassInfoCache: Sendable {
     static let shared = ClassInfoCache()
 
@@ -59,6 +64,7 @@ final class ClassInfoCache: Sendable {
             }
             if let replaced = state.table.replace(key, with: fresh) {
                 state.retiredInfos.append(replaced)
+                Self.immortalize(fresh)
                 return fresh
             }
             if (state.count + 1) * 2 > state.table.capacity {
@@ -69,7 +75,16 @@ final class ClassInfoCache: Sendable {
             }
             state.table.insert(key, fresh)
             state.count += 1
+            Self.immortalize(fresh)
             return fresh
+        }
+    }
+
+    private static func immortalize(_ info: ClassInfo) {
+        guard let immortalize = ReferenceStorageRuntime.shared.immortalize else { return }
+        immortalize(Unmanaged.passUnretained(info).toOpaque())
+        for property in info.propertyInfos {
+            immortalize(Unmanaged.passUnretained(property).toOpaque())
         }
     }
 
@@ -112,22 +127,23 @@ struct CacheTable: @unchecked Sendable {
 
     private func home(_ key: UInt) -> Int {
         // Fibonacci hashing: metadata addresses differ mostly in their middle bits.
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(64 - log2Capacity))
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt(64 &- log2Capacity))
     }
 
     /// The ClassInfo stored for `key`, without taking a lock.
     func lookup(_ key: UInt) -> ClassInfo? {
-        let mask = capacity - 1
+        // Wrapping arithmetic: indices stay below 2 * capacity by the mask.
+        let mask = capacity &- 1
         var index = home(key)
         while true {
-            let found = slots[2 * index].load(ordering: .acquiring)
+            let found = slots[index &<< 1].load(ordering: .acquiring)
             if found == key {
-                let value = slots[2 * index + 1].load(ordering: .acquiring)
+                let value = slots[(index &<< 1) | 1].load(ordering: .acquiring)
                 guard let pointer = UnsafeRawPointer(bitPattern: value) else { return nil }
                 return Unmanaged<ClassInfo>.fromOpaque(pointer).takeUnretainedValue()
             }
             if found == 0 { return nil }
-            index = (index + 1) & mask
+            index = (index &+ 1) & mask
         }
     }
 

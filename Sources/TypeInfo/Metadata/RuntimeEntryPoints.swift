@@ -56,6 +56,9 @@ struct ReferenceStorageRuntime: @unchecked Sendable {
     let unownedRetainStrong: ObjectProcedure
     /// `swift_retain`.
     let retain: ObjectFunction
+    /// `_swift_stdlib_immortalize`: marks an object immortal, so retains and releases of it
+    /// only read its reference count. Nil on a runtime that does not export it.
+    let immortalize: ObjectProcedure?
 
     static let shared = ReferenceStorageRuntime()
 
@@ -73,6 +76,8 @@ struct ReferenceStorageRuntime: @unchecked Sendable {
         unownedRelease = resolve("swift_unownedRelease", as: ObjectProcedure.self)
         unownedRetainStrong = resolve("swift_unownedRetainStrong", as: ObjectProcedure.self)
         retain = resolve("swift_retain", as: ObjectFunction.self)
+        immortalize = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_swift_stdlib_immortalize")
+            .map { unsafeBitCast($0, to: ObjectProcedure.self) }
     }
 }
 
