@@ -35,8 +35,25 @@ enum DateText {
     /// ISO 8601 in UTC with milliseconds when the date has a fraction of a second:
     /// `2024-11-08T21:15:03Z`, `2024-11-08T21:15:03.250Z`.
     static func iso8601(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        writeISO8601(date, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601(_:)``'s text, quoted, to `bytes` without building a `String`.
+    static func writeQuotedISO8601(_ date: Date, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        writeISO8601(date, into: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeISO8601(_ date: Date, into bytes: inout [UInt8]) {
         let t = date.timeIntervalSince1970
-        guard t.isFinite, abs(t) < 253_402_300_800 else { return "\(t)" }  // beyond year 9999
+        // Beyond ±9999 years there is no ISO 8601 text without extensions: write the number.
+        guard t.isFinite, abs(t) < 253_402_300_800 else {
+            bytes.append(contentsOf: "\(t)".utf8)
+            return
+        }
         var seconds = Int64(t.rounded(.down))
         var millis = Int64(((t - Double(seconds)) * 1000).rounded())
         if millis == 1000 {
@@ -45,15 +62,33 @@ enum DateText {
         }
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
+        @inline(__always) func digits(_ v: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = v
+            while divisor > 0 {
+                bytes.append(UInt8(truncatingIfNeeded: rest / divisor) &+ 48)
+                rest %= divisor
+                divisor /= 10
+            }
         }
-        var out = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
-        out += "-" + pad(month, 2) + "-" + pad(day, 2)
-        out += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if millis != 0 { out += "." + pad(millis, 3) }
-        return out + "Z"
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        digits(abs(year), 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        if millis != 0 {
+            bytes.append(UInt8(ascii: "."))
+            digits(millis, 3)
+        }
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {

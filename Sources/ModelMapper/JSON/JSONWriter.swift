@@ -89,6 +89,17 @@ struct JSONWriter {
     /// Writes UTF-8 `utf8` as a quoted, escaped JSON string.
     mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: check first, then copy them in one append.
+        var clean = true
+        for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            clean = false
+            break
+        }
+        if clean {
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         var runStart = 0
         for i in 0..<utf8.count {
             let b = utf8[i]

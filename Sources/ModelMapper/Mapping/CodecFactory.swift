@@ -55,7 +55,7 @@ struct CodecFactory {
 
     private func scalarCodec<V>(_ type: V.Type) -> AnyObject? {
         switch ObjectIdentifier(type) {
-        case ObjectIdentifier(Int.self): return IntegerCodec<Int>()
+        case ObjectIdentifier(Int.self): return IntCodec()
         case ObjectIdentifier(String.self): return StringCodec()
         case ObjectIdentifier(Bool.self): return BoolCodec()
         case ObjectIdentifier(Double.self): return DoubleCodec()
@@ -63,7 +63,7 @@ struct CodecFactory {
         case ObjectIdentifier(Int8.self): return IntegerCodec<Int8>()
         case ObjectIdentifier(Int16.self): return IntegerCodec<Int16>()
         case ObjectIdentifier(Int32.self): return IntegerCodec<Int32>()
-        case ObjectIdentifier(Int64.self): return IntegerCodec<Int64>()
+        case ObjectIdentifier(Int64.self): return Int64Codec()
         case ObjectIdentifier(UInt.self): return IntegerCodec<UInt>()
         case ObjectIdentifier(UInt8.self): return IntegerCodec<UInt8>()
         case ObjectIdentifier(UInt16.self): return IntegerCodec<UInt16>()

@@ -62,7 +62,7 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
     override func encode(_ value: Date, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         switch encoding {
         case .iso8601:
-            writer.string(DateText.iso8601(value))
+            DateText.writeQuotedISO8601(value, into: &writer.bytes)
         case .secondsSince1970:
             writer.double(value.timeIntervalSince1970)
         case .millisecondsSince1970:

@@ -38,6 +38,16 @@ public enum DateEncodingStrategy: Sendable {
     case custom(@Sendable (Date) -> JSONValue)
 }
 
+/// How a mapper's plans read and write stored properties.
+public enum FieldAccessStrategy: Sendable, Hashable {
+    /// Strong stored properties are accessed directly at the offset their `PropertyInfo`
+    /// reports, typed as the property's own type; everything else through `PropertyInfo`.
+    /// The default, and the fast one.
+    case direct
+    /// Every access goes through `PropertyInfo.set`/`get`, the TypeInfo layer's primitive.
+    case propertyInfo
+}
+
 /// Settings of a ``ModelMapper``.
 public struct MappingOptions: Sendable {
     /// Lenient or strict. Default lenient.
@@ -55,6 +65,8 @@ public struct MappingOptions: Sendable {
     public var reading: JSONReadOptions
     /// Whether `nil` optionals are written as `null` (default) or left out.
     public var writesNilAsNull: Bool
+    /// How stored properties are read and written. Default ``FieldAccessStrategy/direct``.
+    public var fieldAccess: FieldAccessStrategy
 
     /// Creates options.
     public init(
@@ -64,7 +76,8 @@ public struct MappingOptions: Sendable {
         dateDecoding: DateDecodingStrategy = .automatic,
         dateEncoding: DateEncodingStrategy = .iso8601,
         reading: JSONReadOptions = JSONReadOptions(),
-        writesNilAsNull: Bool = true
+        writesNilAsNull: Bool = true,
+        fieldAccess: FieldAccessStrategy = .direct
     ) {
         self.mode = mode
         self.convertsTypes = convertsTypes
@@ -73,5 +86,6 @@ public struct MappingOptions: Sendable {
         self.dateEncoding = dateEncoding
         self.reading = reading
         self.writesNilAsNull = writesNilAsNull
+        self.fieldAccess = fieldAccess
     }
 }

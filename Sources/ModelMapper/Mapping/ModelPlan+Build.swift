@@ -47,7 +47,7 @@ extension ModelPlan {
                 dateDecoding: configuration.dateDecoding[name] ?? options.dateDecoding,
                 dateEncoding: configuration.dateEncoding[name] ?? options.dateEncoding
             )
-            guard let binding = typedBinding(property, keyPaths: keyPaths, factory: factory) else {
+            guard let binding = typedBinding(property, keyPaths: keyPaths, factory: factory, access: options.fieldAccess) else {
                 unmapped.append(name)
                 continue
             }
@@ -59,31 +59,15 @@ extension ModelPlan {
         )
     }
 
-    /// A binding whose closures are specialised for the property's type `V`, so values are
-    /// written through `PropertyInfo`'s fast path (no `Any` box, no dynamic cast).
+    /// A binding typed by the property's own type `V`, found by opening `property.type`.
     private static func typedBinding(
-        _ property: PropertyInfo, keyPaths: [[String]], factory: CodecFactory
+        _ property: PropertyInfo, keyPaths: [[String]], factory: CodecFactory, access strategy: FieldAccessStrategy
     ) -> PropertyBinding<T>? {
         func open<V>(_ type: V.Type) -> PropertyBinding<T>? {
             guard let codec = factory.codec(for: V.self) else { return nil }
-            return PropertyBinding(
-                property: property.name,
-                keyPaths: keyPaths,
-                decode: { instance, tape, node, context in
-                    let value = try codec.decode(tape, node, context)
-                    do { try property.set(value, on: &instance) } catch {
-                        throw MappingError(.invalidConfiguration(String(describing: error)))
-                    }
-                },
-                encode: { instance, writer, context in
-                    let value: V
-                    do { value = try property.get(V.self, from: instance) } catch {
-                        throw MappingError(.invalidConfiguration(String(describing: error)))
-                    }
-                    if !context.writesNilAsNull && codec.isNil(value) { return false }
-                    try codec.encode(value, into: &writer, context)
-                    return true
-                }
+            return TypedBinding<T, V>(
+                property: property.name, keyPaths: keyPaths, codec: codec,
+                field: FieldAccess<T, V>(property, strategy: strategy)
             )
         }
         return open(property.type)
@@ -93,33 +77,7 @@ extension ModelPlan {
     private static func transformBinding(
         _ property: PropertyInfo, keyPaths: [[String]], transformer: MappingTransformer
     ) -> PropertyBinding<T> {
-        PropertyBinding(
-            property: property.name,
-            keyPaths: keyPaths,
-            decode: { instance, tape, node, _ in
-                let decoded: Any?
-                do { decoded = try transformer.decode(tape.value(at: node)) } catch let error as MappingError {
-                    throw error
-                } catch {
-                    throw MappingError(.transformFailed(String(describing: error)))
-                }
-                guard let decoded else { return }
-                do { try property.set(decoded, on: &instance) } catch {
-                    throw MappingError(.typeMismatch(
-                        expected: String(describing: property.type), found: "a transformed \(type(of: decoded))"))
-                }
-            },
-            encode: { instance, writer, _ in
-                let value: Any
-                do { value = try property.get(from: instance) } catch {
-                    throw MappingError(.invalidConfiguration(String(describing: error)))
-                }
-                do { writer.value(try transformer.encode(value)) } catch let error as MappingError { throw error } catch {
-                    throw MappingError(.transformFailed(String(describing: error)))
-                }
-                return true
-            }
-        )
+        TransformBinding<T>(property: property, keyPaths: keyPaths, transformer: transformer)
     }
 }
 

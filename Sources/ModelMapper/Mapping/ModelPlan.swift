@@ -1,21 +1,6 @@
 import Foundation
 import TypeInfo
 
-/// One mapped property: its keys and its typed read/write closures.
-struct PropertyBinding<T> {
-    /// The Swift property name.
-    let property: String
-    /// Candidate key paths, first present wins; the first is written.
-    let keyPaths: [[String]]
-    /// Reads the node at the index into the instance's property.
-    let decode: (inout T, JSONTape, Int, DecodeContext) throws -> Void
-    /// Writes the property's value; returns `false` (writing nothing) for an omitted `nil`.
-    let encode: (T, inout JSONWriter, EncodeContext) throws -> Bool
-
-    /// Whether this binding reads one plain key (the fast path).
-    var isSimple: Bool { keyPaths.count == 1 && keyPaths[0].count == 1 }
-}
-
 /// The mapper's per-type metadata, YYModel's `_YYModelMeta`: which key feeds which property
 /// through which codec. Built once from the type's `ClassInfo` and configuration, then
 /// immutable and shared by every thread; stale when the `ClassInfo` is rebuilt (another

@@ -65,39 +65,71 @@ class ValueCodec<V>: @unchecked Sendable {
     }
 }
 
-/// Any integer type: exact, with overflow and fractions reported, never trapping.
-final class IntegerCodec<I: FixedWidthInteger>: ValueCodec<I>, @unchecked Sendable {
-    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> I {
+/// Integer reading shared by the integer codecs: exact, with overflow and fractions
+/// reported, never trapping. Inlined into each concrete codec so it is specialised there.
+enum IntegerConversion {
+    @inline(__always)
+    static func decode<I: FixedWidthInteger>(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> I {
         switch tape.kind(i) {
         case .number:
-            return try convert(tape.slice(i), tape, i)
+            return try convert(tape.slice(i))
         case .string where context.convertsTypes:
             let text = tape.slice(i)
             guard JSONNumberScanner.isValidNumber(text) else {
-                throw MappingError(.invalidValue(expected: expected, found: "the string \"\(tape.string(at: i))\""))
+                throw MappingError(.invalidValue(expected: "\(I.self)", found: "the string \"\(tape.string(at: i))\""))
             }
-            return try convert(text, tape, i)
+            return try convert(text)
         case .true where context.convertsTypes: return 1
         case .false where context.convertsTypes: return 0
-        default: throw mismatch(tape, i)
+        default:
+            throw MappingError(.typeMismatch(expected: "\(I.self)", found: tape.typeName(i)))
         }
     }
 
     @inline(__always)
-    private func convert(_ text: UnsafeBufferPointer<UInt8>, _ tape: JSONTape, _ i: Int) throws -> I {
+    private static func convert<I: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) throws -> I {
         do {
             return try JSONNumberScanner.integer(text, as: I.self)
         } catch {
             let found = String(decoding: text, as: UTF8.self)
             switch error {
-            case .fractional: throw MappingError(.fractionalNumber(expected: expected, found: found))
-            case .overflow: throw MappingError(.numberOverflow(expected: expected, found: found))
-            case .malformed: throw MappingError(.invalidValue(expected: expected, found: found))
+            case .fractional: throw MappingError(.fractionalNumber(expected: "\(I.self)", found: found))
+            case .overflow: throw MappingError(.numberOverflow(expected: "\(I.self)", found: found))
+            case .malformed: throw MappingError(.invalidValue(expected: "\(I.self)", found: found))
             }
         }
     }
+}
+
+/// Any integer type (the rarer widths; `Int` and `Int64` have concrete codecs below).
+final class IntegerCodec<I: FixedWidthInteger>: ValueCodec<I>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> I {
+        try IntegerConversion.decode(tape, i, context)
+    }
 
     override func encode(_ value: I, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.integer(value)
+    }
+}
+
+/// `Int`, specialised: the most common field type.
+final class IntCodec: ValueCodec<Int>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Int {
+        try IntegerConversion.decode(tape, i, context)
+    }
+
+    override func encode(_ value: Int, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        writer.integer(value)
+    }
+}
+
+/// `Int64`, specialised.
+final class Int64Codec: ValueCodec<Int64>, @unchecked Sendable {
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Int64 {
+        try IntegerConversion.decode(tape, i, context)
+    }
+
+    override func encode(_ value: Int64, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.integer(value)
     }
 }
