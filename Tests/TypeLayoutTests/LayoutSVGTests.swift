@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TypeLayout
+
+private struct Padded { var a: Bool; var b: Int; var c: Bool }
+
+/// Collects element names and attributes, proving the document parses as XML.
+private final class SVGCollector: NSObject, XMLParserDelegate {
+    var elements: [(name: String, attributes: [String: String])] = []
+    var texts: [String] = []
+    private var text = ""
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        elements.append((name, attributes))
+        text = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "text" || name == "title" { texts.append(text) }
+        text = ""
+    }
+
+    static func parse(_ svg: String) -> SVGCollector? {
+        let collector = SVGCollector()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        return parser.parse() ? collector : nil
+    }
+}
+
+@Suite struct LayoutSVGTests {
+    let padded = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
+
+    @Test func pictureIsWellFormedAndShowsEveryFieldHoleAndPadding() throws {
+        let holes = LayoutHoles(padded, alignmentOf: Measured.alignments([Bool.self, Int.self]).alignment(of:))
+        let collector = try #require(SVGCollector.parse(holes.svg()))
+        #expect(collector.elements.first?.name == "svg")
+        // Every field, the hole and the padding have a tooltip with offset and size.
+        for row in holes.rows {
+            let expected = "offset \(row.offset), size \(row.size ?? -1)"
+            #expect(collector.texts.contains { $0.hasPrefix(expected) }, "\(expected)")
+        }
+        #expect(collector.elements.contains { $0.attributes["fill"] == "url(#hole)" })
+        #expect(collector.elements.contains { $0.attributes["fill"] == "url(#padding)" })
+        // The byte ruler numbers the columns of a row.
+        #expect(collector.texts.contains("7"))
+        #expect(collector.texts.contains { $0.hasPrefix("wasted \(holes.wastedBytes) of \(MemoryLayout<Padded>.stride) bytes") })
+        #expect(collector.texts.contains { $0.hasPrefix("suggested order: b, a, c") })
+    }
+
+    @Test func namesAreEscaped() throws {
+        let odd = TypeLayout(name: "Demo.Box<A & B>", kind: .struct, size: 8, alignment: 8, stride: 8,
+                             fields: [FieldLayout(name: "x\"<&>'", type: "Swift.Dictionary<Swift.String, Swift.Int>", offset: 0, size: 8)])
+        let collector = try #require(SVGCollector.parse(LayoutHoles(odd).svg()))
+        #expect(collector.texts.contains { $0.contains("x\"<&>': Swift.Dictionary<Swift.String, Swift.Int>") })
+        #expect(collector.texts.contains("struct Demo.Box<A & B>"))
+    }
+
+    @Test func hugeAndHostileSizesAreCutOff() throws {
+        let huge = TypeLayout(name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 8, stride: Int.max,
+                              fields: [FieldLayout(name: "a", type: "T", offset: Int.max - 1, size: 8),
+                                       FieldLayout(name: "b", type: "T", offset: 0, size: nil)])
+        let svg = LayoutHoles(huge).svg()
+        let collector = try #require(SVGCollector.parse(svg))
+        #expect(collector.texts.contains { $0.hasPrefix("(showing the first") })
+        #expect(svg.utf8.count < 4_000_000)
+    }
+
+    @Test func overlappingMembersAreStacked() throws {
+        let union = TypeLayout(name: "c.Value", kind: .union, size: 8, alignment: 8, stride: 8, fields: [
+            FieldLayout(name: "wide", type: "int64_t", offset: 0, size: 8),
+            FieldLayout(name: "narrow", type: "int32_t", offset: 0, size: 4),
+        ])
+        let collector = try #require(SVGCollector.parse(LayoutHoles(union).svg()))
+        let boxes = collector.elements.filter { $0.name == "rect" && $0.attributes["rx"] == "3" }
+        #expect(boxes.count == 2)
+        #expect(Set(boxes.compactMap { $0.attributes["y"] }).count == 2, "one lane each")
+    }
+}
