@@ -78,7 +78,7 @@ extension LayoutDiff {
             default:
                 if currentType != change.typeName {
                     if currentType != nil { out += "\n" }
-                    out += "\(change.typeKind.rawValue) \(change.typeName)\n"
+                    out += LayoutHoles.title(change.typeKind, change.typeName) + "\n"
                     currentType = change.typeName
                 }
                 out += "  \(Self.severityColumn(change.severity))\(change.message)\n"
@@ -89,7 +89,7 @@ extension LayoutDiff {
             out += heading + "\n"
             for change in group {
                 let detail = change.detail.map { " (\($0))" } ?? ""
-                out += "  \(Self.severityColumn(change.severity))\(change.typeKind.rawValue) \(change.typeName)\(detail)\n"
+                out += "  \(Self.severityColumn(change.severity))\(LayoutHoles.title(change.typeKind, change.typeName))\(detail)\n"
             }
         }
         if !out.isEmpty, !out.hasSuffix("\n\n") { out += "\n" }

@@ -15,7 +15,7 @@ extension LayoutHoles {
     ///
     /// - Returns: the block, ending in a newline.
     public func textReport() -> String {
-        var out = "\(kind.rawValue) \(typeName)  \(headline)\n"
+        var out = "\(Self.title(kind, typeName))  \(headline)\n"
         if !rows.isEmpty {
             out += "  offset  size  field\n"
             for row in rows {
@@ -97,6 +97,11 @@ extension LayoutHoles {
             line += "; some layouts are incomplete"
         }
         return line
+    }
+
+    /// `struct Demo.Point`; a C name that already says `struct point` is not prefixed twice.
+    static func title(_ kind: TypeKind, _ name: String) -> String {
+        name.hasPrefix(kind.rawValue + " ") ? name : "\(kind.rawValue) \(name)"
     }
 
     static func bytes(_ count: Int) -> String {

@@ -52,7 +52,7 @@ public struct LayoutSVGRenderer: Sendable {
 
         var body = ""
         // Title and headline.
-        body += text(x: 16, y: 26, "\(holes.kind.rawValue) \(holes.typeName)", size: 18, weight: "bold")
+        body += text(x: 16, y: 26, LayoutHoles.title(holes.kind, holes.typeName), size: 18, weight: "bold")
         body += text(x: 16, y: 46, holes.headline, size: 13, fill: "#444")
 
         // Byte ruler.
