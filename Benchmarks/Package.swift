@@ -15,6 +15,11 @@ let package = Package(
             name: "TypeInfoBenchmarks",
             dependencies: ["BenchmarkSupport", .product(name: "TypeInfo", package: "typeinfo")]
         ),
+        // ModelMapper vs JSONDecoder/JSONEncoder + Codable vs a hand-written floor (inputs in Data/).
+        .executableTarget(
+            name: "ModelMapperBenchmark",
+            dependencies: [.product(name: "ModelMapper", package: "typeinfo")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
