@@ -16,16 +16,25 @@ public enum TypeNameSugar {
         let characters = Array(name)
         var output = ""
         var index = 0
-        rewrite(characters, &index, until: nil, into: &output)
+        rewrite(characters, &index, until: nil, depth: 0, into: &output)
         return output
     }
+
+    /// Nesting deeper than this is copied without sugar: names can come from untrusted
+    /// files, and each level costs a stack frame.
+    public static let maximumDepth = 64
 
     private static let sugared: [(prefix: [Character], kind: Int)] = [
         (Array("Swift.Optional<"), 0), (Array("Swift.Array<"), 1), (Array("Swift.Dictionary<"), 2),
     ]
 
     /// Copies characters, rewriting sugared generics, until the closing `>` of the current level.
-    private static func rewrite(_ text: [Character], _ index: inout Int, until closer: Character?, into output: inout String) {
+    private static func rewrite(_ text: [Character], _ index: inout Int, until closer: Character?, depth: Int, into output: inout String) {
+        if depth > maximumDepth {
+            output += String(text[index...])
+            index = text.count
+            return
+        }
         while index < text.count {
             let character = text[index]
             if character == ">", closer == ">" {
@@ -43,7 +52,7 @@ public enum TypeNameSugar {
                 if atBoundary {
                     index += match.prefix.count
                     var inner = ""
-                    rewrite(text, &index, until: ">", into: &inner)
+                    rewrite(text, &index, until: ">", depth: depth + 1, into: &inner)
                     index += 1 // the closing ">"
                     switch match.kind {
                     case 0:
@@ -60,7 +69,7 @@ public enum TypeNameSugar {
             if character == "<" {
                 output.append(character)
                 index += 1
-                rewrite(text, &index, until: ">", into: &output)
+                rewrite(text, &index, until: ">", depth: depth + 1, into: &output)
                 if index < text.count { output.append(">") }
                 index += 1
                 continue
