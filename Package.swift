@@ -57,7 +57,7 @@ let package = Package(
             dependencies: ["BinaryInfo", "TypeInfo"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo"], exclude: ["Fixtures"]),
+        .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo", "BinaryInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
         .testTarget(name: "ModelMapperTests", dependencies: ["ModelMapper"], resources: [.copy("Resources")]),
     ],
