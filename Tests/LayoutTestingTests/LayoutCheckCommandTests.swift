@@ -52,6 +52,8 @@ private let fixtureV2 = fixtureCommon + """
 private let fixtureV1Plus = fixtureV1 + "\npublic struct Extra { public var y: Int = 0 }\n"
 
 private enum FixtureV1 {
+    struct Holey { var a: UInt8; var b: UInt64 }
+    struct HoleyReordered { var b: UInt64; var a: UInt8 }
     struct Grows { var a: Int32 }
     struct Aligns { var a: Int16 }
     struct Moves { var a: UInt32; var b: UInt8 }
@@ -104,6 +106,23 @@ private enum CheckFixture {
         }
         return "swiftc"
     }()
+
+    /// The toolchain's clang beside swiftc, else `clang` from PATH.
+    static let clang: String = {
+        let besideSwiftc = URL(fileURLWithPath: swiftc).deletingLastPathComponent().appendingPathComponent("clang").path
+        return FileManager.default.isExecutableFile(atPath: besideSwiftc) ? besideSwiftc : "clang"
+    }()
+
+    /// Compiles a C source with `clang -g -c` into the fixture directory.
+    static func compileC(_ source: String, _ name: String) throws -> String {
+        let directory = try built.get().directory
+        let sourcePath = directory + "/\(name).c"
+        try Data(source.utf8).write(to: URL(fileURLWithPath: sourcePath))
+        let output = directory + "/\(name).o"
+        let result = try run(clang, ["-g", "-c", sourcePath, "-o", output], in: directory)
+        guard result.status == 0 else { throw FixtureFailure(message: "clang failed: \(result.error)") }
+        return output
+    }
 
     /// The `typeinfo` executable SwiftPM built beside this test bundle (or `$TYPEINFO_EXECUTABLE`).
     static let typeinfo: String = {
@@ -264,5 +283,52 @@ private struct FixtureFailure: Error, CustomStringConvertible {
             #expect(text.output.contains(entry.message), "\(entry.message)")
         }
         #expect(report.summary.breaking > 0 && report.old == snapshot && report.new == built.v2)
+    }
+
+    @Test func layoutShowsTheCompilersHoleAndASuggestion() throws {
+        let built = try CheckFixture.built.get()
+        let text = try CheckFixture.typeinfo(["layout", built.v1, "--type", "Wire.Holey"])
+        #expect(text.status == 0, "\(text.error)")
+        let holeStart = MemoryLayout<UInt8>.size
+        let holeSize = (MemoryLayout<FixtureV1.Holey>.offset(of: \.b) ?? 0) - holeStart
+        #expect(text.output.contains("\(String(repeating: " ", count: 8 - String(holeStart).count))\(holeStart)\(String(repeating: " ", count: 6 - String(holeSize).count))\(holeSize)  ---- hole, \(holeSize) bytes ----"), "\(text.output)")
+        // Same stride, smaller size (which matters where Swift packs the next field into the tail).
+        #expect(MemoryLayout<FixtureV1.Holey>.stride == MemoryLayout<FixtureV1.HoleyReordered>.stride)
+        #expect(text.output.contains("reorder to shrink the size by \(MemoryLayout<FixtureV1.Holey>.size - MemoryLayout<FixtureV1.HoleyReordered>.size) bytes: b, a"))
+
+        let json = try CheckFixture.typeinfo(["layout", built.v1, "--type", "Wire.Holey", "--format", "json"])
+        let report = try JSONDecoder().decode(LayoutHolesReport.self, from: Data(json.output.utf8))
+        #expect(report.types.first?.holeBytes == holeSize)
+        #expect(report.types.first?.reorder?.suggestedSize == MemoryLayout<FixtureV1.HoleyReordered>.size)
+
+        let svg = try CheckFixture.typeinfo(["layout", built.v1, "--type", "Wire.Holey", "--format", "svg"])
+        #expect(svg.status == 0 && svg.output.hasPrefix("<?xml") && svg.output.contains("</svg>"))
+        let ambiguous = try CheckFixture.typeinfo(["layout", built.v1, "--type", "Wire.", "--format", "svg"])
+        #expect(ambiguous.status == 2 && ambiguous.error.contains("pick one with --type"))
+        let missing = try CheckFixture.typeinfo(["layout", built.v1, "--type", "Wire.NoSuchType"])
+        #expect(missing.status == 2 && missing.error.contains("no type matches 'Wire.NoSuchType'"))
+    }
+
+    @Test func cTypesFromDWARFAreCheckedToo() throws {
+        let v1 = try CheckFixture.compileC("""
+            struct packet { char kind; long length; };
+            union value { long wide; int narrow; };
+            struct packet p; union value v;
+            """, "c1")
+        let v2 = try CheckFixture.compileC("""
+            struct packet { char kind; char flags; short port; long length; };
+            union value { long wide; int narrow; char byte; };
+            struct packet p; union value v;
+            """, "c2")
+        let diff = try CheckFixture.typeinfo(["diff", v1, v2, "--format", "json"])
+        #expect(diff.status == 1, "\(diff.error)")
+        let report = try JSONDecoder().decode(LayoutDiffReport.self, from: Data(diff.output.utf8))
+        let kinds = Set(report.changes.map { "\($0.type) \($0.change.rawValue) \($0.member ?? "") \($0.severity.rawValue)" })
+        #expect(kinds == [
+            "struct packet fieldAdded flags compatible", "struct packet fieldAdded port compatible",
+            "union value fieldAdded byte compatible",
+        ], "members added into the hole and into the union's size move nothing")
+        let same = try CheckFixture.typeinfo(["diff", v1, v1])
+        #expect(same.status == 0)
     }
 }
