@@ -88,11 +88,12 @@ func interleaved(_ section: String, _ cases: [Case], iterations: Int, batches: I
     return zip(cases, samples).map { Timing(name: $0.name, nanosecondsPerOperation: $1.sorted()) }
 }
 
-func table(_ title: String, mapper: Timing, foundation: Timing, floor: Timing) {
+func table(_ title: String, _ timings: [Timing]) {
+    let (mapper, foundation, floor) = (timings[0], timings[1], timings[2])
     print("### \(title)")
     print("| implementation | median | p10 | p90 |")
     print("| --- | ---: | ---: | ---: |")
-    for m in [mapper, foundation, floor] {
+    for m in timings {
         print("| \(m.name) | \(format(m.median)) | \(format(m.percentile(10))) | \(format(m.percentile(90))) |")
     }
     let speedup = foundation.median / mapper.median
@@ -100,6 +101,9 @@ func table(_ title: String, mapper: Timing, foundation: Timing, floor: Timing) {
     print("")
     print(String(format: "- Foundation / ModelMapper: **%.2fx** (aim >= 2x: %@)", speedup, speedup >= 2 ? "met" : "not met"))
     print(String(format: "- ModelMapper / hand-written: **%.2fx** (aim <= 2x: %@)", overFloor, overFloor <= 2 ? "met" : "not met"))
+    if timings.count > 3 {
+        print(String(format: "- %@ / hand-written: %.2fx", timings[3].name, timings[3].median / floor.median))
+    }
     print("")
 }
 
@@ -108,6 +112,8 @@ let userData = try Data(contentsOf: options.dataDirectory.appendingPathComponent
 let feedData = try Data(contentsOf: options.dataDirectory.appendingPathComponent("repo-feed.json"))
 
 let mapper = ModelMapper(options: MappingOptions())
+// The same mapper with every field access through PropertyInfo.set/get (TypeInfo's primitive).
+let viaPropertyInfo = ModelMapper(options: MappingOptions(fieldAccess: .propertyInfo))
 let decoder = JSONDecoder()
 decoder.dateDecodingStrategy = .iso8601
 let encoder = JSONEncoder()
@@ -140,26 +146,30 @@ let userDecode = try interleaved("userDecode", [
     Case(name: "ModelMapper.decode") { try mapper.decode(MUser.self, from: userData) },
     Case(name: "JSONDecoder + Codable") { try decoder.decode(CUser.self, from: userData) },
     Case(name: "hand-written") { try HandWritten.decodeUser(userData) },
+    Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.decode(MUser.self, from: userData) },
 ], iterations: options.userIterations, batches: options.batches)
-table("GitHub user: decode", mapper: userDecode[0], foundation: userDecode[1], floor: userDecode[2])
+table("GitHub user: decode", userDecode)
 
 let userEncode = try interleaved("userEncode", [
     Case(name: "ModelMapper.encode") { try mapper.encode(mUser) },
     Case(name: "JSONEncoder + Codable") { try encoder.encode(cUser) },
     Case(name: "hand-written") { HandWritten.encodeUser(hUser) },
+    Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.encode(mUser) },
 ], iterations: options.userIterations, batches: options.batches)
-table("GitHub user: encode", mapper: userEncode[0], foundation: userEncode[1], floor: userEncode[2])
+table("GitHub user: encode", userEncode)
 
 let feedDecode = try interleaved("feedDecode", [
     Case(name: "ModelMapper.decode") { try mapper.decode(MFeed.self, from: feedData) },
     Case(name: "JSONDecoder + Codable") { try decoder.decode(CFeed.self, from: feedData) },
     Case(name: "hand-written") { try HandWritten.decodeFeed(feedData) },
+    Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.decode(MFeed.self, from: feedData) },
 ], iterations: options.feedIterations, batches: options.batches)
-table("Repository feed (300 repos): decode", mapper: feedDecode[0], foundation: feedDecode[1], floor: feedDecode[2])
+table("Repository feed (300 repos): decode", feedDecode)
 
 let feedEncode = try interleaved("feedEncode", [
     Case(name: "ModelMapper.encode") { try mapper.encode(mFeed) },
     Case(name: "JSONEncoder + Codable") { try encoder.encode(cFeed) },
     Case(name: "hand-written") { HandWritten.encodeFeed(hFeed) },
+    Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.encode(mFeed) },
 ], iterations: options.feedIterations, batches: options.batches)
-table("Repository feed (300 repos): encode", mapper: feedEncode[0], foundation: feedEncode[1], floor: feedEncode[2])
+table("Repository feed (300 repos): encode", feedEncode)

@@ -48,11 +48,15 @@ final class ArrayCodec<Element>: ValueCodec<[Element]>, @unchecked Sendable {
 
     override func encode(_ value: [Element], into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.byte(UInt8(ascii: "["))
-        for (index, item) in value.enumerated() {
+        // An index loop: `enumerated()` would instantiate EnumeratedSequence's metadata per call.
+        var index = 0
+        let count = value.count
+        while index < count {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            do { try element.encode(item, into: &writer, context) } catch let error as MappingError {
+            do { try element.encode(value[index], into: &writer, context) } catch let error as MappingError {
                 throw error.prefixed(.index(index))
             }
+            index += 1
         }
         writer.byte(UInt8(ascii: "]"))
     }

@@ -18,6 +18,10 @@ struct FieldAccess<T, V> {
     let property: PropertyInfo
     private let direct: Bool
 
+    /// The offset the plan may use for raw access from the instance's base address, or `nil`
+    /// when this property must go through `PropertyInfo`.
+    var directOffset: Int? { direct ? property.offset : nil }
+
     init(_ property: PropertyInfo, strategy: FieldAccessStrategy) {
         self.property = property
         let isClass = T.self is AnyClass

@@ -10,6 +10,8 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
     let generation: UInt64
     let configurationVersion: Int
     let bindings: [PropertyBinding<T>]
+    /// The same bindings, typed without `T`, for the loops (see ``FieldBinding``).
+    private let fields: ContiguousArray<FieldBinding>
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
@@ -27,8 +29,12 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
     private let hasDidDecode: Bool
     private let hasWillEncode: Bool
     private let hasDidEncode: Bool
-    /// `"key":` per binding, escaped, for the fast encoder.
-    private let keyPrefixes: [[UInt8]]
+    /// `"key":` per binding, escaped, for the fast encoder, in one buffer.
+    private let prefixStorage: UnsafeMutableBufferPointer<UInt8>
+    private let prefixRanges: [Range<Int>]
+    /// Every binding may use raw access from the instance's base address.
+    private let allDirect: Bool
+    private let isClass: Bool
 
     init(
         info: ClassInfo, configurationVersion: Int, configuration: MappingConfiguration,
@@ -38,6 +44,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         self.generation = info.generation
         self.configurationVersion = configurationVersion
         self.bindings = bindings
+        self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
         self.unmappedProperties = unmapped
         self.designatedPath = configuration.designatedPath.map(MappingConfiguration.components(of:))
         self.subclassSelector = configuration.subclassSelector
@@ -59,12 +66,20 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         _ = storage.initialize(from: keys)
         self.keyStorage = storage
         self.keyRanges = ranges
-        self.keyPrefixes = bindings.map { binding in
-            var writer = JSONWriter(capacity: 16)
-            writer.string(binding.keyPaths[0].first ?? binding.property)
-            writer.byte(UInt8(ascii: ":"))
-            return writer.bytes
+        var prefixes = JSONWriter(capacity: 256)
+        var prefixRanges: [Range<Int>] = []
+        for binding in bindings {
+            let start = prefixes.bytes.count
+            prefixes.string(binding.keyPaths[0].first ?? binding.property)
+            prefixes.byte(UInt8(ascii: ":"))
+            prefixRanges.append(start..<prefixes.bytes.count)
         }
+        let prefixStorage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(prefixes.bytes.count, 1))
+        _ = prefixStorage.initialize(from: prefixes.bytes)
+        self.prefixStorage = prefixStorage
+        self.prefixRanges = prefixRanges
+        self.isClass = T.self is AnyClass
+        self.allDirect = bindings.allSatisfy(\.isDirect)
         self.hasWillDecode = T.self is any MappingWillDecode.Type
         self.hasDidDecode = T.self is any MappingDidDecode.Type
         self.hasWillEncode = T.self is any MappingWillEncode.Type
@@ -72,7 +87,10 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         self.encodesThroughTree = hasDidEncode || bindings.contains { $0.keyPaths[0].count != 1 }
     }
 
-    deinit { keyStorage.deallocate() }
+    deinit {
+        keyStorage.deallocate()
+        prefixStorage.deallocate()
+    }
 
     /// Whether the plan still describes `info` under configuration `version`.
     @inline(__always)
@@ -95,23 +113,26 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         if hasWillDecode && runHooks { return try decodeAfterWillDecode(tape, i, context) }
 
         var instance = T()
-        let count = Int(tape.nodes[i].count)
         var present = required.isEmpty ? [] : [Bool](repeating: false, count: bindings.count)
-        var key = i + 1
-        var expected = 0
-        for _ in 0..<count {
-            if let index = lookup(tape, key, &expected) {
-                if !required.isEmpty { present[index] = true }
-                try bind(index, &instance, tape, key + 1, context)
+        if allDirect && isClass {
+            let object = unsafeBitCast(instance, to: AnyObject.self)
+            let base = Unmanaged.passUnretained(object).toOpaque()
+            try withExtendedLifetime(object) {
+                try mapMembers(tape, i, context, &present) { index, node in
+                    try fields[index].decodeDirect(base, tape, node, context)
+                }
             }
-            key = tape.next(after: key + 1)
-        }
-        for index in complex {
-            for path in bindings[index].keyPaths {
-                guard let node = resolve(path, in: i, tape) else { continue }
-                if !required.isEmpty { present[index] = true }
-                try bind(index, &instance, tape, node, context, path: path)
-                break
+        } else if allDirect {
+            try withUnsafeMutableBytes(of: &instance) { raw in
+                // A type with fields has a base address; one without has no bindings.
+                guard let base = raw.baseAddress else { return }
+                try mapMembers(tape, i, context, &present) { index, node in
+                    try fields[index].decodeDirect(base, tape, node, context)
+                }
+            }
+        } else {
+            try mapMembers(tape, i, context, &present) { index, node in
+                try bindings[index].decode(&instance, tape, node, context)
             }
         }
         if context.strict {
@@ -128,19 +149,43 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         return instance
     }
 
+    /// Feeds every member the plan maps to `apply(binding, node)`: plain keys in one pass over
+    /// the object, key paths and candidate lists after. Errors get their JSON path here; in
+    /// lenient mode they are recorded and the property keeps its value.
     @inline(__always)
-    private func bind(
-        _ index: Int, _ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext,
-        path: [String]? = nil
+    private func mapMembers(
+        _ tape: JSONTape, _ i: Int, _ context: DecodeContext, _ present: inout [Bool],
+        _ apply: (Int, Int) throws -> Void
     ) throws {
-        do {
-            try bindings[index].decode(&instance, tape, node, context)
-        } catch let error as MappingError {
-            var located = error
-            located.path.insert(contentsOf: (path ?? bindings[index].keyPaths[0]).map(JSONPathComponent.key), at: 0)
-            if context.strict { throw located }
-            context.skipped(located)
+        let count = Int(tape.nodes[i].count)
+        var key = i + 1
+        var expected = 0
+        for _ in 0..<count {
+            if let index = lookup(tape, key, &expected) {
+                if !present.isEmpty { present[index] = true }
+                do { try apply(index, key + 1) } catch let error as MappingError {
+                    try handle(error, at: fields[index].keyPaths[0], context)
+                }
+            }
+            key = tape.next(after: key + 1)
         }
+        for index in complex {
+            for path in fields[index].keyPaths {
+                guard let node = resolve(path, in: i, tape) else { continue }
+                if !present.isEmpty { present[index] = true }
+                do { try apply(index, node) } catch let error as MappingError {
+                    try handle(error, at: path, context)
+                }
+                break
+            }
+        }
+    }
+
+    private func handle(_ error: MappingError, at path: [String], _ context: DecodeContext) throws {
+        var located = error
+        located.path.insert(contentsOf: path.map(JSONPathComponent.key), at: 0)
+        if context.strict { throw located }
+        context.skipped(located)
     }
 
     /// The binding fed by the key at node `key`: first the one after the last match (JSON
@@ -218,22 +263,44 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         }
         if encodesThroughTree { return try encodeThroughTree(value, into: &writer, context) }
         writer.byte(UInt8(ascii: "{"))
+        if allDirect && isClass {
+            let object = unsafeBitCast(value, to: AnyObject.self)
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            try withExtendedLifetime(object) {
+                try writeMembers(&writer) { index, writer in try fields[index].encodeDirect(base, &writer, context) }
+            }
+        } else if allDirect {
+            try withUnsafeBytes(of: value) { raw in
+                guard let base = raw.baseAddress else { return }
+                try writeMembers(&writer) { index, writer in try fields[index].encodeDirect(base, &writer, context) }
+            }
+        } else {
+            try writeMembers(&writer) { index, writer in try bindings[index].encode(value, &writer, context) }
+        }
+        writer.byte(UInt8(ascii: "}"))
+    }
+
+    /// Writes `"key":value` for every binding, comma-separated; `write` returns `false` for an
+    /// omitted `nil`, whose key is then taken back.
+    @inline(__always)
+    private func writeMembers(
+        _ writer: inout JSONWriter, _ write: (Int, inout JSONWriter) throws -> Bool
+    ) throws {
         var first = true
-        for index in bindings.indices {
+        for index in fields.indices {
             let mark = writer.bytes.count
             if !first { writer.byte(UInt8(ascii: ",")) }
-            writer.raw(keyPrefixes[index])
+            writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
             do {
-                if try bindings[index].encode(value, &writer, context) {
+                if try write(index, &writer) {
                     first = false
                 } else {
                     writer.bytes.removeSubrange(mark...)
                 }
             } catch let error as MappingError {
-                throw error.prefixed(.key(bindings[index].keyPaths[0].first ?? bindings[index].property))
+                throw error.prefixed(.key(fields[index].keyPaths[0].first ?? fields[index].property))
             }
         }
-        writer.byte(UInt8(ascii: "}"))
     }
 
     /// The slow encoder for key paths and `didEncode`: builds a ``JSONObject`` first.

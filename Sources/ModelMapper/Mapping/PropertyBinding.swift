@@ -1,24 +1,38 @@
 import TypeInfo
 
-/// One mapped property: its keys, and how its value is read from a node and written back.
-///
-/// A class hierarchy rather than stored closures: calling through a generic class's vtable
-/// needs no function-type metadata, which closures kept in a generic plan would fetch on
-/// every call (measured in the encoder's profile).
-class PropertyBinding<T>: @unchecked Sendable {
+/// One mapped property, seen without its model type: keys, and raw access from the
+/// instance's base address. The plan's hot loops go through this non-generic class, so
+/// touching a binding needs no generic metadata (an array of a generic class fetches its
+/// element type's metadata on access, measured at a quarter of the feed encoder's time).
+class FieldBinding: @unchecked Sendable {
     /// The Swift property name.
     let property: String
     /// Candidate key paths, first present wins; the first is written.
     let keyPaths: [[String]]
+    /// Whether ``decodeDirect(_:_:_:_:)`` and ``encodeDirect(_:_:_:)`` may be used: the value
+    /// lives at a known offset from the instance's base address and has the property's type.
+    let isDirect: Bool
 
-    init(property: String, keyPaths: [[String]]) {
+    init(property: String, keyPaths: [[String]], isDirect: Bool) {
         self.property = property
         self.keyPaths = keyPaths
+        self.isDirect = isDirect
     }
 
     /// Whether this binding reads one plain key (the fast path).
     final var isSimple: Bool { keyPaths.count == 1 && keyPaths[0].count == 1 }
 
+    /// Reads the node into the field at `base` + offset (only when ``isDirect``).
+    func decodeDirect(_ base: UnsafeMutableRawPointer, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {}
+
+    /// Writes the field at `base` + offset (only when ``isDirect``).
+    func encodeDirect(_ base: UnsafeRawPointer, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        false
+    }
+}
+
+/// One mapped property of a `T`: adds access through the instance (for `PropertyInfo`).
+class PropertyBinding<T>: FieldBinding, @unchecked Sendable {
     /// Reads the node at `node` into the instance's property.
     func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {}
 
@@ -34,7 +48,24 @@ final class TypedBinding<T, V>: PropertyBinding<T>, @unchecked Sendable {
     init(property: String, keyPaths: [[String]], codec: ValueCodec<V>, field: FieldAccess<T, V>) {
         self.codec = codec
         self.field = field
-        super.init(property: property, keyPaths: keyPaths)
+        self.offset = field.directOffset ?? 0
+        super.init(property: property, keyPaths: keyPaths, isDirect: field.directOffset != nil)
+    }
+
+    private let offset: Int
+
+    override func decodeDirect(
+        _ base: UnsafeMutableRawPointer, _ tape: JSONTape, _ node: Int, _ context: DecodeContext
+    ) throws {
+        let value = try codec.decode(tape, node, context)
+        (base + offset).assumingMemoryBound(to: V.self).pointee = value
+    }
+
+    override func encodeDirect(_ base: UnsafeRawPointer, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        let field = (base + offset).assumingMemoryBound(to: V.self)
+        if !context.writesNilAsNull && codec.isNil(field.pointee) { return false }
+        try codec.encode(field.pointee, into: &writer, context)
+        return true
     }
 
     override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
@@ -64,7 +95,7 @@ final class TransformBinding<T>: PropertyBinding<T>, @unchecked Sendable {
     init(property: PropertyInfo, keyPaths: [[String]], transformer: MappingTransformer) {
         self.info = property
         self.transformer = transformer
-        super.init(property: property.name, keyPaths: keyPaths)
+        super.init(property: property.name, keyPaths: keyPaths, isDirect: false)
     }
 
     override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
