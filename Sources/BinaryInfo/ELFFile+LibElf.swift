@@ -81,7 +81,9 @@ struct ELFFile: Sendable {
     ///
     /// - Throws: ``BinaryInfoError`` when the bytes are not a 64-bit little-endian ELF file
     ///   or a header, section or table lies outside them.
-    init(bytes: FileBytes) throws {
+    /// - Parameter includeStaticSymbols: read `.symtab` as well as `.dynsym` (a reader that needs
+    ///   only exported symbols skips the much larger static table).
+    init(bytes: FileBytes, includeStaticSymbols: Bool = true) throws {
         guard bytes.count >= 4,
               let base = bytes.buffer.baseAddress,
               base.load(as: UInt8.self) == 0x7F,
@@ -161,7 +163,7 @@ struct ELFFile: Sendable {
             var sh = GElf_Shdr()
             guard gelf_getshdr(section, &sh) != nil else { continue }
             let index = elf_ndxscn(section)
-            if sh.sh_type == UInt32(SHT_SYMTAB) || sh.sh_type == UInt32(SHT_DYNSYM) {
+            if (sh.sh_type == UInt32(SHT_SYMTAB) && includeStaticSymbols) || sh.sh_type == UInt32(SHT_DYNSYM) {
                 symbolTables[index] = try Self.readSymbols(elf: elf, section: section, header: sh)
             } else if sh.sh_type == UInt32(SHT_RELA) {
                 relocationSections.append(try Self.readRelocations(section: section, header: sh, index: index))

@@ -1,8 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The bytes of one file, owned by this object for as long as any reader holds it.
 ///
 /// libelf parses these bytes in place (`elf_memory`), and the address space reads them;
 /// nothing outside BinaryInfo ever sees a pointer into them.
 final class FileBytes: @unchecked Sendable {
+    /// Who owns the storage, and so how it is released.
+    enum Storage {
+        /// Heap memory this object allocated.
+        case allocated
+        /// A private (copy-on-write) mapping of the file: only the pages the reader touches
+        /// become resident, which keeps the peak memory of a dump well below the file's size.
+        case mapped
+    }
+
+    let storage: Storage
     // Immutable after init (relocations of object files are applied before any reader exists),
     // so sharing across threads is safe.
     let buffer: UnsafeMutableRawBufferPointer
@@ -14,19 +30,26 @@ final class FileBytes: @unchecked Sendable {
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
         _ = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes.count]).initializeMemory(as: UInt8.self, from: bytes)
         count = bytes.count
+        storage = .allocated
     }
 
     /// Takes ownership of already-filled storage of `count` valid bytes.
-    init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int) {
+    init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, storage: Storage) {
         self.buffer = buffer
         self.count = count
+        self.storage = storage
     }
 
     /// The number of valid bytes.
     let count: Int
 
     deinit {
-        buffer.deallocate()
+        switch storage {
+        case .allocated:
+            buffer.deallocate()
+        case .mapped:
+            if let base = buffer.baseAddress { munmap(base, buffer.count) }
+        }
     }
 
     /// Copies `length` bytes at `offset`, bounds-checked.

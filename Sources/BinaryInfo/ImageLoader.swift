@@ -33,6 +33,11 @@ enum ImageLoader {
         if info.st_size == 0 { return try readToEnd(descriptor) }
         let size = Int(info.st_size)
         guard size <= maximumFileSize else { throw BinaryInfoError.tooLarge(size: size, limit: maximumFileSize) }
+        // A private mapping: pages are read on demand and writes (relocations of object files)
+        // stay in this process. Fall back to reading when the file cannot be mapped.
+        if let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
+            return FileBytes(adopting: UnsafeMutableRawBufferPointer(start: mapped, count: size), count: size, storage: .mapped)
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
         var filled = 0
         while filled < size {
@@ -47,7 +52,7 @@ enum ImageLoader {
             if count == 0 { break }
             filled += count
         }
-        return FileBytes(adopting: buffer, count: filled)
+        return FileBytes(adopting: buffer, count: filled, storage: .allocated)
     }
 
     /// Reads a file whose size is not known in advance (procfs), up to ``maximumFileSize``.

@@ -20,7 +20,8 @@ final class RuntimeWitnessTables: Sendable {
     init(path: String) throws {
         self.path = path
         let bytes = try ImageLoader.readFile(path)
-        let file = try ELFFile(bytes: bytes)
+        // The runtime exports its witness tables and metadata: .dynsym is enough.
+        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false)
         let space = try AddressSpace(file: file, bytes: bytes)
         var tables: [String: ValueWitnessLayout] = [:]
         var metadataSymbols: [(String, UInt64)] = []
