@@ -21,10 +21,10 @@ final class ClassInfoCache: Sendable {
 
     /// The current table's address.
     private let currentTable: Atomic<UInt>
-    private let writer: Mutex<WriterState>
+    private let writer: WriterLock<WriterState>
     private let generationCounter = Atomic<UInt64>(0)
 
-    private struct WriterState: ~Copyable {
+    private struct WriterState {
         var table: CacheTable
         var count = 0
         /// Outgrown tables and replaced ClassInfos: kept alive because a reader may hold them unretained.
@@ -35,7 +35,7 @@ final class ClassInfoCache: Sendable {
     init() {
         let table = CacheTable(log2Capacity: 8)
         currentTable = Atomic(table.address)
-        writer = Mutex(WriterState(table: table))
+        writer = WriterLock(WriterState(table: table))
     }
 
     /// The cached, up-to-date ClassInfo for `type`, built now if there is none.

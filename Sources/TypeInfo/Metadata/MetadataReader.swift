@@ -263,7 +263,8 @@ struct MetadataReader {
         for index in 0..<count {
             let element = base + 3 * Self.wordSize + index * 2 * Self.wordSize
             let type = unsafeBitCast(element.load(as: UnsafeRawPointer.self), to: Any.Type.self)
-            let offset = element.load(fromByteOffset: Self.wordSize, as: Int.self)
+            // Element is { Type pointer; UInt32 offset } padded to two words: the padding is not zeroed.
+            let offset = Int(element.load(fromByteOffset: Self.wordSize, as: UInt32.self))
             let label = index < labels.count ? labels[index] : nil
             elements.append(TupleElementFacts(label: label, type: type, offset: offset))
         }
