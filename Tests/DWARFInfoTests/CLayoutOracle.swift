@@ -18,8 +18,9 @@ struct CLayoutOracle {
 
     /// Generates the oracle program for `layouts`, in C (`header` is a C header) or C++.
     static func program(for layouts: [TypeLayout], header: String, cPlusPlus: Bool = false) -> String {
+        // The fixture first: it may define feature macros (`_GNU_SOURCE`) that change the others.
         var lines = [
-            "#include <stdio.h>", "#include <stddef.h>", "#include <string.h>", "#include \"\(header)\"",
+            "#include \"\(header)\"", "#include <stdio.h>", "#include <stddef.h>", "#include <string.h>",
         ]
         if cPlusPlus { lines.append("#include <type_traits>") }
         lines += [

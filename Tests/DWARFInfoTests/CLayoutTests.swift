@@ -152,3 +152,49 @@ import TypeLayout
         #expect(document.types == (try DWARFReader(path: path).typeLayouts()))
     }
 }
+
+/// Layouts nobody here wrote: glibc's and Linux's own headers (`Fixtures/C/system.c`), against
+/// the compiler's numbers for the same headers.
+@Suite struct SystemHeaderTests {
+    static let layouts: Result<[TypeLayout], any Error> = Result {
+        let object = FixtureToolchain.workDirectory.appendingPathComponent("system.o").path
+        let source = FixtureToolchain.cSource.deletingLastPathComponent().appendingPathComponent("system.c")
+        try FixtureToolchain.run(FixtureToolchain.clang, ["-g", "-c", source.path, "-o", object])
+        return try DWARFReader(path: object).typeLayouts()
+    }
+
+    @Test("every system type's size, alignment, offsets, bitfields and member types match the compiler")
+    func systemTypes() throws {
+        let layouts = try Self.layouts.get()
+        let names = Set(layouts.map(\.name))
+        for name in ["struct stat", "struct tm", "struct sigaction", "siginfo_t", "struct ip", "struct tcphdr",
+                     "pthread_mutex_t", "struct timex", "struct _IO_FILE", "struct sockaddr_in6", "struct msghdr"] {
+            #expect(names.contains(name), "\(name) not read")
+        }
+        let program = CLayoutOracle.program(for: layouts, header: "system.c")
+        let oracle = try CLayoutOracle(output: try FixtureToolchain.compileAndRun(cSource: program, named: "system-oracle"))
+        var checked = 0
+        for layout in layouts {
+            let truth = try #require(oracle.types[layout.name], "\(layout.name)")
+            #expect(layout.size == truth.size, "sizeof(\(layout.name))")
+            #expect(layout.alignment == truth.alignment, "_Alignof(\(layout.name))")
+            for field in layout.fields {
+                if let width = field.bitWidth {
+                    let bits = try #require(oracle.bitfields[layout.name]?[field.name], "\(layout.name).\(field.name)")
+                    #expect((field.offset ?? -1) * 8 + (field.bitOffset ?? -1) == bits.firstBit, "\(layout.name).\(field.name)")
+                    #expect(width == bits.width, "\(layout.name).\(field.name)")
+                } else {
+                    let facts = try #require(oracle.fields[layout.name]?[field.name], "\(layout.name).\(field.name)")
+                    #expect(field.offset == facts.offset, "offsetof(\(layout.name), \(field.name))")
+                    #expect(field.size == facts.size, "sizeof \(layout.name).\(field.name)")
+                    if let matches = oracle.typeNameMatches[layout.name]?[field.name] {
+                        #expect(matches, "\(layout.name).\(field.name) is not '\(field.type)'")
+                    }
+                }
+                checked += 1
+            }
+        }
+        #expect(layouts.count >= 25)
+        #expect(checked >= 200)
+    }
+}
