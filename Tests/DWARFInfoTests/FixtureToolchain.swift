@@ -11,11 +11,21 @@ enum FixtureToolchain {
     /// `Tests/DWARFInfoTests/Fixtures`.
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    /// A fresh directory for this run's build products.
+    /// A fresh directory for this run's build products. Directories that earlier runs left
+    /// behind (there is no end-of-run hook) are removed once they are a day old.
     static let workDirectory: URL = {
-        let url = FileManager.default.temporaryDirectory
+        let files = FileManager.default
+        let temporary = files.temporaryDirectory
+        let dayAgo = Date().addingTimeInterval(-86_400)
+        for name in (try? files.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("DWARFInfoTests-") {
+            let old = temporary.appendingPathComponent(name)
+            if let modified = try? files.attributesOfItem(atPath: old.path)[.modificationDate] as? Date, modified < dayAgo {
+                try? files.removeItem(at: old)
+            }
+        }
+        let url = temporary
             .appendingPathComponent("DWARFInfoTests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try? files.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
 
