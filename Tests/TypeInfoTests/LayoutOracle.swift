@@ -7,6 +7,7 @@ import Testing
 /// every property through PropertyInfo and compares it with Mirror's value.
 func expectMatchesLanguage<T>(
     _ value: T,
+    other: T? = nil,
     offsets: [String: PartialKeyPath<T>] = [:],
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
@@ -34,6 +35,20 @@ func expectMatchesLanguage<T>(
         #expect(String(describing: read) == String(describing: child.value), "value of \(property.name)", sourceLocation: sourceLocation)
         #expect(isSame(type(of: child.value), type(of: read)), "dynamic type of \(property.name)", sourceLocation: sourceLocation)
         #expect(isSame(property.declaringType, T.self), sourceLocation: sourceLocation)
+    }
+
+    // Writes: copy each property of `other` into a copy of `value` through PropertyInfo, and
+    // check with Mirror that exactly that property changed.
+    guard let other else { return }
+    let otherChildren = Mirror(reflecting: other).children.map { String(describing: $0.value) }
+    let valueChildren = mirror.children.map { String(describing: $0.value) }
+    for (index, property) in info.propertyInfos.enumerated() where property.canAccessValue {
+        var copy = value
+        try property.set(try property.get(from: other), on: &copy)
+        var expected = valueChildren
+        expected[index] = otherChildren[index]
+        let after = Mirror(reflecting: copy).children.map { String(describing: $0.value) }
+        #expect(after == expected, "write of \(property.name)", sourceLocation: sourceLocation)
     }
 }
 

@@ -12,21 +12,24 @@ import TypeLayout
     }
 
     @Test func mixedAlignmentScalars() throws {
-        try expectMatchesLanguage(MixedScalars(), offsets: [
+        let other = MixedScalars(flag: false, wide: 77, small: 1, real: -0.5, half: -2, single: 9, character: "z")
+        try expectMatchesLanguage(MixedScalars(), other: other, offsets: [
             "flag": \.flag, "wide": \.wide, "small": \.small, "real": \.real,
             "half": \.half, "single": \.single, "character": \.character,
         ])
     }
 
     @Test func nestedStructs() throws {
-        try expectMatchesLanguage(Nested(), offsets: ["inner": \.inner, "tag": \.tag, "more": \.more])
+        try expectMatchesLanguage(Nested(), other: Nested(inner: Inner(a: 5, b: true), tag: 0, more: Inner()),
+                                  offsets: ["inner": \.inner, "tag": \.tag, "more": \.more])
         let info = ClassInfo.of(Nested.self)
         #expect(isSame(info.propertyInfo(named: "inner")?.type, Inner.self))
         #expect(info.propertyInfo(named: "inner")?.size == MemoryLayout<Inner>.size)
     }
 
     @Test func optionals() throws {
-        try expectMatchesLanguage(Optionals(), offsets: [
+        let other = Optionals(int: nil, string: nil, object: nil, inner: Inner(a: 3, b: true), double: .some(.some(4)))
+        try expectMatchesLanguage(Optionals(), other: other, offsets: [
             "int": \.int, "string": \.string, "object": \.object, "inner": \.inner, "double": \.double,
         ])
         let info = ClassInfo.of(Optionals.self)
@@ -35,7 +38,8 @@ import TypeLayout
     }
 
     @Test func collections() throws {
-        try expectMatchesLanguage(Collections(), offsets: [
+        let other = Collections(array: [], dictionary: ["z": 26], set: ["p", "q"], nested: [])
+        try expectMatchesLanguage(Collections(), other: other, offsets: [
             "array": \.array, "dictionary": \.dictionary, "set": \.set, "nested": \.nested,
         ])
         let array = ClassInfo.of([Int].self)
@@ -45,7 +49,8 @@ import TypeLayout
     }
 
     @Test func tupleFields() throws {
-        try expectMatchesLanguage(Tuples(), offsets: ["pair": \.pair, "labelled": \.labelled, "unit": \.unit])
+        try expectMatchesLanguage(Tuples(), other: Tuples(pair: (2, "two"), labelled: (x: 5, y: 6)),
+                                  offsets: ["pair": \.pair, "labelled": \.labelled, "unit": \.unit])
     }
 
     @Test func closureFields() throws {
@@ -70,7 +75,13 @@ import TypeLayout
     }
 
     @Test func existentialFields() throws {
-        try expectMatchesLanguage(Existentials(), offsets: [
+        var other = Existentials()
+        other.any = "text"
+        other.shape = Square(side: 3)
+        other.object = DelegateObject()
+        other.delegate = DelegateBase()
+        other.metatype = String.self
+        try expectMatchesLanguage(Existentials(), other: other, offsets: [
             "any": \.any, "shape": \.shape, "object": \.object, "delegate": \.delegate,
             "composition": \.composition, "classBound": \.classBound, "metatype": \.metatype,
         ])
@@ -113,7 +124,7 @@ import TypeLayout
 
     @Test func genericStructsWithSeveralSpecialisations() throws {
         try expectMatchesLanguage(Box(value: UInt8(1)), offsets: ["value": \.value, "count": \.count])
-        try expectMatchesLanguage(Box(value: "text"), offsets: ["value": \.value, "count": \.count])
+        try expectMatchesLanguage(Box(value: "text"), other: Box(value: "other", count: 4), offsets: ["value": \.value, "count": \.count])
         try expectMatchesLanguage(Box(value: Inner()), offsets: ["value": \.value, "count": \.count])
         try expectMatchesLanguage(Pair(first: true, second: 1.5), offsets: ["first": \.first, "second": \.second])
         try expectMatchesLanguage(Pair(first: Int16(1), second: [1]), offsets: ["first": \.first, "second": \.second])
