@@ -36,7 +36,11 @@ final class ArrayCodec<Element>: ValueCodec<[Element]>, @unchecked Sendable {
         var k = i + 1
         for index in 0..<count {
             do {
-                result.append(try element.decode(tape, k, context))
+                if context.tracksPath {
+                    result.append(try context.within([.index(index)]) { try element.decode(tape, k, context) })
+                } else {
+                    result.append(try element.decode(tape, k, context))
+                }
             } catch let error as MappingError {
                 if context.strict { throw error.prefixed(.index(index)) }
                 context.skipped(error.prefixed(.index(index)))
@@ -120,7 +124,9 @@ final class DictionaryCodec<Keys: DictionaryKeyCodec, Value>: ValueCodec<[Keys.K
                 guard let key = keys.key(name) else {
                     throw MappingError(.invalidValue(expected: "a key of type \(Keys.Key.self)", found: "\"\(name)\""))
                 }
-                result[key] = try value.decode(tape, k + 1, context)
+                result[key] = try context.within(context.tracksPath ? [.key(name)] : []) {
+                    try value.decode(tape, k + 1, context)
+                }
             } catch let error as MappingError {
                 if context.strict { throw error.prefixed(.key(name)) }
                 context.skipped(error.prefixed(.key(name)))

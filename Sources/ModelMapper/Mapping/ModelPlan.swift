@@ -163,7 +163,13 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         for _ in 0..<count {
             if let index = lookup(tape, key, &expected) {
                 if !present.isEmpty { present[index] = true }
-                do { try apply(index, key + 1) } catch let error as MappingError {
+                do {
+                    if context.tracksPath {
+                        try context.within(fields[index].keyPaths[0].map(JSONPathComponent.key)) { try apply(index, key + 1) }
+                    } else {
+                        try apply(index, key + 1)
+                    }
+                } catch let error as MappingError {
                     try handle(error, at: fields[index].keyPaths[0], context)
                 }
             }
@@ -173,7 +179,9 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
             for path in fields[index].keyPaths {
                 guard let node = resolve(path, in: i, tape) else { continue }
                 if !present.isEmpty { present[index] = true }
-                do { try apply(index, node) } catch let error as MappingError {
+                do {
+                    try context.within(context.tracksPath ? path.map(JSONPathComponent.key) : []) { try apply(index, node) }
+                } catch let error as MappingError {
                     try handle(error, at: path, context)
                 }
                 break

@@ -7,18 +7,35 @@ final class DecodeContext {
     let convertsTypes: Bool
     /// Problems skipped in lenient mode, when the caller asked for them.
     var issues: [MappingError]?
+    /// Where decoding is, from the root; kept only while issues are collected, so that a
+    /// skipped problem deep inside records its full path.
+    var path: [JSONPathComponent] = []
+    let tracksPath: Bool
 
     init(mapper: ModelMapper, collectsIssues: Bool) {
         self.mapper = mapper
         self.strict = mapper.options.mode == .strict
         self.convertsTypes = mapper.options.convertsTypes ?? !strict
         self.issues = collectsIssues ? [] : nil
+        self.tracksPath = collectsIssues
     }
 
-    /// Records a lenient skip when the caller collects them.
+    /// Records a lenient skip (its path relative to ``path``) when the caller collects them.
     @inline(__always)
     func skipped(_ error: MappingError) {
-        if issues != nil { issues?.append(error) }
+        guard tracksPath else { return }
+        var located = error
+        located.path.insert(contentsOf: path, at: 0)
+        issues?.append(located)
+    }
+
+    /// Runs `body` with `components` pushed on ``path`` when paths are tracked.
+    @inline(__always)
+    func within<R>(_ components: [JSONPathComponent], _ body: () throws -> R) rethrows -> R {
+        guard tracksPath else { return try body() }
+        path.append(contentsOf: components)
+        defer { path.removeLast(components.count) }
+        return try body()
     }
 }
 
