@@ -8,21 +8,21 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check a binary's type layouts against a snapshot; exit 1 when they changed.",
         discussion: """
-            Compares the layouts of the binary's types with a snapshot written by
-            `typeinfo snapshot` (or a `typeinfo dump --format json` document) and prints every
-            change, grouped by type, each marked BREAKING or compatible: types added or removed;
-            size, alignment, stride or instance size changed; fields added, removed, moved,
-            retyped, resized, renamed or reordered; enum cases added, removed or renumbered;
+            Compares the layouts of the binary's types with a snapshot written by \
+            `typeinfo snapshot` (or a `typeinfo dump --format json` document) and prints every \
+            change, grouped by type, each marked BREAKING or compatible: types added or removed; \
+            size, alignment, stride or instance size changed; fields added, removed, moved, \
+            retyped, resized, renamed or reordered; enum cases added, removed or renumbered; \
             superclass changed. docs/layout-checks.md explains how each change is classified.
 
-            Types are selected as the snapshot recorded (its --type/--kind/--module filters)
+            Types are selected as the snapshot recorded (its --type/--kind/--module filters) \
             unless filters are given here.
 
-            Exit status: 0 nothing changed, 1 something changed (with --fail-on breaking: only
+            Exit status: 0 nothing changed, 1 something changed (with --fail-on breaking: only \
             breaking changes count), 2 usage or input error.
 
             Examples:
-              typeinfo check .build/release/libWire.so --against Tests/layouts.json
+              typeinfo check libWire.so --against Tests/layouts.json
               typeinfo check MyApp --against layouts.json --format json --fail-on breaking
             """
     )

@@ -8,16 +8,16 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Compare the type layouts of two builds (binaries or snapshots); exit 1 when they differ.",
         discussion: """
-            OLD and NEW are ELF files, snapshots written by `typeinfo snapshot`, or documents
-            written by `typeinfo dump --format json`, in any combination. The report is the one
+            OLD and NEW are ELF files, snapshots written by `typeinfo snapshot`, or documents \
+            written by `typeinfo dump --format json`, in any combination. The report is the one \
             `typeinfo check` prints: every change grouped by type, marked BREAKING or compatible.
 
-            Exit status: 0 no differences, 1 differences (with --fail-on breaking: only
+            Exit status: 0 no differences, 1 differences (with --fail-on breaking: only \
             breaking ones count), 2 usage or input error.
 
             Examples:
               typeinfo diff old/libWire.so new/libWire.so
-              typeinfo diff layouts.json .build/release/MyApp --type MyApp.Packet --format json
+              typeinfo diff layouts.json MyApp --type MyApp.Packet --format json
             """
     )
 

@@ -8,24 +8,24 @@ struct LayoutCommand: ParsableCommand {
         commandName: "layout",
         abstract: "Show holes, padding and a better field order for a binary's types (like pahole).",
         discussion: """
-            For each struct, class, tuple or C struct/union: every field with its offset and size,
-            `hole` rows where alignment leaves bytes unused, tail padding, the bytes wasted, and
-            the declaration order that would remove holes with the bytes it would save. Swift lays
+            For each struct, class, tuple or C struct/union: every field with its offset and size, \
+            `hole` rows where alignment leaves bytes unused, tail padding, the bytes wasted, and \
+            the declaration order that would remove holes with the bytes it would save. Swift lays \
             out struct fields in declaration order, so reordering them is a change you can make.
 
-            With --type, NAME is an exact qualified name, a substring, or /REGEX/. Without it,
-            every type that wastes bytes is shown, then the total across the binary (--all shows
+            With --type, NAME is an exact qualified name, a substring, or /REGEX/. Without it, \
+            every type that wastes bytes is shown, then the total across the binary (--all shows \
             tight types too). --format svg draws one type as a picture for a browser.
 
-            Facts the binary does not hold are shown as unknown, never guessed. A field's
-            alignment (needed for the suggestion) comes from the type's own layout in the binary,
-            or for standard library types from this typeinfo's runtime; the suggestion is made
+            Facts the binary does not hold are shown as unknown, never guessed. A field's \
+            alignment (needed for the suggestion) comes from the type's own layout in the binary, \
+            or for standard library types from this typeinfo's runtime; the suggestion is made \
             only when those alignments reproduce the observed offsets exactly.
 
             Examples:
               typeinfo layout .build/debug/MyApp --type MyApp.Packet
               typeinfo layout libWire.so --type Wire.Header --format svg > header.svg
-              typeinfo layout /opt/swift/usr/lib/swift/linux/libFoundationEssentials.so | tail -1
+              typeinfo layout libFoundationEssentials.so | tail -1
             """
     )
 

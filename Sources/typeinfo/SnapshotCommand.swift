@@ -10,17 +10,17 @@ struct SnapshotCommand: ParsableCommand {
         commandName: "snapshot",
         abstract: "Record the layouts of a binary's types in a stable, diff-friendly JSON file.",
         discussion: """
-            Writes each selected type's layout facts (size, alignment, stride, instance size for
-            classes, each field's name, offset, size and type, enum cases) sorted by name, one
-            field per line, so a layout change is a small, reviewable diff. Swift types come from
-            the binary's metadata; C types from its DWARF, when it has any. The format is
+            Writes each selected type's layout facts (size, alignment, stride, instance size for \
+            classes, each field's name, offset, size and type, enum cases) sorted by name, one \
+            field per line, so a layout change is a small, reviewable diff. Swift types come from \
+            the binary's metadata; C types from its DWARF, when it has any. The format is \
             documented in docs/layout-checks.md.
 
-            The --type/--kind/--module filters are stored in the snapshot, and `typeinfo check`
+            The --type/--kind/--module filters are stored in the snapshot, and `typeinfo check` \
             selects the same types from the binary unless it is given filters of its own.
 
             Examples:
-              typeinfo snapshot .build/release/libWire.so -o Tests/layouts.json --type Wire.
+              typeinfo snapshot libWire.so -o Tests/layouts.json --type Wire.
               typeinfo snapshot MyApp --type '/^MyApp\\.(Header|Packet)$/' > layouts.json
             """
     )
