@@ -108,7 +108,12 @@ struct JSONTape {
         case .false: return false
         case .number:
             let text = slice(i)
-            if nodes[i].flag, let int = try? JSONNumberScanner.integer(text, as: Int.self) { return int }
+            if nodes[i].flag {
+                // Integers stay exact: Int, then UInt64, then Decimal beyond 64 bits.
+                if let int = try? JSONNumberScanner.integer(text, as: Int.self) { return int }
+                if let uint = try? JSONNumberScanner.integer(text, as: UInt64.self) { return uint }
+                if let decimal = try? JSONNumberScanner.decimal(text) { return decimal }
+            }
             if let double = try? JSONNumberScanner.double(text) { return double }
             return (try? JSONNumberScanner.decimal(text)) ?? Double.infinity
         case .string: return string(at: i)

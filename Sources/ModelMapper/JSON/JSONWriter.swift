@@ -64,9 +64,13 @@ struct JSONWriter {
 
     /// Writes a finite `Double` in its shortest round-tripping form; the caller checks finiteness.
     mutating func double(_ value: Double) {
+        if value == 0 && value.sign == .minus {
+            // "-0.0", not "-0": readers that turn integer text into integers would lose the sign.
+            bytes.append(contentsOf: [UInt8(ascii: "-"), UInt8(ascii: "0"), UInt8(ascii: "."), UInt8(ascii: "0")])
+            return
+        }
         if value == value.rounded(.towardZero) && abs(value) < 1e15 {
             integer(Int64(value))
-            if value == 0 && value.sign == .minus { bytes.insert(UInt8(ascii: "-"), at: bytes.count - 1) }
             return
         }
         var text = value.description
