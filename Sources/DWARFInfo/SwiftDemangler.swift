@@ -22,11 +22,9 @@ enum SwiftDemangler {
         guard mangled.hasPrefix("$s") || mangled.hasPrefix("_T") || mangled.hasPrefix("$S") || mangled.hasPrefix("$e") else {
             return nil
         }
-        let utf8 = Array(mangled.utf8)
-        let result = utf8.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                _swiftDemangle(chars.baseAddress, chars.count, nil, nil, 0)
-            }
+        // NUL-terminated: swift_demangle's symbol check calls strlen whatever length it is given.
+        let result = mangled.withCString { text in
+            _swiftDemangle(text, strlen(text), nil, nil, 0)
         }
         guard let result else { return nil }
         defer { free(result) }
