@@ -84,7 +84,7 @@ extension SwiftImage {
 
     func mangling(ofContextAt address: UInt64, depth: Int) throws -> String? {
         if let known = contextManglings[address] { return known }
-        if let symbol = descriptorSymbols[address], let mangling = Self.mangling(fromDescriptorSymbol: symbol) {
+        if let symbol = descriptorSymbol(at: address), let mangling = Self.mangling(fromDescriptorSymbol: symbol) {
             contextManglings[address] = mangling
             return mangling
         }

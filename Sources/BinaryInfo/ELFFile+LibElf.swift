@@ -22,10 +22,26 @@ struct ELFSection: Sendable {
 
 /// One symbol from `.symtab` or `.dynsym`.
 struct ELFSymbol: Sendable {
+    /// The name of an undefined symbol (relocations name what they import); empty for defined
+    /// symbols, whose names are read on demand (``ELFFile/name(of:in:)``) so that a large
+    /// `.symtab` costs neither a heap string per symbol nor a walk over its string table.
     var name: String
+    /// Offset of the name in the symbol table's string table.
+    var nameOffset: UInt32
+    /// Section index of that string table.
+    var stringTable: Int
     var value: UInt64
     var sectionIndex: Int
     var isDefined: Bool { sectionIndex != Int(SHN_UNDEF) }
+}
+
+/// A defined symbol in compact form: where it is and where its name is, nothing else.
+struct DefinedSymbol: Sendable {
+    /// `st_value`: an address in linked images, an offset into its section in object files.
+    var value: UInt64
+    var nameOffset: UInt32
+    var stringTable: UInt32
+    var sectionIndex: UInt32
 }
 
 /// One RELA relocation.
@@ -55,8 +71,11 @@ struct ELFFile: Sendable {
     var fileType: UInt16
     var machine: UInt16
     var sections: [ELFSection]
-    /// Symbol tables by the index of the section that holds them.
+    /// Symbol tables that relocation sections refer to, by the index of the section that holds them.
     var symbolTables: [Int: [ELFSymbol]]
+    /// Every named, defined symbol of every symbol table, compactly (a `.symtab` of a large
+    /// library holds tens of thousands; only a few are ever looked at).
+    var definedSymbols: [DefinedSymbol]
     var relocationSections: [ELFRelocationSection]
     var hasSymtab: Bool
     var hasDebugInfo: Bool
@@ -155,8 +174,17 @@ struct ELFFile: Sendable {
         }
         hasInterpreter = interpreter
 
-        var symbolTables: [Int: [ELFSymbol]] = [:]
         var relocationSections: [ELFRelocationSection] = []
+        scn = elf_nextscn(elf, nil)
+        while let section = scn {
+            defer { scn = elf_nextscn(elf, section) }
+            var sh = GElf_Shdr()
+            guard gelf_getshdr(section, &sh) != nil, sh.sh_type == UInt32(SHT_RELA) else { continue }
+            relocationSections.append(try Self.readRelocations(section: section, header: sh, index: elf_ndxscn(section)))
+        }
+        let referenced = Set(relocationSections.map(\.symbolTableSection))
+        var symbolTables: [Int: [ELFSymbol]] = [:]
+        var definedSymbols: [DefinedSymbol] = []
         scn = elf_nextscn(elf, nil)
         while let section = scn {
             defer { scn = elf_nextscn(elf, section) }
@@ -164,12 +192,19 @@ struct ELFFile: Sendable {
             guard gelf_getshdr(section, &sh) != nil else { continue }
             let index = elf_ndxscn(section)
             if (sh.sh_type == UInt32(SHT_SYMTAB) && includeStaticSymbols) || sh.sh_type == UInt32(SHT_DYNSYM) {
-                symbolTables[index] = try Self.readSymbols(elf: elf, section: section, header: sh)
-            } else if sh.sh_type == UInt32(SHT_RELA) {
-                relocationSections.append(try Self.readRelocations(section: section, header: sh, index: index))
+                let symbols = try Self.readSymbols(elf: elf, section: section, header: sh)
+                for symbol in symbols where symbol.isDefined && symbol.nameOffset != 0 {
+                    definedSymbols.append(DefinedSymbol(
+                        value: symbol.value, nameOffset: symbol.nameOffset,
+                        stringTable: UInt32(truncatingIfNeeded: symbol.stringTable),
+                        sectionIndex: UInt32(truncatingIfNeeded: symbol.sectionIndex)
+                    ))
+                }
+                if referenced.contains(index) { symbolTables[index] = symbols }
             }
         }
         self.symbolTables = symbolTables
+        self.definedSymbols = definedSymbols
         self.relocationSections = relocationSections
     }
 
@@ -185,10 +220,26 @@ struct ELFFile: Sendable {
             guard gelf_getsym(data, Int32(index), &sym) != nil else {
                 throw BinaryInfoError.malformedELF(detail: "unreadable symbol #\(index): \(lastError())")
             }
-            let name = elf_strptr(elf, Int(header.sh_link), Int(sym.st_name)).map { String(cString: $0) } ?? ""
-            symbols.append(ELFSymbol(name: name, value: sym.st_value, sectionIndex: Int(sym.st_shndx)))
+            var name = ""
+            if sym.st_shndx == UInt16(SHN_UNDEF), sym.st_name != 0,
+               let pointer = elf_strptr(elf, Int(header.sh_link), Int(sym.st_name)) {
+                name = String(cString: pointer)
+            }
+            symbols.append(ELFSymbol(
+                name: name, nameOffset: sym.st_name, stringTable: Int(header.sh_link),
+                value: sym.st_value, sectionIndex: Int(sym.st_shndx)
+            ))
         }
         return symbols
+    }
+
+    /// The name of a symbol, read from its string table in `bytes` (bounds-checked); nil when the
+    /// string table or the offset is out of range.
+    func name(of symbol: DefinedSymbol, in bytes: FileBytes) -> String? {
+        guard let table = sections.first(where: { $0.index == Int(symbol.stringTable) }), table.hasFileBytes,
+              UInt64(symbol.nameOffset) < table.size
+        else { return nil }
+        return bytes.cString(atOffset: table.offset + UInt64(symbol.nameOffset), limit: table.size - UInt64(symbol.nameOffset))
     }
 
     private static func readRelocations(section: OpaquePointer, header: GElf_Shdr, index: Int) throws -> ELFRelocationSection {

@@ -62,6 +62,15 @@ final class FileBytes: @unchecked Sendable {
         base.copyMemory(from: source + Int(offset), byteCount: destination.count)
     }
 
+    /// The NUL-terminated string at `offset`, looking at most `limit` bytes (and never past the end).
+    func cString(atOffset offset: UInt64, limit: UInt64) -> String? {
+        guard offset < UInt64(count), let base = buffer.baseAddress else { return nil }
+        let available = min(limit, UInt64(count) - offset, UInt64(maximumStringLength))
+        let start = UnsafeRawBufferPointer(start: base + Int(offset), count: Int(available))
+        guard let end = start.firstIndex(of: 0) else { return nil }
+        return String(decoding: start[..<end], as: UTF8.self)
+    }
+
     /// Writes a little-endian value at `offset` (used only to apply relocations of object files).
     func patch<T: FixedWidthInteger>(_ value: T, atOffset offset: UInt64) throws {
         let size = UInt64(MemoryLayout<T>.size)

@@ -25,15 +25,14 @@ final class RuntimeWitnessTables: Sendable {
         let space = try AddressSpace(file: file, bytes: bytes)
         var tables: [String: ValueWitnessLayout] = [:]
         var metadataSymbols: [(String, UInt64)] = []
-        for table in file.symbolTables.values {
-            for symbol in table where symbol.isDefined && symbol.name.hasPrefix("$s") {
-                if symbol.name.hasSuffix("WV") {
-                    if let layout = try? SwiftImage.valueWitnesses(in: space, at: symbol.value) {
-                        tables[symbol.name] = layout
-                    }
-                } else if symbol.name.hasSuffix("N") {
-                    metadataSymbols.append((String(symbol.name.dropFirst(2).dropLast()), symbol.value))
+        for symbol in file.definedSymbols {
+            guard let name = file.name(of: symbol, in: bytes), name.hasPrefix("$s") else { continue }
+            if name.hasSuffix("WV") {
+                if let layout = try? SwiftImage.valueWitnesses(in: space, at: symbol.value) {
+                    tables[name] = layout
                 }
+            } else if name.hasSuffix("N") {
+                metadataSymbols.append((String(name.dropFirst(2).dropLast()), symbol.value))
             }
         }
         var typeLayouts: [String: ValueWitnessLayout] = [:]

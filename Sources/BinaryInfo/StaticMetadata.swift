@@ -46,12 +46,11 @@ extension SwiftImage {
         // Images without dynamic relocations (non-PIE executables) store the pointers as plain words;
         // their `$s…N` metadata symbols say where to look.
         if found.count < descriptors.count {
-            for table in file.symbolTables.values {
-                for symbol in table where symbol.isDefined && symbol.name.hasPrefix("$s") && symbol.name.hasSuffix("N") {
-                    for offset: UInt64 in [8, 40] {
-                        if case .address(let descriptor)? = try? space.pointer(at: symbol.value &+ offset, what: "metadata descriptor") {
-                            consider(slot: symbol.value &+ offset, descriptor: descriptor)
-                        }
+            for symbol in file.definedSymbols {
+                guard let name = file.name(of: symbol, in: space.bytes), name.hasPrefix("$s"), name.hasSuffix("N") else { continue }
+                for offset: UInt64 in [8, 40] {
+                    if case .address(let descriptor)? = try? space.pointer(at: symbol.value &+ offset, what: "metadata descriptor") {
+                        consider(slot: symbol.value &+ offset, descriptor: descriptor)
                     }
                 }
             }

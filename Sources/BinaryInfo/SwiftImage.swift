@@ -8,9 +8,9 @@ final class SwiftImage {
     /// Swift sections by name (`swift5_fieldmd`, ...): start address and size of each
     /// (object files hold one section of a name per symbol group, hence the lists).
     let sections: [String: [(address: UInt64, size: UInt64)]]
-    /// Defined `$s...Mn` / `$s...Mp` symbols by address: they carry private discriminators that
-    /// the descriptors themselves do not.
-    let descriptorSymbols: [UInt64: String]
+    /// Defined symbols by address, for ``descriptorSymbol(at:)``: descriptor symbols carry the
+    /// private discriminators that the descriptors themselves do not.
+    let symbolsByAddress: [DefinedSymbol]
     /// Things the reader could not do, said plainly, for ``ImageSummary/notes``.
     var notes: [String] = []
 
@@ -34,20 +34,39 @@ final class SwiftImage {
             }
         }
         self.sections = sections
-        var symbols: [UInt64: String] = [:]
-        for (tableIndex, table) in file.symbolTables {
-            let isObjectFile = file.fileType == ELFFile.typeRelocatable
-            _ = tableIndex
-            for symbol in table where symbol.isDefined && symbol.name.hasPrefix("$s") && (symbol.name.hasSuffix("Mn") || symbol.name.hasSuffix("Mp")) {
-                var address = symbol.value
-                if isObjectFile {
-                    guard let base = space.sectionAddresses[symbol.sectionIndex] else { continue }
-                    address = base &+ symbol.value
-                }
-                symbols[address] = symbol.name
+        // Defined symbols sorted by address; their names are read only for the descriptor
+        // addresses that are looked up (``descriptorSymbol(at:)``).
+        let isObjectFile = file.fileType == ELFFile.typeRelocatable
+        var sorted = file.definedSymbols
+        if isObjectFile {
+            // Object files' symbol values are offsets into their sections: make them addresses.
+            sorted = sorted.compactMap { symbol in
+                guard let base = space.sectionAddresses[Int(symbol.sectionIndex)] else { return nil }
+                var moved = symbol
+                moved.value = base &+ symbol.value
+                return moved
             }
         }
-        descriptorSymbols = symbols
+        sorted.sort { $0.value < $1.value }
+        symbolsByAddress = sorted
+    }
+
+    /// The `$s…Mn` / `$s…Mp` symbol naming the descriptor at `address`, if the image has one.
+    func descriptorSymbol(at address: UInt64) -> String? {
+        var low = 0
+        var high = symbolsByAddress.count
+        while low < high {
+            let mid = (low + high) / 2
+            if symbolsByAddress[mid].value < address { low = mid + 1 } else { high = mid }
+        }
+        while low < symbolsByAddress.count, symbolsByAddress[low].value == address {
+            if let name = file.name(of: symbolsByAddress[low], in: space.bytes),
+               name.hasPrefix("$s"), name.hasSuffix("Mn") || name.hasSuffix("Mp") {
+                return name
+            }
+            low += 1
+        }
+        return nil
     }
 
 
