@@ -50,11 +50,11 @@ public struct LayoutHolesReport: Hashable, Sendable, Codable {
         total = Total(
             types: analyses.count,
             typesWithWaste: analyses.filter { $0.wastedBytes > 0 }.count,
-            holes: analyses.reduce(0) { $0 + $1.holeCount },
-            holeBytes: analyses.reduce(0) { $0 + $1.holeBytes },
-            paddingBytes: analyses.reduce(0) { $0 + $1.paddingBytes },
-            wastedBytes: analyses.reduce(0) { $0 + $1.wastedBytes },
-            reorderSavings: analyses.reduce(0) { $0 + ($1.reorder?.savedBytes ?? 0) }
+            holes: LayoutHoles.total(analyses.map { $0.holeCount }),
+            holeBytes: LayoutHoles.total(analyses.map { $0.holeBytes }),
+            paddingBytes: LayoutHoles.total(analyses.map { $0.paddingBytes }),
+            wastedBytes: LayoutHoles.total(analyses.map { $0.wastedBytes }),
+            reorderSavings: LayoutHoles.total(analyses.map { ($0.reorder?.savedBytes ?? 0) })
         )
     }
 

@@ -86,11 +86,11 @@ extension LayoutHoles {
     /// - Returns: the line, without a newline.
     public static func summaryLine(_ analyses: [LayoutHoles]) -> String {
         let wasting = analyses.filter { $0.wastedBytes > 0 }.count
-        let holes = analyses.reduce(0) { $0 + $1.holeBytes }
-        let holeCount = analyses.reduce(0) { $0 + $1.holeCount }
-        let padding = analyses.reduce(0) { $0 + $1.paddingBytes }
-        let saved = analyses.reduce(0) { $0 + ($1.reorder?.savedBytes ?? 0) }
-        var line = "total: \(bytes(holes + padding)) wasted (\(holes) in \(holeCount) hole\(holeCount == 1 ? "" : "s"), \(padding) of tail padding)"
+        let holes = LayoutHoles.total(analyses.map { $0.holeBytes })
+        let holeCount = LayoutHoles.total(analyses.map { $0.holeCount })
+        let padding = LayoutHoles.total(analyses.map { $0.paddingBytes })
+        let saved = LayoutHoles.total(analyses.map { ($0.reorder?.savedBytes ?? 0) })
+        var line = "total: \(bytes(total([holes, padding]))) wasted (\(holes) in \(holeCount) hole\(holeCount == 1 ? "" : "s"), \(padding) of tail padding)"
         line += " in \(wasting) of \(analyses.count) type\(analyses.count == 1 ? "" : "s")"
         if saved > 0 { line += "; reordering fields would save \(bytes(saved)) per value" }
         if analyses.contains(where: { !$0.isComplete && $0.note != nil && $0.kind != .enum }) {
@@ -102,6 +102,15 @@ extension LayoutHoles {
     /// `struct Demo.Point`; a C name that already says `struct point` is not prefixed twice.
     static func title(_ kind: TypeKind, _ name: String) -> String {
         name.hasPrefix(kind.rawValue + " ") ? name : "\(kind.rawValue) \(name)"
+    }
+
+    /// A sum that saturates at `Int.max` instead of trapping: totals over many types whose
+    /// sizes came from a file.
+    static func total(_ values: [Int]) -> Int {
+        values.reduce(0) { sum, value in
+            let result = sum.addingReportingOverflow(value)
+            return result.overflow ? (value < 0 ? Int.min : Int.max) : result.partialValue
+        }
     }
 
     static func bytes(_ count: Int) -> String {

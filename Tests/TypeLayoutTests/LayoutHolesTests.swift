@@ -127,4 +127,13 @@ private struct OddReordered { var whole: Int64; var odd: NineBytes; var byte: In
         #expect(summary.hasPrefix("total: \(holes.wastedBytes + tight.wastedBytes) bytes wasted"))
         #expect(summary.contains("in \(tight.wastedBytes > 0 ? 2 : 1) of 2 types"))
     }
+
+    @Test func totalsOverHostileSizesSaturateInsteadOfTrapping() {
+        let huge = TypeLayout(name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 1, stride: Int.max,
+                              fields: [FieldLayout(name: "last", type: "T", offset: Int.max - 1, size: 1)])
+        let analyses = [LayoutHoles(huge), LayoutHoles(huge)]
+        #expect(analyses[0].holeBytes == Int.max - 1)
+        #expect(LayoutHoles.summaryLine(analyses).hasPrefix("total: \(Int.max) bytes wasted"))
+        #expect(LayoutHolesReport(analyses).total.wastedBytes == Int.max)
+    }
 }

@@ -75,4 +75,31 @@ private enum Choice { case one, two(Int) }
             #expect(throws: LayoutSnapshotError.self) { try LayoutSnapshot(jsonData: Data(text.utf8)) }
         }
     }
+
+    /// Corrupted files either decode or fail with a LayoutSnapshotError; whatever decodes can be
+    /// diffed, analysed and drawn without trapping (hostile numbers included).
+    @Test func corruptedSnapshotsNeverTrap() throws {
+        let valid = Array(LayoutSnapshot(types: [sample, node, choice]).jsonData())
+        let replacements: [[UInt8]] = [Array("-9223372036854775808".utf8), Array("9223372036854775807".utf8),
+                                       Array("null".utf8), Array("\"".utf8), Array("}".utf8), [0xFF]]
+        var decoded = 0
+        for position in Swift.stride(from: 0, to: valid.count, by: 7) {
+            for replacement in replacements {
+                var bytes = valid
+                bytes.replaceSubrange(position..<min(position + 1, bytes.count), with: replacement)
+                do {
+                    let snapshot = try LayoutSnapshot(jsonData: Data(bytes))
+                    decoded += 1
+                    let reference = LayoutSnapshot(types: [sample, node, choice])
+                    _ = LayoutDiff(old: reference, new: snapshot).textReport()
+                    for type in snapshot.types {
+                        _ = LayoutHoles(type, alignmentOf: { _ in 8 }).svg()
+                    }
+                } catch is LayoutSnapshotError {
+                    continue
+                }
+            }
+        }
+        #expect(decoded > 0, "some corruptions (numbers) still decode and were exercised")
+    }
 }
