@@ -54,7 +54,7 @@ public struct LayoutDiffReport: Hashable, Sendable, Codable {
             case type, typeKind, change, severity, member, from, to, detail, message
         }
 
-        // Every key is written, absent values as null, so tools can rely on the shape.
+        /// Writes every key, absent values as `null`, so tools can rely on the shape.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(type, forKey: .type)

@@ -149,6 +149,7 @@ public enum LayoutValue: Hashable, Sendable, Codable, CustomStringConvertible {
         self = value.map(LayoutValue.text) ?? .unknown
     }
 
+    /// The value as the text report prints it: `16`, `Swift.Int`, `a, b`, or `unknown`.
     public var description: String {
         switch self {
         case .unknown: return "unknown"
@@ -158,6 +159,7 @@ public enum LayoutValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Decodes `null`, a number, a string or an array of strings.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -171,6 +173,7 @@ public enum LayoutValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Encodes `null`, a number, a string or an array of strings.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -132,6 +132,7 @@ public enum LayoutSnapshotError: Error, Hashable, Sendable, CustomStringConverti
     /// The bytes are not a snapshot (nor a layout document); `detail` says where it went wrong.
     case malformed(detail: String)
 
+    /// One sentence saying what is wrong and what to do.
     public var description: String {
         switch self {
         case .unsupportedVersion(let found, let supported):
