@@ -118,9 +118,10 @@ enum LayoutInput {
 
     /// Reads an ELF file's Swift types (metadata) and C types (DWARF, when present).
     ///
-    /// Swift types come from the metadata; DWARF adds the types the metadata does not have
-    /// (C structs, unions and enums). A Swift type DWARF also describes keeps the metadata's
-    /// layout: DWARF is only a second witness for Swift (see `typeinfo dump`).
+    /// Swift types come from the metadata only; DWARF adds the C and C++ types (structs,
+    /// unions, enums) the metadata does not have. Swift types DWARF describes are left out:
+    /// their member offsets are the compiler's synthesis, a second witness at best (`typeinfo
+    /// dump` reports where the two disagree), never the source of a snapshot.
     static func readBinary(_ path: String) throws -> LayoutDocument {
         var document: LayoutDocument?
         var metadataError: BinaryInfoError?
@@ -135,7 +136,7 @@ enum LayoutInput {
         var dwarfTypes: [TypeLayout] = []
         if document?.image.hasDebugInfo != false {
             do {
-                dwarfTypes = try DWARFReader(path: path).typeLayouts()
+                dwarfTypes = try DWARFReader(path: path).typeLayouts(languages: .cFamily)
             } catch .noDebugInfo {
                 dwarfTypes = []
             } catch {
