@@ -27,8 +27,10 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
+    // Optional so that a missing argument is reported by `run` with exit status 2, as the
+    // check's contract says, rather than by the parser with its own status.
     @Argument(help: ArgumentHelp("The ELF file to check.", valueName: "binary"))
-    var binary: String
+    var binary: String?
 
     @Option(name: .customLong("against"), help: ArgumentHelp("The snapshot to compare with.", valueName: "snapshot"))
     var snapshotPath: String?
@@ -42,6 +44,9 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var selection: LayoutSelectionOptions
 
     func run() throws {
+        guard let binary else {
+            throw LayoutInput.fail("check needs BINARY: typeinfo check BINARY --against SNAPSHOT")
+        }
         guard let snapshotPath else {
             throw LayoutInput.fail("check needs --against SNAPSHOT (a file written by `typeinfo snapshot`)")
         }

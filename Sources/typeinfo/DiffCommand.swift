@@ -21,11 +21,12 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
+    // Optional so that a missing argument is reported by `run` with exit status 2.
     @Argument(help: ArgumentHelp("The older build: an ELF file or a snapshot.", valueName: "old"))
-    var old: String
+    var old: String?
 
     @Argument(help: ArgumentHelp("The newer build: an ELF file or a snapshot.", valueName: "new"))
-    var new: String
+    var new: String?
 
     @Option(help: "Output format: text (a readable report) or json (docs/layout-checks.md).")
     var format: ReportFormat = .text
@@ -36,6 +37,9 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var selection: LayoutSelectionOptions
 
     func run() throws {
+        guard let old, let new else {
+            throw LayoutInput.fail("diff needs two builds: typeinfo diff OLD NEW")
+        }
         let filter = try selection.filter()
         let before = try Self.read(old, filter: filter)
         let after = try Self.read(new, filter: filter)
