@@ -40,20 +40,24 @@ struct DiffCommand: ParsableCommand {
         guard let old, let new else {
             throw LayoutInput.fail("diff needs two builds: typeinfo diff OLD NEW")
         }
-        let filter = try selection.filter()
-        let before = try Self.read(old, filter: filter)
-        let after = try Self.read(new, filter: filter)
+        // Read snapshots first: without filters of its own, diff selects types as a snapshot
+        // recorded (the old side's, else the new side's), as check does.
+        let oldSnapshot = LayoutInput.isJSON(old) ? try LayoutInput.readSnapshot(old) : nil
+        let newSnapshot = LayoutInput.isJSON(new) ? try LayoutInput.readSnapshot(new) : nil
+        let recorded = oldSnapshot?.selection ?? newSnapshot?.selection
+        let chosen = selection.isEmpty ? (recorded ?? LayoutSnapshot.Selection()) : selection.stored
+        let filter = try LayoutSelection(chosen)
+        let before = try oldSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(old, filter: filter)
+        let after = try newSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(new, filter: filter)
         try DiffOutput.finish(
             LayoutDiff(old: before, new: after), format: format, title: "Comparing \(old) -> \(new)",
             old: old, new: new, failOn: failOn
         )
     }
 
-    /// A binary is filtered with every option; a snapshot with those it can answer (it keeps no module names).
-    private static func read(_ path: String, filter: LayoutSelection) throws -> LayoutSnapshot {
-        if LayoutInput.isJSON(path) {
-            return try LayoutInput.readSnapshot(path).filter(filter.matchesSnapshotType)
-        }
+    /// A binary is filtered with every option; a snapshot (above) with those it can answer,
+    /// since it keeps no module names.
+    private static func readBinary(_ path: String, filter: LayoutSelection) throws -> LayoutSnapshot {
         let document = try LayoutInput.readBinary(path)
         return LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
     }

@@ -271,6 +271,23 @@ private struct FixtureFailure: Error, CustomStringConvertible {
         #expect(notELF.status == 2)
     }
 
+    @Test func theSnapshotsSelectionIsUsedAgain() throws {
+        let built = try CheckFixture.built.get()
+        let snapshot = built.directory + "/header.layouts.json"
+        #expect(try CheckFixture.typeinfo(["snapshot", built.v1, "-o", snapshot, "--type", "Wire.Header"]).status == 0)
+        let recorded = try LayoutSnapshot(jsonData: Data(contentsOf: URL(fileURLWithPath: snapshot)))
+        #expect(recorded.types.map(\.name) == ["Wire.Header"])
+        #expect(recorded.selection?.typePatterns == ["Wire.Header"])
+        // v2 changes many types, but not Header: the recorded selection keeps them out.
+        let check = try CheckFixture.typeinfo(["check", built.v2, "--against", snapshot])
+        #expect(check.status == 0, "\(check.output)")
+        let diff = try CheckFixture.typeinfo(["diff", snapshot, built.v2])
+        #expect(diff.status == 0, "\(diff.output)")
+        // Filters given on the command line replace the recorded ones.
+        let wider = try CheckFixture.typeinfo(["check", built.v2, "--against", snapshot, "--type", "Wire."])
+        #expect(wider.status == 1)
+    }
+
     @Test func jsonCheckReportMatchesTheTextOne() throws {
         let built = try CheckFixture.built.get()
         let snapshot = built.directory + "/json.layouts.json"

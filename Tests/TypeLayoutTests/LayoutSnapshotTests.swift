@@ -47,6 +47,15 @@ private enum Choice { case one, two(Int) }
         #expect(try JSONSerialization.jsonObject(with: data) is [String: Any])
     }
 
+    @Test func selectionRoundTrips() throws {
+        var snapshot = LayoutSnapshot(types: [sample])
+        snapshot.selection = LayoutSnapshot.Selection(typePatterns: ["Demo.", "/^X$/"], kinds: [.struct], modules: ["Demo"])
+        let decoded = try LayoutSnapshot(jsonData: snapshot.jsonData())
+        #expect(decoded.selection == snapshot.selection)
+        #expect(decoded == snapshot)
+        #expect(try LayoutSnapshot(jsonData: LayoutSnapshot(types: [sample]).jsonData()).selection == nil)
+    }
+
     @Test func stringsAreEscaped() throws {
         let odd = TypeLayout(name: "Demo.\"Quoted\"\\\n\u{01}é", kind: .struct, size: 0, alignment: 1, stride: 1)
         let snapshot = LayoutSnapshot(types: [odd])
