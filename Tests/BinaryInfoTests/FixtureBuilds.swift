@@ -59,9 +59,15 @@ enum FixtureToolchain {
     }()
 
     private static let built = Mutex<[FixtureBuild: Result<String, FixtureError>]>([:])
+    /// One lock per build, held while it compiles, so parallel tests never read a half-written product.
+    private static let compiling: [FixtureBuild: NSLock] = Dictionary(uniqueKeysWithValues: FixtureBuild.allCases.map { ($0, NSLock()) })
 
     /// The path of the built product (compiled on first use).
     static func product(_ build: FixtureBuild) throws -> String {
+        if let done = built.withLock({ $0[build] }) { return try done.get() }
+        let lock = compiling[build] ?? NSLock()
+        lock.lock()
+        defer { lock.unlock() }
         if let done = built.withLock({ $0[build] }) { return try done.get() }
         let output = buildDirectory + "/" + build.product
         let result: Result<String, FixtureError>
