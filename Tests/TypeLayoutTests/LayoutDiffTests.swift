@@ -231,4 +231,14 @@ private enum V2 {
         #expect(moved["severity"] as? String == "breaking")
         #expect(moved.keys.contains("detail"), "absent values are written as null")
     }
+
+    /// docs/layout-checks.md's classification table names every change kind the engine emits.
+    @Test func everyChangeKindIsDocumented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/layout-checks.md").standardized
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for kind in LayoutChangeKind.allCases {
+            #expect(text.contains("`\(kind.rawValue)`"), "\(kind.rawValue) is not in docs/layout-checks.md")
+        }
+    }
 }
