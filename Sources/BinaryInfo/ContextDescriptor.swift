@@ -125,8 +125,15 @@ extension SwiftImage {
         case .struct, .class, .enum:
             if let parent = descriptor.parent,
                let parentMangling = try mangling(of: parent, depth: depth + 1),
-               let name = try relativeString(at: address &+ 8, what: "type name") {
-                let suffix = descriptor.kind == .struct ? "V" : descriptor.kind == .class ? "C" : "O"
+               let nameAddress = try space.relativeTarget(at: address &+ 8, what: "type name pointer") {
+                let name = try space.cString(at: nameAddress, what: "type name")
+                var suffix = descriptor.kind == .struct ? "V" : descriptor.kind == .class ? "C" : "O"
+                // Imported C types (TypeContextDescriptorFlags bit 2) follow their name with
+                // NUL-terminated import info; symbol namespace "St" marks a typedef, mangled `a`.
+                if descriptor.kindSpecificFlags & 0x4 != 0,
+                   try importInfo(after: nameAddress, nameLength: name.utf8.count).contains("St") {
+                    suffix = "a"
+                }
                 result = parentMangling + Self.identifier(name) + suffix
             }
         case .opaqueType, nil:
@@ -134,6 +141,19 @@ extension SwiftImage {
         }
         if let result { contextManglings[address] = result }
         return result
+    }
+
+    /// The import info strings after an imported type's name, up to the empty string that ends them.
+    func importInfo(after nameAddress: UInt64, nameLength: Int) throws -> [String] {
+        var strings: [String] = []
+        var cursor = nameAddress &+ UInt64(nameLength) &+ 1
+        while strings.count < 8 {
+            let text = try space.cString(at: cursor, what: "import info")
+            if text.isEmpty { break }
+            strings.append(text)
+            cursor &+= UInt64(text.utf8.count) &+ 1
+        }
+        return strings
     }
 
     /// A mangled identifier: the length in decimal, then the name (ASCII names only; others

@@ -37,7 +37,9 @@ extension SwiftImage {
 
         // 2. Static metadata, found through the pointers that name each descriptor.
         var kinds: [UInt64: ContextKind] = [:]
-        for descriptor in descriptors where !descriptor.context.isGeneric && descriptor.context.metadataInitialization == 0 {
+        // Foreign metadata (imported C types, kind 2) is complete on disk; only the runtime's
+        // uniquing is left to do. Singleton initialisation (kind 1) is not: skip it.
+        for descriptor in descriptors where !descriptor.context.isGeneric && descriptor.context.metadataInitialization != 1 {
             if let kind = descriptor.kind { kinds[descriptor.address] = kind }
         }
         let metadata = staticMetadata(for: kinds)
@@ -62,7 +64,7 @@ extension SwiftImage {
             do {
                 var layout = try typeLayout(for: descriptor, metadata: metadata[descriptor.address])
                 layout.conformances = conformances[descriptor.address] ?? []
-                if !descriptor.context.isGeneric, descriptor.context.metadataInitialization != 0 { runtimeInitialised += 1 }
+                if !descriptor.context.isGeneric, descriptor.context.metadataInitialization == 1 { runtimeInitialised += 1 }
                 if let mangled = layout.mangledName { layoutIndexByMangling[mangled] = layouts.count }
                 layouts.append(layout)
             } catch {
@@ -71,8 +73,24 @@ extension SwiftImage {
         }
         prependSuperclassFields(&layouts, superclassManglings: descriptors.map { $0.superclassMangling?.text }, index: layoutIndexByMangling)
 
-        // Field sizes of types this image defines.
-        var sizes: [String: Int] = [:]
+        // Builtin type descriptors: layouts of imported C types (whose metadata the runtime
+        // completes) and of builtin field types.
+        var builtins: [String: ValueWitnessLayout] = [:]
+        do {
+            builtins = try builtinTypeLayouts()
+        } catch {
+            notes.append("builtin type descriptors unreadable: \(error)")
+        }
+        for position in layouts.indices where layouts[position].size == nil && layouts[position].genericParameters.isEmpty {
+            if let mangled = layouts[position].mangledName, let builtin = builtins[mangled] {
+                layouts[position].size = builtin.size
+                layouts[position].alignment = builtin.alignment
+                layouts[position].stride = builtin.stride
+            }
+        }
+
+        // Field sizes of types this image defines or describes.
+        var sizes: [String: Int] = builtins.mapValues(\.size)
         for layout in layouts { if let mangled = layout.mangledName, let size = layout.size { sizes[mangled] = size } }
         for position in layouts.indices {
             for field in layouts[position].fields.indices where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {

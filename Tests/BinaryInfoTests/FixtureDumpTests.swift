@@ -28,7 +28,7 @@ struct FixtureDumpTests {
         let expectedType = build == .object ? "relocatable" : build == .sharedLibrary ? "shared-library" : "executable"
         #expect(document.image.fileType == expectedType)
         #expect(document.image.hasSymbols == true)
-        #expect(document.types.allSatisfy { $0.module == "Fixture" || $0.module == "Swift" })
+        #expect(document.types.allSatisfy { ["Fixture", "Swift", "__C"].contains($0.module ?? "") })
     }
 
     static func find(_ expected: OracleType, in types: [TypeLayout]) -> TypeLayout? {

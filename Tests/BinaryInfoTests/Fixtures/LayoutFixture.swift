@@ -3,6 +3,9 @@
 // types (MemoryLayout, _forEachField, the runtime's names), which the tests compare with what
 // BinaryInfo reads from the compiled file on disk.
 @_spi(Reflection) import Swift
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // MARK: - The case table
 
@@ -39,6 +42,7 @@ public final class Leaf: Middle { var leafField: Bool = false; var leafNumber: D
 public final class References { weak var weakRef: Ref?; unowned var unownedRef: Ref; unowned(unsafe) var unsafeRef: Ref; var strong: Ref; init(_ r: Ref) { unownedRef = r; unsafeRef = r; strong = r } }
 public final class FinalClass { var a: Int16 = 0; var b: Int64 = 0 }
 extension Int { public struct IntExtensionType { var k: Int } }
+public struct WithCTypes { var time: timespec; var flag: Bool; var div: div_t }
 public struct Conformer: Shape, Tagged, Equatable { var side: Double; public var area: Double { side * side } }
 extension Conformer: CustomStringConvertible { public var description: String { "\(side)" } }
 
@@ -129,6 +133,9 @@ public func fixtureOracleJSON() -> String {
         entry(FinalClass.self, kind: "class"),
         entry(Int.IntExtensionType.self, kind: "struct"),
         entry(Conformer.self, kind: "struct"),
+        entry(WithCTypes.self, kind: "struct"),
+        entry(timespec.self, kind: "struct"),
+        entry(div_t.self, kind: "struct"),
     ]
     _ = r
     return "[\n" + entries.joined(separator: ",\n") + "\n]"
