@@ -17,6 +17,7 @@ extension ClassInfo {
                     mangledType: _mangledTypeName(element.type),
                     offset: element.offset,
                     size: ClassInfo.of(element.type).size,
+                    alignment: ClassInfo.of(element.type).alignment,
                     isVar: true
                 )
             }

@@ -21,6 +21,8 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
     public let declaringType: Any.Type
     /// The size in bytes of the property's storage.
     public let size: Int
+    /// The alignment in bytes of the property's type.
+    public let alignment: Int
 
     /// Whether ``get(from:)`` and ``set(_:on:)`` can read and write this property.
     ///
@@ -53,7 +55,9 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         }
         self.declaringType = declaringType
         self.declaringClass = declaringType as? AnyClass
-        self.size = MetadataReader(type).valueWitnesses.size
+        let witnesses = MetadataReader(type).valueWitnesses
+        self.size = witnesses.size
+        self.alignment = witnesses.alignment
         self.storage = makeFieldStorage(for: type, ownership: ownership)
         self.canAccessValue = !Self.holdsFunction(type)
         self.allowsDirectAccess = canAccessValue && ownership == .strong
@@ -80,12 +84,23 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         FieldLayout(
             name: name,
             type: demangledTypeName(type),
-            mangledType: _mangledTypeName(type),
+            mangledType: _mangledTypeName(type).map { $0 + ownershipSuffix },
             offset: offset,
             size: size,
+            alignment: alignment,
             isVar: isVar,
             ownership: ownership
         )
+    }
+
+    /// The mangling's reference-storage marker, as the field record spells it.
+    private var ownershipSuffix: String {
+        switch ownership {
+        case .strong: ""
+        case .weak: "Xw"
+        case .unowned: "Xo"
+        case .unownedUnsafe: "Xu"
+        }
     }
 
     // MARK: Reading

@@ -165,7 +165,7 @@ extension TypeLayout: Codable {
 
 extension FieldLayout: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, type, mangledType, offset, size, bitOffset, bitWidth, isVar, ownership
+        case name, type, mangledType, offset, size, alignment, bitOffset, bitWidth, isVar, ownership
     }
 
     public init(from decoder: any Decoder) throws {
@@ -175,6 +175,7 @@ extension FieldLayout: Codable {
         mangledType = try container.decodeIfPresent(String.self, forKey: .mangledType)
         offset = try container.decodeIfPresent(Int.self, forKey: .offset)
         size = try container.decodeIfPresent(Int.self, forKey: .size)
+        alignment = try container.decodeIfPresent(Int.self, forKey: .alignment)
         bitOffset = try container.decodeIfPresent(Int.self, forKey: .bitOffset)
         bitWidth = try container.decodeIfPresent(Int.self, forKey: .bitWidth)
         isVar = try container.decodeIfPresent(Bool.self, forKey: .isVar) ?? true
@@ -188,6 +189,8 @@ extension FieldLayout: Codable {
         try container.encode(mangledType, forKey: .mangledType)
         try container.encode(offset, forKey: .offset)
         try container.encode(size, forKey: .size)
+        // Alignment appears only where a reader knows it (an addition to schema version 1).
+        try container.encodeIfPresent(alignment, forKey: .alignment)
         // Bitfield keys appear only on bitfields, to keep Swift documents uncluttered.
         try container.encodeIfPresent(bitOffset, forKey: .bitOffset)
         try container.encodeIfPresent(bitWidth, forKey: .bitWidth)

@@ -191,11 +191,12 @@ public struct LayoutAlignments: Sendable {
         return nil
     }
 
-    /// The alignment of a field's type; pass it as `alignmentOf:` to ``LayoutHoles``.
+    /// The alignment of a field's type: the reader's own answer when it gave one, else the
+    /// table's; pass it as `alignmentOf:` to ``LayoutHoles``.
     ///
     /// - Parameter field: the field.
     /// - Returns: the alignment, or `nil` when unknown.
     public func alignment(of field: FieldLayout) -> Int? {
-        alignment(ofType: field.type)
+        field.alignment ?? alignment(ofType: field.type)
     }
 }

@@ -84,6 +84,8 @@ public struct FieldLayout: Hashable, Sendable {
     public var offset: Int?
     /// The field's size in bytes, where known.
     public var size: Int?
+    /// The alignment in bytes of the field's type, where known (holes and reorder suggestions need it).
+    public var alignment: Int?
     /// For C bitfields: the bit offset within the byte at `offset`, and the width in bits.
     public var bitOffset: Int?
     /// For C bitfields: the width in bits.
@@ -100,6 +102,7 @@ public struct FieldLayout: Hashable, Sendable {
         mangledType: String? = nil,
         offset: Int? = nil,
         size: Int? = nil,
+        alignment: Int? = nil,
         bitOffset: Int? = nil,
         bitWidth: Int? = nil,
         isVar: Bool = true,
@@ -110,6 +113,7 @@ public struct FieldLayout: Hashable, Sendable {
         self.mangledType = mangledType
         self.offset = offset
         self.size = size
+        self.alignment = alignment
         self.bitOffset = bitOffset
         self.bitWidth = bitWidth
         self.isVar = isVar

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `typeinfo` command: see `typeinfo --help`.
 @main
@@ -8,9 +9,26 @@ struct TypeInfoCommand: ParsableCommand {
         abstract: "Inspect Swift type layouts: in this process, or in ELF binaries on disk.",
         discussion: """
             Run with no arguments to see the toolkit at work: `typeinfo dump` on the typeinfo executable itself, every Swift type it contains with sizes and field offsets read from disk. `typeinfo inspect` shows the in-process view of a few demo types.
+
+            Exit status: 0 success; 1 a check found changes (check, diff) or a file could not be read (dump); 2 a usage or input error.
             """,
         version: "0.1.0",
         subcommands: [DumpCommand.self, InspectCommand.self, SnapshotCommand.self, CheckCommand.self, DiffCommand.self, LayoutCommand.self],
         defaultSubcommand: DumpCommand.self
     )
+
+    /// Runs the command; usage errors exit 2 (not the parser's 64), so `check` can promise
+    /// 0 unchanged, 1 changed, 2 usage or input error.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

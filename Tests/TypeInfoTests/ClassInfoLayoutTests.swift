@@ -15,6 +15,8 @@ import TypeLayout
         let real = try #require(layout.fields.first { $0.name == "real" })
         #expect(real.offset == MemoryLayout<MixedScalars>.offset(of: \.real))
         #expect(real.size == MemoryLayout<Double>.size)
+        #expect(real.alignment == MemoryLayout<Double>.alignment)
+        #expect(layout.fields.first { $0.name == "half" }?.alignment == MemoryLayout<Int16>.alignment)
         #expect(real.type == "Swift.Double")
         #expect(layout.source == .runtime)
     }
@@ -38,6 +40,9 @@ import TypeLayout
         let fields = Dictionary(uniqueKeysWithValues: ClassInfo.of(Ownerships.self).layout.fields.map { ($0.name, $0) })
         #expect(fields["weakRef"]?.ownership == .weak)
         #expect(fields["unsafeRef"]?.ownership == .unownedUnsafe)
+        #expect(fields["weakRef"]?.mangledType?.hasSuffix("Xw") == true)
+        #expect(fields["unownedRef"]?.mangledType?.hasSuffix("Xo") == true)
+        #expect(fields["strong"]?.mangledType == _mangledTypeName(Referent.self))
         #expect(ClassInfo.of(Dog.self).layout.fields.first { $0.name == "legs" }?.isVar == false)
     }
 
