@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The value witness tables that the Swift runtime library exports (`$sBi64_WV`, `$sBoWV`, …),
 /// read from the libswiftCore.so on disk that this process itself runs on.
 ///
@@ -50,12 +56,21 @@ final class RuntimeWitnessTables: Sendable {
         self.typeLayouts = typeLayouts
     }
 
-    /// The path of the libswiftCore.so mapped into this process, from the loader's map of it.
+    /// The runtime library to read: `$TYPEINFO_SWIFT_RUNTIME`, else the libswiftCore.so mapped
+    /// into this process (from the loader's map), else one beside a `swift` found on `PATH`.
     private static func runtimeLibraryPath() -> String? {
-        guard let maps = try? ImageLoader.readFile("/proc/self/maps") else { return nil }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: maps.buffer[0..<maps.count]), as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasSuffix("/libswiftCore.so") {
-            if let slash = line.firstIndex(of: "/") { return String(line[slash...]) }
+        if let explicit = getenv("TYPEINFO_SWIFT_RUNTIME") { return String(cString: explicit) }
+        if let maps = try? ImageLoader.readFile("/proc/self/maps") {
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: maps.buffer[0..<maps.count]), as: UTF8.self)
+            for line in text.split(separator: "\n") where line.hasSuffix("/libswiftCore.so") {
+                if let slash = line.firstIndex(of: "/") { return String(line[slash...]) }
+            }
+        }
+        // A typeinfo built with a static standard library maps no libswiftCore.so.
+        let path = getenv("PATH").map { String(cString: $0) } ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = String(directory) + "/../lib/swift/linux/libswiftCore.so"
+            if access(String(directory) + "/swift", X_OK) == 0, access(candidate, R_OK) == 0 { return candidate }
         }
         return nil
     }

@@ -113,7 +113,7 @@ extension SwiftImage {
             notes.append("\(runtimeInitialised) non-generic types have metadata the runtime completes at load time (resilient or imported field types): their sizes and offsets are unknown")
         }
         if RuntimeWitnessTables.shared == nil {
-            notes.append("the Swift runtime library could not be read: sizes of types that reuse its value witness tables are unknown")
+            notes.append("the Swift runtime library (libswiftCore.so) could not be read: sizes of types that reuse its value witness tables are unknown; set TYPEINFO_SWIFT_RUNTIME to its path")
         }
         if let (address, error) = failures.first {
             if layouts.isEmpty && attempted > 0 { throw error }
