@@ -43,6 +43,9 @@ final class RuntimeWitnessTables: Sendable {
         }
         var typeLayouts: [String: ValueWitnessLayout] = [:]
         for (mangling, metadata) in metadataSymbols where metadata >= 8 {
+            // Only value-type metadata (struct, enum, optional) has the witness table pointer just before it.
+            guard let kind = try? space.read(UInt64.self, at: metadata, what: "metadata kind"),
+                  SwiftImage.valueMetadataKinds.contains(kind) else { continue }
             switch try? space.pointer(at: metadata - 8, what: "value witness table pointer") {
             case .address(let table)?:
                 typeLayouts[mangling] = try? SwiftImage.valueWitnesses(in: space, at: table)

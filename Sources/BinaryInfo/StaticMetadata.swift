@@ -127,9 +127,11 @@ extension SwiftImage {
         let size = try space.read(UInt64.self, at: table &+ 64, what: "value witness size")
         let stride = try space.read(UInt64.self, at: table &+ 72, what: "value witness stride")
         let flags = try space.read(UInt32.self, at: table &+ 80, what: "value witness flags")
-        guard size <= UInt64(Int32.max), stride <= UInt64(Int32.max), stride >= size || stride == 1 else {
+        let alignment = Int(flags & 0xFF) + 1
+        guard size <= UInt64(Int32.max), stride <= UInt64(Int32.max), stride >= size || stride == 1,
+              alignment & (alignment - 1) == 0, stride % UInt64(alignment) == 0 || stride == 1 else {
             throw BinaryInfoError.malformedRecord(what: "value witness table", address: table, detail: "size \(size) and stride \(stride) are not a real layout")
         }
-        return ValueWitnessLayout(size: Int(size), alignment: Int(flags & 0xFF) + 1, stride: Int(stride))
+        return ValueWitnessLayout(size: Int(size), alignment: alignment, stride: Int(stride))
     }
 }

@@ -80,7 +80,9 @@ extension SwiftImage {
         }
         var field = FieldLayout(name: record.name, type: typeName(for: mangled), mangledType: full, isVar: record.isVar, ownership: ownership)
         if ownership == .strong {
-            field.size = RuntimeWitnessTables.shared?.typeLayouts[mangled.text]?.size
+            let known = RuntimeWitnessTables.shared?.typeLayouts[mangled.text]
+            field.size = known?.size
+            field.alignment = known?.alignment
         }
         return field
     }

@@ -90,11 +90,18 @@ extension SwiftImage {
         }
 
         // Field sizes of types this image defines or describes.
-        var sizes: [String: Int] = builtins.mapValues(\.size)
-        for layout in layouts { if let mangled = layout.mangledName, let size = layout.size { sizes[mangled] = size } }
+        var known = builtins
+        for layout in layouts {
+            if let mangled = layout.mangledName, let size = layout.size, let alignment = layout.alignment, let stride = layout.stride {
+                known[mangled] = ValueWitnessLayout(size: size, alignment: alignment, stride: stride)
+            }
+        }
         for position in layouts.indices {
             for field in layouts[position].fields.indices where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {
-                if let mangled = layouts[position].fields[field].mangledType { layouts[position].fields[field].size = sizes[mangled] }
+                if let mangled = layouts[position].fields[field].mangledType, let layout = known[mangled] {
+                    layouts[position].fields[field].size = layout.size
+                    layouts[position].fields[field].alignment = layout.alignment
+                }
             }
         }
 

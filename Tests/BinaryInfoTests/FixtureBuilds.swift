@@ -121,6 +121,8 @@ struct OracleType: Decodable, Sendable {
         var name: String
         var offset: Int
         var type: String
+        var size: Int
+        var alignment: Int
     }
 
     var name: String

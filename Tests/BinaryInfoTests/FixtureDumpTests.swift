@@ -67,6 +67,11 @@ struct FixtureDumpTests {
         #expect(actual.stride == expected.stride, "\(context): stride")
         #expect(actual.fields.map(\.offset) == expected.fields.map { Optional($0.offset) }, "\(context): field offsets")
         #expect(actual.fields.map(\.type) == expected.fields.map { TypeNameSugar.apply($0.type) }, "\(context): field types")
+        // Field sizes and alignments are optional facts, but where given they must be right.
+        for (field, oracle) in zip(actual.fields, expected.fields) {
+            if let size = field.size { #expect(size == oracle.size, "\(context): size of \(field.name)") }
+            if let alignment = field.alignment { #expect(alignment == oracle.alignment, "\(context): alignment of \(field.name)") }
+        }
         if actual.kind == .class, let last = expected.fields.last, let instanceSize = actual.instanceSize {
             #expect(instanceSize > last.offset, "\(context): instance size covers the last field")
         }

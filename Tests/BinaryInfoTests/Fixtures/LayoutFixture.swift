@@ -66,7 +66,9 @@ private func entry<T>(_ type: T.Type, kind: String, generic: Bool = false, cases
     if kind == "struct" || kind == "class" {
         let options: _EachFieldOptions = kind == "class" ? [.classType] : []
         _ = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
-            fields.append("{\"name\": \(quote(String(cString: name))), \"offset\": \(offset), \"type\": \(quote(String(reflecting: fieldType)))}")
+            func layoutOf<F>(_: F.Type) -> (Int, Int) { (MemoryLayout<F>.size, MemoryLayout<F>.alignment) }
+            let (size, alignment) = _openExistential(fieldType, do: layoutOf)
+            fields.append("{\"name\": \(quote(String(cString: name))), \"offset\": \(offset), \"type\": \(quote(String(reflecting: fieldType))), \"size\": \(size), \"alignment\": \(alignment)}")
             return true
         }
     }
