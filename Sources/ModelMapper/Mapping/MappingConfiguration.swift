@@ -172,6 +172,8 @@ public struct MappingTransformer: Sendable {
 }
 
 /// Read access to the JSON object about to be decoded, for a ``MappingConfiguration/subclassSelector``.
+///
+/// It borrows the decoder's storage: use it only during the selector call, never keep it.
 public struct JSONObjectReader {
     let tape: JSONTape
     let object: Int
