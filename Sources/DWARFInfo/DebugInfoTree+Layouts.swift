@@ -74,6 +74,7 @@ extension DebugInfoTree {
     ) {
         guard depth < Self.maximumChainDepth else { return }
         let isUnion = entries[index].tag == DebugTag.unionType
+        let isPacked = aggregateAlignment(of: index, depth: depth) == 1
         for child in entries[index].children {
             let member = entries[child]
             if member.tag == DebugTag.inheritance {
@@ -99,7 +100,13 @@ extension DebugInfoTree {
             }
             // An unnamed bitfield is padding that no code can name: not a field.
             guard member.name != nil || member.bitSize == nil else { continue }
-            fields.append(field(for: member, location: location, base: base))
+            var field = field(for: member, location: location, base: base)
+            if field.bitWidth == nil {
+                // A member of a packed aggregate is aligned to 1, as the compiler's __alignof__ says.
+                field.alignment = member.alignment.flatMap { Int(exactly: $0) }
+                    ?? (isPacked ? 1 : self.index(of: member.type).flatMap { alignment(ofTypeAt: $0, depth: 0) })
+            }
+            fields.append(field)
         }
     }
 

@@ -7,7 +7,7 @@ import TypeLayout
 /// names the member's actual type (`__builtin_types_compatible_p`).
 struct CLayoutOracle {
     struct TypeFacts: Equatable { var size: Int; var alignment: Int }
-    struct FieldFacts: Equatable { var offset: Int; var size: Int? }
+    struct FieldFacts: Equatable { var offset: Int; var size: Int?; var alignment: Int? }
     struct BitfieldFacts: Equatable { var firstBit: Int; var width: Int }
 
     var types: [String: TypeFacts] = [:]
@@ -53,7 +53,8 @@ struct CLayoutOracle {
                 // A flexible array member has no size, and the size of a reference is the size
                 // of what it refers to rather than of its storage.
                 let size = field.type.hasSuffix("[]") || field.type.hasSuffix("&") ? "(size_t)-1" : "sizeof(\(member))"
-                lines.append("    printf(\"field|%s|%s|%zu|%zu\\n\", \"\(type)\", \"\(name)\", offsetof(\(type), \(name)), \(size));")
+                let alignment = field.type.hasSuffix("&") ? "(size_t)-1" : "__alignof__(\(member))"
+                lines.append("    printf(\"field|%s|%s|%zu|%zu|%zu\\n\", \"\(type)\", \"\(name)\", offsetof(\(type), \(name)), \(size), \(alignment));")
                 guard !field.type.contains("{") else { continue }
                 let same = cPlusPlus
                     ? "std::is_same<decltype(\(type)::\(name)), \(field.type)>::value"
@@ -81,7 +82,8 @@ struct CLayoutOracle {
                 types[parts[1]] = TypeFacts(size: try number(2), alignment: try number(3))
             case "field":
                 let size = parts[4] == String(UInt.max) ? nil : try number(4)
-                fields[parts[1], default: [:]][parts[2]] = FieldFacts(offset: try number(3), size: size)
+                let alignment = parts[5] == String(UInt.max) ? nil : try number(5)
+                fields[parts[1], default: [:]][parts[2]] = FieldFacts(offset: try number(3), size: size, alignment: alignment)
             case "bitfield":
                 bitfields[parts[1], default: [:]][parts[2]] = BitfieldFacts(firstBit: try number(3), width: try number(4))
             case "typename":

@@ -74,6 +74,7 @@ import TypeLayout
                 let facts = try #require(oracle.fields[layout.name]?[field.name], "\(layout.name).\(field.name)")
                 #expect(field.offset == facts.offset, "offsetof(\(layout.name), \(field.name))")
                 #expect(field.size == facts.size, "sizeof \(layout.name).\(field.name)")
+                #expect(field.alignment == facts.alignment, "__alignof__ \(layout.name).\(field.name)")
                 if let matches = oracle.typeNameMatches[layout.name]?[field.name] {
                     #expect(matches, "\(layout.name).\(field.name) is not of type '\(field.type)'")
                 }
@@ -187,6 +188,7 @@ import TypeLayout
                     let facts = try #require(oracle.fields[layout.name]?[field.name], "\(layout.name).\(field.name)")
                     #expect(field.offset == facts.offset, "offsetof(\(layout.name), \(field.name))")
                     #expect(field.size == facts.size, "sizeof \(layout.name).\(field.name)")
+                    #expect(field.alignment == facts.alignment, "__alignof__ \(layout.name).\(field.name)")
                     if let matches = oracle.typeNameMatches[layout.name]?[field.name] {
                         #expect(matches, "\(layout.name).\(field.name) is not '\(field.type)'")
                     }

@@ -58,6 +58,7 @@ import TypeLayout
                     let facts = try #require(oracle.fields[layout.name]?[field.name], "\(layout.name)::\(field.name)")
                     #expect(field.offset == facts.offset, "offsetof(\(layout.name), \(field.name))")
                     if let size = facts.size { #expect(field.size == size, "\(layout.name)::\(field.name)") }
+                    if let alignment = facts.alignment { #expect(field.alignment == alignment, "alignof \(layout.name)::\(field.name)") }
                     #expect(oracle.typeNameMatches[layout.name]?[field.name] == true, "\(layout.name)::\(field.name) is not '\(field.type)'")
                 }
                 checked += 1
