@@ -139,22 +139,26 @@ public final class ModelMapper: Sendable {
 
     // MARK: Encoding
 
-    /// Encodes a model as compact UTF-8 JSON.
+    /// Encodes a model as UTF-8 JSON (compact unless ``MappingOptions/outputFormatting`` says otherwise).
     ///
     /// - Throws: ``MappingError`` for values with no JSON form (in strict mode, also for
     ///   infinities and NaN, which lenient mode writes as `null`).
     public func encode<T: Mappable>(_ model: T) throws -> Data {
-        Data(try encodeBytes(model, codec: ModelCodec<T>()))
+        Data(formatted(try encodeBytes(model, codec: ModelCodec<T>())))
     }
 
-    /// Encodes an array of models as compact UTF-8 JSON.
+    /// Encodes an array of models as UTF-8 JSON.
     public func encode<T: Mappable>(_ models: [T]) throws -> Data {
-        Data(try encodeBytes(models, codec: ArrayCodec(ModelCodec<T>())))
+        Data(formatted(try encodeBytes(models, codec: ArrayCodec(ModelCodec<T>()))))
     }
 
     /// Encodes a model as JSON text.
     public func encodeToString<T: Mappable>(_ model: T) throws -> String {
-        String(decoding: try encodeBytes(model, codec: ModelCodec<T>()), as: UTF8.self)
+        String(decoding: formatted(try encodeBytes(model, codec: ModelCodec<T>())), as: UTF8.self)
+    }
+
+    private func formatted(_ bytes: [UInt8]) -> [UInt8] {
+        options.outputFormatting.isEmpty ? bytes : JSONWriter.formatted(bytes, options.outputFormatting)
     }
 
     /// Encodes a model as a Foundation-style `[String: Any]`.

@@ -67,6 +67,8 @@ public struct MappingOptions: Sendable {
     public var writesNilAsNull: Bool
     /// How stored properties are read and written. Default ``FieldAccessStrategy/direct``.
     public var fieldAccess: FieldAccessStrategy
+    /// Layout of encoded `Data` and `String` output (pretty printing, sorted keys). Default compact.
+    public var outputFormatting: JSONOutputFormatting
 
     /// Creates options.
     public init(
@@ -77,7 +79,8 @@ public struct MappingOptions: Sendable {
         dateEncoding: DateEncodingStrategy = .iso8601,
         reading: JSONReadOptions = JSONReadOptions(),
         writesNilAsNull: Bool = true,
-        fieldAccess: FieldAccessStrategy = .direct
+        fieldAccess: FieldAccessStrategy = .direct,
+        outputFormatting: JSONOutputFormatting = []
     ) {
         self.mode = mode
         self.convertsTypes = convertsTypes
@@ -87,5 +90,6 @@ public struct MappingOptions: Sendable {
         self.reading = reading
         self.writesNilAsNull = writesNilAsNull
         self.fieldAccess = fieldAccess
+        self.outputFormatting = outputFormatting
     }
 }

@@ -68,3 +68,27 @@ import Testing
         #expect(throws: JSONWriteError.self) { _ = try JSONValue(any: ["x": Date()]) }
     }
 }
+
+/// Pretty printing and sorted keys against Foundation's own layout of the same value.
+@Suite struct JSONOutputFormattingTests {
+    static let value: JSONValue = ["b": [1, ["z": true, "a": nil]], "a": "x", "empty": [], "obj": [:]]
+
+    @Test func matchesJSONSerializationsLayout() throws {
+        let sorted = try JSONSerialization.data(withJSONObject: Self.value.anyValue, options: [.sortedKeys])
+        #expect(Self.value.jsonString(formatting: .sortedKeys) == String(decoding: sorted, as: UTF8.self))
+        // Foundation writes empty containers over three lines ("[\n\n  ]"); we write "[]", so the
+        // pretty comparison uses a value without them.
+        let full: JSONValue = ["b": [1, ["z": true, "a": nil]], "a": "x", "c": ["d": [2.5, "é"]]]
+        let pretty = try JSONSerialization.data(withJSONObject: full.anyValue, options: [.sortedKeys, .prettyPrinted])
+        #expect(full.jsonString(formatting: [.sortedKeys, .prettyPrinted]) == String(decoding: pretty, as: UTF8.self))
+        #expect(Self.value.jsonString(formatting: .prettyPrinted).contains("\"empty\" : []"))
+    }
+
+    @Test func prettyOutputReadsBackAndMapperUsesIt() throws {
+        let pretty = Self.value.jsonData(formatting: .prettyPrinted)
+        #expect(try JSONValue(parsing: pretty) == Self.value)
+        let mapper = ModelMapper(options: MappingOptions(outputFormatting: [.prettyPrinted, .sortedKeys]))
+        let text = try mapper.encodeToString(Tag(label: "t"))
+        #expect(text == "{\n  \"label\" : \"t\"\n}")
+    }
+}
