@@ -21,7 +21,11 @@ extension SwiftImage {
             let own = descriptor.genericParameterCount - inherited.count
             let names = Self.genericParameterNames(count: own, depth: inherited.depth)
             layout.genericParameters = names
-            if !names.isEmpty { layout.name += "<" + names.joined(separator: ", ") + ">" }
+            if let bound = try boundGenericName(of: descriptor, mangling: mangling) {
+                layout.name = bound // no sugar: the declaration is Swift.Optional<A>, not A?
+            } else if !names.isEmpty {
+                layout.name += "<" + names.joined(separator: ", ") + ">"
+            }
         }
         if let superclass = descriptor.superclassMangling {
             layout.superclass = typeName(for: superclass)

@@ -35,6 +35,7 @@ public struct Outer { public struct Middle { public struct Innermost { var deep:
 private struct PrivateThing { var secret: Int32; var more: Bool }
 fileprivate final class FilePrivateClass { var hidden: Double = 0 }
 public struct Box<T> { var value: T; var count: Int }
+public struct GenericOuter<T> { public struct GenericInner<U> { var u: U; var t: T; var n: Int } ; var t: T }
 public final class GenericRef<T, U> { var first: T; var second: U; init(_ t: T, _ u: U) { first = t; second = u } }
 open class Base { var baseField: Int = 1; let baseConstant: Int8 = 2 }
 open class Middle: Base { var middleField: String = "" }
@@ -128,6 +129,8 @@ public func fixtureOracleJSON() -> String {
         entry(FilePrivateClass.self, kind: "class"),
         entry(Box<Int>.self, kind: "struct", generic: true),
         entry(GenericRef<Int, String>.self, kind: "class", generic: true),
+        entry(GenericOuter<Int>.self, kind: "struct", generic: true),
+        entry(GenericOuter<Int>.GenericInner<String>.self, kind: "struct", generic: true),
         entry(Base.self, kind: "class"),
         entry(Middle.self, kind: "class"),
         entry(Leaf.self, kind: "class"),
