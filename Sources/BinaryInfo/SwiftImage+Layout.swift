@@ -104,8 +104,15 @@ extension SwiftImage {
             resolved[position] = fields
             return fields
         }
+        var foreignSuperclasses = 0
         for position in layouts.indices where layouts[position].kind == .class {
             layouts[position].fields = allFields(position, depth: 0)
+            if position < superclassManglings.count, let superclass = superclassManglings[position], index[superclass] == nil {
+                foreignSuperclasses += 1
+            }
+        }
+        if foreignSuperclasses > 0 {
+            notes.append("\(foreignSuperclasses) classes have a superclass defined in another image (or a generic one): their inherited fields are not listed, their own fields keep their offsets")
         }
     }
 }
