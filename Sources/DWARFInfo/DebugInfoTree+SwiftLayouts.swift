@@ -53,9 +53,10 @@ extension DebugInfoTree {
         }
     }
 
-    /// Struct, class or enum. DWARF describes all three with `DW_TAG_structure_type`; the
-    /// mangled type name says which (`...V` struct, `...C` class, `...O` enum, before the
-    /// trailing `D` of a type mangling), and a variant part marks an enum.
+    /// Struct, class, enum or existential. DWARF describes all of them with
+    /// `DW_TAG_structure_type`; the mangled type name says which (`...V` struct, `...C` class,
+    /// `...O` enum, `..._p` existential, before the trailing `D` of a type mangling), and a
+    /// variant part marks an enum.
     private func swiftKind(of index: Int) -> TypeKind {
         let entry = entries[index]
         if entry.tag == DebugTag.enumerationType { return .enum }
@@ -65,6 +66,8 @@ extension DebugInfoTree {
             switch mangled.dropLast().last {
             case "C": return .class
             case "O": return .enum
+            // `$ss5Error_pD`: a protocol's existential box (`any Error`).
+            case "p": return .existential
             default: return .struct
             }
         }
