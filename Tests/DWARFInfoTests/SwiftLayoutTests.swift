@@ -48,6 +48,9 @@ import TypeLayout
         let shape = try #require(fixture.dwarfLayout(named: "SwiftFixture.Shape"))
         #expect(shape.cases.map(\.name) == ["circle", "square", "empty"])
         #expect(shape.cases.map(\.payloadType) == [String(reflecting: Double.self), String(reflecting: Int.self), nil])
+        let existential = try #require(fixture.dwarfLayout(named: String(reflecting: (any CustomStringConvertible).self)))
+        #expect(existential.kind == .existential)
+        #expect(existential.size == MemoryLayout<any CustomStringConvertible>.size)
         let point = try #require(fixture.dwarfLayout(named: "SwiftFixture.Point"))
         #expect(point.fields.map(\.type) == [Double.self, Bool.self, Int32.self].map { String(reflecting: $0) })
     }

@@ -34,6 +34,7 @@ public var fixtureBase = Base()
 public var fixtureDerived = Derived()
 public var fixtureShape = Shape.circle(1)
 public var fixtureDirection = Direction.east
+public var fixtureExistential: any CustomStringConvertible = 1
 
 func printType<T>(_ type: T.Type, kind: String) {
     let name = String(reflecting: type)
