@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TypeLayout
+
+/// `typeinfo` in the products directory this test bundle was built into.
+enum TypeinfoExecutable {
+    static let path: String? = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("typeinfo").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }()
+}
+
+/// The `typeinfo dump` command line, run as users run it (the built `typeinfo` next to this test bundle).
+@Suite("typeinfo dump, end to end", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
+struct DumpCommandTests {
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(TypeinfoExecutable.path))
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), errors: String(decoding: errors, as: UTF8.self))
+    }
+
+    @Test("--format json with filters gives a schema document with just the matching types")
+    func jsonWithFilters() throws {
+        let fixture = try FixtureToolchain.product(.plain)
+        let result = try Self.run(["dump", fixture, "--format", "json", "--kind", "class", "--type", "/^Fixture\\.(Base|Leaf)$/"])
+        #expect(result.status == 0)
+        let document = try LayoutDocument(jsonData: Data(result.output.utf8))
+        #expect(document.types.map(\.name) == ["Fixture.Base", "Fixture.Leaf"])
+        #expect(document.image.path == fixture)
+        let substring = try LayoutDocument(jsonData: Data(try Self.run(["dump", fixture, "--format", "json", "--type", "Scalars"]).output.utf8))
+        #expect(substring.types.map(\.name) == ["Fixture.MixedScalars"])
+        let module = try LayoutDocument(jsonData: Data(try Self.run(["dump", fixture, "--format", "json", "--module", "__C"]).output.utf8))
+        #expect(!module.types.isEmpty && module.types.allSatisfy { $0.module == "__C" })
+    }
+
+    @Test("text output is plain when piped, one block per type")
+    func textOutput() throws {
+        let fixture = try FixtureToolchain.product(.plain)
+        let result = try Self.run(["dump", fixture, "--type", "Fixture.Inner"])
+        #expect(result.status == 0)
+        #expect(!result.output.contains("\u{1B}["))
+        #expect(result.output.contains("\nstruct Fixture.Inner  size "))
+    }
+
+    @Test("a bad path gives one line naming it and a non-zero exit; good paths are still dumped")
+    func errors() throws {
+        let fixture = try FixtureToolchain.product(.plain)
+        let result = try Self.run(["dump", "/nonexistent/file", fixture, "--type", "Fixture.Inner", "--format", "json"])
+        #expect(result.status == 1)
+        #expect(result.errors == "typeinfo: /nonexistent/file: no such file\n")
+        let documents = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [Any]
+        #expect(documents?.count == 1)
+        let regex = try Self.run(["dump", fixture, "--type", "/[/"])
+        #expect(regex.status != 0)
+        #expect(regex.errors.contains("not a valid regular expression"))
+    }
+
+    @Test("no path dumps the typeinfo executable itself, and dump is the default subcommand")
+    func dumpsItself() throws {
+        for arguments in [["dump"], []] {
+            let result = try Self.run(arguments + ["--format", "json", "--kind", "struct", "--module", "typeinfo"])
+            #expect(result.status == 0)
+            let document = try LayoutDocument(jsonData: Data(result.output.utf8))
+            #expect(document.image.path.hasSuffix("/typeinfo"))
+            #expect(document.types.contains { $0.name == "typeinfo.DumpCommand" })
+        }
+    }
+}
