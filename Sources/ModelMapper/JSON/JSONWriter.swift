@@ -95,7 +95,10 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: check first, then copy them in one append.
         var clean = true
-        for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+        // Non-ASCII needs no escape here, so the reader's word-at-a-time skip stops early on it;
+        // the byte loop after it decides.
+        for b in utf8[JSONReader.skipPlainASCII(utf8, from: 0)...]
+        where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
             clean = false
             break
         }

@@ -171,3 +171,98 @@ final class RawValueCodec<R: RawRepresentable>: ValueCodec<R>, @unchecked Sendab
         try raw.encode(value.rawValue, into: &writer, context)
     }
 }
+
+// `String?`, `Int?` and `Bool?` with concrete code: the most common optionals, read and
+// written without `OptionalCodec`'s generic value temporaries.
+
+/// `String?`.
+final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
+    private let inner = StringCodec()
+
+    override var expected: String { "String or null" }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> String? {
+        tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+    }
+
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: String?.self).pointee = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+    }
+
+    override func encode(_ value: String?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        if let value { writer.string(value) } else { writer.null() }
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        guard let value = field.assumingMemoryBound(to: String?.self).pointee else {
+            guard context.writesNilAsNull else { return false }
+            writer.null()
+            return true
+        }
+        writer.string(value)
+        return true
+    }
+
+    override func isNil(_ value: String?) -> Bool { value == nil }
+}
+
+/// `Int?`.
+final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
+    override var expected: String { "Int or null" }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Int? {
+        tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
+    }
+
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: Int?.self).pointee =
+            tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
+    }
+
+    override func encode(_ value: Int?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        if let value { writer.integer(value) } else { writer.null() }
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        guard let value = field.assumingMemoryBound(to: Int?.self).pointee else {
+            guard context.writesNilAsNull else { return false }
+            writer.null()
+            return true
+        }
+        writer.integer(value)
+        return true
+    }
+
+    override func isNil(_ value: Int?) -> Bool { value == nil }
+}
+
+/// `Bool?`.
+final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
+    private let inner = BoolCodec()
+
+    override var expected: String { "Bool or null" }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Bool? {
+        tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+    }
+
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: Bool?.self).pointee = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+    }
+
+    override func encode(_ value: Bool?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        if let value { writer.bool(value) } else { writer.null() }
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        guard let value = field.assumingMemoryBound(to: Bool?.self).pointee else {
+            guard context.writesNilAsNull else { return false }
+            writer.null()
+            return true
+        }
+        writer.bool(value)
+        return true
+    }
+
+    override func isNil(_ value: Bool?) -> Bool { value == nil }
+}

@@ -59,6 +59,15 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
         return MappingError(.invalidValue(expected: "a date", found: found))
     }
 
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: Date.self).pointee = try decode(tape, i, context)
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        try encode(field.assumingMemoryBound(to: Date.self).pointee, into: &writer, context)
+        return true
+    }
+
     override func encode(_ value: Date, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         switch encoding {
         case .iso8601:

@@ -57,15 +57,11 @@ final class TypedBinding<T, V>: PropertyBinding<T>, @unchecked Sendable {
     override func decodeDirect(
         _ base: UnsafeMutableRawPointer, _ tape: JSONTape, _ node: Int, _ context: DecodeContext
     ) throws {
-        let value = try codec.decode(tape, node, context)
-        (base + offset).assumingMemoryBound(to: V.self).pointee = value
+        try codec.decode(into: base + offset, tape, node, context)
     }
 
     override func encodeDirect(_ base: UnsafeRawPointer, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        let field = (base + offset).assumingMemoryBound(to: V.self)
-        if !context.writesNilAsNull && codec.isNil(field.pointee) { return false }
-        try codec.encode(field.pointee, into: &writer, context)
-        return true
+        try codec.encode(at: base + offset, into: &writer, context)
     }
 
     override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {

@@ -76,6 +76,21 @@ class ValueCodec<V>: @unchecked Sendable {
     /// Whether `value` is `nil` (only optionals say yes).
     func isNil(_ value: V) -> Bool { false }
 
+    /// Reads the node into the `V` at `field` (a property's storage; it holds a valid `V`).
+    /// Scalar codecs override this with concrete code: no generic value temporaries.
+    func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        let value = try decode(tape, i, context)
+        field.assumingMemoryBound(to: V.self).pointee = value
+    }
+
+    /// Writes the `V` at `field`; returns `false`, writing nothing, for a `nil` left out.
+    func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        let value = field.assumingMemoryBound(to: V.self)
+        if !context.writesNilAsNull && isNil(value.pointee) { return false }
+        try encode(value.pointee, into: &writer, context)
+        return true
+    }
+
     /// The error for a node of the wrong JSON type.
     final func mismatch(_ tape: JSONTape, _ i: Int) -> MappingError {
         MappingError(.typeMismatch(expected: expected, found: tape.typeName(i)))
@@ -135,6 +150,15 @@ final class IntCodec: ValueCodec<Int>, @unchecked Sendable {
         try IntegerConversion.decode(tape, i, context)
     }
 
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: Int.self).pointee = try IntegerConversion.decode(tape, i, context)
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        writer.integer(field.assumingMemoryBound(to: Int.self).pointee)
+        return true
+    }
+
     override func encode(_ value: Int, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.integer(value)
     }
@@ -171,6 +195,15 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
         do { return try JSONNumberScanner.double(text) } catch {
             throw MappingError(.numberOverflow(expected: expected, found: String(decoding: text, as: UTF8.self)))
         }
+    }
+
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: Double.self).pointee = try decode(tape, i, context)
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        try encode(field.assumingMemoryBound(to: Double.self).pointee, into: &writer, context)
+        return true
     }
 
     override func encode(_ value: Double, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -250,6 +283,15 @@ final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
     override func encode(_ value: Bool, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.bool(value)
     }
+
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: Bool.self).pointee = try decode(tape, i, context)
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        writer.bool(field.assumingMemoryBound(to: Bool.self).pointee)
+        return true
+    }
 }
 
 /// `String`; converting: the text of a number, `"true"`/`"false"`.
@@ -266,6 +308,15 @@ final class StringCodec: ValueCodec<String>, @unchecked Sendable {
 
     override func encode(_ value: String, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.string(value)
+    }
+
+    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
+        field.assumingMemoryBound(to: String.self).pointee = try decode(tape, i, context)
+    }
+
+    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        writer.string(field.assumingMemoryBound(to: String.self).pointee)
+        return true
     }
 }
 
