@@ -97,7 +97,11 @@ public struct DWARFReader: Sendable {
     func debugInfoTree() throws(DWARFReaderError) -> DebugInfoTree {
         let file = try LibDwarfFile(path: path)
         let entries = try file.readEntries(limit: Self.entryLimit)
-        return DebugInfoTree(entries: entries, isLittleEndian: isLittleEndian, pointerSize: is64Bit ? 8 : 4)
+        // The i386 System V ABI aligns 8-byte scalars to 4 inside aggregates.
+        return DebugInfoTree(
+            entries: entries, isLittleEndian: isLittleEndian, pointerSize: is64Bit ? 8 : 4,
+            maximumScalarAlignment: architecture == "i386" ? 4 : .max
+        )
     }
 
     /// Reads and checks the ELF identification bytes and the header length.

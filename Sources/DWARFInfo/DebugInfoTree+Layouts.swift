@@ -152,10 +152,10 @@ extension DebugInfoTree {
         return overflow ? nil : bit
     }
 
-    /// The natural alignment by the platform C ABI (System V x86-64 and AArch64 AAPCS64):
+    /// The natural alignment by the platform C ABI (System V x86-64 and i386, AAPCS64 and AAPCS):
     /// DWARF records an alignment only when the source asked for one (`DW_AT_alignment`), so
     /// otherwise it is derived from the members: scalars align to their size (complex numbers
-    /// to their part's size), aggregates to their strictest member, and an aggregate whose
+    /// to their part's size; at most 4 on i386), aggregates to their strictest member, and an aggregate whose
     /// members sit off their natural alignment is packed (alignment 1).
     func alignment(ofTypeAt index: Int, depth: Int) -> Int? {
         guard depth < Self.maximumChainDepth else { return nil }
@@ -164,10 +164,12 @@ extension DebugInfoTree {
         switch entry.tag {
         case DebugTag.baseType:
             guard let size = entry.byteSize.flatMap({ Int(exactly: $0) }), size > 0 else { return nil }
-            // DW_ATE_complex_float
-            return entry.encoding == 0x03 ? max(size / 2, 1) : size
+            // DW_ATE_complex_float aligns to its parts; long double's size (10 bytes of data in
+            // 12 or 16) is already a multiple of its alignment on the supported ABIs.
+            let natural = entry.encoding == 0x03 ? max(size / 2, 1) : size
+            return min(natural, maximumScalarAlignment)
         case DebugTag.pointerType, DebugTag.referenceType, DebugTag.rvalueReferenceType:
-            return entry.byteSize.flatMap { Int(exactly: $0) } ?? pointerSize
+            return min(entry.byteSize.flatMap { Int(exactly: $0) } ?? pointerSize, maximumScalarAlignment)
         case DebugTag.enumerationType:
             if let underlying = self.index(of: entry.type) { return alignment(ofTypeAt: underlying, depth: depth + 1) }
             return entry.byteSize.flatMap { Int(exactly: $0) }

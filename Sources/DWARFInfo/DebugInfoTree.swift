@@ -7,6 +7,9 @@ struct DebugInfoTree: Sendable {
     let isLittleEndian: Bool
     /// The size of a pointer in the file's architecture (for pointers without `DW_AT_byte_size`).
     let pointerSize: Int
+    /// The largest alignment a scalar gets from the platform ABI when the source asks for none:
+    /// 4 on i386 (`double`, `long long` and `long double` inside structs), unlimited elsewhere.
+    let maximumScalarAlignment: Int
 
     /// Entries are read in file order, so their offsets ascend and a lookup is a binary search;
     /// this dictionary exists only for a file that breaks that order.
@@ -18,10 +21,11 @@ struct DebugInfoTree: Sendable {
     /// a malformed file can make them cyclic.
     static let maximumChainDepth = 64
 
-    init(entries: [DebugEntry], isLittleEndian: Bool, pointerSize: Int) {
+    init(entries: [DebugEntry], isLittleEndian: Bool, pointerSize: Int, maximumScalarAlignment: Int = .max) {
         self.entries = entries
         self.isLittleEndian = isLittleEndian
         self.pointerSize = pointerSize
+        self.maximumScalarAlignment = maximumScalarAlignment
         let ascending = zip(entries.indices.dropFirst(), entries.indices).allSatisfy { entries[$0].offset > entries[$1].offset }
         var index: [DebugOffset: Int]?
         if !ascending {

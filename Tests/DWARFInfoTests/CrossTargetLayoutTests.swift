@@ -3,7 +3,7 @@ import Testing
 import TypeLayout
 @testable import DWARFInfo
 
-/// The C fixture compiled for other architectures, big-endian ones included: the compiler
+/// The C fixture compiled for other architectures, big-endian and 32-bit ones included: the compiler
 /// checks the reader's numbers itself (`_Static_assert` compiled for the same target), and each
 /// bitfield's position comes from the bytes the compiler emits for an initialised object.
 @Suite struct CrossTargetLayoutTests {
@@ -14,6 +14,8 @@ import TypeLayout
         ("powerpc64-unknown-linux-gnu", true, 4),
         ("powerpc64-unknown-linux-gnu", true, 2),
         ("s390x-unknown-linux-gnu", true, 5),
+        ("i386-unknown-linux-gnu", false, 4),
+        ("armv7-unknown-linux-gnueabihf", false, 4),
     ]
 
     static let objcopy: String = {
