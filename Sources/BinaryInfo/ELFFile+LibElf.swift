@@ -74,7 +74,7 @@ struct ELFFile: Sendable {
     /// Symbol tables that relocation sections refer to, by the index of the section that holds them.
     var symbolTables: [Int: [ELFSymbol]]
     /// Every named, defined symbol of every symbol table, compactly (a `.symtab` of a large
-    /// library holds tens of thousands; only a few are ever looked at).
+    /// library holds tens of thousands; only a few are ever looked at), sorted by value.
     var definedSymbols: [DefinedSymbol]
     var relocationSections: [ELFRelocationSection]
     var hasSymtab: Bool
@@ -193,6 +193,7 @@ struct ELFFile: Sendable {
             let index = elf_ndxscn(section)
             if (sh.sh_type == UInt32(SHT_SYMTAB) && includeStaticSymbols) || sh.sh_type == UInt32(SHT_DYNSYM) {
                 let symbols = try Self.readSymbols(elf: elf, section: section, header: sh)
+                definedSymbols.reserveCapacity(definedSymbols.count + symbols.count)
                 for symbol in symbols where symbol.isDefined && symbol.nameOffset != 0 {
                     definedSymbols.append(DefinedSymbol(
                         value: symbol.value, nameOffset: symbol.nameOffset,
@@ -204,6 +205,8 @@ struct ELFFile: Sendable {
             }
         }
         self.symbolTables = symbolTables
+        // Sorted by value once here, so a linked image's address lookups need no second copy.
+        definedSymbols.sort { $0.value < $1.value }
         self.definedSymbols = definedSymbols
         self.relocationSections = relocationSections
     }

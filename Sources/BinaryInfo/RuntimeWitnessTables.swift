@@ -12,10 +12,10 @@ import Musl
 /// image (never executed through these tables); if it cannot be found, those sizes stay unknown.
 final class RuntimeWitnessTables: Sendable {
     let path: String
-    let tables: [String: ValueWitnessLayout]
-    /// Layouts of the runtime library's own non-generic types (`Si`, `SS`, `Sd`), by type mangling,
-    /// from their static metadata's value witness tables.
-    let typeLayouts: [String: ValueWitnessLayout]
+    private let space: AddressSpace
+    /// `$s…WV` and `$s…N` symbols by name. Tables are read when asked for, so only the pages
+    /// of the tables a dump needs become resident.
+    private let symbols: [String: UInt64]
 
     /// The runtime library's tables, loaded on first use; nil when the library cannot be read.
     static let shared: RuntimeWitnessTables? = {
@@ -28,35 +28,37 @@ final class RuntimeWitnessTables: Sendable {
         let bytes = try ImageLoader.readFile(path)
         // The runtime exports its witness tables and metadata: .dynsym is enough.
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false)
-        let space = try AddressSpace(file: file, bytes: bytes)
-        var tables: [String: ValueWitnessLayout] = [:]
-        var metadataSymbols: [(String, UInt64)] = []
+        space = try AddressSpace(file: file, bytes: bytes)
+        var symbols: [String: UInt64] = [:]
         for symbol in file.definedSymbols {
-            guard let name = file.name(of: symbol, in: bytes), name.hasPrefix("$s") else { continue }
-            if name.hasSuffix("WV") {
-                if let layout = try? SwiftImage.valueWitnesses(in: space, at: symbol.value) {
-                    tables[name] = layout
-                }
-            } else if name.hasSuffix("N") {
-                metadataSymbols.append((String(name.dropFirst(2).dropLast()), symbol.value))
-            }
+            guard let name = file.name(of: symbol, in: bytes), name.hasPrefix("$s"), name.hasSuffix("WV") || name.hasSuffix("N") else { continue }
+            symbols[name] = symbol.value
         }
-        var typeLayouts: [String: ValueWitnessLayout] = [:]
-        for (mangling, metadata) in metadataSymbols where metadata >= 8 {
-            // Only value-type metadata (struct, enum, optional) has the witness table pointer just before it.
-            guard let kind = try? space.read(UInt64.self, at: metadata, what: "metadata kind"),
-                  SwiftImage.valueMetadataKinds.contains(kind) else { continue }
-            switch try? space.pointer(at: metadata - 8, what: "value witness table pointer") {
-            case .address(let table)?:
-                typeLayouts[mangling] = try? SwiftImage.valueWitnesses(in: space, at: table)
-            case .symbol(let name)?:
-                typeLayouts[mangling] = tables[name]
-            case nil:
-                break
-            }
+        self.symbols = symbols
+    }
+
+    /// The layout an exported value witness table (`$sBi64_WV`) records.
+    func table(named name: String) -> ValueWitnessLayout? {
+        guard name.hasSuffix("WV"), let address = symbols[name] else { return nil }
+        return try? SwiftImage.valueWitnesses(in: space, at: address)
+    }
+
+    /// The layout of one of the runtime library's non-generic value types (`Si`, `SS`, `Sd`), by
+    /// type mangling, from the witness table its static metadata points to.
+    func typeLayout(mangling: String) -> ValueWitnessLayout? {
+        guard let metadata = symbols["$s" + mangling + "N"], metadata >= 8,
+              // Only value-type metadata (struct, enum, optional) has the witness table pointer just before it.
+              let kind = try? space.read(UInt64.self, at: metadata, what: "metadata kind"),
+              SwiftImage.valueMetadataKinds.contains(kind)
+        else { return nil }
+        switch try? space.pointer(at: metadata - 8, what: "value witness table pointer") {
+        case .address(let table)?:
+            return try? SwiftImage.valueWitnesses(in: space, at: table)
+        case .symbol(let name)?:
+            return table(named: name)
+        case nil:
+            return nil
         }
-        self.tables = tables
-        self.typeLayouts = typeLayouts
     }
 
     /// The runtime library to read: `$TYPEINFO_SWIFT_RUNTIME`, else the libswiftCore.so mapped

@@ -119,7 +119,7 @@ extension SwiftImage {
         case .address(let table):
             return try Self.valueWitnesses(in: space, at: table)
         case .symbol(let name):
-            return RuntimeWitnessTables.shared?.tables[name]
+            return RuntimeWitnessTables.shared?.table(named: name)
         }
     }
 

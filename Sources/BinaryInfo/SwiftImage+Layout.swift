@@ -84,7 +84,7 @@ extension SwiftImage {
         }
         var field = FieldLayout(name: record.name, type: typeName(for: mangled), mangledType: full, isVar: record.isVar, ownership: ownership)
         if ownership == .strong {
-            let known = RuntimeWitnessTables.shared?.typeLayouts[mangled.text]
+            let known = RuntimeWitnessTables.shared?.typeLayout(mangling: mangled.text)
             field.size = known?.size
             field.alignment = known?.alignment
         }

@@ -37,7 +37,7 @@ final class SwiftImage {
         // Defined symbols sorted by address; their names are read only for the descriptor
         // addresses that are looked up (``descriptorSymbol(at:)``).
         let isObjectFile = file.fileType == ELFFile.typeRelocatable
-        var sorted = file.definedSymbols
+        var sorted = file.definedSymbols // already sorted by value: for linked images, by address
         if isObjectFile {
             // Object files' symbol values are offsets into their sections: make them addresses.
             sorted = sorted.compactMap { symbol in
@@ -46,8 +46,8 @@ final class SwiftImage {
                 moved.value = base &+ symbol.value
                 return moved
             }
+            sorted.sort { $0.value < $1.value }
         }
-        sorted.sort { $0.value < $1.value }
         symbolsByAddress = sorted
     }
 
