@@ -73,7 +73,9 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
         case .iso8601:
             DateText.writeQuotedISO8601(value, into: &writer.bytes)
         case .secondsSince1970:
-            writer.double(value.timeIntervalSince1970)
+            let seconds = value.timeIntervalSince1970
+            guard seconds.isFinite else { throw MappingError(.unencodable("date \(seconds) has no JSON form")) }
+            writer.double(seconds)
         case .millisecondsSince1970:
             let millis = (value.timeIntervalSince1970 * 1000).rounded()
             guard let exact = Int64(exactly: millis) else {

@@ -66,6 +66,19 @@ struct Dated: Mappable {
         }
     }
 
+    @Test func datesWithNoJSONFormAreErrorsNotBadJSON() throws {
+        var model = Dated()
+        model.seconds = Date(timeIntervalSince1970: .infinity)
+        #expect(throws: MappingError.self) { _ = try ModelMapper.shared.encode(model) }
+        model.seconds = Date(timeIntervalSince1970: 0)
+        model.millis = Date(timeIntervalSince1970: 1e300)
+        #expect(throws: MappingError.self) { _ = try ModelMapper.shared.encode(model) }
+        // Beyond year 9999 ISO 8601 has no text: the seconds are written as a string, still valid JSON.
+        model.millis = Date(timeIntervalSince1970: 0)
+        model.at = Date(timeIntervalSince1970: 1e15)
+        #expect(throws: Never.self) { _ = try JSONValue(parsing: try ModelMapper.shared.encode(model)) }
+    }
+
     @Test func mapperWideStrategies() throws {
         let mapper = ModelMapper(options: MappingOptions(dateDecoding: .iso8601, dateEncoding: .millisecondsSince1970))
         let model = try mapper.decode(Dated.self, from: #"{"at": "2024-11-08T21:15:03Z", "maybe": 1731100503}"#)
