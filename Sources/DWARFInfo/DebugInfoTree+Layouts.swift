@@ -122,8 +122,9 @@ extension DebugInfoTree {
               let byteOffset = Self.add(base, firstBit / 8) else { return field }
         field.offset = byteOffset
         field.bitOffset = Int(firstBit % 8)
-        // The bytes the bitfield touches.
-        field.size = (Int(firstBit % 8) + bitWidth + 7) / 8
+        // The bytes the bitfield touches (a width from a corrupt file can be huge).
+        let (lastBit, overflow) = bitWidth.addingReportingOverflow(Int(firstBit % 8) + 7)
+        field.size = overflow ? nil : lastBit / 8
         return field
     }
 

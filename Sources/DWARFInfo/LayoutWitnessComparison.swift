@@ -87,11 +87,16 @@ public enum LayoutWitnessComparison {
             members[position].used = true
             let level = members[position].level
             guard let metadataOffset = field.offset, let dwarfOffset = members[position].field.offset else { continue }
-            let delta = metadataOffset - dwarfOffset
-            if dwarf.kind == .class, headerDelta[level] == nil { headerDelta[level] = delta }
-            guard delta != 0 else { continue }
+            guard metadataOffset != dwarfOffset else {
+                if dwarf.kind == .class, headerDelta[level] == nil { headerDelta[level] = 0 }
+                continue
+            }
+            // Offsets decoded from a document can be anything: a difference that overflows is
+            // no header size.
+            let (delta, overflow) = metadataOffset.subtractingReportingOverflow(dwarfOffset)
+            if dwarf.kind == .class, headerDelta[level] == nil, !overflow { headerDelta[level] = delta }
             let reason: LayoutDisagreement.Reason =
-                dwarf.kind == .class && headerDelta[level] == delta && delta > 0
+                dwarf.kind == .class && !overflow && headerDelta[level] == delta && delta > 0
                 ? .classOffsetsOmitObjectHeader : .synthesizedMemberOffsets
             report(.fieldOffset(field: field.name, metadata: metadataOffset, dwarf: dwarfOffset), reason)
         }

@@ -87,6 +87,21 @@ import TypeLayout
         #expect(sorted.first?.alignment == 8)
     }
 
+    @Test("a bitfield of absurd width gets no byte size, and no trap")
+    func hugeBitfield() throws {
+        var base = DebugEntry(offset: DebugOffset(rawValue: 0x40), tag: DebugTag.baseType, parent: 0, unitRoot: 0)
+        base.name = "int"
+        base.byteSize = 4
+        var tree = Self.tree(memberType: 0x40, extra: [base]).entries
+        tree[2].bitSize = UInt64(Int.max)
+        tree[2].dataBitOffset = 3
+        let layouts = DebugInfoTree(entries: tree, isLittleEndian: true, pointerSize: 8).typeLayouts()
+        let field = try #require(layouts.first?.fields.first)
+        #expect(field.bitWidth == Int.max)
+        #expect(field.size == nil)
+        #expect(field.bitOffset == 3)
+    }
+
     @Test("an array whose element count overflows has an unknown size")
     func overflowingArray() throws {
         var base = DebugEntry(offset: DebugOffset(rawValue: 0x40), tag: DebugTag.baseType, parent: 0, unitRoot: 0)

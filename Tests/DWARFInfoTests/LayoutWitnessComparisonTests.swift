@@ -89,6 +89,15 @@ import TypeLayout
         #expect(report.disagreements.first?.description == "M.K: kind metadata class, DWARF struct (using metadata: the two sources classify the type differently)")
     }
 
+    @Test("extreme offsets (from a decoded document) do not trap")
+    func extremeOffsets() {
+        let metadata = TypeLayout(name: "M.C", kind: .class, fields: [Self.field("a", at: Int.min), Self.field("b", at: Int.max)])
+        let dwarf = TypeLayout(name: "M.C", kind: .class, fields: [Self.field("a", at: Int.max), Self.field("b", at: Int.min)])
+        let report = LayoutWitnessComparison.compare(metadata: [metadata], dwarf: [dwarf])
+        #expect(report.disagreements.count == 2)
+        #expect(report.disagreements.allSatisfy { $0.reason == .synthesizedMemberOffsets })
+    }
+
     @Test("mangled names normalise with and without the symbol prefix and type suffix")
     func normalisation() {
         #expect(LayoutWitnessComparison.normalizedMangling("$s4main5PointVD") == "4main5PointV")
