@@ -82,17 +82,8 @@ extension SwiftImage {
                 throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
             }
             let context = try contextDescriptor(at: address)
-            if context.isGeneric {
-                switch context.kind {
-                case .struct, .enum:
-                    totals.append(Int(try space.read(UInt16.self, at: address &+ 36, what: "generic parameter count")))
-                case .class:
-                    totals.append(Int(try space.read(UInt16.self, at: address &+ 52, what: "generic parameter count")))
-                case .extension:
-                    totals.append(Int(try space.read(UInt16.self, at: address &+ 12, what: "generic parameter count")))
-                default:
-                    break
-                }
+            if context.isGeneric, context.kind != .anonymous {
+                totals.append(try totalGenericParameters(of: context))
             }
             current = context.parent
         }
