@@ -106,6 +106,12 @@ struct CodecFactory {
             if key == Int.self { return DictionaryCodec(keys: IntegerKeyCodec<Int>(), value: inner) }
             if key == Int64.self { return DictionaryCodec(keys: IntegerKeyCodec<Int64>(), value: inner) }
             if key == UInt.self { return DictionaryCodec(keys: IntegerKeyCodec<UInt>(), value: inner) }
+            if let enumKey = key as? any (RawRepresentable & Hashable).Type {
+                func withKey<K: RawRepresentable & Hashable>(_ type: K.Type) -> AnyObject {
+                    DictionaryCodec(keys: RawValueKeyCodec<K>(), value: inner)
+                }
+                return withKey(enumKey)
+            }
             return nil
         }
         return withValue(value)

@@ -100,7 +100,18 @@ struct IntegerKeyCodec<I: FixedWidthInteger>: DictionaryKeyCodec {
     func text(_ key: I) -> String { String(key) }
 }
 
-/// `[Key: Value]` from a JSON object; keys are strings or integers written as strings.
+/// Keys of an enum with `String` or integer raw values, written as their raw value's text.
+struct RawValueKeyCodec<Key: RawRepresentable & Hashable>: DictionaryKeyCodec {
+    func key(_ text: String) -> Key? {
+        if let raw = text as? Key.RawValue { return Key(rawValue: raw) }
+        if let int = Int(text), let raw = int as? Key.RawValue { return Key(rawValue: raw) }
+        return nil
+    }
+
+    func text(_ key: Key) -> String { "\(key.rawValue)" }
+}
+
+/// `[Key: Value]` from a JSON object; keys are strings, integers or raw-value enums, written as strings.
 final class DictionaryCodec<Keys: DictionaryKeyCodec, Value>: ValueCodec<[Keys.Key: Value]>, @unchecked Sendable {
     let keys: Keys
     let value: ValueCodec<Value>

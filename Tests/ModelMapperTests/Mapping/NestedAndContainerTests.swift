@@ -86,6 +86,22 @@ struct Tag: Mappable, Hashable {
         #expect(back == model)
     }
 
+    @Test func dictionariesKeyedByRawValueEnums() throws {
+        struct Palette: Mappable {
+            var weights: [Color: Double] = [:]
+            var byPriority: [Priority: String] = [:]
+            var optionals: [Int?] = []
+        }
+        let json = #"{"weights": {"red": 0.5, "blue": 2, "purple": 9}, "byPriority": {"2": "high"}, "optionals": [1, null, 3]}"#
+        let palette = try ModelMapper.shared.decode(Palette.self, from: json)
+        #expect(palette.weights == [.red: 0.5, .blue: 2])  // "purple" is no Color: left out
+        #expect(palette.byPriority == [.high: "high"])
+        #expect(palette.optionals == [1, nil, 3])
+        let encoded = try ModelMapper.shared.encodeToJSONValue(palette)
+        #expect(encoded["weights"]?["red"] == 0.5 && encoded["byPriority"]?["2"] == "high")
+        #expect(encoded["optionals"] == [1, nil, 3])
+    }
+
     @Test func recursiveStructsAndClasses() throws {
         let tree = try ModelMapper.shared.decode(
             TreeNode.self, from: #"{"name": "root", "children": [{"name": "a", "children": [{"name": "b"}]}]}"#)
