@@ -29,6 +29,13 @@ struct AllScalars: Mappable, Equatable {
 final class AllScalarsClass: Mappable {
     var int = 0
     var int8: Int8 = 0
+    var int16: Int16 = 0
+    var int32: Int32 = 0
+    var int64: Int64 = 0
+    var uint: UInt = 0
+    var uint8: UInt8 = 0
+    var uint16: UInt16 = 0
+    var uint32: UInt32 = 0
     var uint64: UInt64 = 0
     var double = 0.0
     var float: Float = 0
@@ -104,6 +111,8 @@ final class AllScalarsClass: Mappable {
         let model = try mapper.decode(AllScalarsClass.self, from: Self.json)
         #expect(model.int == -42)
         #expect(model.int8 == Int8.min)
+        #expect(model.int16 == Int16.max && model.int32 == Int32.min && model.int64 == Int64.max)
+        #expect(model.uint == 42 && model.uint8 == UInt8.max && model.uint16 == UInt16.max && model.uint32 == UInt32.max)
         #expect(model.uint64 == UInt64.max)
         #expect(model.double == Double.pi)
         #expect(model.float == Float("0.1"))
@@ -115,6 +124,9 @@ final class AllScalarsClass: Mappable {
         #expect(model.constant == 1)  // "from json" is not an Int: kept in lenient mode
         let back = try mapper.decode(AllScalarsClass.self, from: try mapper.encode(model))
         #expect(back.int == model.int && back.uint64 == model.uint64 && back.string == model.string)
+        #expect(back.int16 == model.int16 && back.int32 == model.int32 && back.int64 == model.int64)
+        #expect(back.uint == model.uint && back.uint8 == model.uint8 && back.uint16 == model.uint16 && back.uint32 == model.uint32)
+        #expect(back.url == model.url && back.uuid == model.uuid && back.data == model.data && back.bool == model.bool)
         #expect(back.date == model.date && back.decimal == model.decimal && back.float == model.float)
     }
 }
