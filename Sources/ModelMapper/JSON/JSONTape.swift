@@ -44,6 +44,24 @@ struct JSONTape {
         return memcmp(base + Int(node.start), keyBase, length) == 0
     }
 
+    /// The raw bytes of the key at `i` when it is plain ASCII without escapes, else `nil`.
+    func plainASCIIKey(_ i: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard !nodes[i].flag else { return nil }
+        let raw = slice(i)
+        return raw.allSatisfy { $0 < 0x80 } ? raw : nil
+    }
+
+    /// Whether ASCII `raw` equals `lowercased` (already lowercase) ignoring ASCII case.
+    static func equalFoldingASCII(_ raw: UnsafeBufferPointer<UInt8>, _ lowercased: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard raw.count == lowercased.count else { return false }
+        for k in 0..<raw.count {
+            var b = raw[k]
+            if b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") { b |= 0x20 }
+            if b != lowercased[k] { return false }
+        }
+        return true
+    }
+
     /// The index of the value of the last member named `key` in the object at `object`.
     func member(_ key: String, in object: Int) -> Int? {
         var key = key

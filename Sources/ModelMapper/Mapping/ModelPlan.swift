@@ -202,6 +202,11 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
     private func lookup(_ tape: JSONTape, _ key: Int, _ expected: inout Int) -> Int? {
         let n = simple.count
         if caseInsensitive {
+            // Plain ASCII keys (nearly all) compare folded in place; others are lowercased.
+            if let raw = tape.plainASCIIKey(key) {
+                for j in 0..<n where JSONTape.equalFoldingASCII(raw, keyBytes(j)) { return simple[j] }
+                return nil
+            }
             let folded = tape.string(at: key).lowercased()
             for j in 0..<n where keyBytes(j).elementsEqual(folded.utf8) {
                 return simple[j]

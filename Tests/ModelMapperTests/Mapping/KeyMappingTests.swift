@@ -54,6 +54,7 @@ struct KebabModel: Mappable, Equatable {
 struct CaseModel: Mappable, Equatable {
     var firstName = ""
     var age = 0
+    var été = ""
     static func configureMapping(_ mapping: inout MappingConfiguration) { mapping.keyNaming = .caseInsensitive }
 }
 
@@ -132,8 +133,10 @@ struct BadConfig: Mappable {
     @Test func kebabCasePerTypeAndCaseInsensitive() throws {
         let kebab = try ModelMapper.shared.decode(KebabModel.self, from: #"{"first-name": "K", "zip-code": "123"}"#)
         #expect(kebab == KebabModel(firstName: "K", zipCode: "123"))
-        let folded = try ModelMapper.shared.decode(CaseModel.self, from: #"{"FIRSTNAME": "C", "Age": 3}"#)
-        #expect(folded == CaseModel(firstName: "C", age: 3))
+        let folded = try ModelMapper.shared.decode(CaseModel.self, from: #"{"FIRSTNAME": "C", "Age": 3, "\u00c9T\u00c9": "s"}"#)
+        #expect(folded == CaseModel(firstName: "C", age: 3, été: "s"))
+        let unescaped = try ModelMapper.shared.decode(CaseModel.self, from: #"{"ÉTÉ": "u", "fIrStNaMe": "D"}"#)
+        #expect(unescaped == CaseModel(firstName: "D", age: 0, été: "u"))
     }
 
     @Test(arguments: [
