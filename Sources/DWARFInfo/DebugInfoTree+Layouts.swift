@@ -9,6 +9,7 @@ extension DebugInfoTree {
     func typeLayouts(languages: DWARFLanguages = .all) -> [TypeLayout] {
         var seen = Set<TypeLayout>()
         var result: [TypeLayout] = []
+        var walk = LayoutWalk()
         for index in entries.indices where DebugTag.isLayoutType(entries[index].tag) {
             let language: DWARFLanguages
             switch self.language(of: index) {
@@ -17,7 +18,7 @@ extension DebugInfoTree {
             case .c, .other: language = .c
             }
             guard languages.contains(language) else { continue }
-            guard let layout = layout(of: index), !seen.contains(layout) else { continue }
+            guard let layout = layout(of: index, walk: &walk), !seen.contains(layout) else { continue }
             seen.insert(layout)
             result.append(layout)
         }
@@ -27,19 +28,19 @@ extension DebugInfoTree {
     /// The layout of the aggregate or enum at `index`, or `nil` when the entry is only a
     /// declaration, has no size (an incomplete type), is anonymous, or is a Swift generic
     /// specialisation or compiler builtin.
-    func layout(of index: Int) -> TypeLayout? {
+    func layout(of index: Int, walk: inout LayoutWalk) -> TypeLayout? {
         let entry = entries[index]
         guard !entry.isDeclaration, let rawSize = entry.byteSize, let size = Int(exactly: rawSize) else { return nil }
         guard let name = layoutName(of: index) else { return nil }
         if language(of: index) == .swift {
             return swiftLayout(of: index, name: name, size: size)
         }
-        return cLayout(of: index, name: name, size: size)
+        return cLayout(of: index, name: name, size: size, walk: &walk)
     }
 
     // MARK: C and C++
 
-    private func cLayout(of index: Int, name: String, size: Int) -> TypeLayout {
+    private func cLayout(of index: Int, name: String, size: Int, walk: inout LayoutWalk) -> TypeLayout {
         let entry = entries[index]
         let kind: TypeKind
         switch entry.tag {
@@ -49,7 +50,8 @@ extension DebugInfoTree {
         default: kind = .struct
         }
         var layout = TypeLayout(name: name, kind: kind, size: size, source: .dwarf)
-        layout.alignment = alignment(ofTypeAt: index, depth: 0)
+        walk.budget = Self.walkBudget
+        layout.alignment = alignment(ofTypeAt: index, depth: 0, walk: &walk)
         // C's sizeof already includes tail padding: the stride of a C type is its size.
         layout.stride = size
         if kind == .enum {
@@ -60,7 +62,7 @@ extension DebugInfoTree {
         }
         var fields: [FieldLayout] = []
         var superclass: String?
-        collectFields(of: index, base: 0, into: &fields, superclass: &superclass, depth: 0)
+        collectFields(of: index, base: 0, into: &fields, superclass: &superclass, depth: 0, walk: &walk)
         layout.fields = fields
         layout.superclass = superclass
         return layout
@@ -70,11 +72,13 @@ extension DebugInfoTree {
     /// value: base-class members first (C++), anonymous struct and union members flattened
     /// (C11 and C++ let you name their members directly, and so does `offsetof`).
     private func collectFields(
-        of index: Int, base: Int, into fields: inout [FieldLayout], superclass: inout String?, depth: Int
+        of index: Int, base: Int, into fields: inout [FieldLayout], superclass: inout String?, depth: Int,
+        walk: inout LayoutWalk
     ) {
-        guard depth < Self.maximumChainDepth else { return }
+        guard depth < Self.maximumChainDepth, walk.budget > 0 else { return }
+        walk.budget -= 1
         let isUnion = entries[index].tag == DebugTag.unionType
-        let isPacked = aggregateAlignment(of: index, depth: depth) == 1
+        let isPacked = aggregateAlignment(of: index, depth: depth, walk: &walk) == 1
         for child in entries[index].children {
             let member = entries[child]
             if member.tag == DebugTag.inheritance {
@@ -83,7 +87,7 @@ extension DebugInfoTree {
                 var ignored: String?
                 let offset = member.dataMemberLocation.flatMap { Self.add(base, $0) }
                 if let offset {
-                    collectFields(of: baseIndex, base: offset, into: &fields, superclass: &ignored, depth: depth + 1)
+                    collectFields(of: baseIndex, base: offset, into: &fields, superclass: &ignored, depth: depth + 1, walk: &walk)
                 }
                 continue
             }
@@ -95,7 +99,7 @@ extension DebugInfoTree {
                entries[nested].tag == DebugTag.structureType || entries[nested].tag == DebugTag.unionType,
                let offset = location.flatMap({ Self.add(base, $0) }) {
                 var ignored: String?
-                collectFields(of: nested, base: offset, into: &fields, superclass: &ignored, depth: depth + 1)
+                collectFields(of: nested, base: offset, into: &fields, superclass: &ignored, depth: depth + 1, walk: &walk)
                 continue
             }
             // An unnamed bitfield is padding that no code can name: not a field.
@@ -104,7 +108,7 @@ extension DebugInfoTree {
             if field.bitWidth == nil {
                 // A member of a packed aggregate is aligned to 1, as the compiler's __alignof__ says.
                 field.alignment = member.alignment.flatMap { Int(exactly: $0) }
-                    ?? (isPacked ? 1 : self.index(of: member.type).flatMap { alignment(ofTypeAt: $0, depth: 0) })
+                    ?? (isPacked ? 1 : self.index(of: member.type).flatMap { alignment(ofTypeAt: $0, depth: depth + 1, walk: &walk) })
             }
             fields.append(field)
         }
@@ -136,7 +140,11 @@ extension DebugInfoTree {
         }
         // DWARF 2/3: DW_AT_bit_offset counts from the most significant bit of a storage unit
         // of DW_AT_byte_size bytes at DW_AT_data_member_location.
-        guard let legacy = member.legacyBitOffset, let location else { return location.map { $0 * 8 } }
+        guard let legacy = member.legacyBitOffset, let location else {
+            guard let location else { return nil }
+            let (bit, overflow) = location.multipliedReportingOverflow(by: 8)
+            return overflow ? nil : bit
+        }
         guard let unitSize = member.byteSize ?? byteSize(ofType: member.type).flatMap({ UInt64(exactly: $0) }) else {
             return nil
         }
@@ -158,8 +166,16 @@ extension DebugInfoTree {
     /// otherwise it is derived from the members: scalars align to their size (complex numbers
     /// to their part's size; at most 4 on i386), aggregates to their strictest member, and an aggregate whose
     /// members sit off their natural alignment is packed (alignment 1).
-    func alignment(ofTypeAt index: Int, depth: Int) -> Int? {
-        guard depth < Self.maximumChainDepth else { return nil }
+    func alignment(ofTypeAt index: Int, depth: Int, walk: inout LayoutWalk) -> Int? {
+        guard depth < Self.maximumChainDepth, walk.budget > 0 else { return nil }
+        if let known = walk.alignments[index] { return known }
+        walk.budget -= 1
+        let alignment = uncachedAlignment(ofTypeAt: index, depth: depth, walk: &walk)
+        walk.alignments[index] = alignment
+        return alignment
+    }
+
+    private func uncachedAlignment(ofTypeAt index: Int, depth: Int, walk: inout LayoutWalk) -> Int? {
         let entry = entries[index]
         if let explicit = entry.alignment { return Int(exactly: explicit) }
         switch entry.tag {
@@ -172,27 +188,27 @@ extension DebugInfoTree {
         case DebugTag.pointerType, DebugTag.referenceType, DebugTag.rvalueReferenceType:
             return min(entry.byteSize.flatMap { Int(exactly: $0) } ?? pointerSize, maximumScalarAlignment)
         case DebugTag.enumerationType:
-            if let underlying = self.index(of: entry.type) { return alignment(ofTypeAt: underlying, depth: depth + 1) }
+            if let underlying = self.index(of: entry.type) { return alignment(ofTypeAt: underlying, depth: depth + 1, walk: &walk) }
             return entry.byteSize.flatMap { Int(exactly: $0) }
         case DebugTag.typedef, DebugTag.constType, DebugTag.volatileType, DebugTag.restrictType,
              DebugTag.atomicType, DebugTag.arrayType:
             guard let target = self.index(of: entry.type) else { return nil }
-            return alignment(ofTypeAt: target, depth: depth + 1)
+            return alignment(ofTypeAt: target, depth: depth + 1, walk: &walk)
         case DebugTag.structureType, DebugTag.classType, DebugTag.unionType:
-            return aggregateAlignment(of: index, depth: depth)
+            return aggregateAlignment(of: index, depth: depth, walk: &walk)
         default:
             return nil
         }
     }
 
-    private func aggregateAlignment(of index: Int, depth: Int) -> Int? {
+    private func aggregateAlignment(of index: Int, depth: Int, walk: inout LayoutWalk) -> Int? {
         var strictest = 1
         for child in entries[index].children {
             let member = entries[child]
             guard member.tag == DebugTag.member || member.tag == DebugTag.inheritance, !member.isDeclaration else { continue }
             guard let typeIndex = self.index(of: member.type),
                   let memberAlignment = member.alignment.flatMap({ Int(exactly: $0) })
-                    ?? alignment(ofTypeAt: typeIndex, depth: depth + 1) else { return nil }
+                    ?? alignment(ofTypeAt: typeIndex, depth: depth + 1, walk: &walk) else { return nil }
             if member.bitSize == nil, let location = member.dataMemberLocation,
                memberAlignment > 0, location % UInt64(memberAlignment) != 0 {
                 return 1
@@ -205,9 +221,21 @@ extension DebugInfoTree {
         return strictest
     }
 
+    /// How many aggregate and alignment steps one type's layout may take. Alignments are
+    /// remembered across types, so a real file needs a step per type entry at most; the budget
+    /// stops a corrupt file whose types form a deep lattice.
+    static let walkBudget = 100_000
+
     static func add(_ base: Int, _ offset: UInt64) -> Int? {
         guard let offset = Int(exactly: offset) else { return nil }
         let (sum, overflow) = base.addingReportingOverflow(offset)
         return overflow ? nil : sum
     }
+}
+
+/// State shared by the layouts of one file: alignments already worked out (the same member
+/// types recur in every unit) and the steps left for the current type.
+struct LayoutWalk {
+    var budget = DebugInfoTree.walkBudget
+    var alignments: [Int: Int?] = [:]
 }

@@ -71,7 +71,10 @@ extension DebugInfoTree {
     /// The spelling of the type at `offset`, as in a declaration with the declarator left out
     /// (`unsigned int`, `char *`, `int[4]`, `void (*)(int)`); `void` for no type.
     func typeName(of offset: DebugOffset?) -> String {
-        spell(offset, declarator: "", depth: 0)
+        // Bounded in depth and in total steps: function types whose parameters are function
+        // types would otherwise grow exponentially in a corrupt file.
+        var budget = 10_000
+        return spell(offset, declarator: "", depth: 0, budget: &budget)
     }
 
     static func keyword(for tag: UInt16) -> String {
@@ -85,11 +88,12 @@ extension DebugInfoTree {
 
     /// Builds a C declarator from the inside out: `declarator` is what already surrounds the
     /// name (for `int *p[3]`, spelling `int *` receives `[3]` and returns `int *[3]`).
-    private func spell(_ offset: DebugOffset?, declarator: String, depth: Int) -> String {
+    private func spell(_ offset: DebugOffset?, declarator: String, depth: Int, budget: inout Int) -> String {
         guard let offset else { return Self.join("void", declarator) }
-        guard depth < Self.maximumChainDepth, let position = index(of: offset) else {
+        guard depth < Self.maximumChainDepth, budget > 0, let position = index(of: offset) else {
             return Self.join("<unknown>", declarator)
         }
+        budget -= 1
         let entry = entries[position]
         switch entry.tag {
         case DebugTag.pointerType, DebugTag.referenceType, DebugTag.rvalueReferenceType, DebugTag.pointerToMemberType:
@@ -107,7 +111,7 @@ extension DebugInfoTree {
                entries[pointee].tag == DebugTag.arrayType || entries[pointee].tag == DebugTag.subroutineType {
                 inner = "(\(inner))"
             }
-            return spell(entry.type, declarator: inner, depth: depth + 1)
+            return spell(entry.type, declarator: inner, depth: depth + 1, budget: &budget)
         case DebugTag.constType, DebugTag.volatileType, DebugTag.restrictType, DebugTag.atomicType:
             let qualifier: String
             switch entry.tag {
@@ -119,16 +123,17 @@ extension DebugInfoTree {
             if let target = index(of: entry.type), Self.isPointerLike(entries[target].tag) {
                 // `char *const`: the qualifier binds to the pointer, right of its star.
                 let inner = declarator.isEmpty ? qualifier : "\(qualifier) \(declarator)"
-                return spell(entry.type, declarator: inner, depth: depth + 1)
+                return spell(entry.type, declarator: inner, depth: depth + 1, budget: &budget)
             }
-            return "\(qualifier) " + spell(entry.type, declarator: declarator, depth: depth + 1)
+            return "\(qualifier) " + spell(entry.type, declarator: declarator, depth: depth + 1, budget: &budget)
         case DebugTag.arrayType:
             let bounds = arrayDimensions(of: position).map { count in count.map { "[\($0)]" } ?? "[]" }.joined()
-            return spell(entry.type, declarator: declarator + bounds, depth: depth + 1)
+            return spell(entry.type, declarator: declarator + bounds, depth: depth + 1, budget: &budget)
         case DebugTag.subroutineType:
             let parameters = entry.children.compactMap { child -> String? in
                 switch entries[child].tag {
-                case DebugTag.formalParameter: return typeName(of: entries[child].type)
+                // Depth carries on into parameters: a function type can take itself.
+                case DebugTag.formalParameter: return spell(entries[child].type, declarator: "", depth: depth + 1, budget: &budget)
                 case DebugTag.unspecifiedParameters: return "..."
                 default: return nil
                 }
@@ -136,7 +141,7 @@ extension DebugInfoTree {
             // `int (void)` in C, `int ()` in C++: both mean "no parameters".
             let none = language(of: position) == .cPlusPlus ? "()" : "(void)"
             let list = parameters.isEmpty ? none : "(\(parameters.joined(separator: ", ")))"
-            return spell(entry.type, declarator: declarator + list, depth: depth + 1)
+            return spell(entry.type, declarator: declarator + list, depth: depth + 1, budget: &budget)
         default:
             return Self.join(namedSpelling(of: position), declarator)
         }

@@ -102,6 +102,55 @@ import TypeLayout
         #expect(field.bitOffset == 3)
     }
 
+    @Test("a function type that takes itself is spelled in bounded time")
+    func selfReferentialFunction() throws {
+        // int (*)(f, f) where f is that same pointer type.
+        var pointer = DebugEntry(offset: DebugOffset(rawValue: 0x40), tag: DebugTag.pointerType, parent: 0, unitRoot: 0)
+        pointer.type = DebugOffset(rawValue: 0x50)
+        var function = DebugEntry(offset: DebugOffset(rawValue: 0x50), tag: DebugTag.subroutineType, parent: 0, unitRoot: 0)
+        function.children = [5, 6]
+        var first = DebugEntry(offset: DebugOffset(rawValue: 0x58), tag: DebugTag.formalParameter, parent: 4, unitRoot: 0)
+        first.type = DebugOffset(rawValue: 0x40)
+        var second = first
+        second.offset = DebugOffset(rawValue: 0x60)
+        let tree = Self.tree(memberType: 0x40, extra: [pointer, function, first, second])
+        let field = try #require(tree.typeLayouts().first?.fields.first)
+        #expect(field.type.contains("<unknown>"))
+        #expect(field.size == 8)
+    }
+
+    @Test("a corrupt tree of types that doubles at every level is walked in bounded time")
+    func exponentialTypeTree() throws {
+        // struct s { t0 m; }, and each t_i holds two members of type t_(i+1), 60 levels deep:
+        // 2^60 paths. The walk stops at its budget and says "unknown" for what it did not finish.
+        var base = DebugEntry(offset: DebugOffset(rawValue: 0x40), tag: DebugTag.baseType, parent: 0, unitRoot: 0)
+        base.name = "long"
+        base.byteSize = 8
+        var extra: [DebugEntry] = [base]
+        let levels = 60
+        for level in 0..<levels {
+            let index = 3 + extra.count
+            var aggregate = DebugEntry(offset: DebugOffset(rawValue: 0x1000 + UInt64(level) * 0x100), tag: DebugTag.structureType, parent: 0, unitRoot: 0)
+            aggregate.name = "t\(level)"
+            aggregate.byteSize = 8
+            var members: [DebugEntry] = []
+            for slot in 0..<2 {
+                var member = DebugEntry(offset: DebugOffset(rawValue: aggregate.offset.rawValue + 0x10 + UInt64(slot) * 0x10), tag: DebugTag.member, parent: index, unitRoot: 0)
+                member.name = "m\(slot)"
+                member.dataMemberLocation = 0
+                member.type = DebugOffset(rawValue: level + 1 < levels ? aggregate.offset.rawValue + 0x100 : 0x40)
+                members.append(member)
+            }
+            aggregate.children = [index + 1, index + 2]
+            extra += [aggregate] + members
+        }
+        let tree = Self.tree(memberType: 0x1000, extra: extra)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { _ = tree.typeLayouts() }
+        #expect(elapsed < .seconds(30))
+        #expect(tree.typeLayouts().count == levels + 1)
+    }
+
     @Test("an array whose element count overflows has an unknown size")
     func overflowingArray() throws {
         var base = DebugEntry(offset: DebugOffset(rawValue: 0x40), tag: DebugTag.baseType, parent: 0, unitRoot: 0)
