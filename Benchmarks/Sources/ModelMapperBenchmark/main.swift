@@ -101,8 +101,9 @@ func table(_ title: String, _ timings: [Timing]) {
     print("")
     print(String(format: "- Foundation / ModelMapper: **%.2fx** (aim >= 2x: %@)", speedup, speedup >= 2 ? "met" : "not met"))
     print(String(format: "- ModelMapper / hand-written: **%.2fx** (aim <= 2x: %@)", overFloor, overFloor <= 2 ? "met" : "not met"))
-    if timings.count > 3 {
-        print(String(format: "- %@ / hand-written: %.2fx", timings[3].name, timings[3].median / floor.median))
+    for extra in timings.dropFirst(3) {
+        print(String(format: "- %@ / hand-written: %.2fx, / Foundation+Codable: %.2fx", extra.name,
+                     extra.median / floor.median, extra.median / foundation.median))
     }
     print("")
 }
@@ -138,6 +139,10 @@ check(try mapper.encode(mFeed) == HandWritten.encodeFeed(hFeed), "the feed")
 check(cFeed.items.count == mFeed.items.count && cFeed.items.last?.owner.login == mFeed.items.last?.owner.login
     && cFeed.items.map(\.license?.spdxId) == mFeed.items.map(\.license?.spdxId), "the feed (Codable)")
 
+// For the JSONSerialization-only rows: the road through [String: Any] that the mapper avoids.
+let userObject = try JSONSerialization.jsonObject(with: userData)
+let feedObject = try JSONSerialization.jsonObject(with: feedData)
+
 print("ModelMapper benchmark: \(options.batches) interleaved batches; user x\(options.userIterations), feed x\(options.feedIterations) per batch")
 print("inputs: github-user.json (\(userData.count) bytes), repo-feed.json (\(feedData.count) bytes, \(mFeed.items.count) repositories)")
 print("")
@@ -147,6 +152,7 @@ let userDecode = try interleaved("userDecode", [
     Case(name: "JSONDecoder + Codable") { try decoder.decode(CUser.self, from: userData) },
     Case(name: "hand-written") { try HandWritten.decodeUser(userData) },
     Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.decode(MUser.self, from: userData) },
+    Case(name: "JSONSerialization.jsonObject only") { try JSONSerialization.jsonObject(with: userData) },
 ], iterations: options.userIterations, batches: options.batches)
 table("GitHub user: decode", userDecode)
 
@@ -155,6 +161,7 @@ let userEncode = try interleaved("userEncode", [
     Case(name: "JSONEncoder + Codable") { try encoder.encode(cUser) },
     Case(name: "hand-written") { HandWritten.encodeUser(hUser) },
     Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.encode(mUser) },
+    Case(name: "JSONSerialization.data only") { try JSONSerialization.data(withJSONObject: userObject) },
 ], iterations: options.userIterations, batches: options.batches)
 table("GitHub user: encode", userEncode)
 
@@ -163,6 +170,7 @@ let feedDecode = try interleaved("feedDecode", [
     Case(name: "JSONDecoder + Codable") { try decoder.decode(CFeed.self, from: feedData) },
     Case(name: "hand-written") { try HandWritten.decodeFeed(feedData) },
     Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.decode(MFeed.self, from: feedData) },
+    Case(name: "JSONSerialization.jsonObject only") { try JSONSerialization.jsonObject(with: feedData) },
 ], iterations: options.feedIterations, batches: options.batches)
 table("Repository feed (300 repos): decode", feedDecode)
 
@@ -171,5 +179,6 @@ let feedEncode = try interleaved("feedEncode", [
     Case(name: "JSONEncoder + Codable") { try encoder.encode(cFeed) },
     Case(name: "hand-written") { HandWritten.encodeFeed(hFeed) },
     Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.encode(mFeed) },
+    Case(name: "JSONSerialization.data only") { try JSONSerialization.data(withJSONObject: feedObject) },
 ], iterations: options.feedIterations, batches: options.batches)
 table("Repository feed (300 repos): encode", feedEncode)
