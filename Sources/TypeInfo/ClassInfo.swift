@@ -57,6 +57,11 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
     /// For existentials: whether only class instances fit (`AnyObject`, `any P` with `P: AnyObject`).
     public let isClassBoundExistential: Bool?
 
+    /// The type and, for classes, its superclasses: the types whose properties an instance
+    /// holds. Owned by this ClassInfo (freed in `deinit`), read by ``InstanceStorage``.
+    // Immutable after init, so sharing it across threads is safe.
+    @usableFromInline nonisolated(unsafe) let storageOwners: UnsafeBufferPointer<ObjectIdentifier>
+
     /// Increases every time any ClassInfo is built: a rebuilt ClassInfo always has a higher
     /// generation than the one it replaces, so caches derived from it can tell they are stale.
     public let generation: UInt64
@@ -85,6 +90,10 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
     /// Marks every cached ClassInfo stale.
     public static func invalidateAll() {
         ClassInfoCache.shared.invalidateAll()
+    }
+
+    deinit {
+        storageOwners.deallocate()
     }
 
     /// The stored property named `name`, if any.
@@ -138,6 +147,10 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         default:
             break
         }
+        let owners = [ObjectIdentifier(type)] + (superInfo.map { Array($0.storageOwners) } ?? [])
+        let ownerStorage = UnsafeMutableBufferPointer<ObjectIdentifier>.allocate(capacity: owners.count)
+        _ = ownerStorage.initialize(from: owners)
+        self.storageOwners = UnsafeBufferPointer(ownerStorage)
         self.propertyInfos = properties
         self.propertyInfosByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         self.cases = cases

@@ -39,6 +39,9 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
     /// Whether the declaring type is a class (instances are references).
     @usableFromInline let declaringTypeIsClass: Bool
 
+    /// The declaring type's identity, for the ownership check of ``InstanceStorage``.
+    @usableFromInline let declaringTypeID: ObjectIdentifier
+
     let storage: any FieldStorage
     let declaringClass: AnyClass?
 
@@ -54,6 +57,7 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         case .unownedUnsafe: .unownedUnsafe
         }
         self.declaringType = declaringType
+        self.declaringTypeID = ObjectIdentifier(declaringType)
         self.declaringClass = declaringType as? AnyClass
         let witnesses = MetadataReader(type).valueWitnesses
         self.size = witnesses.size

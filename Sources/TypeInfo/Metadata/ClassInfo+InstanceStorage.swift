@@ -1,0 +1,170 @@
+// Bulk access to one instance's stored properties, for code that reads or writes many of them
+// per instance (ModelMapper filling or encoding a model). The instance is checked against the
+// ClassInfo once; each property is checked against the instance with a few comparisons; then
+// a value whose type is the property's own is loaded or stored at the property's offset.
+// Everything else (weak and unowned storage, casts) takes PropertyInfo's general path.
+
+/// Read access to the stored properties of one instance, valid only inside the closure of
+/// ``ClassInfo/withStorage(reading:_:)``: like the buffer of `withUnsafeBytes`, it must not
+/// be stored or returned.
+public struct InstanceStorage {
+    @usableFromInline let base: UnsafeRawPointer
+    /// The types whose properties the instance holds (its own first), in memory the ClassInfo
+    /// owns: plain words, so the hot path takes no reference counts.
+    @usableFromInline let owners: UnsafeBufferPointer<ObjectIdentifier>
+
+    @usableFromInline
+    init(base: UnsafeRawPointer, owners: UnsafeBufferPointer<ObjectIdentifier>) {
+        self.base = base
+        self.owners = owners
+    }
+
+    /// Reads a property of the instance.
+    ///
+    /// - Parameters:
+    ///   - type: the type to read as; reading as the property's own type is a plain load.
+    ///   - property: a property of the ClassInfo this storage came from (or of a superclass).
+    /// - Returns: a copy of the value.
+    /// - Throws: ``PropertyAccessError`` when the property belongs to another type or the value is not a `Value`.
+    @inlinable
+    public func get<Value>(_ type: Value.Type, _ property: PropertyInfo) throws -> Value {
+        guard property.declaringTypeID == owners[0] || owners.contains(property.declaringTypeID) else {
+            throw property.foreignPropertyError()
+        }
+        if property.allowsDirectAccess, Value.self == property.type {
+            return (base + property.offset).assumingMemoryBound(to: Value.self).pointee
+        }
+        return try property.loadThroughStorage(Value.self, at: base + property.offset)
+    }
+}
+
+/// Read and write access to the stored properties of one instance, valid only inside the
+/// closure of ``ClassInfo/withStorage(of:_:)``: it must not be stored or returned.
+public struct MutableInstanceStorage {
+    @usableFromInline let base: UnsafeMutableRawPointer
+    /// The types whose properties the instance holds (its own first), in memory the ClassInfo
+    /// owns: plain words, so the hot path takes no reference counts.
+    @usableFromInline let owners: UnsafeBufferPointer<ObjectIdentifier>
+
+    @usableFromInline
+    init(base: UnsafeMutableRawPointer, owners: UnsafeBufferPointer<ObjectIdentifier>) {
+        self.base = base
+        self.owners = owners
+    }
+
+    /// Reads a property of the instance (see ``InstanceStorage/get(_:_:)``).
+    @inlinable
+    public func get<Value>(_ type: Value.Type, _ property: PropertyInfo) throws -> Value {
+        try InstanceStorage(base: base, owners: owners).get(type, property)
+    }
+
+    /// Writes a property of the instance, `let` properties included.
+    ///
+    /// A value of the property's own type is stored directly (the old value released, the new
+    /// one retained); any other value is cast to the property's type, and weak or unowned
+    /// properties go through the runtime's reference-storage functions.
+    /// - Parameters:
+    ///   - value: the new value.
+    ///   - property: a property of the ClassInfo this storage came from (or of a superclass).
+    /// - Throws: ``PropertyAccessError`` when the property belongs to another type or the value
+    ///   does not fit; nothing is written then.
+    @inlinable
+    public func set<Value>(_ value: Value, _ property: PropertyInfo) throws {
+        guard property.declaringTypeID == owners[0] || owners.contains(property.declaringTypeID) else {
+            throw property.foreignPropertyError()
+        }
+        if property.allowsDirectAccess, Value.self == property.type {
+            (base + property.offset).assumingMemoryBound(to: Value.self).pointee = value
+            return
+        }
+        try property.storeThroughStorage(value, at: base + property.offset)
+    }
+}
+
+extension ClassInfo {
+    /// Gives read and write access to the stored properties of a struct value (in place) or a
+    /// class instance, for writing many properties with one ownership check.
+    ///
+    /// - Parameters:
+    ///   - instance: a value of this ClassInfo's struct, or an instance of its class or a subclass.
+    ///   - body: works with the storage; the storage must not escape it.
+    /// - Returns: what `body` returns.
+    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` when `instance` is
+    ///   not of this type; what `body` throws.
+    @inlinable
+    public func withStorage<Instance, Result>(
+        of instance: inout Instance, _ body: (MutableInstanceStorage) throws -> Result
+    ) throws -> Result {
+        if let object = try objectForStorage(instance) {
+            return try withExtendedLifetime(object) {
+                try body(MutableInstanceStorage(base: Unmanaged.passUnretained(object).toOpaque(), owners: storageOwners))
+            }
+        }
+        return try withUnsafeMutableBytes(of: &instance) { bytes in
+            try body(MutableInstanceStorage(base: bytes.baseAddress.unsafelyUnwrapped, owners: storageOwners))
+        }
+    }
+
+    /// Gives read access to the stored properties of a struct value or a class instance.
+    ///
+    /// - Parameters:
+    ///   - instance: a value of this ClassInfo's struct, or an instance of its class or a subclass.
+    ///   - body: works with the storage; the storage must not escape it.
+    /// - Returns: what `body` returns.
+    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` when `instance` is
+    ///   not of this type; what `body` throws.
+    @inlinable
+    public func withStorage<Instance, Result>(
+        reading instance: Instance, _ body: (InstanceStorage) throws -> Result
+    ) throws -> Result {
+        if let object = try objectForStorage(instance) {
+            return try withExtendedLifetime(object) {
+                try body(InstanceStorage(base: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), owners: storageOwners))
+            }
+        }
+        return try withUnsafeBytes(of: instance) { bytes in
+            try body(InstanceStorage(base: bytes.baseAddress.unsafelyUnwrapped, owners: storageOwners))
+        }
+    }
+
+    /// Checks that `instance` is of this type: nil for a struct value of exactly this type,
+    /// the object for an instance of this class or a subclass.
+    @usableFromInline
+    func objectForStorage<Instance>(_ instance: Instance) throws -> AnyObject? {
+        if Instance.self == type, kind != .class { return nil }
+        if kind == .class, MetadataReader(Instance.self).kind == .class {
+            let object = unsafeBitCast(instance, to: AnyObject.self)
+            var current: AnyClass? = Swift.type(of: object)
+            while let candidate = current {
+                if ObjectIdentifier(candidate) == ObjectIdentifier(type) { return object }
+                current = MetadataReader(candidate).superclass
+            }
+        }
+        throw PropertyAccessError.notAnInstance(property: "*", owner: qualifiedName, found: String(reflecting: Instance.self))
+    }
+}
+
+extension PropertyInfo {
+    /// The general path of ``InstanceStorage``: casts, weak and unowned storage.
+    @usableFromInline
+    func loadThroughStorage<Value>(_ type: Value.Type, at field: UnsafeRawPointer) throws -> Value {
+        guard canAccessValue else { throw unsupported }
+        guard let value = storage.load(Value.self, from: field) else {
+            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: Value.self), found: String(reflecting: self.type))
+        }
+        return value
+    }
+
+    /// The general path of ``MutableInstanceStorage/set(_:_:)``.
+    @usableFromInline
+    func storeThroughStorage<Value>(_ value: Value, at field: UnsafeMutableRawPointer) throws {
+        guard canAccessValue else { throw unsupported }
+        guard storage.store(value, to: field) else { throw mismatch(value) }
+    }
+
+    /// The error for a property used with another type's storage.
+    @usableFromInline
+    func foreignPropertyError() -> PropertyAccessError {
+        .notAnInstance(property: name, owner: String(reflecting: declaringType), found: "an instance of another type")
+    }
+}

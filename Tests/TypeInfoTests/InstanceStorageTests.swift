@@ -1,0 +1,75 @@
+import Testing
+@testable import TypeInfo
+
+/// Counts live instances for this suite alone (suites run in parallel).
+final class StorageTracked {
+    nonisolated(unsafe) static var live = 0
+    init() { StorageTracked.live += 1 }
+    deinit { StorageTracked.live -= 1 }
+}
+
+final class StorageOwner {
+    var object: StorageTracked
+    weak var weakObject: StorageTracked?
+    unowned var unownedObject: StorageTracked
+    init(_ object: StorageTracked) {
+        self.object = object
+        unownedObject = object
+    }
+}
+
+@Suite(.serialized) struct InstanceStorageTests {
+    @Test func writesAndReadsEveryPropertyOfAStruct() throws {
+        let info = ClassInfo.of(MixedScalars.self)
+        let source = MixedScalars(flag: false, wide: 77, small: 1, real: -0.5, half: -2, single: 9, character: "z")
+        var target = MixedScalars()
+        try info.withStorage(of: &target) { storage in
+            for property in info.propertyInfos {
+                try storage.set(try property.get(from: source), property)
+            }
+        }
+        #expect(String(describing: target) == String(describing: source))
+        let wide = try info.withStorage(reading: target) { try $0.get(Int64.self, try #require(info.propertyInfo(named: "wide"))) }
+        #expect(wide == 77)
+    }
+
+    @Test func classesIncludingInheritedAndReferenceStorage() throws {
+        let info = ClassInfo.of(StorageOwner.self)
+        do {
+            let first = StorageTracked(), second = StorageTracked()
+            var owner = StorageOwner(first)
+            try info.withStorage(of: &owner) { storage in
+                try storage.set(second, try #require(info.propertyInfo(named: "object")))
+                try storage.set(second, try #require(info.propertyInfo(named: "weakObject")))   // cast Tracked -> Tracked?
+                try storage.set(second, try #require(info.propertyInfo(named: "unownedObject")))
+            }
+            #expect(owner.object === second && owner.weakObject === second && owner.unownedObject === second)
+            #expect(StorageTracked.live == 2)
+            withExtendedLifetime(first) {}
+        }
+        #expect(StorageTracked.live == 0)
+
+        let dogInfo = ClassInfo.of(Dog.self)
+        var dog = Dog()
+        try dogInfo.withStorage(of: &dog) { try $0.set("rex", try #require(dogInfo.propertyInfo(named: "name"))) }
+        #expect(dog.name == "rex")
+    }
+
+    @Test func foreignPropertiesAndWrongInstancesAreRejected() throws {
+        let info = ClassInfo.of(MixedScalars.self)
+        let foreign = try #require(ClassInfo.of(Inner.self).propertyInfo(named: "a"))
+        var value = MixedScalars()
+        let before = String(describing: value)
+        #expect(throws: PropertyAccessError.self) {
+            try info.withStorage(of: &value) { try $0.set(Int32(5), foreign) }
+        }
+        #expect(throws: PropertyAccessError.self) {
+            try info.withStorage(of: &value) { try $0.set("not a double", try #require(info.propertyInfo(named: "real"))) }
+        }
+        #expect(String(describing: value) == before, "nothing written")
+        var other = Inner()
+        #expect(throws: PropertyAccessError.self) { try info.withStorage(of: &other) { _ in } }
+        var animal = Animal()
+        #expect(throws: PropertyAccessError.self) { try ClassInfo.of(Dog.self).withStorage(of: &animal) { _ in } }
+    }
+}
