@@ -96,7 +96,20 @@ public struct DWARFReader: Sendable {
 
     func debugInfoTree() throws(DWARFReaderError) -> DebugInfoTree {
         let file = try LibDwarfFile(path: path)
-        let entries = try file.readEntries(limit: Self.entryLimit)
+        var entries: [DebugEntry] = []
+        var signatures: [UInt64: DebugOffset] = [:]
+        try file.readEntries(limit: Self.entryLimit, group: 0, into: &entries, signatures: &signatures)
+        // Relocatable objects keep each type unit in a COMDAT group of its own.
+        for group in file.comdatDebugGroups() {
+            let groupFile: LibDwarfFile
+            do {
+                groupFile = try LibDwarfFile(path: path, group: group)
+            } catch .noDebugInfo {
+                continue
+            }
+            try groupFile.readEntries(limit: Self.entryLimit, group: group, into: &entries, signatures: &signatures)
+        }
+        LibDwarfFile.resolveSignatures(in: &entries, using: signatures)
         // The i386 System V ABI aligns 8-byte scalars to 4 inside aggregates.
         return DebugInfoTree(
             entries: entries, isLittleEndian: isLittleEndian, pointerSize: is64Bit ? 8 : 4,

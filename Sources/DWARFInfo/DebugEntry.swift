@@ -1,11 +1,21 @@
 /// A global offset of a debugging information entry in `.debug_info` (or `.debug_types`).
 struct DebugOffset: Hashable, Comparable, Sendable {
-    /// The section offset; ``typesSectionBit`` set for an entry of `.debug_types`.
+    /// The section offset in the low 48 bits; above it the section group (bits 48 to 62) and
+    /// ``typesSectionBit`` for `.debug_types`. Each group's sections, and `.debug_types`, count
+    /// from zero like `.debug_info`; no real section is 2^48 bytes long.
     var rawValue: UInt64
 
-    /// Marks offsets into `.debug_types` (DWARF 4 type units), which count from zero like
-    /// `.debug_info`'s. No real section is 2^63 bytes long.
+    /// Marks offsets into `.debug_types` (DWARF 4 type units).
     static let typesSectionBit: UInt64 = 1 << 63
+    /// Offsets at or past this are not representable (and not real).
+    static let maximumSectionOffset: UInt64 = 1 << 48
+    /// Section group numbers at or past this are not read.
+    static let maximumGroup: UInt64 = 1 << 15
+
+    /// The bits that mark which section and group an offset belongs to.
+    static func tag(group: UInt64, isInfo: Bool) -> UInt64 {
+        (group % maximumGroup) << 48 | (isInfo ? 0 : typesSectionBit)
+    }
 
     static func < (lhs: DebugOffset, rhs: DebugOffset) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -16,7 +16,9 @@ final class LibDwarfFile {
     ///
     /// - Throws: ``DWARFReaderError/noDebugInfo(path:)`` when the file has no DWARF, and
     ///   ``DWARFReaderError/malformedDebugInfo(path:offset:detail:)`` when libdwarf rejects it.
-    init(path: String) throws(DWARFReaderError) {
+    /// - Parameter group: the section group to read: 0 for the base group (everything not in
+    ///   a COMDAT group), or a COMDAT group number from ``comdatDebugGroups()``.
+    init(path: String, group: UInt64 = 0) throws(DWARFReaderError) {
         self.path = path
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
@@ -24,7 +26,7 @@ final class LibDwarfFile {
         // of aborting the process. A nil true-path buffer turns off GNU debuglink following, so
         // only the named file is read.
         let result = dwarf_init_path(
-            path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), UInt32(DW_GROUPNUMBER_ANY),
+            path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), group == 0 ? UInt32(DW_GROUPNUMBER_ANY) : UInt32(truncatingIfNeeded: group),
             nil, nil, &debug, nil, 0, nil, &error
         )
         switch result {
@@ -69,14 +71,23 @@ final class LibDwarfFile {
     ///
     /// - Parameter limit: the most entries to accept before giving up.
     /// - Returns: the entries; children are linked by index.
-    func readEntries(limit: Int) throws(DWARFReaderError) -> [DebugEntry] {
-        var entries: [DebugEntry] = []
+    /// - Parameters:
+    ///   - group: the section group this session reads, kept in each offset so that groups
+    ///     (whose sections all count from zero) do not collide.
+    ///   - signatures: type-unit signatures found so far, across groups; resolve references with
+    ///     ``resolveSignatures(in:using:)`` once every group is read.
+    func readEntries(
+        limit: Int, group: UInt64, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset]
+    ) throws(DWARFReaderError) {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
-        var signatures: [UInt64: DebugOffset] = [:]
         for isInfo in [true, false] {
-            try readUnits(isInfo: isInfo, into: &entries, signatures: &signatures, limit: limit)
+            try readUnits(isInfo: isInfo, group: group, into: &entries, signatures: &signatures, limit: limit)
         }
+    }
+
+    /// Points each signature reference at the type unit entry it names.
+    static func resolveSignatures(in entries: inout [DebugEntry], using signatures: [UInt64: DebugOffset]) {
         for index in entries.indices {
             if let signature = entries[index].typeSignature {
                 entries[index].type = signatures[signature]
@@ -85,13 +96,40 @@ final class LibDwarfFile {
                 entries[index].definition = signatures[signature]
             }
         }
-        return entries
+    }
+
+    /// The COMDAT section groups (3 and up) that hold DWARF units: in a relocatable object each
+    /// type unit sits in a group of its own, which a session of the base group does not see.
+    func comdatDebugGroups() -> [UInt64] {
+        var sectionCount: Dwarf_Unsigned = 0, groupCount: Dwarf_Unsigned = 0
+        var selected: Dwarf_Unsigned = 0, mapCount: Dwarf_Unsigned = 0
+        var error: Dwarf_Error?
+        guard dwarf_sec_group_sizes(debug, &sectionCount, &groupCount, &selected, &mapCount, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return []
+        }
+        // The map has one entry per grouped section: a sane object has far fewer than this.
+        guard mapCount > 0, mapCount <= 1_000_000 else { return [] }
+        var groups = [Dwarf_Unsigned](repeating: 0, count: Int(mapCount))
+        var sections = [Dwarf_Unsigned](repeating: 0, count: Int(mapCount))
+        var names = [UnsafePointer<CChar>?](repeating: nil, count: Int(mapCount))
+        guard dwarf_sec_group_map(debug, mapCount, &groups, &sections, &names, &error) == DW_DLV_OK else {
+            if let error { dwarf_dealloc_error(debug, error) }
+            return []
+        }
+        var result = Set<UInt64>()
+        for (group, name) in zip(groups, names) where group >= 3 && group < DebugOffset.maximumGroup {
+            guard let name else { continue }
+            let text = String(cString: name)
+            if text.hasPrefix(".debug_info") || text.hasPrefix(".debug_types") { result.insert(group) }
+        }
+        return result.sorted()
     }
 
     private func readUnits(
-        isInfo: Bool, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], limit: Int
+        isInfo: Bool, group: UInt64, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], limit: Int
     ) throws(DWARFReaderError) {
-        let section = isInfo ? 0 : DebugOffset.typesSectionBit
+        let section = DebugOffset.tag(group: group, isInfo: isInfo)
         var unitOffset: UInt64 = 0
         while true {
             var next: Dwarf_Unsigned = 0
@@ -112,7 +150,7 @@ final class LibDwarfFile {
             let rootResult = dwarf_siblingof_b(debug, nil, isInfo ? 1 : 0, &root, &error)
             if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
             guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
-            try walk(unit: root, isInfo: isInfo, into: &entries, limit: limit)
+            try walk(unit: root, isInfo: isInfo, section: section, into: &entries, limit: limit)
             guard next > unitOffset else { break }
             unitOffset = next
         }
@@ -126,9 +164,10 @@ final class LibDwarfFile {
     }
 
     /// Walks one unit depth first, without recursion (the nesting depth comes from the file).
-    private func walk(unit root: Dwarf_Die, isInfo: Bool, into entries: inout [DebugEntry], limit: Int) throws(DWARFReaderError) {
+    private func walk(
+        unit root: Dwarf_Die, isInfo: Bool, section: UInt64, into entries: inout [DebugEntry], limit: Int
+    ) throws(DWARFReaderError) {
         let rootIndex = entries.count
-        let section = isInfo ? 0 : DebugOffset.typesSectionBit
         // Each stack item is a DIE we own and the index of its parent entry.
         var stack: [(die: Dwarf_Die, parent: Int?)] = [(root, nil)]
         defer { for item in stack { dwarf_dealloc_die(item.die) } }
@@ -255,7 +294,7 @@ final class LibDwarfFile {
             if let error { dwarf_dealloc_error(debug, error) }
             return nil
         }
-        guard offset & DebugOffset.typesSectionBit == 0 else { return nil }
+        guard offset < DebugOffset.maximumSectionOffset else { return nil }
         return DebugOffset(rawValue: offset | section)
     }
 

@@ -75,19 +75,23 @@ import TypeLayout
 extension CPlusPlusLayoutTests {
     /// The fixture linked into a shared library with its types in type units
     /// (`-fdebug-types-section`): DWARF 4 puts them in `.debug_types`, DWARF 5 in `.debug_info`.
-    static func typeUnitLibrary(dwarfVersion: Int) throws -> String {
-        let library = FixtureToolchain.workDirectory.appendingPathComponent("libtypeunits-\(dwarfVersion).so").path
+    /// In a linked library the type units are merged into the sections; in an object file each
+    /// sits in a COMDAT section group of its own.
+    static func typeUnitBinary(dwarfVersion: Int, object: Bool) throws -> String {
+        let name = object ? "typeunits-\(dwarfVersion).o" : "libtypeunits-\(dwarfVersion).so"
+        let output = FixtureToolchain.workDirectory.appendingPathComponent(name).path
         try FixtureToolchain.run(FixtureToolchain.clangPlusPlus, [
-            "-g", "-gdwarf-\(dwarfVersion)", "-fdebug-types-section", "-shared", "-fPIC",
-            FixtureToolchain.cPlusPlusSource.path, "-o", library,
+            "-g", "-gdwarf-\(dwarfVersion)", "-fdebug-types-section", object ? "-c" : "-shared", "-fPIC",
+            FixtureToolchain.cPlusPlusSource.path, "-o", output,
         ])
-        return library
+        return output
     }
 
-    @Test("types in type units read the same as types in compile units", arguments: [4, 5])
-    func typeUnits(dwarfVersion: Int) throws {
+    @Test("types in type units read the same as types in compile units",
+          arguments: [(4, false), (5, false), (4, true), (5, true)])
+    func typeUnits(dwarfVersion: Int, object: Bool) throws {
         let expected = try Self.layouts.get()
-        let layouts = try DWARFReader(path: try Self.typeUnitLibrary(dwarfVersion: dwarfVersion)).typeLayouts()
+        let layouts = try DWARFReader(path: try Self.typeUnitBinary(dwarfVersion: dwarfVersion, object: object)).typeLayouts()
         #expect(Set(layouts) == Set(expected))
         #expect(layouts.count == expected.count)
     }
