@@ -30,6 +30,7 @@ struct AddressSpace: ByteReader, Sendable {
     private(set) var sectionAddresses: [Int: UInt64] = [:]
 
     init(file: ELFFile, bytes: FileBytes) throws {
+        // (Linked images: sections at their addresses, then RELA and RELR dynamic relocations.)
         self.bytes = bytes
         if file.fileType == ELFFile.typeRelocatable {
             try layOutObjectFile(file)
@@ -41,6 +42,7 @@ struct AddressSpace: ByteReader, Sendable {
             }
             regions.sort { $0.start < $1.start }
             recordDynamicRelocations(file)
+            try recordPackedRelativeRelocations(file)
         }
     }
 
@@ -108,6 +110,42 @@ struct AddressSpace: ByteReader, Sendable {
                 }
             }
         }
+    }
+
+    /// SHT_RELR (`.relr.dyn`, `-z pack-relative-relocs`): relative relocations packed as a list
+    /// of words. An even word is an address to relocate; an odd word is a bitmap of the 63 words
+    /// after the last address. The addend is the value already stored at the address.
+    private mutating func recordPackedRelativeRelocations(_ file: ELFFile) throws {
+        for section in file.sections where section.type == 19 && section.size > 0 {
+            var next: UInt64 = 0
+            var offset: UInt64 = 0
+            while offset + 8 <= section.size {
+                var word: UInt64 = 0
+                try withUnsafeMutableBytes(of: &word) { buffer in
+                    try bytes.fetch(into: buffer, fromOffset: section.offset + offset, what: "packed relocation")
+                }
+                word = UInt64(littleEndian: word)
+                offset += 8
+                if word & 1 == 0 {
+                    recordRelative(at: word)
+                    next = word &+ 8
+                } else {
+                    var bits = word >> 1
+                    var place = next
+                    while bits != 0 {
+                        if bits & 1 != 0 { recordRelative(at: place) }
+                        bits >>= 1
+                        place &+= 8
+                    }
+                    next &+= 63 * 8
+                }
+            }
+        }
+    }
+
+    private mutating func recordRelative(at place: UInt64) {
+        guard slots[place] == nil, let value = try? read(UInt64.self, at: place, what: "relative relocation") else { return }
+        slots[place] = .address(value)
     }
 
     // MARK: - Relocatable objects

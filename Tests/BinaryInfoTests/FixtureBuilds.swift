@@ -4,6 +4,8 @@ import Synchronization
 /// How a fixture is compiled.
 enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertible {
     case plain, debug, optimized, sharedLibrary, object
+    /// Linked by lld with `-z pack-relative-relocs`: relative relocations in `.relr.dyn`.
+    case packedRelocations
 
     var description: String { rawValue }
 
@@ -15,11 +17,12 @@ enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertible {
         case .optimized: return "fixture-optimized"
         case .sharedLibrary: return "libFixture.so"
         case .object: return "Fixture.o"
+        case .packedRelocations: return "fixture-relr"
         }
     }
 
     /// Whether the product runs and prints its own oracle.
-    var isExecutable: Bool { self == .plain || self == .debug || self == .optimized }
+    var isExecutable: Bool { self == .plain || self == .debug || self == .optimized || self == .packedRelocations }
 
     /// The build whose printout is the oracle for this product (a library or object file cannot run).
     var oracleBuild: FixtureBuild { isExecutable ? self : .plain }
@@ -33,6 +36,7 @@ enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertible {
         case .optimized: return ["-O", library, main]
         case .sharedLibrary: return ["-parse-as-library", "-emit-library", library]
         case .object: return ["-parse-as-library", "-c", library]
+        case .packedRelocations: return ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", library, main]
         }
     }
 }
