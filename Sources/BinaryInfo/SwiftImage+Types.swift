@@ -116,6 +116,10 @@ extension SwiftImage {
             }
         }
 
+        let fieldRecords = (sections["swift5_fieldmd"] ?? []).reduce(UInt64(0)) { $0 + $1.size }
+        if fieldRecords == 0, !descriptors.isEmpty {
+            notes.append("no field descriptors (swift5_fieldmd is empty: built with -disable-reflection-metadata?): stored fields and enum cases are not listed")
+        }
         if runtimeInitialised > 0 {
             notes.append("\(runtimeInitialised) non-generic types have metadata the runtime completes at load time (resilient or imported field types): their sizes and offsets are unknown")
         }
