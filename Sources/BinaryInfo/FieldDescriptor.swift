@@ -27,12 +27,13 @@ extension SwiftImage {
         guard recordSize >= 12 else {
             throw BinaryInfoError.malformedRecord(what: "field descriptor", address: address, detail: "record size \(recordSize) is below the 12 bytes of a field record")
         }
-        // Every record must lie inside the image: check the last one before allocating for all.
+        // The header and every record must lie inside one section: check before allocating for them.
         let (span, overflow) = UInt64(count).multipliedReportingOverflow(by: UInt64(recordSize))
-        guard !overflow, count <= 1 << 20, let region = space.region(containing: address),
-              span <= region.size - (address - region.start), region.size - (address - region.start) - span >= 16 || span == 0
-        else {
-            if count == 0 { return FieldDescriptor(records: []) }
+        guard let region = space.region(containing: address) else {
+            throw BinaryInfoError.outOfBounds(what: "field descriptor", address: address, length: 16)
+        }
+        let remaining = region.size - (address - region.start)
+        guard !overflow, count <= 1 << 20, span <= remaining, remaining - span >= 16 else {
             throw BinaryInfoError.malformedRecord(what: "field descriptor", address: address, detail: "\(count) records of \(recordSize) bytes run past the end of the section")
         }
         var records: [FieldRecord] = []
