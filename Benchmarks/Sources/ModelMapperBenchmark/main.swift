@@ -142,6 +142,9 @@ check(cFeed.items.count == mFeed.items.count && cFeed.items.last?.owner.login ==
 // For the JSONSerialization-only rows: the road through [String: Any] that the mapper avoids.
 let userObject = try JSONSerialization.jsonObject(with: userData)
 let feedObject = try JSONSerialization.jsonObject(with: feedData)
+// The user with its keys sorted: the plan's guess that keys come in declaration order fails.
+let sortedUserData = try JSONSerialization.data(withJSONObject: userObject, options: [.sortedKeys, .withoutEscapingSlashes])
+check(try mapper.decode(MUser.self, from: sortedUserData).updatedAt == mUser.updatedAt, "the sorted user")
 
 print("ModelMapper benchmark: \(options.batches) interleaved batches; user x\(options.userIterations), feed x\(options.feedIterations) per batch")
 print("inputs: github-user.json (\(userData.count) bytes), repo-feed.json (\(feedData.count) bytes, \(mFeed.items.count) repositories)")
@@ -153,6 +156,7 @@ let userDecode = try interleaved("userDecode", [
     Case(name: "hand-written") { try HandWritten.decodeUser(userData) },
     Case(name: "ModelMapper, fields via PropertyInfo") { try viaPropertyInfo.decode(MUser.self, from: userData) },
     Case(name: "JSONSerialization.jsonObject only") { try JSONSerialization.jsonObject(with: userData) },
+    Case(name: "ModelMapper.decode, keys sorted (order unpredicted)") { try mapper.decode(MUser.self, from: sortedUserData) },
 ], iterations: options.userIterations, batches: options.batches)
 table("GitHub user: decode", userDecode)
 
