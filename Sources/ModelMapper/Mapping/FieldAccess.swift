@@ -22,13 +22,18 @@ struct FieldAccess<T, V> {
     /// when this property must go through `PropertyInfo`.
     var directOffset: Int? { direct ? property.offset : nil }
 
-    init(_ property: PropertyInfo, strategy: FieldAccessStrategy) {
+    /// - Parameters:
+    ///   - property: the property, from `ClassInfo.of(T.self)`.
+    ///   - strategy: whether the direct path may be used.
+    ///   - instanceSize: for classes, the object's size from `ClassInfo.instanceSize`, so the
+    ///     field is checked to lie inside the object (`nil` disables the direct path).
+    init(_ property: PropertyInfo, strategy: FieldAccessStrategy, instanceSize: Int?) {
         self.property = property
         let isClass = T.self is AnyClass
         let ownsProperty = isClass || property.declaringType == T.self
         self.direct = strategy == .direct && property.ownership == .strong && MemoryLayout<V>.size > 0 && property.type == V.self
             && ownsProperty && property.offset >= 0
-            && property.offset + MemoryLayout<V>.size <= (isClass ? Int.max : MemoryLayout<T>.size)
+            && property.offset + MemoryLayout<V>.size <= (isClass ? instanceSize ?? 0 : MemoryLayout<T>.size)
     }
 
     @inline(__always)

@@ -47,7 +47,10 @@ extension ModelPlan {
                 dateDecoding: configuration.dateDecoding[name] ?? options.dateDecoding,
                 dateEncoding: configuration.dateEncoding[name] ?? options.dateEncoding
             )
-            guard let binding = typedBinding(property, keyPaths: keyPaths, factory: factory, access: options.fieldAccess) else {
+            guard let binding = typedBinding(
+                property, keyPaths: keyPaths, factory: factory, access: options.fieldAccess,
+                instanceSize: info.instanceSize
+            ) else {
                 unmapped.append(name)
                 continue
             }
@@ -61,13 +64,14 @@ extension ModelPlan {
 
     /// A binding typed by the property's own type `V`, found by opening `property.type`.
     private static func typedBinding(
-        _ property: PropertyInfo, keyPaths: [[String]], factory: CodecFactory, access strategy: FieldAccessStrategy
+        _ property: PropertyInfo, keyPaths: [[String]], factory: CodecFactory, access strategy: FieldAccessStrategy,
+        instanceSize: Int?
     ) -> PropertyBinding<T>? {
         func open<V>(_ type: V.Type) -> PropertyBinding<T>? {
             guard let codec = factory.codec(for: V.self) else { return nil }
             return TypedBinding<T, V>(
                 property: property.name, keyPaths: keyPaths, codec: codec,
-                field: FieldAccess<T, V>(property, strategy: strategy)
+                field: FieldAccess<T, V>(property, strategy: strategy, instanceSize: instanceSize)
             )
         }
         return open(property.type)

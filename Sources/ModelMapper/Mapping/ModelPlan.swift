@@ -92,6 +92,9 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         prefixStorage.deallocate()
     }
 
+    /// Whether every property is accessed directly from the instance's base address.
+    var usesDirectAccess: Bool { allDirect }
+
     /// Whether the plan still describes `info` under configuration `version`.
     @inline(__always)
     func isCurrent(for info: ClassInfo, version: Int) -> Bool {

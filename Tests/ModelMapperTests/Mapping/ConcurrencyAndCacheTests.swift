@@ -40,6 +40,18 @@ struct ConcurrentB: Mappable, Equatable {
         #expect(try mapper.decode(CacheProbe.self, from: #"{"a": 1, "b": "x"}"#) == CacheProbe(a: 1, b: "x"))
     }
 
+    @Test func fieldAccessStrategyIsHonouredForStructsAndClasses() throws {
+        let direct = ModelMapper(options: MappingOptions(fieldAccess: .direct))
+        #expect(try direct.plan(for: CacheProbe.self).usesDirectAccess)
+        #expect(try direct.plan(for: CacheProbeClass.self).usesDirectAccess)
+        #expect(try direct.plan(for: Dog.self).usesDirectAccess)  // inherited fields too
+        let viaPropertyInfo = ModelMapper(options: MappingOptions(fieldAccess: .propertyInfo))
+        #expect(try !viaPropertyInfo.plan(for: CacheProbe.self).usesDirectAccess)
+        #expect(try !viaPropertyInfo.plan(for: CacheProbeClass.self).usesDirectAccess)
+        // A transformer always goes through PropertyInfo.
+        #expect(try !direct.plan(for: Temperature.self).usesDirectAccess)
+    }
+
     @Test func plansAreRebuiltWhenTheConfigurationChanges() throws {
         let mapper = ModelMapper()
         let first = try mapper.plan(for: CacheProbe.self)
