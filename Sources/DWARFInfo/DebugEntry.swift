@@ -34,6 +34,14 @@ struct DebugEntry: Sendable {
     /// The `DW_TAG_*` value.
     var tag: UInt16
     var isDeclaration = false
+    /// The entry has a `DW_AT_data_member_location` this reader cannot evaluate (a virtual
+    /// base's location expression, say): its offset is unknown, not 0.
+    var hasUnreadableMemberLocation = false
+    /// On a unit's root: the unit's DWARF version.
+    var unitVersion: UInt16 = 0
+    /// On a unit's root: `DW_AT_producer` names clang, which records `DW_AT_alignment` for
+    /// every explicit alignment whatever the DWARF version.
+    var isClangUnit = false
     /// The index of the parent entry in ``DebugInfoTree/entries``; `nil` for a unit's root.
     var parent: Int?
     /// Indexes of the children in ``DebugInfoTree/entries``, in file order.
@@ -87,7 +95,8 @@ struct DebugEntry: Sendable {
 
     var byteSize: UInt64? { get { get(.byteSize) } set { set(.byteSize, newValue) } }
     var bitSize: UInt64? { get { get(.bitSize) } set { set(.bitSize, newValue) } }
-    /// `DW_AT_data_member_location` as a constant, or decoded from a `DW_OP_plus_uconst` expression.
+    /// `DW_AT_data_member_location` as a constant, or decoded from a `DW_OP_plus_uconst` expression;
+    /// see ``memberOffset``.
     var dataMemberLocation: UInt64? { get { get(.dataMemberLocation) } set { set(.dataMemberLocation, newValue) } }
     var dataBitOffset: UInt64? { get { get(.dataBitOffset) } set { set(.dataBitOffset, newValue) } }
     /// The DWARF 2/3 `DW_AT_bit_offset`: bits from the most significant bit of the storage unit.
@@ -119,4 +128,12 @@ struct DebugEntry: Sendable {
     var encoding: UInt64? { get { get(.encoding) } set { set(.encoding, newValue) } }
     /// `DW_AT_APPLE_runtime_class`: `DW_LANG_Swift` on Swift types.
     var runtimeClass: UInt64? { get { get(.runtimeClass) } set { set(.runtimeClass, newValue) } }
+
+    /// The member's offset in its aggregate: `DW_AT_data_member_location`, or 0 when the
+    /// attribute is absent (DWARF 5, 5.7.6: a member at the start of its aggregate, and any union
+    /// member, needs none; GCC leaves it out), or unknown when it is there but not a constant.
+    var memberOffset: UInt64? {
+        if let dataMemberLocation { return dataMemberLocation }
+        return hasUnreadableMemberLocation ? nil : 0
+    }
 }

@@ -77,15 +77,14 @@ extension DebugInfoTree {
     ) {
         guard depth < Self.maximumChainDepth, walk.budget > 0 else { return }
         walk.budget -= 1
-        let isUnion = entries[index].tag == DebugTag.unionType
-        let isPacked = aggregateAlignment(of: index, depth: depth, walk: &walk) == 1
+        let facts = aggregateFacts(of: index, depth: depth, walk: &walk)
         for child in entries[index].children {
             let member = entries[child]
             if member.tag == DebugTag.inheritance {
                 guard let baseIndex = stripTypedefsAndQualifiers(member.type) else { continue }
                 if superclass == nil, depth == 0 { superclass = layoutName(of: baseIndex) }
                 var ignored: String?
-                let offset = member.dataMemberLocation.flatMap { Self.add(base, $0) }
+                let offset = member.memberOffset.flatMap { Self.add(base, $0) }
                 if let offset {
                     collectFields(of: baseIndex, base: offset, into: &fields, superclass: &ignored, depth: depth + 1, walk: &walk)
                 }
@@ -93,7 +92,7 @@ extension DebugInfoTree {
             }
             // Static data members are declarations (DWARF 4) and take no storage here.
             guard member.tag == DebugTag.member, !member.isDeclaration else { continue }
-            let location: UInt64? = member.dataMemberLocation ?? (isUnion ? 0 : nil)
+            let location = member.memberOffset
             if member.name == nil, let nested = stripTypedefsAndQualifiers(member.type),
                entries[nested].name == nil,
                entries[nested].tag == DebugTag.structureType || entries[nested].tag == DebugTag.unionType,
@@ -105,10 +104,10 @@ extension DebugInfoTree {
             // An unnamed bitfield is padding that no code can name: not a field.
             guard member.name != nil || member.bitSize == nil else { continue }
             var field = field(for: member, location: location, base: base)
-            if field.bitWidth == nil {
+            if field.bitWidth == nil, !facts.overAlignedMembers.contains(child) {
                 // A member of a packed aggregate is aligned to 1, as the compiler's __alignof__ says.
                 field.alignment = member.alignment.flatMap { Int(exactly: $0) }
-                    ?? (isPacked ? 1 : self.index(of: member.type).flatMap { alignment(ofTypeAt: $0, depth: depth + 1, walk: &walk) })
+                    ?? (facts.isPacked ? 1 : self.index(of: member.type).flatMap { alignment(ofTypeAt: $0, depth: depth + 1, walk: &walk) })
             }
             fields.append(field)
         }
@@ -202,23 +201,87 @@ extension DebugInfoTree {
     }
 
     private func aggregateAlignment(of index: Int, depth: Int, walk: inout LayoutWalk) -> Int? {
+        aggregateFacts(of: index, depth: depth, walk: &walk).alignment
+    }
+
+    /// What the members of an aggregate say about its alignment.
+    struct AggregateFacts {
+        /// The aggregate's alignment, or nil when DWARF does not establish it.
+        var alignment: Int?
+        /// A member sits off its natural alignment: the aggregate is packed.
+        var isPacked = false
+        /// Members placed further than their type's natural alignment requires: they were
+        /// aligned by something DWARF before version 5 does not record (`_Alignas`, `aligned`),
+        /// so their alignment is unknown.
+        var overAlignedMembers: Set<Int> = []
+    }
+
+    /// Lays the members out again by the natural rule and compares with where DWARF says they
+    /// are: a member off its alignment means packed. In a unit that may leave explicit
+    /// alignments unrecorded (GCC before DWARF 5), a member (or the whole aggregate) further out
+    /// than the rule puts it means such an alignment, which stays unknown rather than guessed.
+    func aggregateFacts(of index: Int, depth: Int, walk: inout LayoutWalk) -> AggregateFacts {
+        var facts = AggregateFacts()
+        let isUnion = entries[index].tag == DebugTag.unionType
+        // Where every explicit alignment is recorded, the natural rule is exact.
+        let suspectHiddenAlignment = !unitRecordsAlignment(of: index)
         var strictest = 1
+        var end: UInt64 = 0
+        var unknown = false
         for child in entries[index].children {
             let member = entries[child]
             guard member.tag == DebugTag.member || member.tag == DebugTag.inheritance, !member.isDeclaration else { continue }
+            let explicit = member.alignment.flatMap { Int(exactly: $0) }
             guard let typeIndex = self.index(of: member.type),
-                  let memberAlignment = member.alignment.flatMap({ Int(exactly: $0) })
-                    ?? alignment(ofTypeAt: typeIndex, depth: depth + 1, walk: &walk) else { return nil }
-            if member.bitSize == nil, let location = member.dataMemberLocation,
-               memberAlignment > 0, location % UInt64(memberAlignment) != 0 {
-                return 1
+                  let memberAlignment = explicit ?? alignment(ofTypeAt: typeIndex, depth: depth + 1, walk: &walk),
+                  memberAlignment > 0 else {
+                unknown = true
+                continue
             }
             strictest = max(strictest, memberAlignment)
+            if let width = member.bitSize {
+                // A bitfield occupies bits, not whole members: it only moves the end.
+                if let first = member.dataBitOffset ?? member.memberOffset.map({ $0 &* 8 }) {
+                    let (last, overflow) = first.addingReportingOverflow(width)
+                    if !overflow { end = max(end, (last &+ 7) / 8) }
+                }
+                continue
+            }
+            guard let location = member.memberOffset else {
+                unknown = true
+                continue
+            }
+            if location % UInt64(memberAlignment) != 0 {
+                facts.isPacked = true
+                facts.alignment = 1
+                return facts
+            }
+            if suspectHiddenAlignment, !isUnion, explicit == nil, location > Self.roundUp(end, to: memberAlignment) {
+                facts.overAlignedMembers.insert(child)
+            }
+            let size = byteSize(ofType: member.type).flatMap { UInt64(exactly: $0) } ?? 0
+            let (memberEnd, overflow) = location.addingReportingOverflow(size)
+            if !overflow { end = max(end, memberEnd) }
         }
-        if let size = entries[index].byteSize, size % UInt64(strictest) != 0 {
-            return 1
+        guard let size = entries[index].byteSize else {
+            facts.alignment = unknown || !facts.overAlignedMembers.isEmpty ? nil : strictest
+            return facts
         }
-        return strictest
+        if size % UInt64(strictest) != 0 {
+            facts.isPacked = true
+            facts.alignment = 1
+            return facts
+        }
+        let natural = size == 0 ? 0 : Self.roundUp(max(end, 1), to: strictest)
+        let overAligned = suspectHiddenAlignment && (size > natural || !facts.overAlignedMembers.isEmpty)
+        facts.alignment = unknown || overAligned ? nil : strictest
+        return facts
+    }
+
+    static func roundUp(_ value: UInt64, to alignment: Int) -> UInt64 {
+        let step = UInt64(max(alignment, 1))
+        let (rounded, overflow) = value.addingReportingOverflow(step - 1)
+        return overflow ? value : rounded / step * step
     }
 
     /// How many aggregate and alignment steps one type's layout may take. Alignments are

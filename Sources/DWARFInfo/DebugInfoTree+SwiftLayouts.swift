@@ -22,7 +22,7 @@ extension DebugInfoTree {
             switch member.tag {
             case DebugTag.member where !member.isDeclaration:
                 var field = FieldLayout(name: member.name ?? "", type: typeName(of: member.type))
-                field.offset = member.dataMemberLocation.flatMap { Int(exactly: $0) }
+                field.offset = member.memberOffset.flatMap { Int(exactly: $0) }
                 field.size = byteSize(ofType: member.type)
                 layout.fields.append(field)
             case DebugTag.inheritance:

@@ -83,6 +83,14 @@ struct DebugInfoTree: Sendable {
         return SourceLanguage(dwarfLanguage: unit.language)
     }
 
+    /// Whether the unit holding the entry records every explicit alignment (`DW_AT_alignment`):
+    /// DWARF 5 units do, and clang's at any version. Elsewhere (GCC before DWARF 5) an
+    /// `_Alignas` or `aligned` leaves no trace but the offsets.
+    func unitRecordsAlignment(of index: Int) -> Bool {
+        let unit = entries[entries[index].unitRoot]
+        return unit.unitVersion >= 5 || unit.isClangUnit
+    }
+
     /// Follows typedefs and qualifiers (`const`, `volatile`, ...) to the type they stand for.
     ///
     /// - Returns: the index of the underlying entry, or `nil` for `void`, a missing entry or a cycle.

@@ -137,8 +137,9 @@ final class LibDwarfFile {
             var signature = Dwarf_Sig8()
             var typeOffset: Dwarf_Unsigned = 0
             var error: Dwarf_Error?
+            var version: Dwarf_Half = 0
             let result = dwarf_next_cu_header_d(
-                debug, isInfo ? 1 : 0, nil, nil, nil, nil, nil, nil, &signature, &typeOffset, &next, &unitType, &error
+                debug, isInfo ? 1 : 0, nil, &version, nil, nil, nil, nil, &signature, &typeOffset, &next, &unitType, &error
             )
             if result == DW_DLV_NO_ENTRY { break }
             guard result == DW_DLV_OK else { throw fail(error, offset: unitOffset) }
@@ -150,7 +151,9 @@ final class LibDwarfFile {
             let rootResult = dwarf_siblingof_b(debug, nil, isInfo ? 1 : 0, &root, &error)
             if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
             guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
+            let rootIndex = entries.count
             try walk(unit: root, isInfo: isInfo, section: section, into: &entries, limit: limit)
+            if rootIndex < entries.count { entries[rootIndex].unitVersion = version }
             guard next > unitOffset else { break }
             unitOffset = next
         }
@@ -225,6 +228,7 @@ final class LibDwarfFile {
             }
             switch Int32(code) {
             case DW_AT_name: entry.name = string(attribute)
+            case DW_AT_producer: entry.isClangUnit = string(attribute)?.contains("clang") ?? false
             case DW_AT_linkage_name, DW_AT_MIPS_linkage_name: entry.linkageName = string(attribute)
             case DW_AT_byte_size: entry.byteSize = unsigned(attribute)
             case DW_AT_bit_size: entry.bitSize = unsigned(attribute)
@@ -245,7 +249,9 @@ final class LibDwarfFile {
             case DW_AT_specification: entry.specification = reference(attribute, section: section)
             case DW_AT_signature: entry.definitionSignature = signatureReference(attribute)
             case DW_AT_declaration: entry.isDeclaration = flag(attribute)
-            case DW_AT_data_member_location: entry.dataMemberLocation = memberLocation(attribute)
+            case DW_AT_data_member_location:
+                entry.dataMemberLocation = memberLocation(attribute)
+                entry.hasUnreadableMemberLocation = entry.dataMemberLocation == nil
             default: break
             }
         }
@@ -267,11 +273,17 @@ final class LibDwarfFile {
     private func unsigned(_ attribute: Dwarf_Attribute) -> UInt64? {
         var value: Dwarf_Unsigned = 0
         var error: Dwarf_Error?
-        guard dwarf_formudata(attribute, &value, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
+        if dwarf_formudata(attribute, &value, &error) == DW_DLV_OK { return value }
+        if let error { dwarf_dealloc_error(debug, error) }
+        // DW_FORM_implicit_const (DWARF 5, GCC puts bit sizes there) is a signed constant kept
+        // in the abbreviation; libdwarf reads it only as signed.
+        var signedValue: Dwarf_Signed = 0
+        var signedError: Dwarf_Error?
+        guard dwarf_formsdata(attribute, &signedValue, &signedError) == DW_DLV_OK else {
+            if let signedError { dwarf_dealloc_error(debug, signedError) }
             return nil
         }
-        return value
+        return UInt64(exactly: signedValue)
     }
 
     private func signed(_ attribute: Dwarf_Attribute) -> Int64? {

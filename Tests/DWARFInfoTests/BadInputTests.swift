@@ -11,7 +11,7 @@ import Testing
     }
 
     static func objectBytes() throws -> [UInt8] {
-        let object = try #require(try FixtureToolchain.cObjects.get()[5])
+        let object = try #require(try FixtureToolchain.cObjects.get()["clang-5"])
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: object)))
     }
 

@@ -82,22 +82,39 @@ enum FixtureToolchain {
 
     /// `layouts.c` compiled with `clang -g -c` at each DWARF version the tests read: 5 (the
     /// default), 4 (`DW_AT_data_bit_offset`) and 2 (`DW_AT_bit_offset`, location expressions).
-    static let cObjects: Result<[Int: String], any Error> = Result {
-        var objects: [Int: String] = [:]
+    static let cObjects: Result<[String: String], any Error> = Result {
+        var objects: [String: String] = [:]
         for version in [2, 4, 5] {
-            let object = workDirectory.appendingPathComponent("layouts-dwarf\(version).o").path
+            let object = workDirectory.appendingPathComponent("layouts-clang-dwarf\(version).o").path
             try run(clang, ["-g", "-gdwarf-\(version)", "-c", cSource.path, "-o", object])
-            objects[version] = object
+            objects["clang-\(version)"] = object
+        }
+        if let gcc {
+            for version in [2, 4, 5] {
+                let object = workDirectory.appendingPathComponent("layouts-gcc-dwarf\(version).o").path
+                try run(gcc, ["-g", "-gdwarf-\(version)", "-gstrict-dwarf", "-c", cSource.path, "-o", object])
+                objects["gcc-\(version)"] = object
+            }
         }
         return objects
     }
 
+    /// GCC, when the machine has one: it writes DWARF differently from clang (implicit
+    /// constants, members at offset 0 without a location).
+    static let gcc: String? = {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") + ["/usr/bin"] {
+            let path = "\(directory)/gcc"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }()
+
     /// Compiles and runs a C program; returns what it prints.
-    static func compileAndRun(cSource source: String, named name: String) throws -> String {
+    static func compileAndRun(cSource source: String, named name: String, compiler: String = clang) throws -> String {
         let sourceURL = workDirectory.appendingPathComponent("\(name).c")
         let executable = workDirectory.appendingPathComponent(name).path
         try source.write(to: sourceURL, atomically: true, encoding: .utf8)
-        try run(clang, ["-w", "-I", cHeader.deletingLastPathComponent().path, sourceURL.path, "-o", executable])
+        try run(compiler, ["-w", "-I", cHeader.deletingLastPathComponent().path, sourceURL.path, "-o", executable])
         return try run(executable, [])
     }
 
