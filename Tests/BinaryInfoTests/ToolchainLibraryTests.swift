@@ -70,4 +70,54 @@ struct ToolchainLibraryTests {
         // Every record read: no note about unreadable records.
         #expect(!document.image.notes.contains { $0.contains("could not be read") })
     }
+
+    /// Every public value type of FoundationEssentials this test process can name, against the
+    /// running runtime's own view of the same types.
+    @Test("libFoundationEssentials.so: public value types agree with the runtime", arguments: [
+        (Date.self as Any.Type, "struct"), (URL.self, "struct"), (URLComponents.self, "struct"), (UUID.self, "struct"),
+        (DateInterval.self, "struct"), (IndexPath.self, "struct"), (Data.self, "struct"), (Decimal.self, "struct"),
+        (TimeZone.self, "struct"), (Locale.self, "struct"), (Calendar.self, "struct"), (DateComponents.self, "struct"),
+        (URLQueryItem.self, "struct"),
+        (JSONEncoder.OutputFormatting.self, "struct"), (Calendar.Component.self, "enum"), (JSONDecoder.self, "class"),
+    ] as [(Any.Type, String)])
+    func foundationValueTypes(type: Any.Type, kind: String) throws {
+        let document = try Self.foundationEssentials()
+        let name = String(reflecting: type)
+        let layout = try #require(document.types.first { $0.name == name }, "\(name) not in the dump")
+        #expect(layout.kind.rawValue == kind, "\(name)")
+        func sizes<T>(_: T.Type) -> (Int, Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment, MemoryLayout<T>.stride) }
+        let (size, alignment, stride) = _openExistential(type, do: sizes)
+        if let actual = layout.size {
+            #expect(actual == size && layout.alignment == alignment && layout.stride == stride, "\(name): \(actual)/\(layout.alignment ?? -1)/\(layout.stride ?? -1) vs \(size)/\(alignment)/\(stride)")
+        }
+        if kind == "enum" { return }
+        var runtimeFields: [(String, Int)] = []
+        // `_EachFieldOptions.classType` is a mutable static (not concurrency-safe to read); its value is bit 0.
+        _ = _forEachField(of: type, options: kind == "class" ? _EachFieldOptions(rawValue: 1 << 0) : []) { fieldName, offset, _, _ in
+            runtimeFields.append((String(cString: fieldName), offset))
+            return true
+        }
+        #expect(layout.fields.map(\.name) == runtimeFields.map(\.0), "\(name): field names")
+        if layout.fields.contains(where: { $0.offset != nil }) {
+            #expect(layout.fields.map(\.offset) == runtimeFields.map { Optional($0.1) }, "\(name): field offsets")
+        }
+    }
+
+    /// The dump of libFoundationEssentials, read once per test run.
+    static func foundationEssentials() throws -> LayoutDocument {
+        try FoundationEssentialsDump.shared.get()
+    }
+}
+
+/// One read of libFoundationEssentials.so shared by the tests that look at it.
+enum FoundationEssentialsDump {
+    static let shared: Result<LayoutDocument, BinaryInfoError> = {
+        do {
+            return .success(try BinaryImage.layouts(atPath: ToolchainLibraryTests.libraryDirectory + "/libFoundationEssentials.so"))
+        } catch let error as BinaryInfoError {
+            return .failure(error)
+        } catch {
+            return .failure(.unreadable(detail: String(describing: error)))
+        }
+    }()
 }
