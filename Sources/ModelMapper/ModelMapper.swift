@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TypeInfo
 
 /// Maps JSON to ``Mappable`` models and back, through the types' `ClassInfo`.
@@ -26,7 +25,7 @@ public final class ModelMapper: Sendable {
         var configurations: [ObjectIdentifier: @Sendable (inout MappingConfiguration) -> Void] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = PlanCacheLock(State())
 
     /// Creates a mapper.
     ///
