@@ -166,8 +166,29 @@ extension DebugInfoTree {
             return language == .cPlusPlus ? (scopedName(of: index) ?? "<anonymous>") : (entry.name ?? "<anonymous>")
         case DebugTag.unspecifiedType:
             return entry.name ?? "void"
+        case DebugTag.baseType:
+            return entry.name.map(Self.canonicalBaseTypeName) ?? "<anonymous>"
         default:
             return entry.name ?? "<anonymous>"
+        }
+    }
+
+    /// GCC names base types in its own word order (`long unsigned int`, `short int`); clang as
+    /// most people write them (`unsigned long`, `short`). One spelling for both, so that a
+    /// snapshot does not change when the compiler does.
+    static func canonicalBaseTypeName(_ name: String) -> String {
+        switch name {
+        case "short int": return "short"
+        case "short unsigned int": return "unsigned short"
+        case "long int": return "long"
+        case "long unsigned int": return "unsigned long"
+        case "long long int": return "long long"
+        case "long long unsigned int": return "unsigned long long"
+        case "__int128 unsigned": return "unsigned __int128"
+        case "complex float": return "_Complex float"
+        case "complex double": return "_Complex double"
+        case "complex long double": return "_Complex long double"
+        default: return name
         }
     }
 

@@ -109,6 +109,18 @@ import TypeLayout
         #expect(checkedBitfields >= 8)
     }
 
+    @Test("GCC and clang builds read the same, spellings included", arguments: [2, 4, 5])
+    func producersAgree(dwarfVersion: Int) throws {
+        guard let gcc = try Self.layouts("gcc-\(dwarfVersion)") else { return }
+        let clang = try Self.layouts(dwarfVersion: dwarfVersion)
+        // Only what GCC before DWARF 5 cannot say (the `_Alignas` in `struct aligned`) may differ.
+        let comparable = { (layouts: [TypeLayout]) in
+            Set(layouts.filter { dwarfVersion == 5 || $0.name != "struct aligned" })
+        }
+        #expect(comparable(gcc) == comparable(clang))
+        #expect(gcc.count == clang.count)
+    }
+
     @Test("member types are spelled as in C")
     func typeSpellings() throws {
         let layouts = try Self.layouts(dwarfVersion: 5)
