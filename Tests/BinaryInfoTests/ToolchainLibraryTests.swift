@@ -71,18 +71,22 @@ struct ToolchainLibraryTests {
         #expect(!document.image.notes.contains { $0.contains("could not be read") })
     }
 
-    /// Every public value type of FoundationEssentials this test process can name, against the
+    /// Public types of the toolchain's libraries that this test process can name, against the
     /// running runtime's own view of the same types.
-    @Test("libFoundationEssentials.so: public value types agree with the runtime", arguments: [
-        (Date.self as Any.Type, "struct"), (URL.self, "struct"), (URLComponents.self, "struct"), (UUID.self, "struct"),
+    @Test("toolchain library types agree with the runtime", arguments: [
+        (String.self as Any.Type, "struct"), (Int.self, "struct"), (Double.self, "struct"), (Character.self, "struct"),
+        (Substring.self, "struct"), (String.Index.self, "struct"), (Unicode.Scalar.self, "struct"), (Duration.self, "struct"),
+        (ObjectIdentifier.self, "struct"), (AnyHashable.self, "struct"), (Hasher.self, "struct"), (StaticString.self, "struct"),
+        (Mirror.self, "struct"), (Mirror.DisplayStyle.self, "enum"), (FloatingPointSign.self, "enum"),
+        (Date.self, "struct"), (URL.self, "struct"), (URLComponents.self, "struct"), (UUID.self, "struct"),
         (DateInterval.self, "struct"), (IndexPath.self, "struct"), (Data.self, "struct"), (Decimal.self, "struct"),
         (TimeZone.self, "struct"), (Locale.self, "struct"), (Calendar.self, "struct"), (DateComponents.self, "struct"),
         (URLQueryItem.self, "struct"),
         (JSONEncoder.OutputFormatting.self, "struct"), (Calendar.Component.self, "enum"), (JSONDecoder.self, "class"),
     ] as [(Any.Type, String)])
-    func foundationValueTypes(type: Any.Type, kind: String) throws {
-        let document = try Self.foundationEssentials()
+    func libraryTypes(type: Any.Type, kind: String) throws {
         let name = String(reflecting: type)
+        let document = try name.hasPrefix("Swift.") ? Self.swiftCore() : Self.foundationEssentials()
         let layout = try #require(document.types.first { $0.name == name }, "\(name) not in the dump")
         #expect(layout.kind.rawValue == kind, "\(name)")
         func sizes<T>(_: T.Type) -> (Int, Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment, MemoryLayout<T>.stride) }
@@ -103,21 +107,29 @@ struct ToolchainLibraryTests {
         }
     }
 
+    /// The dump of libswiftCore, read once per test run.
+    static func swiftCore() throws -> LayoutDocument {
+        try LibraryDumps.swiftCore.get()
+    }
+
     /// The dump of libFoundationEssentials, read once per test run.
     static func foundationEssentials() throws -> LayoutDocument {
-        try FoundationEssentialsDump.shared.get()
+        try LibraryDumps.foundationEssentials.get()
     }
 }
 
-/// One read of libFoundationEssentials.so shared by the tests that look at it.
-enum FoundationEssentialsDump {
-    static let shared: Result<LayoutDocument, BinaryInfoError> = {
+/// One read of each toolchain library, shared by the tests that look at it.
+enum LibraryDumps {
+    static let foundationEssentials = read("libFoundationEssentials.so")
+    static let swiftCore = read("libswiftCore.so")
+
+    static func read(_ name: String) -> Result<LayoutDocument, BinaryInfoError> {
         do {
-            return .success(try BinaryImage.layouts(atPath: ToolchainLibraryTests.libraryDirectory + "/libFoundationEssentials.so"))
+            return .success(try BinaryImage.layouts(atPath: ToolchainLibraryTests.libraryDirectory + "/" + name))
         } catch let error as BinaryInfoError {
             return .failure(error)
         } catch {
             return .failure(.unreadable(detail: String(describing: error)))
         }
-    }()
+    }
 }
