@@ -9,13 +9,19 @@ import TypeLayout
 struct ToolchainLibraryTests {
     static let libraryDirectory: String = {
         // The directory of the libswiftCore.so this test process runs on.
-        if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
-           let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+        if let line = processMaps().split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
            let slash = line.firstIndex(of: "/") {
             return URL(fileURLWithPath: String(line[slash...])).deletingLastPathComponent().path
         }
         return "/opt/swift/usr/lib/swift/linux"
     }()
+
+    /// This process's memory map (procfs reports size 0, so it is read to the end rather than by size).
+    static func processMaps() -> String {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    }
 
     @Test("libswiftCore.so: String's stored field, Optional's cases, Int's size")
     func swiftCore() throws {
