@@ -33,6 +33,11 @@ extension SwiftImage {
             case .struct, .class, .enum: levels.append(context)
             case .anonymous: break
             case .module: current = nil; continue
+            case .extension:
+                // An unconstrained extension adds no level: continue from the type it extends.
+                guard let extended = try extendedTypeDescriptor(of: context) else { return nil }
+                current = .address(extended)
+                continue
             default: return nil
             }
             current = context.parent
@@ -49,6 +54,24 @@ extension SwiftImage {
             previousTotal = max(total, previousTotal)
         }
         return Demangler.demangle(symbol: "$s" + mangling + "y" + arguments.joined(separator: "_") + "GD")
+    }
+
+    /// The nominal type an extension extends, when the extension adds no requirements and names
+    /// the type by a plain symbolic reference (`0x01`/`0x02` + offset, then the terminator).
+    func extendedTypeDescriptor(of extensionContext: ContextDescriptor) throws -> UInt64? {
+        if extensionContext.isGeneric {
+            let requirements = try space.read(UInt16.self, at: extensionContext.address &+ 14, what: "extension requirement count")
+            guard requirements == 0 else { return nil }
+        }
+        guard let name = try space.relativeTarget(at: extensionContext.address &+ 8, what: "extended context") else { return nil }
+        let kind = try space.read(UInt8.self, at: name, what: "extended context")
+        guard kind == 0x01 || kind == 0x02,
+              try space.read(UInt8.self, at: name &+ 5, what: "extended context") == 0,
+              let target = try AddressSpace.apply(offset: Int64(try space.read(Int32.self, at: name &+ 1, what: "extended context")), to: name &+ 1, what: "extended context")
+        else { return nil }
+        if kind == 0x01 { return space.externalName(at: target) == nil ? target : nil }
+        guard case .address(let address)? = try space.pointer(at: target, what: "extended context") else { return nil }
+        return address
     }
 
     /// Mangling.rst: `x` is depth 0 index 0; `q INDEX` depth 0 index N+1; `qd INDEX INDEX` deeper,
