@@ -59,6 +59,11 @@ public final class ModelMapper: Sendable {
         try withTape(anyObject: object) { try decodeRoot(ModelCodec<T>(), $0, path: path, designated: plan(for: T.self).designatedPath) }
     }
 
+    /// Decodes a model from a ``JSONValue`` tree.
+    public func decode<T: Mappable>(_ type: T.Type, from value: JSONValue, at path: String? = nil) throws -> T {
+        try decode(type, from: value.jsonData(), at: path)
+    }
+
     /// Decodes a top-level array of models from UTF-8 JSON. In lenient mode elements that do
     /// not convert are left out; in strict mode they fail with their index in the path.
     public func decode<T: Mappable>(_ type: [T].Type, from data: Data, at path: String? = nil) throws -> [T] {

@@ -144,6 +144,13 @@ struct Tag: Mappable, Hashable {
         }
     }
 
+    @Test func jsonValueInAndOut() throws {
+        let value: JSONValue = ["name": "root", "children": [["name": "kid"]]]
+        let tree = try ModelMapper.shared.decode(TreeNode.self, from: value)
+        #expect(tree.children.first?.name == "kid")
+        #expect(try ModelMapper.shared.encodeToJSONValue(tree)["children"]?[0]?["name"] == "kid")
+    }
+
     @Test func foundationDictionaryInAndOut() throws {
         let object = try JSONSerialization.jsonObject(with: Data(Self.json.utf8)) as? [String: Any] ?? [:]
         let model = try ModelMapper.shared.decode(Containers.self, from: object)
