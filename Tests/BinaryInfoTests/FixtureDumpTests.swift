@@ -70,7 +70,7 @@ struct FixtureDumpTests {
             // A generic type's layout depends on its arguments: the file cannot know it.
             #expect(actual.size == nil && actual.stride == nil, "\(context): generic size must be unknown")
             #expect(actual.fields.allSatisfy { $0.offset == nil }, "\(context): generic offsets must be unknown")
-            #expect(!actual.genericParameters.isEmpty, "\(context): generic parameters")
+            #expect(actual.name.contains("<"), "\(context): generic parameters in the name")
             // Every level that has arguments at run time has parameters in the declaration's name.
             #expect(actual.name.filter { $0 == "<" }.count == expected.name.filter { $0 == "<" }.count, "\(context): \(actual.name)")
             return

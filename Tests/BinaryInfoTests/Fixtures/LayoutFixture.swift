@@ -35,6 +35,7 @@ public struct Outer { public struct Middle { public struct Innermost { var deep:
 private struct PrivateThing { var secret: Int32; var more: Bool }
 fileprivate final class FilePrivateClass { var hidden: Double = 0 }
 public struct Box<T> { var value: T; var count: Int }
+extension Box { public struct Nested { var inner: T?; var flag: Bool } }
 public struct GenericOuter<T> { public struct GenericInner<U> { var u: U; var t: T; var n: Int } ; var t: T }
 public final class GenericRef<T, U> { var first: T; var second: U; init(_ t: T, _ u: U) { first = t; second = u } }
 open class Base { var baseField: Int = 1; let baseConstant: Int8 = 2 }
@@ -128,6 +129,7 @@ public func fixtureOracleJSON() -> String {
         entry(PrivateThing.self, kind: "struct"),
         entry(FilePrivateClass.self, kind: "class"),
         entry(Box<Int>.self, kind: "struct", generic: true),
+        entry(Box<Int>.Nested.self, kind: "struct", generic: true),
         entry(GenericRef<Int, String>.self, kind: "class", generic: true),
         entry(GenericOuter<Int>.self, kind: "struct", generic: true),
         entry(GenericOuter<Int>.GenericInner<String>.self, kind: "struct", generic: true),
