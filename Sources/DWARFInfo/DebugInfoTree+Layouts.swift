@@ -115,6 +115,13 @@ extension DebugInfoTree {
 
     private func field(for member: DebugEntry, location: UInt64?, base: Int) -> FieldLayout {
         var field = FieldLayout(name: member.name ?? "", type: typeName(of: member.type))
+        // The virtual table pointer: GCC calls it `_vptr.Shape` of type `int (**)(...)`, clang
+        // `_vptr$Shape` of type `int (**)()`. One spelling (clang's), so that a snapshot does not
+        // change with the compiler.
+        if let name = member.name, name.hasPrefix("_vptr.") || name.hasPrefix("_vptr$") {
+            field.name = "_vptr$" + name.dropFirst("_vptr.".count)
+            field.type = "int (**)()"
+        }
         guard let bitWidth = member.bitSize.flatMap({ Int(exactly: $0) }) else {
             field.offset = location.flatMap { Self.add(base, $0) }
             field.size = byteSize(ofType: member.type)

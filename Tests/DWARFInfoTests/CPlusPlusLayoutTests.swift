@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TypeLayout
 @testable import DWARFInfo
@@ -94,5 +95,19 @@ extension CPlusPlusLayoutTests {
         let layouts = try DWARFReader(path: try Self.typeUnitBinary(dwarfVersion: dwarfVersion, object: object)).typeLayouts()
         #expect(Set(layouts) == Set(expected))
         #expect(layouts.count == expected.count)
+    }
+}
+
+extension CPlusPlusLayoutTests {
+    @Test("a g++ build reads the same as the clang++ build, virtual table pointer included")
+    func producersAgree() throws {
+        let gxx = ["/usr/bin/g++"] + (FixtureToolchain.gcc.map { [($0 as NSString).deletingLastPathComponent + "/g++"] } ?? [])
+        guard let compiler = gxx.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+        let object = FixtureToolchain.workDirectory.appendingPathComponent("layouts-gxx.o").path
+        try FixtureToolchain.run(compiler, ["-g", "-c", FixtureToolchain.cPlusPlusSource.path, "-o", object])
+        let gcc = try DWARFReader(path: object).typeLayouts()
+        let clang = try Self.layouts.get()
+        #expect(Set(gcc) == Set(clang))
+        #expect(gcc.count == clang.count)
     }
 }
