@@ -18,25 +18,42 @@ extension SwiftImage {
     /// The name of a generic type with every level's parameters bound to themselves, demangled by
     /// the runtime from `<mangling> y <level 0 params> _ <level 1 params> … G`.
     ///
-    /// - Returns: nil when the chain holds a context this spelling does not cover (an extension),
-    ///   or the demangler refuses it; the caller falls back to `Name<A, B>`.
+    /// Types inside extensions are spelled as the runtime spells them,
+    /// `(extension in Swift):Swift.ClosedRange<A>.Index`: from a mangling rebuilt without the
+    /// extension's generic signature, which the descriptor symbol would carry.
+    ///
+    /// - Returns: nil when the chain holds a context this spelling does not cover, or the
+    ///   demangler refuses it; the caller falls back to `Name<A, B>`.
     func boundGenericName(of descriptor: TypeDescriptor, mangling: String) throws -> String? {
-        // Nominal levels from the outermost to this type; anonymous (private) scopes are not levels.
-        var levels: [ContextDescriptor] = [descriptor.context]
+        // Nominal levels from the outermost to this type; anonymous (private) scopes are not levels,
+        // and an extension hands over to the type it extends.
+        var levels: [Int] = [try totalGenericParameters(of: descriptor.context)]
+        var sawExtension = false
+        var sawAnonymous = false
         var current = descriptor.context.parent
+        var steps = 0
         while case .address(let address)? = current {
-            guard levels.count < Self.maximumChainDepth else {
+            steps += 1
+            guard steps < Self.maximumChainDepth else {
                 throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
             }
             let context = try contextDescriptor(at: address)
             switch context.kind {
-            case .struct, .class, .enum: levels.append(context)
-            case .anonymous: break
+            case .struct, .class, .enum: levels.append(try totalGenericParameters(of: context))
+            case .anonymous: sawAnonymous = true
             case .module: current = nil; continue
             case .extension:
-                // An unconstrained extension adds no level: continue from the type it extends.
-                guard let extended = try extendedTypeDescriptor(of: context) else { return nil }
-                current = .address(extended)
+                sawExtension = true
+                switch try extendedNominal(of: context) {
+                case .descriptor(.address(let extended))?:
+                    current = .address(extended)
+                case .standard?:
+                    // A top-level standard-library type: one level holding the extension's parameters.
+                    levels.append(try totalGenericParameters(of: context))
+                    current = nil
+                default:
+                    return nil
+                }
                 continue
             default: return nil
             }
@@ -46,31 +63,94 @@ extension SwiftImage {
         var arguments: [String] = []
         var previousTotal = 0
         var depth = 0
-        for level in levels {
-            let total = try totalGenericParameters(of: level)
+        for total in levels {
             let own = max(total - previousTotal, 0)
             arguments.append((0..<own).map { Self.genericParameterMangling(depth: depth, index: $0) }.joined())
             if own > 0 { depth += 1 }
             previousTotal = max(total, previousTotal)
         }
-        return Demangler.demangle(symbol: "$s" + mangling + "y" + arguments.joined(separator: "_") + "GD")
+        var base = mangling
+        if sawExtension {
+            // Private names need the symbol's discriminator, which the rebuilt mangling lacks.
+            guard !sawAnonymous, let plain = try plainMangling(ofContextAt: descriptor.address, depth: 0) else { return nil }
+            base = plain
+        }
+        return Demangler.demangle(symbol: "$s" + base + "y" + arguments.joined(separator: "_") + "GD")
     }
 
-    /// The nominal type an extension extends, when the extension adds no requirements and names
-    /// the type by a plain symbolic reference (`0x01`/`0x02` + offset, then the terminator).
-    func extendedTypeDescriptor(of extensionContext: ContextDescriptor) throws -> UInt64? {
-        if extensionContext.isGeneric {
-            let requirements = try space.read(UInt16.self, at: extensionContext.address &+ 14, what: "extension requirement count")
-            guard requirements == 0 else { return nil }
+    /// A context's mangling built from the descriptors alone, with extensions written without
+    /// their generic signature (`SNsE5IndexO`); symbols are used only for contexts in other images.
+    func plainMangling(ofContextAt address: UInt64, depth: Int) throws -> String? {
+        guard depth < Self.maximumChainDepth else {
+            throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
         }
+        let context = try contextDescriptor(at: address)
+        func parentMangling() throws -> String? {
+            switch context.parent {
+            case .address(let parent)?: return try plainMangling(ofContextAt: parent, depth: depth + 1)
+            case .symbol(let name)?: return Self.mangling(fromDescriptorSymbol: name)
+            case nil: return nil
+            }
+        }
+        switch context.kind {
+        case .module:
+            return try mangling(ofContextAt: address, depth: depth)
+        case .extension:
+            let extendedMangling: String?
+            switch try extendedNominal(of: context) {
+            case .descriptor(.address(let nominal))?: extendedMangling = try plainMangling(ofContextAt: nominal, depth: depth + 1)
+            case .descriptor(.symbol(let name))?: extendedMangling = Self.mangling(fromDescriptorSymbol: name)
+            case .standard(let substitution)?: extendedMangling = substitution
+            case nil: extendedMangling = nil
+            }
+            guard let extendedMangling, let module = try parentMangling() else { return nil }
+            return extendedMangling + module + "E"
+        case .struct, .class, .enum:
+            guard let parent = try parentMangling(),
+                  let nameAddress = try space.relativeTarget(at: address &+ 8, what: "type name pointer")
+            else { return nil }
+            let name = try space.cString(at: nameAddress, what: "type name")
+            var suffix = context.kind == .struct ? "V" : context.kind == .class ? "C" : "O"
+            if context.kindSpecificFlags & 0x4 != 0, try importInfo(after: nameAddress, nameLength: name.utf8.count).contains("St") {
+                suffix = "a"
+            }
+            return parent + Self.identifier(name) + suffix
+        default:
+            return nil
+        }
+    }
+
+    /// What an extension extends, as far as its name needs it.
+    enum ExtendedNominal {
+        /// A nominal type named by a symbolic reference.
+        case descriptor(PointerTarget)
+        /// A standard-library type named by its two-letter substitution (`SN` for ClosedRange).
+        case standard(String)
+    }
+
+    /// The nominal type an extension's extended-context name starts with (a symbolic reference or a
+    /// standard substitution), whatever generic arguments or requirements follow it.
+    func extendedNominal(of extensionContext: ContextDescriptor) throws -> ExtendedNominal? {
         guard let name = try space.relativeTarget(at: extensionContext.address &+ 8, what: "extended context") else { return nil }
         let kind = try space.read(UInt8.self, at: name, what: "extended context")
+        if kind == UInt8(ascii: "S") {
+            let letter = try space.read(UInt8.self, at: name &+ 1, what: "extended context")
+            let next = try space.read(UInt8.self, at: name &+ 2, what: "extended context")
+            guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(letter) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(letter),
+                  next == 0 || next == UInt8(ascii: "y")
+            else { return nil }
+            return .standard("S" + String(UnicodeScalar(letter)))
+        }
         guard kind == 0x01 || kind == 0x02,
-              try space.read(UInt8.self, at: name &+ 5, what: "extended context") == 0,
               let target = try AddressSpace.apply(offset: Int64(try space.read(Int32.self, at: name &+ 1, what: "extended context")), to: name &+ 1, what: "extended context")
         else { return nil }
-        if kind == 0x01 { return space.externalName(at: target) == nil ? target : nil }
-        guard case .address(let address)? = try space.pointer(at: target, what: "extended context") else { return nil }
+        if kind == 0x01 { return .descriptor(space.externalName(at: target).map(PointerTarget.symbol) ?? .address(target)) }
+        return try space.pointer(at: target, what: "extended context").map(ExtendedNominal.descriptor)
+    }
+
+    /// The descriptor of the nominal type an extension extends, when it is in this image.
+    func extendedTypeDescriptor(of extensionContext: ContextDescriptor) throws -> UInt64? {
+        guard case .descriptor(.address(let address))? = try extendedNominal(of: extensionContext) else { return nil }
         return address
     }
 
