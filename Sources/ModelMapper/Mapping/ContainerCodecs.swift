@@ -1,3 +1,5 @@
+import TypeInfo
+
 /// `Wrapped?`: `null` is `nil`; anything else is read as `Wrapped`.
 final class OptionalCodec<Wrapped>: ValueCodec<Wrapped?>, @unchecked Sendable {
     let wrapped: ValueCodec<Wrapped>
@@ -196,16 +198,21 @@ final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
         tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: String?.self).pointee = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: String? = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+        try storage.set(value, property)
     }
 
     override func encode(_ value: String?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         if let value { writer.string(value) } else { writer.null() }
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        guard let value = field.assumingMemoryBound(to: String?.self).pointee else {
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        guard let value = try storage.get(String?.self, property) else {
             guard context.writesNilAsNull else { return false }
             writer.null()
             return true
@@ -225,17 +232,21 @@ final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
         tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: Int?.self).pointee =
-            tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: Int? = tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
+        try storage.set(value, property)
     }
 
     override func encode(_ value: Int?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         if let value { writer.integer(value) } else { writer.null() }
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        guard let value = field.assumingMemoryBound(to: Int?.self).pointee else {
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        guard let value = try storage.get(Int?.self, property) else {
             guard context.writesNilAsNull else { return false }
             writer.null()
             return true
@@ -257,16 +268,21 @@ final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
         tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: Bool?.self).pointee = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: Bool? = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+        try storage.set(value, property)
     }
 
     override func encode(_ value: Bool?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         if let value { writer.bool(value) } else { writer.null() }
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        guard let value = field.assumingMemoryBound(to: Bool?.self).pointee else {
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        guard let value = try storage.get(Bool?.self, property) else {
             guard context.writesNilAsNull else { return false }
             writer.null()
             return true

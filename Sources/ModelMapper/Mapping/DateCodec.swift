@@ -1,4 +1,5 @@
 import Foundation
+import TypeInfo
 
 /// `Date`, read and written with a ``DateDecodingStrategy`` and ``DateEncodingStrategy``
 /// (the property's own, or the mapper's).
@@ -59,12 +60,17 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
         return MappingError(.invalidValue(expected: "a date", found: found))
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: Date.self).pointee = try decode(tape, i, context)
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: Date = try decode(tape, i, context)
+        try storage.set(value, property)
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        try encode(field.assumingMemoryBound(to: Date.self).pointee, into: &writer, context)
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        try encode(storage.get(Date.self, property), into: &writer, context)
         return true
     }
 

@@ -38,13 +38,16 @@ public enum DateEncodingStrategy: Sendable {
     case custom(@Sendable (Date) -> JSONValue)
 }
 
-/// How a mapper's plans read and write stored properties.
+/// How a mapper's plans read and write stored properties. Either way the mapper touches no
+/// model memory itself: TypeInfo does every read and write.
 public enum FieldAccessStrategy: Sendable, Hashable {
-    /// Strong stored properties are accessed directly at the offset their `PropertyInfo`
-    /// reports, typed as the property's own type; everything else through `PropertyInfo`.
+    /// Through `ClassInfo.withStorage`: the instance is checked against the type's `ClassInfo`
+    /// once per model, then each property is read or written by TypeInfo with a plain typed
+    /// load or store (weak/unowned storage and casts take `PropertyInfo`'s general path).
     /// The default, and the fast one.
-    case direct
-    /// Every access goes through `PropertyInfo.set`/`get`, the TypeInfo layer's primitive.
+    case instanceStorage
+    /// Every access goes through `PropertyInfo.set`/`get` on the instance, each with its own
+    /// instance check: TypeInfo's per-property primitive.
     case propertyInfo
 }
 
@@ -65,7 +68,7 @@ public struct MappingOptions: Sendable {
     public var reading: JSONReadOptions
     /// Whether `nil` optionals are written as `null` (default) or left out.
     public var writesNilAsNull: Bool
-    /// How stored properties are read and written. Default ``FieldAccessStrategy/direct``.
+    /// How stored properties are read and written. Default ``FieldAccessStrategy/instanceStorage``.
     public var fieldAccess: FieldAccessStrategy
     /// Layout of encoded `Data` and `String` output (pretty printing, sorted keys). Default compact.
     public var outputFormatting: JSONOutputFormatting
@@ -79,7 +82,7 @@ public struct MappingOptions: Sendable {
         dateEncoding: DateEncodingStrategy = .iso8601,
         reading: JSONReadOptions = JSONReadOptions(),
         writesNilAsNull: Bool = true,
-        fieldAccess: FieldAccessStrategy = .direct,
+        fieldAccess: FieldAccessStrategy = .instanceStorage,
         outputFormatting: JSONOutputFormatting = []
     ) {
         self.mode = mode

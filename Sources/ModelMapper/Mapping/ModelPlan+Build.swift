@@ -47,10 +47,7 @@ extension ModelPlan {
                 dateDecoding: configuration.dateDecoding[name] ?? options.dateDecoding,
                 dateEncoding: configuration.dateEncoding[name] ?? options.dateEncoding
             )
-            guard let binding = typedBinding(
-                property, keyPaths: keyPaths, factory: factory, access: options.fieldAccess,
-                instanceSize: info.instanceSize
-            ) else {
+            guard let binding = typedBinding(property, keyPaths: keyPaths, factory: factory) else {
                 unmapped.append(name)
                 continue
             }
@@ -58,21 +55,17 @@ extension ModelPlan {
         }
         return ModelPlan(
             info: info, configurationVersion: version, configuration: configuration,
-            bindings: bindings, unmapped: unmapped, keyNaming: naming
+            bindings: bindings, unmapped: unmapped, keyNaming: naming, fieldAccess: options.fieldAccess
         )
     }
 
     /// A binding typed by the property's own type `V`, found by opening `property.type`.
     private static func typedBinding(
-        _ property: PropertyInfo, keyPaths: [[String]], factory: CodecFactory, access strategy: FieldAccessStrategy,
-        instanceSize: Int?
+        _ property: PropertyInfo, keyPaths: [[String]], factory: CodecFactory
     ) -> PropertyBinding<T>? {
         func open<V>(_ type: V.Type) -> PropertyBinding<T>? {
             guard let codec = factory.codec(for: V.self) else { return nil }
-            return TypedBinding<T, V>(
-                property: property.name, keyPaths: keyPaths, codec: codec,
-                field: FieldAccess<T, V>(property, strategy: strategy, instanceSize: instanceSize)
-            )
+            return TypedBinding<T, V>(property: property, keyPaths: keyPaths, codec: codec)
         }
         return open(property.type)
     }

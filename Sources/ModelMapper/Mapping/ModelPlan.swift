@@ -32,13 +32,13 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
     /// `"key":` per binding, escaped, for the fast encoder, in one buffer.
     private let prefixStorage: UnsafeMutableBufferPointer<UInt8>
     private let prefixRanges: [Range<Int>]
-    /// Every binding may use raw access from the instance's base address.
-    private let allDirect: Bool
-    private let isClass: Bool
+    /// Whether fields are read and written through `ClassInfo.withStorage` (one instance
+    /// check per model) rather than `PropertyInfo.set`/`get` per field.
+    private let accessesThroughStorage: Bool
 
     init(
         info: ClassInfo, configurationVersion: Int, configuration: MappingConfiguration,
-        bindings: [PropertyBinding<T>], unmapped: [String], keyNaming: KeyNamingStrategy
+        bindings: [PropertyBinding<T>], unmapped: [String], keyNaming: KeyNamingStrategy, fieldAccess: FieldAccessStrategy
     ) {
         self.info = info
         self.generation = info.generation
@@ -78,8 +78,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         _ = prefixStorage.initialize(from: prefixes.bytes)
         self.prefixStorage = prefixStorage
         self.prefixRanges = prefixRanges
-        self.isClass = T.self is AnyClass
-        self.allDirect = bindings.allSatisfy(\.isDirect)
+        self.accessesThroughStorage = fieldAccess == .instanceStorage
         self.hasWillDecode = T.self is any MappingWillDecode.Type
         self.hasDidDecode = T.self is any MappingDidDecode.Type
         self.hasWillEncode = T.self is any MappingWillEncode.Type
@@ -92,8 +91,8 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         prefixStorage.deallocate()
     }
 
-    /// Whether every property is accessed directly from the instance's base address.
-    var usesDirectAccess: Bool { allDirect }
+    /// Whether fields are accessed through `ClassInfo.withStorage` (``FieldAccessStrategy/instanceStorage``).
+    var usesInstanceStorage: Bool { accessesThroughStorage }
 
     /// Whether the plan still describes `info` under configuration `version`.
     @inline(__always)
@@ -117,20 +116,11 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
 
         var instance = T()
         var present = required.isEmpty ? [] : [Bool](repeating: false, count: bindings.count)
-        if allDirect && isClass {
-            let object = unsafeBitCast(instance, to: AnyObject.self)
-            let base = Unmanaged.passUnretained(object).toOpaque()
-            try withExtendedLifetime(object) {
+        if accessesThroughStorage {
+            // `instance` is a fresh `T()`, so TypeInfo's instance check cannot fail.
+            try info.withStorage(of: &instance) { storage in
                 try mapMembers(tape, i, context, &present) { index, node in
-                    try fields[index].decodeDirect(base, tape, node, context)
-                }
-            }
-        } else if allDirect {
-            try withUnsafeMutableBytes(of: &instance) { raw in
-                // A type with fields has a base address; one without has no bindings.
-                guard let base = raw.baseAddress else { return }
-                try mapMembers(tape, i, context, &present) { index, node in
-                    try fields[index].decodeDirect(base, tape, node, context)
+                    try fields[index].decode(into: storage, tape, node, context)
                 }
             }
         } else {
@@ -279,16 +269,9 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         }
         if encodesThroughTree { return try encodeThroughTree(value, into: &writer, context) }
         writer.byte(UInt8(ascii: "{"))
-        if allDirect && isClass {
-            let object = unsafeBitCast(value, to: AnyObject.self)
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            try withExtendedLifetime(object) {
-                try writeMembers(&writer) { index, writer in try fields[index].encodeDirect(base, &writer, context) }
-            }
-        } else if allDirect {
-            try withUnsafeBytes(of: value) { raw in
-                guard let base = raw.baseAddress else { return }
-                try writeMembers(&writer) { index, writer in try fields[index].encodeDirect(base, &writer, context) }
+        if accessesThroughStorage {
+            try info.withStorage(reading: value) { storage in
+                try writeMembers(&writer) { index, writer in try fields[index].encode(from: storage, &writer, context) }
             }
         } else {
             try writeMembers(&writer) { index, writer in try bindings[index].encode(value, &writer, context) }
@@ -321,17 +304,31 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
 
     /// The slow encoder for key paths and `didEncode`: builds a ``JSONObject`` first.
     private func encodeThroughTree(_ value: T, into writer: inout JSONWriter, _ context: EncodeContext) throws {
-        var object = JSONObject()
-        for binding in bindings {
-            var fragment = JSONWriter(capacity: 32)
-            let path = binding.keyPaths[0]
-            do {
-                guard try binding.encode(value, &fragment, context) else { continue }
-            } catch let error as MappingError {
-                var located = error
-                located.path.insert(contentsOf: path.map(JSONPathComponent.key), at: 0)
-                throw located
+        var fragments: [JSONWriter?] = []
+        fragments.reserveCapacity(bindings.count)
+        func writeFragments(_ write: (Int, inout JSONWriter) throws -> Bool) throws {
+            for index in bindings.indices {
+                var fragment = JSONWriter(capacity: 32)
+                do {
+                    fragments.append(try write(index, &fragment) ? fragment : nil)
+                } catch let error as MappingError {
+                    var located = error
+                    located.path.insert(contentsOf: bindings[index].keyPaths[0].map(JSONPathComponent.key), at: 0)
+                    throw located
+                }
             }
+        }
+        if accessesThroughStorage {
+            try info.withStorage(reading: value) { storage in
+                try writeFragments { index, writer in try fields[index].encode(from: storage, &writer, context) }
+            }
+        } else {
+            try writeFragments { index, writer in try bindings[index].encode(value, &writer, context) }
+        }
+        var object = JSONObject()
+        for (binding, fragment) in zip(bindings, fragments) {
+            guard let fragment else { continue }
+            let path = binding.keyPaths[0]
             let json = try fragment.bytes.withUnsafeBufferPointer { bytes in
                 try JSONReader.withTape(bytes, options: JSONReadOptions(maxDepth: .max)) { $0.value(at: 0) }
             }

@@ -1,37 +1,49 @@
 import TypeInfo
 
-/// One mapped property, seen without its model type: keys, and raw access from the
-/// instance's base address. The plan's hot loops go through this non-generic class, so
-/// touching a binding needs no generic metadata (an array of a generic class fetches its
-/// element type's metadata on access, measured at a quarter of the feed encoder's time).
+// How a plan reads and writes a model's stored properties: only through TypeInfo. The mapper
+// never computes an address inside a model; it hands values to `ClassInfo.withStorage` (one
+// instance check per model, then a checked typed load or store per field, done by TypeInfo)
+// or, with `FieldAccessStrategy.propertyInfo`, to `PropertyInfo.set`/`get` per field.
+
+/// One mapped property, seen without its model type: keys, and access through the storage
+/// of one instance. The plan's hot loops go through this non-generic class, so touching a
+/// binding needs no generic metadata (an array of a generic class fetches its element type's
+/// metadata on access, measured at a quarter of the feed encoder's time).
 class FieldBinding: @unchecked Sendable {
-    /// The Swift property name.
-    let property: String
+    /// The property, from the plan's `ClassInfo`.
+    let info: PropertyInfo
     /// Candidate key paths, first present wins; the first is written.
     let keyPaths: [[String]]
-    /// Whether ``decodeDirect(_:_:_:_:)`` and ``encodeDirect(_:_:_:)`` may be used: the value
-    /// lives at a known offset from the instance's base address and has the property's type.
-    let isDirect: Bool
 
-    init(property: String, keyPaths: [[String]], isDirect: Bool) {
-        self.property = property
+    init(info: PropertyInfo, keyPaths: [[String]]) {
+        self.info = info
         self.keyPaths = keyPaths
-        self.isDirect = isDirect
     }
+
+    /// The Swift property name.
+    final var property: String { info.name }
 
     /// Whether this binding reads one plain key (the fast path).
     final var isSimple: Bool { keyPaths.count == 1 && keyPaths[0].count == 1 }
 
-    /// Reads the node into the field at `base` + offset (only when ``isDirect``).
-    func decodeDirect(_ base: UnsafeMutableRawPointer, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {}
+    /// Reads the node into the property, through the instance's storage.
+    func decode(into storage: MutableInstanceStorage, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {}
 
-    /// Writes the field at `base` + offset (only when ``isDirect``).
-    func encodeDirect(_ base: UnsafeRawPointer, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+    /// Writes the property's value, read through the instance's storage; returns `false`,
+    /// having written nothing, for an omitted `nil`.
+    func encode(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
         false
+    }
+
+    /// The mapping error for a failed access (a TypeInfo error: the plan and the instance disagree).
+    final func accessError(_ error: any Error) -> MappingError {
+        if let error = error as? MappingError { return error }
+        return MappingError(.invalidConfiguration(String(describing: error)))
     }
 }
 
-/// One mapped property of a `T`: adds access through the instance (for `PropertyInfo`).
+/// One mapped property of a `T`: adds access through `PropertyInfo.set`/`get` on the instance
+/// itself (``FieldAccessStrategy/propertyInfo``).
 class PropertyBinding<T>: FieldBinding, @unchecked Sendable {
     /// Reads the node at `node` into the instance's property.
     func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {}
@@ -43,76 +55,79 @@ class PropertyBinding<T>: FieldBinding, @unchecked Sendable {
 /// A property converted by the codec of its own type `V`.
 final class TypedBinding<T, V>: PropertyBinding<T>, @unchecked Sendable {
     let codec: ValueCodec<V>
-    let field: FieldAccess<T, V>
 
-    init(property: String, keyPaths: [[String]], codec: ValueCodec<V>, field: FieldAccess<T, V>) {
+    init(property: PropertyInfo, keyPaths: [[String]], codec: ValueCodec<V>) {
         self.codec = codec
-        self.field = field
-        self.offset = field.directOffset ?? 0
-        super.init(property: property, keyPaths: keyPaths, isDirect: field.directOffset != nil)
+        super.init(info: property, keyPaths: keyPaths)
     }
 
-    private let offset: Int
-
-    override func decodeDirect(
-        _ base: UnsafeMutableRawPointer, _ tape: JSONTape, _ node: Int, _ context: DecodeContext
-    ) throws {
-        try codec.decode(into: base + offset, tape, node, context)
+    override func decode(into storage: MutableInstanceStorage, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
+        do { try codec.decode(into: storage, info, tape, node, context) } catch { throw accessError(error) }
     }
 
-    override func encodeDirect(_ base: UnsafeRawPointer, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        try codec.encode(at: base + offset, into: &writer, context)
+    override func encode(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        do { return try codec.encode(from: storage, info, into: &writer, context) } catch { throw accessError(error) }
     }
 
     override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
         let value = try codec.decode(tape, node, context)
-        do { try field.set(value, on: &instance) } catch {
-            throw MappingError(.invalidConfiguration(String(describing: error)))
-        }
+        do { try info.set(value, on: &instance) } catch { throw accessError(error) }
     }
 
     override func encode(_ instance: T, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
         let value: V
-        do { value = try field.get(from: instance) } catch {
-            throw MappingError(.invalidConfiguration(String(describing: error)))
-        }
+        do { value = try info.get(V.self, from: instance) } catch { throw accessError(error) }
         if !context.writesNilAsNull && codec.isNil(value) { return false }
         try codec.encode(value, into: &writer, context)
         return true
     }
 }
 
-/// A property converted by a user's ``MappingTransformer``, written through `PropertyInfo`
-/// (the transformer's value is cast to the property's type there).
+/// A property converted by a user's ``MappingTransformer``; the transformer's value is cast
+/// to the property's type by TypeInfo.
 final class TransformBinding<T>: PropertyBinding<T>, @unchecked Sendable {
-    let info: PropertyInfo
     let transformer: MappingTransformer
 
     init(property: PropertyInfo, keyPaths: [[String]], transformer: MappingTransformer) {
-        self.info = property
         self.transformer = transformer
-        super.init(property: property.name, keyPaths: keyPaths, isDirect: false)
+        super.init(info: property, keyPaths: keyPaths)
+    }
+
+    override func decode(into storage: MutableInstanceStorage, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
+        guard let decoded = try transformed(tape, node) else { return }
+        do { try storage.set(decoded, info) } catch { throw mismatch(decoded) }
+    }
+
+    override func encode(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        let value: Any
+        do { value = try storage.get(Any.self, info) } catch { throw accessError(error) }
+        return try write(value, &writer)
     }
 
     override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
-        let decoded: Any?
-        do { decoded = try transformer.decode(tape.value(at: node)) } catch let error as MappingError {
-            throw error
-        } catch {
-            throw MappingError(.transformFailed(String(describing: error)))
-        }
-        guard let decoded else { return }
-        do { try info.set(decoded, on: &instance) } catch {
-            throw MappingError(.typeMismatch(
-                expected: String(describing: info.type), found: "a transformed \(type(of: decoded))"))
-        }
+        guard let decoded = try transformed(tape, node) else { return }
+        do { try info.set(decoded, on: &instance) } catch { throw mismatch(decoded) }
     }
 
     override func encode(_ instance: T, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
         let value: Any
-        do { value = try info.get(from: instance) } catch {
-            throw MappingError(.invalidConfiguration(String(describing: error)))
+        do { value = try info.get(from: instance) } catch { throw accessError(error) }
+        return try write(value, &writer)
+    }
+
+    private func transformed(_ tape: JSONTape, _ node: Int) throws -> Any? {
+        do { return try transformer.decode(tape.value(at: node)) } catch let error as MappingError {
+            throw error
+        } catch {
+            throw MappingError(.transformFailed(String(describing: error)))
         }
+    }
+
+    private func mismatch(_ decoded: Any) -> MappingError {
+        MappingError(.typeMismatch(expected: String(describing: info.type), found: "a transformed \(type(of: decoded))"))
+    }
+
+    private func write(_ value: Any, _ writer: inout JSONWriter) throws -> Bool {
         do { writer.value(try transformer.encode(value)) } catch let error as MappingError { throw error } catch {
             throw MappingError(.transformFailed(String(describing: error)))
         }

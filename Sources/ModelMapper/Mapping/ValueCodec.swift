@@ -1,4 +1,5 @@
 import Foundation
+import TypeInfo
 
 /// State of one decode call, shared by every codec it reaches.
 final class DecodeContext {
@@ -76,18 +77,23 @@ class ValueCodec<V>: @unchecked Sendable {
     /// Whether `value` is `nil` (only optionals say yes).
     func isNil(_ value: V) -> Bool { false }
 
-    /// Reads the node into the `V` at `field` (a property's storage; it holds a valid `V`).
-    /// Scalar codecs override this with concrete code: no generic value temporaries.
-    func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        let value = try decode(tape, i, context)
-        field.assumingMemoryBound(to: V.self).pointee = value
+    /// Reads the node and stores it in `property` through the instance's storage (TypeInfo
+    /// does the write). Scalar codecs override this with concrete code, so the store is
+    /// specialised for their type: no generic value temporaries.
+    func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        try storage.set(decode(tape, i, context), property)
     }
 
-    /// Writes the `V` at `field`; returns `false`, writing nothing, for a `nil` left out.
-    func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        let value = field.assumingMemoryBound(to: V.self)
-        if !context.writesNilAsNull && isNil(value.pointee) { return false }
-        try encode(value.pointee, into: &writer, context)
+    /// Writes the value of `property`, read through the instance's storage; returns `false`,
+    /// writing nothing, for a `nil` left out.
+    func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        let value = try storage.get(V.self, property)
+        if !context.writesNilAsNull && isNil(value) { return false }
+        try encode(value, into: &writer, context)
         return true
     }
 
@@ -150,12 +156,17 @@ final class IntCodec: ValueCodec<Int>, @unchecked Sendable {
         try IntegerConversion.decode(tape, i, context)
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: Int.self).pointee = try IntegerConversion.decode(tape, i, context)
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: Int = try IntegerConversion.decode(tape, i, context)
+        try storage.set(value, property)
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        writer.integer(field.assumingMemoryBound(to: Int.self).pointee)
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        try writer.integer(storage.get(Int.self, property))
         return true
     }
 
@@ -197,12 +208,17 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
         }
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: Double.self).pointee = try decode(tape, i, context)
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: Double = try decode(tape, i, context)
+        try storage.set(value, property)
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        try encode(field.assumingMemoryBound(to: Double.self).pointee, into: &writer, context)
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        try encode(storage.get(Double.self, property), into: &writer, context)
         return true
     }
 
@@ -284,12 +300,17 @@ final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
         writer.bool(value)
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: Bool.self).pointee = try decode(tape, i, context)
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: Bool = try decode(tape, i, context)
+        try storage.set(value, property)
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        writer.bool(field.assumingMemoryBound(to: Bool.self).pointee)
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        try writer.bool(storage.get(Bool.self, property))
         return true
     }
 }
@@ -310,12 +331,17 @@ final class StringCodec: ValueCodec<String>, @unchecked Sendable {
         writer.string(value)
     }
 
-    override func decode(into field: UnsafeMutableRawPointer, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws {
-        field.assumingMemoryBound(to: String.self).pointee = try decode(tape, i, context)
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        let value: String = try decode(tape, i, context)
+        try storage.set(value, property)
     }
 
-    override func encode(at field: UnsafeRawPointer, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
-        writer.string(field.assumingMemoryBound(to: String.self).pointee)
+    override func encode(
+        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        try writer.string(storage.get(String.self, property))
         return true
     }
 }

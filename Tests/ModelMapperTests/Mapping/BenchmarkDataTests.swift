@@ -97,7 +97,7 @@ struct RepositoryFeed: Mappable {
         #expect(sortedJSON(try Self.mapper.encodeToDictionary(user)) == sortedJSON(oracle))
     }
 
-    @Test(arguments: [FieldAccessStrategy.direct, .propertyInfo])
+    @Test(arguments: [FieldAccessStrategy.instanceStorage, .propertyInfo])
     func repositoryFeedMatchesJSONSerialization(_ access: FieldAccessStrategy) throws {
         let data = try Self.resource("repo-feed")
         let mapper = ModelMapper(options: MappingOptions(mode: .strict, keyNaming: .snakeCase, fieldAccess: access))

@@ -41,15 +41,16 @@ struct ConcurrentB: Mappable, Equatable {
     }
 
     @Test func fieldAccessStrategyIsHonouredForStructsAndClasses() throws {
-        let direct = ModelMapper(options: MappingOptions(fieldAccess: .direct))
-        #expect(try direct.plan(for: CacheProbe.self).usesDirectAccess)
-        #expect(try direct.plan(for: CacheProbeClass.self).usesDirectAccess)
-        #expect(try direct.plan(for: Dog.self).usesDirectAccess)  // inherited fields too
+        #expect(MappingOptions().fieldAccess == .instanceStorage)
+        let storage = ModelMapper(options: MappingOptions(fieldAccess: .instanceStorage))
+        #expect(try storage.plan(for: CacheProbe.self).usesInstanceStorage)
+        #expect(try storage.plan(for: CacheProbeClass.self).usesInstanceStorage)
+        #expect(try storage.plan(for: Dog.self).usesInstanceStorage)  // inherited fields too
+        #expect(try storage.plan(for: Temperature.self).usesInstanceStorage)  // transformers too
         let viaPropertyInfo = ModelMapper(options: MappingOptions(fieldAccess: .propertyInfo))
-        #expect(try !viaPropertyInfo.plan(for: CacheProbe.self).usesDirectAccess)
-        #expect(try !viaPropertyInfo.plan(for: CacheProbeClass.self).usesDirectAccess)
-        // A transformer always goes through PropertyInfo.
-        #expect(try !direct.plan(for: Temperature.self).usesDirectAccess)
+        #expect(try !viaPropertyInfo.plan(for: CacheProbe.self).usesInstanceStorage)
+        #expect(try !viaPropertyInfo.plan(for: CacheProbeClass.self).usesInstanceStorage)
+        #expect(try !viaPropertyInfo.plan(for: Temperature.self).usesInstanceStorage)
     }
 
     @Test func plansAreRebuiltWhenTheConfigurationChanges() throws {

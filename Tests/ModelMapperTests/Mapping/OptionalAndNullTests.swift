@@ -17,7 +17,7 @@ struct WithOptionals: Mappable, Equatable {
 }
 
 /// Both field access strategies: raw access at PropertyInfo.offset and PropertyInfo.set/get.
-let fieldAccessStrategies: [FieldAccessStrategy] = [.direct, .propertyInfo]
+let fieldAccessStrategies: [FieldAccessStrategy] = [.instanceStorage, .propertyInfo]
 
 @Suite struct OptionalAndNullTests {
     @Test(arguments: fieldAccessStrategies)

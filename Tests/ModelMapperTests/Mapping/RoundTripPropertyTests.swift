@@ -141,7 +141,7 @@ struct ValueGenerator {
 
 @Suite struct RoundTripPropertyTests {
     @Test(arguments: [
-        (MappingMode.lenient, FieldAccessStrategy.direct), (.strict, .direct), (.strict, .propertyInfo),
+        (MappingMode.lenient, FieldAccessStrategy.instanceStorage), (.strict, .instanceStorage), (.strict, .propertyInfo),
     ])
     func modelToJSONToModelIsIdentity(_ mode: MappingMode, _ access: FieldAccessStrategy) throws {
         let mapper = ModelMapper(options: MappingOptions(mode: mode, fieldAccess: access))

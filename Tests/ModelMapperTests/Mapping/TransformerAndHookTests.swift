@@ -71,14 +71,16 @@ struct HookedHolder: Mappable {
 }
 
 @Suite struct TransformerAndHookTests {
-    @Test func transformersConvertBothWays() throws {
-        let model = try ModelMapper.shared.decode(Temperature.self, from: #"{"fahrenheit": 212, "label": "boil", "tags": "a,b"}"#)
+    @Test(arguments: fieldAccessStrategies)
+    func transformersConvertBothWays(_ access: FieldAccessStrategy) throws {
+        let mapper = ModelMapper(options: MappingOptions(fieldAccess: access))
+        let model = try mapper.decode(Temperature.self, from: #"{"fahrenheit": 212, "label": "boil", "tags": "a,b"}"#)
         #expect(model.celsius == 100)
         #expect(model.tags == ["a", "b"])
-        let json = try ModelMapper.shared.encodeToJSONValue(model)
+        let json = try mapper.encodeToJSONValue(model)
         #expect(json["fahrenheit"]?.numberValue?.doubleValue == 212)
         #expect(json["tags"] == "a,b")
-        #expect(try ModelMapper.shared.decode(Temperature.self, from: try ModelMapper.shared.encode(model)) == model)
+        #expect(try mapper.decode(Temperature.self, from: try mapper.encode(model)) == model)
     }
 
     @Test func aThrowingTransformerIsATypedError() throws {
@@ -91,11 +93,13 @@ struct HookedHolder: Mappable {
         }
     }
 
-    @Test func hooksRunBeforeAndAfterInBothDirections() throws {
-        let model = try ModelMapper.shared.decode(Hooked.self, from: #"{"title": "Legacy", "version": 1}"#)
+    @Test(arguments: fieldAccessStrategies)
+    func hooksRunBeforeAndAfterInBothDirections(_ access: FieldAccessStrategy) throws {
+        let mapper = ModelMapper(options: MappingOptions(fieldAccess: access))
+        let model = try mapper.decode(Hooked.self, from: #"{"title": "Legacy", "version": 1}"#)
         #expect(model.name == "Legacy")  // willDecode rewrote the input
         #expect(model.normalized == "legacy")  // didDecode derived a value
-        let json = try ModelMapper.shared.encodeToJSONValue(model)
+        let json = try mapper.encodeToJSONValue(model)
         #expect(json["normalized"] == nil)  // didEncode removed it
         #expect(json["schema"] == 2)  // and added this
         #expect(json["name"] == "Legacy")
