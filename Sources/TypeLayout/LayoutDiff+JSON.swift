@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON form of a ``LayoutDiff``: what `typeinfo check --format json` and
 /// `typeinfo diff --format json` print, documented in `docs/layout-checks.md`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a layout document could not be read.
 public enum LayoutDocumentError: Error, Hashable, Sendable, CustomStringConvertible {

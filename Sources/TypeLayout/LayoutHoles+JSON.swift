@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON form of a holes analysis over one or more types: what
 /// `typeinfo layout --format json` prints, documented in `docs/layout-checks.md`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension LayoutSnapshot {
     /// Encodes the snapshot in its stable, diff-friendly JSON form: fixed key order, one
@@ -134,7 +138,7 @@ extension LayoutSnapshot {
         case DecodingError.valueNotFound(let type, let context):
             return "expected \(type), found null at \(LayoutDocument.path(context.codingPath))"
         case DecodingError.dataCorrupted(let context):
-            let underlying = context.underlyingError.map { ": \($0.localizedDescription)" } ?? ""
+            let underlying = context.underlyingError.map { ": \(String(describing: $0))" } ?? ""
             return "\(context.debugDescription)\(underlying) at \(LayoutDocument.path(context.codingPath))"
         default:
             return String(describing: error)

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TypeLayout
 
 /// `typeinfo check`: compare a binary's layouts with a recorded snapshot.

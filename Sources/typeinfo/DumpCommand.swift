@@ -1,6 +1,10 @@
 import ArgumentParser
 import BinaryInfo
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TypeLayout
 
 /// `typeinfo dump`: every Swift type in ELF binaries, read from disk without running them.
@@ -59,23 +63,23 @@ struct DumpCommand: ParsableCommand {
                 document.types = document.types.filter(filter.matches)
                 documents.append(document)
             } catch let error as BinaryInfoError {
-                FileHandle.standardError.write(Data("typeinfo: \(path): \(error)\n".utf8))
+                Console.writeError("typeinfo: \(path): \(error)\n")
                 failed = true
             }
         }
         switch format {
         case .json:
             if documents.count == 1, targets.count == 1 {
-                FileHandle.standardOutput.write(try documents[0].jsonData())
+                Console.write(try documents[0].jsonData())
             } else if !documents.isEmpty {
-                FileHandle.standardOutput.write(try DumpOutput.jsonArray(documents))
+                Console.write(try DumpOutput.jsonArray(documents))
             }
         case .text:
             let color = !noColor && DumpOutput.standardOutputIsColorTerminal()
             let renderer = LayoutTextRenderer(.init(color: color, showMangledNames: showMangled))
             for (index, document) in documents.enumerated() {
-                if index > 0 { FileHandle.standardOutput.write(Data("\n".utf8)) }
-                FileHandle.standardOutput.write(Data(renderer.render(document).utf8))
+                if index > 0 { Console.write("\n") }
+                Console.write(renderer.render(document))
             }
         }
         if failed { throw ExitCode.failure }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TypeLayout
 
 /// Output helpers for `typeinfo dump`.
@@ -20,6 +24,6 @@ enum DumpOutput {
     static func standardOutputIsColorTerminal() -> Bool {
         let environment = ProcessInfo.processInfo.environment
         if environment["NO_COLOR"] != nil || environment["TERM"] == "dumb" { return false }
-        return isatty(STDOUT_FILENO) != 0
+        return Console.outputIsTerminal
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TypeInfo
 import TypeLayout
 
@@ -33,7 +37,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let types = inspectDemoTypes.filter { type in
-            typePattern.map { String(reflecting: type).localizedCaseInsensitiveContains($0) } ?? true
+            typePattern.map { String(reflecting: type).lowercased().contains($0.lowercased()) } ?? true
         }
         guard !types.isEmpty else {
             let names = inspectDemoTypes.map { String(describing: $0) }.joined(separator: ", ")
@@ -42,11 +46,11 @@ struct InspectCommand: ParsableCommand {
         let document = LayoutDocument(inProcess: types, processName: "typeinfo (this process)")
         switch format {
         case .json:
-            FileHandle.standardOutput.write(try document.jsonData())
+            Console.write(try document.jsonData())
         case .text:
             let color = !noColor && DumpOutput.standardOutputIsColorTerminal()
             let renderer = LayoutTextRenderer(.init(color: color))
-            FileHandle.standardOutput.write(Data(renderer.render(document).utf8))
+            Console.write(renderer.render(document))
         }
     }
 }

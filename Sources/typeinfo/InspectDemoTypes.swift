@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Types compiled into the typeinfo executable so that `typeinfo inspect` has something real
 // to read in-process. They cover the shapes people ask about: padding between fields,

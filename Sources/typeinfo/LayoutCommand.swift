@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TypeLayout
 
 /// `typeinfo layout`: pahole's view of a binary's types, as text, JSON or an SVG picture.
@@ -58,9 +62,9 @@ struct LayoutCommand: ParsableCommand {
             let text = explicit && analyses.count == 1
                 ? analyses[0].textReport()
                 : LayoutHoles.textReport(analyses, includeTight: includeTight || explicit)
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Console.write(text)
         case .json:
-            FileHandle.standardOutput.write(try LayoutHolesReport(analyses, image: binary).jsonData())
+            Console.write(try LayoutHolesReport(analyses, image: binary).jsonData())
         case .svg:
             guard analyses.count == 1, let only = analyses.first else {
                 let names = selected.prefix(10).map { "  " + $0.name }.joined(separator: "\n")
@@ -69,7 +73,7 @@ struct LayoutCommand: ParsableCommand {
                     ? "--format svg draws one type: give it with --type NAME"
                     : "--format svg draws one type, but \(selected.count) match; pick one with --type:\n\(names)\(more)")
             }
-            FileHandle.standardOutput.write(Data(only.svg().utf8))
+            Console.write(only.svg())
         }
     }
 

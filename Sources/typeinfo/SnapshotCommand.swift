@@ -1,7 +1,11 @@
 import ArgumentParser
 import BinaryInfo
 import DWARFInfo
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TypeLayout
 
 /// `typeinfo snapshot`: record the layouts of a binary's types for later `typeinfo check`.
@@ -43,11 +47,11 @@ struct SnapshotCommand: ParsableCommand {
             do {
                 try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                throw LayoutInput.fail("\(output): cannot write the snapshot: \(error.localizedDescription)")
+                throw LayoutInput.fail("\(output): cannot write the snapshot: \(Console.describe(fileError: error))")
             }
             LayoutInput.note("wrote \(snapshot.types.count) type layouts from \(binary) to \(output)")
         } else {
-            FileHandle.standardOutput.write(data)
+            Console.write(data)
         }
         if snapshot.types.isEmpty {
             LayoutInput.note("warning: no types matched; the snapshot is empty")
@@ -113,7 +117,7 @@ enum LayoutInput {
 
     /// Prints `typeinfo: message` to standard error.
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("typeinfo: \(message)\n".utf8))
+        Console.writeError("typeinfo: \(message)\n")
     }
 
     /// Reads an ELF file's Swift types (metadata) and C types (DWARF, when present).
@@ -158,7 +162,7 @@ enum LayoutInput {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw fail("\(path): cannot read: \(error.localizedDescription)")
+            throw fail("\(path): cannot read: \(Console.describe(fileError: error))")
         }
         do {
             return try LayoutSnapshot(jsonData: data)
@@ -169,9 +173,7 @@ enum LayoutInput {
 
     /// Whether the file's first non-blank byte is `{`.
     static func isJSON(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        guard let head = Console.head(ofFile: path, count: 64) else { return false }
         return head.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "{")
     }
 }
@@ -195,9 +197,9 @@ enum DiffOutput {
     static func finish(_ diff: LayoutDiff, format: ReportFormat, title: String, old: String, new: String, failOn: FailurePolicy) throws {
         switch format {
         case .text:
-            FileHandle.standardOutput.write(Data(diff.textReport(title: title).utf8))
+            Console.write(diff.textReport(title: title))
         case .json:
-            FileHandle.standardOutput.write(try diff.jsonData(old: old, new: new))
+            Console.write(try diff.jsonData(old: old, new: new))
         }
         let failed = failOn == .any ? !diff.isEmpty : diff.hasBreakingChanges
         if failed { throw ExitCode(1) }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `typeinfo` command: see `typeinfo --help`.
 @main
@@ -25,8 +29,8 @@ struct TypeInfoCommand: ParsableCommand {
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                Console.writeError(fullMessage(for: error) + "\n")
+                Console.exit(2)
             }
             exit(withError: error)
         }
