@@ -95,6 +95,7 @@ public struct DWARFReader: Sendable {
     }
 
     func debugInfoTree() throws(DWARFReaderError) -> DebugInfoTree {
+        try Self.checkListSections(path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
         let file = try LibDwarfFile(path: path)
         var entries: [DebugEntry] = []
         var signatures: [UInt64: DebugOffset] = [:]

@@ -112,6 +112,37 @@ import Testing
         #expect(error.description.hasPrefix(path))
     }
 
+    /// libdwarf 20210528 frees memory twice (and the process aborts) on a malformed
+    /// .debug_rnglists unit header; the reader must refuse such a file before libdwarf reads it.
+    /// Found by Tools/fuzz-dwarfinfo: a unit length past the section's end. Without the check
+    /// this test takes the whole test process down.
+    @Test("malformed .debug_rnglists unit headers are refused before libdwarf reads them",
+          arguments: ["length", "version", "addressSize", "offsetTable"])
+    func malformedRangeLists(corruption: String) throws {
+        let object = FixtureToolchain.workDirectory.appendingPathComponent("rnglists-\(corruption).o").path
+        // Inline functions in their own sections give a C++ object DWARF 5 range lists.
+        try FixtureToolchain.run(FixtureToolchain.clangPlusPlus, [
+            "-g", "-gdwarf-5", "-ffunction-sections", "-c", FixtureToolchain.cPlusPlusSource.path, "-o", object,
+        ])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: object)))
+        let ranges = try #require(try Self.debugSections(of: bytes).first { $0.name == ".debug_rnglists" })
+        switch corruption {
+        case "length": bytes[ranges.offset + 1] = 0x01 // unit length + 256
+        case "version": bytes[ranges.offset + 4] = 0x00
+        case "addressSize": bytes[ranges.offset + 6] = 0x03
+        default: bytes[ranges.offset + 11] = 0x7F // offset_entry_count high byte
+        }
+        let path = try Self.write(bytes, named: "rnglists-\(corruption)-bad.o")
+        guard case .malformedDebugInfo(let reported, _, let detail) = Self.error(reading: path) else {
+            Issue.record("expected .malformedDebugInfo, got \(String(describing: Self.error(reading: path)))")
+            return
+        }
+        #expect(reported == path)
+        #expect(detail.hasPrefix(".debug_rnglists"))
+        // The untouched object reads.
+        #expect(Self.error(reading: object) == nil)
+    }
+
     /// A bounded mutation run: bytes of the file or of its debug sections overwritten at random (with a fixed
     /// seed, so a failure reproduces). Each read must end in layouts or a typed error.
     @Test("random corruption of the file and its debug sections never crashes")
