@@ -48,7 +48,13 @@ struct DumpCommand: ParsableCommand {
     @Flag(name: .customLong("mangled"), help: "Show each field's mangled type in the text output.")
     var showMangled = false
 
+    @Flag(name: .customLong("holes"), help: "After the types, show holes, padding and a better field order for each struct, class and tuple that has any (pahole's view; `typeinfo layout` has more).")
+    var showHoles = false
+
     mutating func validate() throws {
+        if showHoles, format == .json {
+            throw ValidationError("--holes is for the text output; for holes as JSON use `typeinfo layout PATH --format json`")
+        }
         _ = try DumpFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
     }
 
@@ -56,12 +62,24 @@ struct DumpCommand: ParsableCommand {
         let filter = try DumpFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
         let targets = paths.isEmpty ? [Self.ownExecutablePath()] : paths
         var documents: [LayoutDocument] = []
+        var holeReports: [String] = []
         var failed = false
         for path in targets {
             do {
                 var document = try BinaryImage.layouts(atPath: path)
+                let alignments = showHoles ? LayoutCommand.alignments(for: document) : { _ in nil }
+                var byName: [String: TypeLayout] = [:]
+                if showHoles {
+                    for type in document.types where byName[type.name] == nil { byName[type.name] = type }
+                }
                 document.types = document.types.filter(filter.matches)
                 documents.append(document)
+                if showHoles {
+                    let analyses = document.types
+                        .filter { [.struct, .class, .tuple, .union].contains($0.kind) }
+                        .map { LayoutHoles($0, alignmentOf: alignments, superclass: $0.superclass.flatMap { byName[$0] }) }
+                    holeReports.append(LayoutHoles.textReport(analyses, includeTight: false))
+                }
             } catch let error as BinaryInfoError {
                 Console.writeError("typeinfo: \(path): \(error)\n")
                 failed = true
@@ -80,6 +98,9 @@ struct DumpCommand: ParsableCommand {
             for (index, document) in documents.enumerated() {
                 if index > 0 { Console.write("\n") }
                 Console.write(renderer.render(document))
+                if index < holeReports.count {
+                    Console.write("\n# holes and padding\n\n" + holeReports[index])
+                }
             }
         }
         if failed { throw ExitCode.failure }

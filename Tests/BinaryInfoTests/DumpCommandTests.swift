@@ -85,4 +85,31 @@ struct DumpCommandTests {
             #expect(document.types.contains { $0.name == "typeinfo.DumpCommand" })
         }
     }
+
+    @Test("--holes adds pahole's view: hole bytes are the gaps between the dumped fields")
+    func holes() throws {
+        let fixture = try FixtureToolchain.product(.plain)
+        let result = try Self.run(["dump", fixture, "--type", "Fixture.MixedScalars", "--holes"])
+        #expect(result.status == 0)
+        let holesSection = try #require(result.output.components(separatedBy: "# holes and padding").last)
+        // The oracle: gaps between consecutive fields of the same type, from the JSON dump
+        // (whose offsets and sizes the fixture tests check against the program's own runtime).
+        let json = try Self.run(["dump", fixture, "--type", "Fixture.MixedScalars", "--format", "json", "--kind", "struct"])
+        let type = try #require(try LayoutDocument(jsonData: Data(json.output.utf8)).types.first { $0.name == "Fixture.MixedScalars" })
+        var holeBytes = 0
+        var end = 0
+        for field in type.fields.sorted(by: { ($0.offset ?? 0) < ($1.offset ?? 0) }) {
+            let offset = try #require(field.offset), size = try #require(field.size)
+            holeBytes += max(0, offset - end)
+            end = max(end, offset + size)
+        }
+        #expect(holeBytes > 0, "the fixture type was chosen to have holes")
+        #expect(holesSection.contains("(\(holeBytes) bytes)"), "\(holesSection)")
+        let stride = try #require(type.stride)
+        #expect(holesSection.contains("of \(stride) bytes"))
+
+        let misuse = try Self.run(["dump", fixture, "--holes", "--format", "json"])
+        #expect(misuse.status == 2)
+        #expect(misuse.errors.contains("typeinfo layout"))
+    }
 }
