@@ -103,7 +103,7 @@ public struct LayoutTextRenderer: Sendable {
             out += "  source: \(source.rawValue)\n"
         }
         if !type.fields.isEmpty {
-            out += fieldTable(type.fields)
+            out += fieldTable(type.fields, isC: type.source == .dwarf && type.mangledName == nil)
         }
         for enumCase in type.cases {
             out += "  " + caseLine(enumCase) + "\n"
@@ -114,7 +114,10 @@ public struct LayoutTextRenderer: Sendable {
     // MARK: - Pieces
 
     private func titleLine(_ type: TypeLayout) -> String {
-        var line = paint(type.kind.rawValue, .kind) + " " + paint(type.name, .name)
+        // C names from DWARF already say their kind (`struct point`): do not repeat it.
+        var line = type.name.hasPrefix(type.kind.rawValue + " ")
+            ? paint(type.name, .name)
+            : paint(type.kind.rawValue, .kind) + " " + paint(type.name, .name)
         // Protocols have no layout of their own; printing "size ?" for them would be noise.
         if type.kind != .protocol {
             line += "  size \(number(type.size))  align \(number(type.alignment))  stride \(number(type.stride))"
@@ -125,7 +128,7 @@ public struct LayoutTextRenderer: Sendable {
         return line
     }
 
-    private func fieldTable(_ fields: [FieldLayout]) -> String {
+    private func fieldTable(_ fields: [FieldLayout], isC: Bool = false) -> String {
         let offsets = fields.map { field -> String in
             guard let offset = field.offset else { return "?" }
             if let bitOffset = field.bitOffset { return "\(offset):\(bitOffset)" }
@@ -143,12 +146,14 @@ public struct LayoutTextRenderer: Sendable {
             let sizeText = pad(sizes[index], sizeWidth)
             out += "  " + (offsets[index] == "?" ? paint(offsetText, .unknown) : offsetText)
             out += "  " + (sizes[index] == "?" ? paint(sizeText, .unknown) : sizeText)
-            out += "  " + fieldDeclaration(field) + "\n"
+            out += "  " + fieldDeclaration(field, isC: isC) + "\n"
         }
         return out
     }
 
-    private func fieldDeclaration(_ field: FieldLayout) -> String {
+    private func fieldDeclaration(_ field: FieldLayout, isC: Bool = false) -> String {
+        // C members have no var/let or ownership.
+        if isC { return paint(field.name, .name) + ": " + field.type }
         var words: [String] = []
         switch field.ownership {
         case .strong: break

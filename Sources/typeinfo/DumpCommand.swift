@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinaryInfo
+import DWARFInfo
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -48,6 +49,9 @@ struct DumpCommand: ParsableCommand {
     @Flag(name: .customLong("mangled"), help: "Show each field's mangled type in the text output.")
     var showMangled = false
 
+    @Flag(name: .customLong("no-dwarf"), help: "Do not read DWARF: no C types, no check of the Swift metadata against DWARF.")
+    var noDWARF = false
+
     @Flag(name: .customLong("holes"), help: "After the types, show holes, padding and a better field order for each struct, class and tuple that has any (pahole's view; `typeinfo layout` has more).")
     var showHoles = false
 
@@ -66,7 +70,7 @@ struct DumpCommand: ParsableCommand {
         var failed = false
         for path in targets {
             do {
-                var document = try BinaryImage.layouts(atPath: path)
+                var document = try Self.readImage(path, useDWARF: !noDWARF)
                 let alignments = showHoles ? LayoutCommand.alignments(for: document) : { _ in nil }
                 var byName: [String: TypeLayout] = [:]
                 if showHoles {
@@ -104,6 +108,37 @@ struct DumpCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// The Swift types of an image from its metadata, plus, when it has DWARF, its C and C++
+    /// types and a note for every place where DWARF's description of a Swift type disagrees
+    /// with the metadata (the metadata is what the runtime uses, so its numbers are kept).
+    static func readImage(_ path: String, useDWARF: Bool) throws -> LayoutDocument {
+        var document: LayoutDocument
+        do {
+            document = try BinaryImage.layouts(atPath: path)
+        } catch BinaryInfoError.notSwift where useDWARF {
+            // A C program or library: DWARF alone may still describe its types.
+            guard let (cTypes, _) = try? DWARFReader(path: path).typeLayoutsByLanguage(), !cTypes.isEmpty else {
+                throw BinaryInfoError.notSwift
+            }
+            var summary = ImageSummary(path: path, hasDebugInfo: true)
+            summary.notes.append("no Swift metadata: the types below come from DWARF")
+            return LayoutDocument(image: summary, types: cTypes)
+        }
+        guard useDWARF, document.image.hasDebugInfo != false else { return document }
+        do {
+            let (cTypes, swiftTypes) = try DWARFReader(path: path).typeLayoutsByLanguage()
+            let known = Set(document.types.map(\.name))
+            document.types += cTypes.filter { !known.contains($0.name) }
+            let report = LayoutWitnessComparison.compare(metadata: document.types, dwarf: swiftTypes)
+            document.image.notes += report.disagreements.map { "DWARF disagrees: \($0)" }
+        } catch .noDebugInfo {
+            // Nothing to add.
+        } catch {
+            document.image.notes.append("DWARF not used: \(error)")
+        }
+        return document
     }
 
     /// The running executable, so `typeinfo dump` with no argument has something to show.

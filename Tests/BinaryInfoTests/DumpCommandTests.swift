@@ -112,4 +112,41 @@ struct DumpCommandTests {
         #expect(misuse.status == 2)
         #expect(misuse.errors.contains("typeinfo layout"))
     }
+
+    @Test("with DWARF, dump adds C types and notes where DWARF disagrees with the Swift metadata")
+    func dwarfWitness() throws {
+        let directory = FixtureToolchain.buildDirectory + "/dwarf-witness"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let swiftSource = directory + "/witness.swift"
+        try """
+            public final class Holder { var first: Int = 1; var second: Bool = false }
+            print(Holder().first)
+            """.write(toFile: swiftSource, atomically: true, encoding: .utf8)
+        let swiftProgram = directory + "/witness"
+        try FixtureToolchain.run(FixtureToolchain.swiftc, ["-g", "-Xfrontend", "-gdwarf-types", swiftSource, "-o", swiftProgram], in: directory)
+
+        let result = try Self.run(["dump", swiftProgram, "--type", "Holder", "--format", "json"])
+        #expect(result.status == 0)
+        let document = try LayoutDocument(jsonData: Data(result.output.utf8))
+        let holder = try #require(document.types.first { $0.name == "witness.Holder" })
+        // The metadata's offsets are the runtime's; DWARF leaves out the object header.
+        let disagreements = document.image.notes.filter { $0.hasPrefix("DWARF disagrees: witness.Holder") }
+        #expect(disagreements.count == holder.fields.count, "\(document.image.notes)")
+        #expect(disagreements.allSatisfy { $0.contains("using metadata") })
+        let quiet = try Self.run(["dump", swiftProgram, "--type", "Holder", "--format", "json", "--no-dwarf"])
+        #expect(try LayoutDocument(jsonData: Data(quiet.output.utf8)).image.notes.allSatisfy { !$0.hasPrefix("DWARF") })
+
+        let cSource = directory + "/point.c"
+        try "struct point { char tag; long value; };\nstruct point instance;\n".write(toFile: cSource, atomically: true, encoding: .utf8)
+        let object = directory + "/point.o"
+        let clang = (FixtureToolchain.swiftc as NSString).deletingLastPathComponent + "/clang"
+        try FixtureToolchain.run(FileManager.default.isExecutableFile(atPath: clang) ? clang : "clang", ["-g", "-c", cSource, "-o", object], in: directory)
+        let c = try Self.run(["dump", object, "--format", "json"])
+        #expect(c.status == 0, "\(c.errors)")
+        let point = try #require(try LayoutDocument(jsonData: Data(c.output.utf8)).types.first { $0.name == "struct point" })
+        #expect(point.source == .dwarf)
+        #expect(point.fields.map(\.name) == ["tag", "value"])
+        let text = try Self.run(["dump", object])
+        #expect(text.output.contains("\nstruct point  size "))
+    }
 }
