@@ -5,11 +5,11 @@ import Musl
 #endif
 
 // libdwarf 20210528 frees memory twice when a unit header in .debug_rnglists is malformed
-// (found by Tools/fuzz-dwarfinfo; later libdwarf releases fixed their list-header error paths),
-// and the process aborts. It reads those headers as soon as the first unit is opened, whatever
-// the caller asks for. So before libdwarf sees a file, the unit headers of .debug_rnglists and
-// .debug_loclists (the same layout, DWARF 5 section 7.28-7.29) are checked here: lengths within
-// the section, version 5, a sane address size, no segment selector, an offset table that fits.
+// (found by Tools/fuzz-dwarfinfo), and the process aborts. It reads those headers as soon as the
+// first unit is opened, whatever the caller asks for. So before libdwarf sees a file, the unit
+// headers of .debug_rnglists and .debug_loclists (the same layout, DWARF 5 sections 7.28 and
+// 7.29) are checked here: lengths within the section, version 5, a sane address size, no
+// segment selector, an offset table that fits.
 // Nothing else is parsed; compressed sections are left to libdwarf.
 
 extension DWARFReader {
