@@ -1,3 +1,4 @@
+import TypeLayout
 /// Spelling a generic type's own parameters into its name, as the demangler prints a bound
 /// generic type: `M.Outer<A>.Inner<A1>` rather than `M.Outer.Inner` plus a parameter list.
 extension SwiftImage {
@@ -75,7 +76,7 @@ extension SwiftImage {
             guard !sawAnonymous, let plain = try plainMangling(ofContextAt: descriptor.address, depth: 0) else { return nil }
             base = plain
         }
-        return Demangler.demangle(symbol: "$s" + base + "y" + arguments.joined(separator: "_") + "GD")
+        return SwiftDemangler.demangle(symbol: "$s" + base + "y" + arguments.joined(separator: "_") + "GD")
     }
 
     /// A context's mangling built from the descriptors alone, with extensions written without

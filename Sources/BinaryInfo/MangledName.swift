@@ -129,7 +129,7 @@ extension SwiftImage {
     /// Demangles a resolved name into the type as users write it (memoised).
     func typeName(for name: MangledName) -> String {
         if name.placeholders.isEmpty { return typeName(forMangling: name.text) }
-        guard var printed = Demangler.demangle(symbol: "$s" + name.demanglable + "D") else {
+        guard var printed = SwiftDemangler.demangle(symbol: "$s" + name.demanglable + "D") else {
             return typeName(forMangling: name.text)
         }
         // Longest first is unnecessary: every placeholder prints with the same length prefix

@@ -168,7 +168,7 @@ extension SwiftImage {
         if let known = demangled["protocol " + mangling] { return known }
         let prefix = "protocol descriptor for "
         var name = mangling
-        if let text = Demangler.demangle(symbol: "$s" + mangling + "Mp"), text.hasPrefix(prefix) {
+        if let text = SwiftDemangler.demangle(symbol: "$s" + mangling + "Mp"), text.hasPrefix(prefix) {
             name = String(text.dropFirst(prefix.count))
         }
         demangled["protocol " + mangling] = name

@@ -1,3 +1,4 @@
+import TypeLayout
 /// An image opened for reading Swift metadata: the address space, the symbols that name
 /// descriptors and metadata, and memo tables for the references that many records share.
 ///
@@ -73,7 +74,7 @@ final class SwiftImage {
     /// Demangles a type mangling (memoised); falls back to the mangling itself when the runtime cannot.
     func typeName(forMangling mangling: String) -> String {
         if let known = demangled[mangling] { return known }
-        let name = Demangler.demangle(type: mangling) ?? mangling
+        let name = SwiftDemangler.typeName(mangling: mangling) ?? mangling
         demangled[mangling] = name
         return name
     }

@@ -1,3 +1,4 @@
+import TypeLayout
 // Type names as a user writes them: C declarator syntax (`const char *`, `int (*)(int)`,
 // `struct point[3]`), C++ scopes (`ns::Outer::Inner`), demangled Swift names (`Module.Point`).
 
@@ -34,11 +35,11 @@ extension DebugInfoTree {
     /// or, without one, its DWARF name qualified by its module.
     func swiftName(of index: Int) -> String? {
         let entry = entries[index]
-        if let mangled = entry.linkageName, let demangled = SwiftDemangler.demangle(mangled) {
+        if let mangled = entry.linkageName, let demangled = SwiftDemangler.demangle(symbol: mangled) {
             return demangled
         }
         guard let name = entry.name else { return nil }
-        if name.hasPrefix("$"), let demangled = SwiftDemangler.demangle(name) {
+        if name.hasPrefix("$"), let demangled = SwiftDemangler.demangle(symbol: name) {
             return demangled
         }
         return scopedName(of: index, separator: ".")

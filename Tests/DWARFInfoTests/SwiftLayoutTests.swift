@@ -39,7 +39,7 @@ import TypeLayout
             #expect(dwarf.module == "SwiftFixture")
             #expect(dwarf.source == .dwarf)
             #expect(dwarf.superclass == truth.superclass, "\(truth.name)")
-            #expect(dwarf.mangledName.map { SwiftDemangler.demangle($0) } == truth.name)
+            #expect(dwarf.mangledName.map { SwiftDemangler.demangle(symbol: $0) } == truth.name)
             if truth.kind != .enum {
                 #expect(dwarf.fields.map(\.name) == Self.ownFields(of: truth, in: fixture.truth).map(\.name), "\(truth.name)")
                 #expect(dwarf.fields.allSatisfy { $0.offset != nil && $0.size != nil }, "\(truth.name)")

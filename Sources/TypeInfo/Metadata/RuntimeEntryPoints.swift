@@ -81,25 +81,9 @@ struct ReferenceStorageRuntime: @unchecked Sendable {
     }
 }
 
-/// The runtime's demangler: `swift_demangle(mangled, length, output, outputLength, flags)`
-/// returns a malloc'ed C string, or null when the input is not a mangled name.
-@_silgen_name("swift_demangle")
-func _runtimeDemangle(
-    _ mangledName: UnsafePointer<CChar>?,
-    _ mangledNameLength: Int,
-    _ outputBuffer: UnsafeMutablePointer<CChar>?,
-    _ outputBufferSize: UnsafeMutablePointer<Int>?,
-    _ flags: UInt32
-) -> UnsafeMutablePointer<CChar>?
-
 /// A type's name as the runtime's demangler prints it, with sugar (`Swift.String?`,
-/// `[Swift.Int]`, `[Swift.String: Swift.Bool]`): the same spelling the on-disk reader
-/// produces, so in-process and on-disk layouts compare equal.
+/// `[Swift.Int]`, `[Swift.String: Swift.Bool]`): the same spelling the on-disk readers
+/// produce, so in-process and on-disk layouts compare equal.
 func demangledTypeName(_ type: Any.Type) -> String {
-    guard let mangled = _mangledTypeName(type) else { return String(reflecting: type) }
-    let symbol = "$s" + mangled
-    let demangled = symbol.withCString { _runtimeDemangle($0, symbol.utf8.count, nil, nil, 0) }
-    guard let demangled else { return String(reflecting: type) }
-    defer { free(demangled) }
-    return TypeNameSugar.apply(String(cString: demangled))
+    _mangledTypeName(type).flatMap(SwiftDemangler.typeName(mangling:)) ?? String(reflecting: type)
 }
