@@ -78,7 +78,9 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         _ = prefixStorage.initialize(from: prefixes.bytes)
         self.prefixStorage = prefixStorage
         self.prefixRanges = prefixRanges
-        self.accessesThroughStorage = fieldAccess == .instanceStorage
+        // A model with nothing to map needs no storage (and an empty struct has no address to
+        // give: TypeInfo's withStorage traps on it in debug builds).
+        self.accessesThroughStorage = fieldAccess == .instanceStorage && !bindings.isEmpty
         self.hasWillDecode = T.self is any MappingWillDecode.Type
         self.hasDidDecode = T.self is any MappingDidDecode.Type
         self.hasWillEncode = T.self is any MappingWillEncode.Type

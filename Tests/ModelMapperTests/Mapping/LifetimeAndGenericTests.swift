@@ -29,7 +29,25 @@ struct Page<Item: Mappable>: Mappable {
     var next: Item?
 }
 
+/// Models with nothing to map: no stored properties, or only ones without a JSON form.
+struct EmptyModel: Mappable {}
+final class EmptyClassModel: Mappable { required init() {} }
+struct OnlyClosure: Mappable { var action: @Sendable () -> Void = {} }
+
 @Suite(.serialized) struct LifetimeAndGenericTests {
+    @Test(arguments: fieldAccessStrategies)
+    func modelsWithNothingToMapDecodeAndEncode(_ access: FieldAccessStrategy) throws {
+        let mapper = ModelMapper(options: MappingOptions(mode: .strict, fieldAccess: access))
+        let json = #"{"ignored": [1, {"x": null}]}"#
+        _ = try mapper.decode(EmptyModel.self, from: json)
+        _ = try mapper.decode(EmptyClassModel.self, from: json)
+        _ = try mapper.decode(OnlyClosure.self, from: json)
+        #expect(try mapper.encodeToString(EmptyModel()) == "{}")
+        #expect(try mapper.encodeToString(EmptyClassModel()) == "{}")
+        #expect(try mapper.encodeToString(OnlyClosure()) == "{}")
+        #expect(try mapper.unmappedProperties(of: OnlyClosure.self) == ["action"])
+    }
+
     @Test(arguments: fieldAccessStrategies)
     func decodingAndEncodingNeitherLeakNorOverRelease(_ access: FieldAccessStrategy) throws {
         let mapper = ModelMapper(options: MappingOptions(fieldAccess: access))
