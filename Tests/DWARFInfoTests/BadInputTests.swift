@@ -143,6 +143,28 @@ import Testing
         #expect(Self.error(reading: object) == nil)
     }
 
+    /// libdwarf sizes an allocation from a section group's size before checking it (found by
+    /// Tools/fuzz-dwarfinfo); the read must still end in one typed error, not a crash.
+    @Test("a section group claiming 16 GB gives a typed error")
+    func hugeSectionGroup() throws {
+        let object = FixtureToolchain.workDirectory.appendingPathComponent("groups.o").path
+        try FixtureToolchain.run(FixtureToolchain.clangPlusPlus, [
+            "-g", "-gdwarf-5", "-fdebug-types-section", "-c", FixtureToolchain.cPlusPlusSource.path, "-o", object,
+        ])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: object)))
+        func integer(_ offset: Int, _ width: Int) -> Int {
+            (0..<width).reversed().reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+        }
+        let table = integer(0x28, 8), entrySize = integer(0x3A, 2), count = integer(0x3C, 2)
+        // SHT_GROUP is type 17; its sh_size is at 0x20 in a 64-bit section header.
+        let group = try #require((0..<count).first { integer(table + $0 * entrySize + 4, 4) == 17 })
+        let sizeField = table + group * entrySize + 0x20
+        for (index, byte) in [0x0C, 0, 0, 0, 0x04, 0, 0, 0].enumerated() { bytes[sizeField + index] = UInt8(byte) }
+        let path = try Self.write(bytes, named: "huge-group.o")
+        let error = try #require(Self.error(reading: path))
+        #expect(error.description.hasPrefix(path))
+    }
+
     /// A bounded mutation run: bytes of the file or of its debug sections overwritten at random (with a fixed
     /// seed, so a failure reproduces). Each read must end in layouts or a typed error.
     @Test("random corruption of the file and its debug sections never crashes")
