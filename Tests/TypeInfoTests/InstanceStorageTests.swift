@@ -73,3 +73,30 @@ final class StorageOwner {
         #expect(throws: PropertyAccessError.self) { try ClassInfo.of(Dog.self).withStorage(of: &animal) { _ in } }
     }
 }
+
+struct ZeroSizedFields {
+    var empty = EmptyStruct()
+    var unit: () = ()
+}
+
+@Suite struct ZeroSizedValueTests {
+    // A zero-sized value's buffer has no base address; reading and writing its (zero-sized)
+    // fields must still work, in debug builds too.
+    @Test func zeroSizedStructsCanBeReadAndWritten() throws {
+        #expect(MemoryLayout<ZeroSizedFields>.size == 0)
+        let info = ClassInfo.of(ZeroSizedFields.self)
+        var value = ZeroSizedFields()
+        let empty = try #require(info.propertyInfo(named: "empty"))
+        try info.withStorage(of: &value) { storage in
+            try storage.set(EmptyStruct(), empty)
+            _ = try storage.get(EmptyStruct.self, empty)
+        }
+        _ = try info.withStorage(reading: value) { try $0.get(EmptyStruct.self, empty) }
+        try empty.set(EmptyStruct(), on: &value)
+        _ = try empty.get(EmptyStruct.self, from: value)
+        _ = try empty.get(from: value)
+        try empty.set(EmptyStruct() as Any, on: &value)
+        var nothing = EmptyStruct()
+        try ClassInfo.of(EmptyStruct.self).withStorage(of: &nothing) { _ in }
+    }
+}

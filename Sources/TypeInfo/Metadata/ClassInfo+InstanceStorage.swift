@@ -26,9 +26,17 @@ public struct InstanceStorage {
     ///   - property: a property of the ClassInfo this storage came from (or of a superclass).
     /// - Returns: a copy of the value.
     /// - Throws: ``PropertyAccessError`` when the property belongs to another type or the value is not a `Value`.
-    @inlinable
+    @inlinable @inline(__always)
     public func get<Value>(_ type: Value.Type, _ property: PropertyInfo) throws -> Value {
-        guard property.declaringTypeID == owners[0] || owners.contains(property.declaringTypeID) else {
+        if property.declaringTypeID == owners[0], property.allowsDirectAccess, Value.self == property.type {
+            return (base + property.offset).assumingMemoryBound(to: Value.self).pointee
+        }
+        return try getSlow(type, property)
+    }
+
+    @usableFromInline @inline(never)
+    func getSlow<Value>(_ type: Value.Type, _ property: PropertyInfo) throws -> Value {
+        guard owners.contains(property.declaringTypeID) else {
             throw property.foreignPropertyError()
         }
         if property.allowsDirectAccess, Value.self == property.type {
@@ -68,9 +76,18 @@ public struct MutableInstanceStorage {
     ///   - property: a property of the ClassInfo this storage came from (or of a superclass).
     /// - Throws: ``PropertyAccessError`` when the property belongs to another type or the value
     ///   does not fit; nothing is written then.
-    @inlinable
-    public func set<Value>(_ value: Value, _ property: PropertyInfo) throws {
-        guard property.declaringTypeID == owners[0] || owners.contains(property.declaringTypeID) else {
+    @inlinable @inline(__always)
+    public func set<Value>(_ value: consuming Value, _ property: PropertyInfo) throws {
+        if property.declaringTypeID == owners[0], property.allowsDirectAccess, Value.self == property.type {
+            (base + property.offset).assumingMemoryBound(to: Value.self).pointee = value
+            return
+        }
+        try setSlow(value, property)
+    }
+
+    @usableFromInline @inline(never)
+    func setSlow<Value>(_ value: consuming Value, _ property: PropertyInfo) throws {
+        guard owners.contains(property.declaringTypeID) else {
             throw property.foreignPropertyError()
         }
         if property.allowsDirectAccess, Value.self == property.type {
@@ -101,7 +118,7 @@ extension ClassInfo {
             }
         }
         return try withUnsafeMutableBytes(of: &instance) { bytes in
-            try body(MutableInstanceStorage(base: bytes.baseAddress.unsafelyUnwrapped, owners: storageOwners))
+            try body(MutableInstanceStorage(base: (bytes.baseAddress ?? zeroSizedValueAddress), owners: storageOwners))
         }
     }
 
@@ -123,7 +140,7 @@ extension ClassInfo {
             }
         }
         return try withUnsafeBytes(of: instance) { bytes in
-            try body(InstanceStorage(base: bytes.baseAddress.unsafelyUnwrapped, owners: storageOwners))
+            try body(InstanceStorage(base: (bytes.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)), owners: storageOwners))
         }
     }
 

@@ -27,7 +27,7 @@ extension PropertyInfo {
                 }
             }
             return withUnsafeBytes(of: instance) { bytes in
-                (bytes.baseAddress.unsafelyUnwrapped + offset).assumingMemoryBound(to: Value.self).pointee
+                ((bytes.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)) + offset).assumingMemoryBound(to: Value.self).pointee
             }
         }
         return try getThroughStorage(type, from: instance)
@@ -56,10 +56,17 @@ extension PropertyInfo {
                 return
             }
             withUnsafeMutableBytes(of: &instance) { bytes in
-                (bytes.baseAddress.unsafelyUnwrapped + offset).assumingMemoryBound(to: Value.self).pointee = value
+                ((bytes.baseAddress ?? zeroSizedValueAddress) + offset).assumingMemoryBound(to: Value.self).pointee = value
             }
             return
         }
         try setThroughStorage(value, on: &instance)
     }
+}
+
+/// The address handed out for a zero-sized value, whose buffer has no base address: it has no
+/// bytes to read or write, so any non-null, maximally aligned address serves.
+@inlinable
+var zeroSizedValueAddress: UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(bitPattern: 16).unsafelyUnwrapped
 }

@@ -23,7 +23,7 @@ extension PropertyInfo {
         guard canAccessValue else { throw unsupported }
         if declaringClass == nil, Instance.self == declaringType {
             let written = withUnsafeMutableBytes(of: &instance) { bytes in
-                storage.store(value, to: bytes.baseAddress.unsafelyUnwrapped + offset)
+                storage.store(value, to: (bytes.baseAddress ?? zeroSizedValueAddress) + offset)
             }
             guard written else { throw mismatch(value) }
             return
@@ -34,7 +34,7 @@ extension PropertyInfo {
         }
         if Instance.self == declaringType {
             let written = withUnsafeMutableBytes(of: &instance) { bytes in
-                storage.store(value, to: bytes.baseAddress.unsafelyUnwrapped + offset)
+                storage.store(value, to: (bytes.baseAddress ?? zeroSizedValueAddress) + offset)
             }
             guard written else { throw mismatch(value) }
             return
@@ -74,7 +74,7 @@ extension PropertyInfo {
 
     func withFieldAddress<Instance, R>(of instance: Instance, _ body: (UnsafeRawPointer) -> R) throws -> R {
         if declaringClass == nil, Instance.self == declaringType {
-            return withUnsafeBytes(of: instance) { body($0.baseAddress.unsafelyUnwrapped + offset) }
+            return withUnsafeBytes(of: instance) { body(($0.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)) + offset) }
         }
         if let object = Self.classInstance(instance) {
             guard owns(object) else { throw notAnInstance(Swift.type(of: object)) }
@@ -83,13 +83,13 @@ extension PropertyInfo {
             }
         }
         if Instance.self == declaringType {
-            return withUnsafeBytes(of: instance) { body($0.baseAddress.unsafelyUnwrapped + offset) }
+            return withUnsafeBytes(of: instance) { body(($0.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)) + offset) }
         }
         guard Self.isExistential(Instance.self) else { throw notAnInstance(Instance.self) }
         let opened: Any = instance
         func readOpened<T>(_ concrete: T) throws -> R {
             guard T.self == declaringType else { throw notAnInstance(T.self) }
-            return withUnsafeBytes(of: concrete) { body($0.baseAddress.unsafelyUnwrapped + offset) }
+            return withUnsafeBytes(of: concrete) { body(($0.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)) + offset) }
         }
         if let object = Self.classInstance(opened) {
             return try withFieldAddress(of: object, body)
