@@ -1,5 +1,5 @@
 import Foundation
-import TypeInfo
+@_spi(Locking) import TypeInfo
 
 /// Maps JSON to ``Mappable`` models and back, through the types' `ClassInfo`.
 ///
@@ -25,7 +25,7 @@ public final class ModelMapper: Sendable {
         var configurations: [ObjectIdentifier: @Sendable (inout MappingConfiguration) -> Void] = [:]
     }
 
-    private let state = PlanCacheLock(State())
+    private let state = PthreadMutex(State())
 
     /// Creates a mapper.
     ///

@@ -21,7 +21,7 @@ final class ClassInfoCache: Sendable {
 
     /// The current table's address.
     private let currentTable: Atomic<UInt>
-    private let writer: WriterLock<WriterState>
+    private let writer: PthreadMutex<WriterState>
     private let generationCounter = Atomic<UInt64>(0)
 
     private struct WriterState {
@@ -35,7 +35,7 @@ final class ClassInfoCache: Sendable {
     init() {
         let table = CacheTable(log2Capacity: 8)
         currentTable = Atomic(table.address)
-        writer = WriterLock(WriterState(table: table))
+        writer = PthreadMutex(WriterState(table: table))
     }
 
     /// The cached, up-to-date ClassInfo for `type`, built now if there is none.
