@@ -132,7 +132,25 @@ struct DumpCommand: ParsableCommand {
             let known = Set(document.types.map(\.name))
             document.types += cTypes.filter { !known.contains($0.name) }
             let report = LayoutWitnessComparison.compare(metadata: document.types, dwarf: swiftTypes)
-            document.image.notes += report.disagreements.map { "DWARF disagrees: \($0)" }
+            // Plain `-g` describes Swift types without members: every field of such a type comes
+            // back as "not in DWARF". One summary line says that; real disagreements are listed.
+            let fieldCounts = Dictionary(document.types.map { ($0.name, $0.fields.count) }, uniquingKeysWith: { first, _ in first })
+            let byType = Dictionary(grouping: report.disagreements, by: \.typeName)
+            var memberless = 0
+            for disagreement in report.disagreements {
+                let all = byType[disagreement.typeName] ?? []
+                let describedWithoutMembers = all.count == fieldCounts[disagreement.typeName]
+                    && all.allSatisfy { $0.reason == .memberNotDescribed }
+                if describedWithoutMembers {
+                    if all.first == disagreement { memberless += 1 }
+                    continue
+                }
+                document.image.notes.append("DWARF disagrees: \(disagreement)")
+            }
+            if memberless > 0 {
+                document.image.notes.append(
+                    "DWARF describes \(memberless) Swift types without their members (plain -g): build with -Xfrontend -gdwarf-types to check field offsets against DWARF too")
+            }
         } catch .noDebugInfo {
             // Nothing to add.
         } catch {

@@ -149,4 +149,14 @@ struct DumpCommandTests {
         let text = try Self.run(["dump", object])
         #expect(text.output.contains("\nstruct point  size "))
     }
+
+    @Test("a plain -g build (Swift types without members in DWARF) gives one summary note, not a note per field")
+    func plainDebugInfo() throws {
+        let fixture = try FixtureToolchain.product(.debug)
+        let result = try Self.run(["dump", fixture, "--format", "json"])
+        #expect(result.status == 0)
+        let notes = try LayoutDocument(jsonData: Data(result.output.utf8)).image.notes
+        #expect(!notes.contains { $0.hasPrefix("DWARF disagrees") && $0.contains("not in DWARF") }, "\(notes)")
+        #expect(notes.contains { $0.contains("without their members (plain -g)") }, "\(notes)")
+    }
 }
