@@ -153,21 +153,28 @@ struct JSONReader {
             while true {
                 try readValue()
                 count += 1
-                skipWhitespace()
-                guard position < bytes.count else { throw fail(.unexpectedEnd) }
-                let byte = bytes[position]
-                position += 1
-                if byte == UInt8(ascii: ",") {
-                    skipWhitespace()
-                    continue
-                }
-                if byte == UInt8(ascii: "]") { break }
-                throw fail(.unexpectedByte(byte), at: position - 1)
+                guard try readSeparator(closing: UInt8(ascii: "]")) else { break }
             }
         }
         nodes[index].count = count
         nodes[index].end = UInt32(nodes.count)
         depth -= 1
+    }
+
+    /// After a container's element: `,` (true: another element follows) or the closing byte
+    /// (false); anything else is an error at that byte.
+    @inline(__always)
+    private mutating func readSeparator(closing: UInt8) throws -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw fail(.unexpectedEnd) }
+        let byte = bytes[position]
+        position += 1
+        if byte == UInt8(ascii: ",") {
+            skipWhitespace()
+            return true
+        }
+        if byte == closing { return false }
+        throw fail(.unexpectedByte(byte), at: position - 1)
     }
 
     private mutating func readObject() throws {
@@ -191,16 +198,7 @@ struct JSONReader {
                 skipWhitespace()
                 try readValue()
                 count += 1
-                skipWhitespace()
-                guard position < bytes.count else { throw fail(.unexpectedEnd) }
-                let byte = bytes[position]
-                position += 1
-                if byte == UInt8(ascii: ",") {
-                    skipWhitespace()
-                    continue
-                }
-                if byte == UInt8(ascii: "}") { break }
-                throw fail(.unexpectedByte(byte), at: position - 1)
+                guard try readSeparator(closing: UInt8(ascii: "}")) else { break }
             }
         }
         nodes[index].count = count

@@ -201,7 +201,7 @@ final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
     override func decode(
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
-        let value: String? = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+        let value: String? = try decode(tape, i, context)
         try storage.set(value, property)
     }
 
@@ -235,7 +235,7 @@ final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
     override func decode(
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
-        let value: Int? = tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
+        let value: Int? = try decode(tape, i, context)
         try storage.set(value, property)
     }
 
@@ -271,7 +271,7 @@ final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
     override func decode(
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
-        let value: Bool? = tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+        let value: Bool? = try decode(tape, i, context)
         try storage.set(value, property)
     }
 
