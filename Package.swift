@@ -10,9 +10,11 @@ let package = Package(
         .library(name: "TypeInfo", targets: ["TypeInfo"]),
         .library(name: "BinaryInfo", targets: ["BinaryInfo"]),
         .library(name: "DWARFInfo", targets: ["DWARFInfo"]),
+        .library(name: "TypeLowering", targets: ["TypeLowering"]),
         .library(name: "LayoutTesting", targets: ["LayoutTesting"]),
         .library(name: "ModelMapper", targets: ["ModelMapper"]),
         .executable(name: "typeinfo", targets: ["typeinfo"]),
+        .executable(name: "typeinfo-lowering", targets: ["typeinfo-lowering"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,6 +33,12 @@ let package = Package(
         // On-disk readers: they never execute the target.
         .target(name: "BinaryInfo", dependencies: ["TypeLayout", "CLibElf"]),
         .target(name: "DWARFInfo", dependencies: ["TypeLayout", "CLibDwarf"]),
+
+        // Computed layouts: the toolchain's libswiftRemoteMirror (declared in CSwiftRemoteMirror,
+        // loaded with dlopen), run in the typeinfo-lowering worker process so its crashes stay there.
+        .systemLibrary(name: "CSwiftRemoteMirror"),
+        .target(name: "TypeLowering", dependencies: ["TypeLayout", "BinaryInfo", "CSwiftRemoteMirror"]),
+        .executableTarget(name: "typeinfo-lowering", dependencies: ["TypeLowering"]),
 
         // Snapshot assertions for unit tests.
         .target(name: "LayoutTesting", dependencies: ["TypeLayout", "TypeInfo"]),
@@ -57,6 +65,7 @@ let package = Package(
             dependencies: ["BinaryInfo", "TypeInfo"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo", "BinaryInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
         .testTarget(name: "ModelMapperTests", dependencies: ["ModelMapper"], resources: [.copy("Resources")]),

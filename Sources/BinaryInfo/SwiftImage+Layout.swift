@@ -29,6 +29,7 @@ extension SwiftImage {
         }
         if let superclass = descriptor.superclassMangling {
             layout.superclass = typeName(for: superclass)
+            layout.superclassMangledName = superclass.text
         }
 
         let records = try descriptor.fieldDescriptor.map { try fieldDescriptor(at: $0).records } ?? []

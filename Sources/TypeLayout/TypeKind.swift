@@ -43,4 +43,7 @@ public enum LayoutSource: String, Hashable, Sendable, Codable, CaseIterable {
     case metadata
     /// Read from DWARF debug information (DWARFInfo).
     case dwarf
+    /// Computed from a binary's reflection records by the toolchain's own type lowering
+    /// (libswiftRemoteMirror, through TypeLowering).
+    case computed
 }

@@ -24,6 +24,8 @@ public struct TypeLayout: Hashable, Sendable {
     public var instanceAlignment: Int?
     /// For classes: the qualified name of the superclass.
     public var superclass: String?
+    /// For classes: the superclass's mangled name (without `$s`), where the source has one.
+    public var superclassMangledName: String? = nil
     /// Generic parameter names (`T`, `U`) or, for a specialised type read at run time, the arguments.
     public var genericParameters: [String]
     /// Protocols the type conforms to, by qualified name.

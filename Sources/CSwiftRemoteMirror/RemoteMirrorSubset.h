@@ -1,0 +1,70 @@
+// The subset of libswiftRemoteMirror's C API that TypeLowering calls, declared here because the
+// toolchain does not ship the header. Reference: swiftlang/swift
+// include/swift/SwiftRemoteMirror/{SwiftRemoteMirror.h,SwiftRemoteMirrorTypes.h,MemoryReaderInterface.h}.
+// Only types and function-pointer types: nothing links against the library; TypeLowering looks
+// each function up with dlsym after dlopen.
+#ifndef TYPEINFO_REMOTE_MIRROR_SUBSET_H
+#define TYPEINFO_REMOTE_MIRROR_SUBSET_H
+
+#include <stdint.h>
+
+typedef uint64_t rm_addr_t;
+typedef uint64_t rm_typeref_t;
+typedef struct SwiftReflectionContext *rm_context_t;
+
+typedef struct rm_section { void *Begin; void *End; } rm_section_t;
+typedef struct rm_remote_section { uintptr_t StartAddress; uintptr_t Size; } rm_remote_section_t;
+typedef struct rm_section_mapping { rm_section_t local_section; rm_remote_section_t remote_section; } rm_section_mapping_t;
+
+/// swift_reflection_mapping_info_t: field, assocty, builtin, capture, typeref, reflstr (in this order).
+typedef struct rm_mapping_info {
+    rm_section_mapping_t field;
+    rm_section_mapping_t associated_types;
+    rm_section_mapping_t builtin_types;
+    rm_section_mapping_t capture;
+    rm_section_mapping_t type_references;
+    rm_section_mapping_t reflection_strings;
+} rm_mapping_info_t;
+
+/// swift_layout_kind_t (values in declaration order).
+typedef enum rm_layout_kind {
+    RM_UNKNOWN, RM_BUILTIN, RM_RAW_POINTER, RM_TUPLE, RM_STRUCT,
+    RM_NO_PAYLOAD_ENUM, RM_SINGLE_PAYLOAD_ENUM, RM_MULTI_PAYLOAD_ENUM,
+    RM_THICK_FUNCTION, RM_OPAQUE_EXISTENTIAL, RM_CLASS_EXISTENTIAL, RM_ERROR_EXISTENTIAL,
+    RM_EXISTENTIAL_METATYPE, RM_STRONG_REFERENCE, RM_UNOWNED_REFERENCE, RM_WEAK_REFERENCE,
+    RM_UNMANAGED_REFERENCE, RM_CLASS_INSTANCE, RM_CLOSURE_CONTEXT
+} rm_layout_kind_t;
+
+typedef struct rm_typeinfo {
+    rm_layout_kind_t Kind;
+    unsigned Size;
+    unsigned Alignment;
+    unsigned Stride;
+    unsigned NumFields;
+} rm_typeinfo_t;
+
+typedef struct rm_childinfo {
+    const char *Name;
+    unsigned Offset;
+    rm_layout_kind_t Kind;
+    rm_typeref_t TR;
+} rm_childinfo_t;
+
+/// DataLayoutQueryType: unknown queries are answered with 0 ("not handled").
+enum { RM_DLQ_GET_POINTER_SIZE = 0, RM_DLQ_GET_SIZE_SIZE = 1 };
+
+typedef int (*rm_query_data_layout_fn)(void *context, int type, void *inBuffer, void *outBuffer);
+typedef void (*rm_free_bytes_fn)(void *context, const void *bytes, void *freeContext);
+typedef const void *(*rm_read_bytes_fn)(void *context, rm_addr_t address, uint64_t size, void **outFreeContext);
+typedef uint64_t (*rm_string_length_fn)(void *context, rm_addr_t address);
+typedef rm_addr_t (*rm_symbol_address_fn)(void *context, const char *name, uint64_t length);
+
+typedef rm_context_t (*rm_create_context_fn)(void *readerContext, rm_query_data_layout_fn, rm_free_bytes_fn,
+                                             rm_read_bytes_fn, rm_string_length_fn, rm_symbol_address_fn);
+typedef void (*rm_destroy_context_fn)(rm_context_t);
+typedef void (*rm_add_mapping_info_fn)(rm_context_t, rm_mapping_info_t);
+typedef rm_typeref_t (*rm_typeref_for_mangled_name_fn)(rm_context_t, const char *name, uint64_t length);
+typedef rm_typeinfo_t (*rm_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
+typedef rm_childinfo_t (*rm_child_of_typeref_fn)(rm_context_t, rm_typeref_t, unsigned index);
+
+#endif

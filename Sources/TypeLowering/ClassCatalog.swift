@@ -1,0 +1,132 @@
+import BinaryInfo
+import TypeLayout
+
+/// The classes a reading needs for instance layouts: the file's own, and the ancestors that live
+/// in its dependencies (read with BinaryInfo on first need).
+///
+/// libswiftRemoteMirror lowers a class typeref only as a reference, and its instance layouts
+/// (from metadata) add up every ancestor's size on Linux. So an instance is laid out here, the
+/// way the compiler lays out a class (`lib/IRGen/StructLayout`): the superclass's instance
+/// first (the 16-byte object header at the root), then each stored property in declaration
+/// order at the next multiple of its alignment. Each property's size and alignment come from
+/// the library's lowering of its type.
+struct ClassCatalog {
+    /// A class as read from one image.
+    struct Entry {
+        var layout: TypeLayout
+        /// Whether `layout.fields` begins with the superclass's fields (BinaryInfo lists them
+        /// when the superclass is in the same image).
+        var ownFieldsStart: Int
+    }
+
+    /// Swift's native object header on Linux: metadata pointer and reference counts.
+    static let headerSize = 16
+    static let headerAlignment = 8
+
+    private var entries: [String: Entry] = [:]
+    private let dependencies: [String]
+    private var dependenciesRead = false
+    private var memo: [String: InstanceLayout?] = [:]
+    private(set) var notes: [String] = []
+
+    struct InstanceLayout {
+        var size: Int
+        var alignment: Int
+        var fields: [FieldLayout]
+    }
+
+    init(local: [TypeLayout], dependencies: [String]) {
+        self.dependencies = dependencies
+        add(local)
+    }
+
+    private mutating func add(_ types: [TypeLayout]) {
+        var byMangling: [String: TypeLayout] = [:]
+        for type in types where type.kind == .class {
+            if let mangling = type.mangledName { byMangling[mangling] = type }
+        }
+        for (mangling, type) in byMangling where entries[mangling] == nil {
+            var start = 0
+            if let parent = type.superclassMangledName.flatMap({ byMangling[$0] }) { start = min(parent.fields.count, type.fields.count) }
+            entries[mangling] = Entry(layout: type, ownFieldsStart: start)
+        }
+    }
+
+    /// The class `mangling`, reading the dependencies once if it is not local.
+    private mutating func entry(_ mangling: String) -> Entry? {
+        if let found = entries[mangling] { return found }
+        guard !dependenciesRead else { return nil }
+        dependenciesRead = true
+        for path in dependencies {
+            do {
+                add(try BinaryImage.layouts(atPath: path).types)
+            } catch {
+                notes.append("dependency \(path) could not be read for superclasses: \(error)")
+            }
+        }
+        return entries[mangling]
+    }
+
+    /// The field type manglings to lower for the class `mangling` and its ancestors.
+    mutating func fieldTypeManglings(ofClass mangling: String) -> [String] {
+        var result: [String] = []
+        var current: String? = mangling
+        var depth = 0
+        while let name = current, depth < 64, let found = entry(name) {
+            for field in found.layout.fields.dropFirst(found.ownFieldsStart) {
+                if let type = Self.lowerableMangling(of: field) { result.append(type) }
+            }
+            current = found.layout.superclassMangledName
+            depth += 1
+        }
+        return result
+    }
+
+    /// A field's mangled type, when its textual spelling names the same type the field has: a
+    /// spelled-out symbolic reference can shift later substitutions onto another entity, and a
+    /// mangling that demangles to something else must not be lowered in its place.
+    static func lowerableMangling(of field: FieldLayout) -> String? {
+        guard let mangling = field.mangledType, SwiftDemangler.typeName(mangling: mangling) == field.type else { return nil }
+        return mangling
+    }
+
+    /// The instance layout of the class `mangling`, or nil when any part of it is unknown.
+    mutating func instanceLayout(ofClass mangling: String, lowered: [String: LoweredType], depth: Int = 0) -> InstanceLayout? {
+        if let known = memo[mangling] { return known }
+        guard depth < 64, let found = entry(mangling) else { return nil }
+        let layout = found.layout
+        // Actors carry the default-actor storage after the header, of a size this reader does not derive.
+        guard !layout.conformances.contains(where: { $0.hasSuffix(".Actor") || $0.hasSuffix(".DistributedActor") }) else {
+            memo[mangling] = .some(nil)
+            return nil
+        }
+        var result = InstanceLayout(size: Self.headerSize, alignment: Self.headerAlignment, fields: [])
+        if let parent = layout.superclassMangledName {
+            guard let inherited = instanceLayout(ofClass: parent, lowered: lowered, depth: depth + 1) else {
+                memo[mangling] = .some(nil)
+                return nil
+            }
+            result = inherited
+        }
+        var offset = result.size
+        for field in layout.fields.dropFirst(found.ownFieldsStart) {
+            guard let type = Self.lowerableMangling(of: field), let answer = lowered[type],
+                  answer.kind != nil, let size = answer.size, let alignment = answer.alignment, alignment > 0
+            else {
+                memo[mangling] = .some(nil)
+                return nil
+            }
+            offset = (offset + alignment - 1) / alignment * alignment
+            var placed = field
+            placed.offset = offset
+            placed.size = size
+            placed.alignment = alignment
+            result.fields.append(placed)
+            offset += size
+            result.alignment = max(result.alignment, alignment)
+        }
+        result.size = offset
+        memo[mangling] = result
+        return result
+    }
+}

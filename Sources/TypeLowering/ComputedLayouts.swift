@@ -1,0 +1,104 @@
+import BinaryInfo
+import TypeLayout
+
+/// Layouts computed by the toolchain's own type lowering (libswiftRemoteMirror) for the types
+/// of a file read from disk: what the file implies but its static metadata does not hold.
+///
+/// ```swift
+/// let file = "/usr/lib/libFoo.so"
+/// let document = try BinaryImage.layouts(atPath: file)
+/// let dependencies = LibraryDependencies.resolve(forFileAt: file, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
+/// let computed = ComputedLayouts.compute(forFileAt: file, types: document.types, dependencies: dependencies.paths)
+/// let merged = computed.merged(into: document)   // static and computed facts, disagreements as notes
+/// ```
+public struct ComputedLayouts: Sendable {
+    /// Computed layouts by mangled name (without `$s`); only facts the lowering established are set.
+    public var layouts: [String: TypeLayout]
+    /// What could not be computed, and why.
+    public var notes: [String]
+
+    /// Lowers every non-generic struct, enum and class among `types`.
+    ///
+    /// - Parameters:
+    ///   - path: the file the types were read from.
+    ///   - types: its types, as ``BinaryImage`` read them (mangled names and field types included).
+    ///   - dependencies: the Swift libraries it depends on (``LibraryDependencies/resolve(forFileAt:toolchainDirectory:)``):
+    ///     an explicit input, so a reading never depends on what this process happens to find.
+    ///   - configuration: where the reflection library and the worker are.
+    public static func compute(
+        forFileAt path: String,
+        types: [TypeLayout],
+        dependencies: [String],
+        configuration: LoweringConfiguration = .resolved()
+    ) -> ComputedLayouts {
+        var classes = ClassCatalog(local: types, dependencies: dependencies)
+        var manglings: [String] = []
+        var seen: Set<String> = []
+        func ask(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling) } }
+        for type in types where type.genericParameters.isEmpty {
+            guard let mangling = type.mangledName else { continue }
+            switch type.kind {
+            case .struct, .enum, .optional: ask(mangling)
+            case .class: classes.fieldTypeManglings(ofClass: mangling).forEach(ask)
+            default: break
+            }
+        }
+        let client = LoweringClient(configuration: configuration)
+        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies)
+        var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
+        var unknown = 0
+        for type in types where type.genericParameters.isEmpty {
+            guard let mangling = type.mangledName else { continue }
+            switch type.kind {
+            case .struct, .enum, .optional:
+                if let answer = lowered[mangling], answer.kind != nil {
+                    result.layouts[mangling] = Self.valueLayout(of: type, from: answer)
+                } else {
+                    unknown += 1
+                }
+            case .class:
+                if let instance = classes.instanceLayout(ofClass: mangling, lowered: lowered) {
+                    var layout = TypeLayout(name: type.name, mangledName: mangling, kind: .class, module: type.module)
+                    layout.size = 8
+                    layout.alignment = 8
+                    layout.stride = 8
+                    layout.instanceSize = instance.size
+                    layout.instanceAlignment = instance.alignment
+                    layout.fields = instance.fields
+                    layout.source = .computed
+                    result.layouts[mangling] = layout
+                } else {
+                    unknown += 1
+                }
+            default:
+                break
+            }
+        }
+        if unknown > 0 {
+            result.notes.append("type lowering: \(unknown) non-generic types have no computed layout (private names the library cannot resolve, @_rawLayout storage, actors, generic superclasses)")
+        }
+        return result
+    }
+
+    /// A struct's or enum's layout from the worker's answer: fields matched by name.
+    static func valueLayout(of type: TypeLayout, from answer: LoweredType) -> TypeLayout {
+        var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
+        layout.size = answer.size
+        layout.alignment = answer.alignment
+        layout.stride = answer.stride
+        layout.source = .computed
+        if type.kind == .struct {
+            let children = Dictionary(answer.children.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            layout.fields = type.fields.map { field in
+                var computed = FieldLayout(name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
+                if let child = children[field.name] {
+                    computed.offset = child.offset
+                    computed.size = child.size
+                    computed.alignment = child.alignment
+                }
+                return computed
+            }
+        }
+        return layout
+    }
+}

@@ -1,0 +1,105 @@
+import BinaryInfo
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The worker's copies of a reading's images: each file's allocated sections copied into
+/// anonymous, non-executable memory at their virtual addresses, and the dynamic relocations
+/// applied with symbols resolved across the images, as a loader would (but nothing runs).
+///
+/// The reflection library reads these copies through ``bytes(at:count:)``, which refuses any
+/// range outside them, so a corrupt pointer in a file makes a failed read, not a wild one.
+final class ImageMemory {
+    struct MappedImage {
+        let image: LoadableImage
+        let base: UnsafeMutableRawPointer
+        let size: Int
+
+        var range: Range<UInt> { UInt(bitPattern: base)..<UInt(bitPattern: base) + UInt(size) }
+    }
+
+    private(set) var images: [MappedImage] = []
+    /// Symbols no image defines, for one note.
+    private(set) var unresolvedSymbols: Set<String> = []
+
+    /// Copies and relocates `images` (the first is the file being read; the rest, its dependencies).
+    init(images loadable: [LoadableImage]) throws(TypeLoweringError) {
+        for image in loadable {
+            let size = Int(max(image.addressLimit, 1))
+            let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            guard let mapped, mapped != MAP_FAILED else {
+                throw .imageUnusable(path: image.path, reason: "cannot reserve \(size) bytes: \(String(cString: strerror(errno)))")
+            }
+            images.append(MappedImage(image: image, base: mapped, size: size))
+            do {
+                try image.copyContents(into: mapped, capacity: UInt64(size))
+            } catch {
+                throw .imageUnusable(path: image.path, reason: "\(error)")
+            }
+        }
+        for index in images.indices { relocate(images[index]) }
+    }
+
+    deinit {
+        for image in images { munmap(image.base, image.size) }
+    }
+
+    private func relocate(_ mapped: MappedImage) {
+        let base = UInt64(UInt(bitPattern: mapped.base))
+        for relocation in mapped.image.relocations {
+            switch relocation {
+            case .relative(let place, let addend):
+                store(base &+ addend, at: place, in: mapped)
+            case .defined(let place, let address):
+                store(base &+ address, at: place, in: mapped)
+            case .imported(let place, let symbol, let addend):
+                if let address = symbolAddress(symbol) {
+                    store(address &+ UInt64(bitPattern: addend), at: place, in: mapped)
+                } else {
+                    unresolvedSymbols.insert(symbol)
+                }
+            }
+        }
+    }
+
+    private func store(_ value: UInt64, at place: UInt64, in mapped: MappedImage) {
+        let (end, overflow) = place.addingReportingOverflow(8)
+        guard !overflow, end <= UInt64(mapped.size) else { return }
+        (mapped.base + Int(place)).storeBytes(of: value, as: UInt64.self)
+    }
+
+    /// The address of `name` in the first image that defines it (the loader's search order).
+    func symbolAddress(_ name: String) -> UInt64? {
+        for mapped in images {
+            if let address = mapped.image.address(ofSymbol: name) {
+                return UInt64(UInt(bitPattern: mapped.base)) &+ address
+            }
+        }
+        return nil
+    }
+
+    /// `count` bytes at `address` if they lie wholly inside one image's copy, else nil.
+    func bytes(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
+        guard let image = image(containing: address) else { return nil }
+        let offset = UInt(address) - image.range.lowerBound
+        guard count <= UInt64(image.range.count) - UInt64(offset) else { return nil }
+        return UnsafeRawPointer(image.base + Int(offset))
+    }
+
+    /// The length of the NUL-terminated string at `address`, or 0 if it runs off its image.
+    func stringLength(at address: UInt64) -> UInt64 {
+        guard let image = image(containing: address) else { return 0 }
+        let offset = Int(UInt(address) - image.range.lowerBound)
+        let available = image.size - offset
+        let start = UnsafeRawBufferPointer(start: image.base + offset, count: available)
+        return start.firstIndex(of: 0).map { UInt64($0) } ?? 0
+    }
+
+    private func image(containing address: UInt64) -> MappedImage? {
+        guard address <= UInt64(UInt.max) else { return nil }
+        let local = UInt(address)
+        return images.first { $0.range.contains(local) }
+    }
+}

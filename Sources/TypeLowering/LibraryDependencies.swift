@@ -1,0 +1,66 @@
+import BinaryInfo
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The Swift libraries a file depends on, found the way the dynamic loader would find them:
+/// DT_NEEDED names searched in DT_RUNPATH/DT_RPATH (with `$ORIGIN`), the file's own directory,
+/// then the toolchain's library directory. Only images with Swift reflection sections are kept:
+/// the others hold no types to lower.
+public enum LibraryDependencies {
+    /// The most libraries followed (a large app links a few dozen Swift libraries).
+    static let maximumLibraries = 256
+
+    /// The Swift dependencies of the file at `path`, transitively, in breadth-first order.
+    ///
+    /// - Parameter toolchainDirectory: the toolchain's `usr/lib/swift/linux` directory, searched last.
+    /// - Returns: absolute paths (never `path` itself), and a note per DT_NEEDED Swift library not found.
+    public static func resolve(forFileAt path: String, toolchainDirectory: String?) -> (paths: [String], notes: [String]) {
+        var found: [String] = []
+        var notes: [String] = []
+        var seen: Set<String> = [path]
+        var queue: [(path: String, image: LoadableImage?)] = [(path, try? LoadableImage(path: path))]
+        var position = 0
+        while position < queue.count, found.count < maximumLibraries {
+            let (current, image) = queue[position]
+            position += 1
+            guard let image else { continue }
+            let origin = directory(of: current)
+            var directories = image.searchPaths.map { $0.replacingOrigin(with: origin) }
+            directories.append(origin)
+            if let toolchainDirectory { directories.append(toolchainDirectory) }
+            for needed in image.neededLibraries where !needed.isEmpty {
+                guard let candidate = directories.lazy.map({ $0 + "/" + needed }).first(where: { access($0, R_OK) == 0 }) else {
+                    if needed.hasPrefix("libswift") || needed.hasPrefix("libFoundation") {
+                        notes.append("\(needed), which \(current) needs, was found in none of \(directories.joined(separator: ", "))")
+                    }
+                    continue
+                }
+                guard seen.insert(candidate).inserted else { continue }
+                let dependency = try? LoadableImage(path: candidate)
+                if let dependency, !dependency.swiftSections.isEmpty {
+                    found.append(candidate)
+                    queue.append((candidate, dependency))
+                }
+            }
+        }
+        return (found, notes)
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+extension String {
+    fileprivate func replacingOrigin(with origin: String) -> String {
+        var result = self
+        for token in ["${ORIGIN}", "$ORIGIN"] {
+            result = result.replacing(token, with: origin)
+        }
+        return result
+    }
+}

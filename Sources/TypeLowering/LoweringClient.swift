@@ -1,0 +1,71 @@
+/// Runs lowering requests through worker processes, so that a crash or hang of the reflection
+/// library costs the one type it happened on: that type becomes unknown with a note, and a new
+/// worker carries on with the types not yet answered.
+struct LoweringClient {
+    let configuration: LoweringConfiguration
+    /// Worker crashes tolerated for one reading before the remaining types are given up.
+    static let maximumRestarts = 8
+
+    /// Lowers `manglings` in the images `[file] + dependencies`.
+    ///
+    /// - Returns: every answered type by mangling (types the worker could not lower carry an
+    ///   ``LoweredType/unknownReason``), and notes about the run.
+    func lower(manglings: [String], file: String, dependencies: [String]) -> (types: [String: LoweredType], notes: [String]) {
+        guard !manglings.isEmpty else { return ([:], []) }
+        guard let libraryPath = configuration.remoteMirrorPath else {
+            return ([:], ["libswiftRemoteMirror.so not found (no libswiftCore.so loaded from a toolchain directory): computed layouts are off; set TYPEINFO_REMOTE_MIRROR"])
+        }
+        guard let workerPath = configuration.workerPath else {
+            return ([:], ["the typeinfo-lowering worker was not found: computed layouts are off; set TYPEINFO_LOWERING_WORKER"])
+        }
+        var answered: [String: LoweredType] = [:]
+        var notes: [String] = []
+        var remaining = manglings
+        var restarts = 0
+        while !remaining.isEmpty {
+            let request = LoweringRequest(libraryPath: libraryPath, imagePaths: [file] + dependencies, manglings: remaining)
+            var parser = LoweringWire.ReplyParser()
+            let ending: WorkerProcess.Ending
+            do {
+                let input = try request.encoded()
+                ending = try WorkerProcess.run(executable: workerPath, input: input, silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
+                    try parser.consume(line)
+                }
+            } catch {
+                return (answered, notes + ["\(error)"])
+            }
+            if restarts == 0 { notes += parser.notes }
+            for type in parser.finished { answered[type.mangling] = type }
+            guard parser.ready else {
+                let said = parser.notes.last ?? "no reason given"
+                return (answered, notes + ["computed layouts unavailable for \(file): the worker stopped before its first type (\(Self.describe(ending))): \(said)"])
+            }
+            let done = Set(parser.finished.map(\.mangling))
+            remaining.removeAll { done.contains($0) }
+            guard ending != .exited(0) || !remaining.isEmpty else { break }
+            // The type begun and never ended is the one the worker died on.
+            let culprit = parser.current?.mangling ?? remaining.first
+            if let culprit {
+                var lost = LoweredType(mangling: culprit)
+                lost.unknownReason = "the reflection library \(Self.describe(ending)) on it"
+                answered[culprit] = lost
+                notes.append("type lowering \(Self.describe(ending)) on $s\(culprit): its computed layout is unknown")
+                remaining.removeAll { $0 == culprit }
+            }
+            restarts += 1
+            if restarts > Self.maximumRestarts && !remaining.isEmpty {
+                notes.append("type lowering gave up after \(Self.maximumRestarts) worker crashes: \(remaining.count) types have no computed layout")
+                break
+            }
+        }
+        return (answered, notes)
+    }
+
+    private static func describe(_ ending: WorkerProcess.Ending) -> String {
+        switch ending {
+        case .exited(let status): return "exited with status \(status)"
+        case .signalled(let signal): return "crashed (signal \(signal))"
+        case .timedOut: return "hung (killed after its time limit)"
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/// The worker's message format: UTF-8 lines, one record per line, fields separated by single
+/// spaces (the last field of a line may itself hold spaces: a path or a field name never holds a
+/// newline, which ``LoweringRequest/encoded()`` checks). The first line names the format and its
+/// version, so a worker from another build is refused rather than misread.
+///
+/// Request (client → worker):
+///
+///     typeinfo-lowering 1
+///     library /opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so
+///     image /path/to/the/file            (the file being read, first)
+///     image /path/to/a/dependency        (then its dependencies)
+///     type 2nc6PacketV                   (mangled names without `$s`, any number)
+///     end
+///
+/// Reply (worker → client), flushed after every type so a crash names the type it happened on:
+///
+///     typeinfo-lowering 1
+///     note <text>                        (any number, before the first type)
+///     ready
+///     begin <mangling>
+///     info <kind> <size> <alignment> <stride> <children>   |   unknown <reason>
+///     child <offset> <kind> <size> <alignment> <stride> <name>   (kind etc. `?` when unknown)
+///     end <mangling>
+enum LoweringWire {
+    static let header = "typeinfo-lowering 1"
+    /// The longest line either side accepts.
+    static let maximumLineLength = 1 << 16
+    /// The most children one type may report (real types have a few hundred at most).
+    static let maximumChildren = 1 << 14
+}
+
+/// What the client asks the worker to do.
+struct LoweringRequest: Sendable, Equatable {
+    var libraryPath: String
+    var imagePaths: [String]
+    var manglings: [String]
+
+    /// The request as the worker reads it.
+    func encoded() throws(TypeLoweringError) -> String {
+        var text = LoweringWire.header + "\nlibrary " + libraryPath + "\n"
+        for path in [libraryPath] + imagePaths where path.contains("\n") || path.utf8.count > LoweringWire.maximumLineLength - 16 {
+            throw .imageUnusable(path: path, reason: "the path holds a newline or is too long to pass to the worker")
+        }
+        for path in imagePaths { text += "image " + path + "\n" }
+        for mangling in manglings where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
+            text += "type " + mangling + "\n"
+        }
+        return text + "end\n"
+    }
+
+    /// Parses a request; `nil` with a reason for anything malformed.
+    static func decode(lines: [String]) -> Result<LoweringRequest, TypeLoweringError> {
+        guard lines.first == LoweringWire.header else {
+            return .failure(.protocolViolation(detail: "request does not start with '\(LoweringWire.header)'"))
+        }
+        var request = LoweringRequest(libraryPath: "", imagePaths: [], manglings: [])
+        var ended = false
+        for (number, line) in lines.enumerated().dropFirst() {
+            guard !ended else { return .failure(.protocolViolation(detail: "line \(number + 1) after 'end'")) }
+            let (keyword, rest) = LoweringWire.split(line)
+            switch keyword {
+            case "library": request.libraryPath = rest
+            case "image": request.imagePaths.append(rest)
+            case "type": request.manglings.append(rest)
+            case "end": ended = true
+            default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))
+            }
+        }
+        guard ended, !request.libraryPath.isEmpty, !request.imagePaths.isEmpty else {
+            return .failure(.protocolViolation(detail: "request lacks 'library', 'image' or 'end'"))
+        }
+        return .success(request)
+    }
+}
+
+/// One type as the worker lowered it.
+struct LoweredType: Sendable, Equatable {
+    /// One field, tuple element or enum case.
+    struct Child: Sendable, Equatable {
+        var name: String
+        var offset: Int
+        var kind: String?
+        var size: Int?
+        var alignment: Int?
+        var stride: Int?
+    }
+
+    var mangling: String
+    var kind: String?
+    var size: Int?
+    var alignment: Int?
+    var stride: Int?
+    var children: [Child] = []
+    /// Why nothing is known, when ``kind`` is nil.
+    var unknownReason: String?
+
+    /// The reply lines for this type.
+    func encoded() -> String {
+        var text = "begin \(mangling)\n"
+        if let kind, let size, let alignment, let stride {
+            text += "info \(kind) \(size) \(alignment) \(stride) \(children.count)\n"
+            for child in children {
+                func number(_ value: Int?) -> String { value.map(String.init) ?? "?" }
+                text += "child \(child.offset) \(child.kind ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(child.name)\n"
+            }
+        } else {
+            text += "unknown \(unknownReason ?? "the library knows nothing about it")\n"
+        }
+        return text + "end \(mangling)\n"
+    }
+}
+
+extension LoweringWire {
+    /// Splits a line at its first space.
+    static func split(_ line: String) -> (keyword: String, rest: String) {
+        guard let space = line.firstIndex(of: " ") else { return (line, "") }
+        return (String(line[..<space]), String(line[line.index(after: space)...]))
+    }
+
+    /// Incremental reply parser: feed lines, collect finished types.
+    struct ReplyParser {
+        private(set) var sawHeader = false
+        private(set) var ready = false
+        private(set) var notes: [String] = []
+        private(set) var finished: [LoweredType] = []
+        /// The type begun and not yet ended (on a crash: the culprit).
+        private(set) var current: LoweredType?
+
+        mutating func consume(_ line: String) throws(TypeLoweringError) {
+            guard line.utf8.count <= LoweringWire.maximumLineLength else {
+                throw .protocolViolation(detail: "reply line longer than \(LoweringWire.maximumLineLength) bytes")
+            }
+            guard sawHeader else {
+                guard line == LoweringWire.header else { throw .protocolViolation(detail: "worker replied '\(line.prefix(80))', not '\(LoweringWire.header)'") }
+                sawHeader = true
+                return
+            }
+            let (keyword, rest) = LoweringWire.split(line)
+            switch keyword {
+            case "note": notes.append(rest)
+            case "ready": ready = true
+            case "begin":
+                guard current == nil else { throw .protocolViolation(detail: "'begin \(rest)' inside another type") }
+                current = LoweredType(mangling: rest)
+            case "info":
+                let parts = rest.split(separator: " ").map(String.init)
+                guard current != nil, parts.count == 5, let size = Int(parts[1]), let alignment = Int(parts[2]), let stride = Int(parts[3]),
+                      size >= 0, alignment >= 1, stride >= 0, Int(parts[4]) != nil
+                else { throw .protocolViolation(detail: "malformed 'info \(rest.prefix(80))'") }
+                current?.kind = parts[0]
+                current?.size = size
+                current?.alignment = alignment
+                current?.stride = stride
+            case "child":
+                let parts = rest.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
+                guard current != nil, parts.count == 6, let offset = Int(parts[0]), offset >= 0,
+                      (current?.children.count ?? 0) < LoweringWire.maximumChildren
+                else { throw .protocolViolation(detail: "malformed 'child \(rest.prefix(80))'") }
+                current?.children.append(LoweredType.Child(
+                    name: parts[5], offset: offset, kind: parts[1] == "?" ? nil : parts[1],
+                    size: Int(parts[2]), alignment: Int(parts[3]), stride: Int(parts[4])
+                ))
+            case "unknown":
+                guard current != nil else { throw .protocolViolation(detail: "'unknown' outside a type") }
+                current?.unknownReason = rest
+            case "end":
+                guard let done = current, done.mangling == rest else { throw .protocolViolation(detail: "'end \(rest.prefix(80))' without its 'begin'") }
+                finished.append(done)
+                current = nil
+            default:
+                throw .protocolViolation(detail: "unknown reply '\(keyword.prefix(40))'")
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import BinaryInfo
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The body of the `typeinfo-lowering` executable: reads one request on standard input, lays the
+/// images out in its own memory, and answers type by type on standard output.
+///
+/// It runs in a process of its own because libswiftRemoteMirror aborts its process (demangler
+/// assertions, SIGILL) on some corrupt files: a crash here costs one type, not the reading.
+public enum LoweringWorker {
+
+    /// Runs the worker; returns the process exit status.
+    public static func run() -> Int32 {
+        var lines: [String] = []
+        while let line = readLine(strippingNewline: true) {
+            guard line.utf8.count <= LoweringWire.maximumLineLength, lines.count < 1 << 22 else {
+                emit("note request too large")
+                return 2
+            }
+            lines.append(line)
+            if line == "end" { break }
+        }
+        emit(LoweringWire.header)
+        let request: LoweringRequest
+        switch LoweringRequest.decode(lines: lines) {
+        case .success(let decoded): request = decoded
+        case .failure(let error):
+            emit("note \(error)")
+            return 2
+        }
+        let session: LoweringSession
+        do {
+            session = try LoweringSession(request: request) { emit("note \($0)") }
+        } catch {
+            emit("note \(error)")
+            return 3
+        }
+        emit("ready")
+        for mangling in request.manglings {
+            emit(session.lower(mangling: mangling).encoded(), newline: false)
+        }
+        return 0
+    }
+
+    private static func emit(_ text: String, newline: Bool = true) {
+        // Unbuffered writes: each type reaches the client before the next one is started.
+        var bytes = Array((newline ? text + "\n" : text).utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(1, base + written, buffer.count - written)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
+    }
+}
+
+/// The library, the images and their reflection context for one request.
+final class LoweringSession {
+    private let library: RemoteMirrorLibrary
+    private let memory: ImageMemory
+    private let context: RemoteMirrorContext
+    /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
+    private var zeroSizedMemo: [UInt64: Bool] = [:]
+
+    init(request: LoweringRequest, note: (String) -> Void) throws(TypeLoweringError) {
+        library = try RemoteMirrorLibrary(path: request.libraryPath)
+        var images: [LoadableImage] = []
+        for (index, path) in request.imagePaths.enumerated() {
+            do {
+                images.append(try LoadableImage(path: path))
+            } catch {
+                if index == 0 { throw .imageUnusable(path: path, reason: "\(error)") }
+                note("dependency \(path) skipped: \(error)")
+            }
+        }
+        memory = try ImageMemory(images: images)
+        // Only descriptors and metadata matter to type lowering; unresolved functions do not.
+        let missing = memory.unresolvedSymbols.filter { $0.hasPrefix("$s") && ($0.hasSuffix("Mn") || $0.hasSuffix("Mp") || $0.hasSuffix("N")) }
+        if !missing.isEmpty {
+            note("\(missing.count) type descriptors or metadata the file imports are defined by none of the images given (first: \(missing.sorted().first ?? "")): types using them stay unknown")
+        }
+        context = try RemoteMirrorContext(library: library, memory: memory)
+    }
+
+    /// Lowers one type named by its mangling (without `$s`).
+    func lower(mangling: String) -> LoweredType {
+        var result = LoweredType(mangling: mangling)
+        guard let typeRef = context.typeRef(mangledName: mangling) else {
+            result.unknownReason = "the reflection library cannot resolve the name"
+            return result
+        }
+        guard let info = context.info(of: typeRef) else {
+            result.unknownReason = "the reflection library cannot lower it (a type it needs is in none of the images)"
+            return result
+        }
+        if restsOnZeroSizedStruct(typeRef, depth: 0) {
+            result.unknownReason = "it holds a zero-sized struct without stored properties: empty or @_rawLayout (Atomic, Mutex), which the library lowers alike"
+            return result
+        }
+        result.kind = Self.name(of: info.kind)
+        result.size = info.size
+        result.alignment = info.alignment
+        result.stride = info.stride
+        for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
+            guard let child = context.child(of: typeRef, at: index) else { continue }
+            var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
+            if let childRef = child.typeRef, let childInfo = context.info(of: childRef) {
+                entry.kind = Self.name(of: childInfo.kind)
+                entry.size = childInfo.size
+                entry.alignment = childInfo.alignment
+                entry.stride = childInfo.stride
+            }
+            result.children.append(entry)
+        }
+        return result
+    }
+
+    /// Whether `typeRef` is, or holds inline, a struct of size 0 with no fields: the library lowers
+    /// `@_rawLayout` storage (Atomic, Mutex) that way, so any layout around it is wrong.
+    private func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
+        if let known = zeroSizedMemo[typeRef] { return known }
+        guard depth < Self.maximumDepth, let info = context.info(of: typeRef) else { return false }
+        var answer = false
+        switch info.kind {
+        case .struct where info.size == 0 && info.fieldCount == 0:
+            answer = true
+        case .struct, .tuple, .singlePayloadEnum, .multiPayloadEnum:
+            for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
+                if let child = context.child(of: typeRef, at: index)?.typeRef, restsOnZeroSizedStruct(child, depth: depth + 1) {
+                    answer = true
+                    break
+                }
+            }
+        default:
+            answer = false
+        }
+        zeroSizedMemo[typeRef] = answer
+        return answer
+    }
+
+    static let maximumDepth = 48
+
+    /// The wire spelling of a layout kind.
+    static func name(of kind: LoweredKind) -> String {
+        switch kind {
+        case .unknown: return "unknown"
+        case .builtin: return "builtin"
+        case .rawPointer: return "rawPointer"
+        case .tuple: return "tuple"
+        case .struct: return "struct"
+        case .noPayloadEnum: return "noPayloadEnum"
+        case .singlePayloadEnum: return "singlePayloadEnum"
+        case .multiPayloadEnum: return "multiPayloadEnum"
+        case .thickFunction: return "thickFunction"
+        case .opaqueExistential: return "opaqueExistential"
+        case .classExistential: return "classExistential"
+        case .errorExistential: return "errorExistential"
+        case .existentialMetatype: return "existentialMetatype"
+        case .strongReference: return "strongReference"
+        case .unownedReference: return "unownedReference"
+        case .weakReference: return "weakReference"
+        case .unmanagedReference: return "unmanagedReference"
+        case .classInstance: return "classInstance"
+        case .closureContext: return "closureContext"
+        }
+    }
+}

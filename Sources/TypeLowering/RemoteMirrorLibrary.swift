@@ -1,0 +1,147 @@
+import CSwiftRemoteMirror
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// libswiftRemoteMirror, loaded at run time with dlopen: the toolchain's own out-of-process
+/// type lowering (RemoteInspection's TypeConverter).
+///
+/// This is the only file that touches the library's C API; no C type leaves it.
+final class RemoteMirrorLibrary {
+    private let handle: UnsafeMutableRawPointer
+    let createContext: rm_create_context_fn
+    let destroyContext: rm_destroy_context_fn
+    let addMappingInfo: rm_add_mapping_info_fn
+    let typeRefForMangledName: rm_typeref_for_mangled_name_fn
+    let infoForTypeRef: rm_info_for_typeref_fn
+    let childOfTypeRef: rm_child_of_typeref_fn
+
+    /// Loads the library at `path` and looks up every function this module calls.
+    init(path: String) throws(TypeLoweringError) {
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            throw .remoteMirrorUnavailable(path: path, reason: reason)
+        }
+        self.handle = handle
+        func symbol<T>(_ name: String, as type: T.Type) throws(TypeLoweringError) -> T {
+            guard let address = dlsym(handle, name) else {
+                throw .remoteMirrorUnavailable(path: path, reason: "no symbol \(name)")
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        createContext = try symbol("swift_reflection_createReflectionContextWithDataLayout", as: rm_create_context_fn.self)
+        destroyContext = try symbol("swift_reflection_destroyReflectionContext", as: rm_destroy_context_fn.self)
+        addMappingInfo = try symbol("swift_reflection_addReflectionMappingInfo", as: rm_add_mapping_info_fn.self)
+        typeRefForMangledName = try symbol("swift_reflection_typeRefForMangledTypeName", as: rm_typeref_for_mangled_name_fn.self)
+        infoForTypeRef = try symbol("swift_reflection_infoForTypeRef", as: rm_info_for_typeref_fn.self)
+        childOfTypeRef = try symbol("swift_reflection_childOfTypeRef", as: rm_child_of_typeref_fn.self)
+    }
+
+    deinit { dlclose(handle) }
+}
+
+/// One reflection context over the images of an ``ImageMemory``. Remote addresses are the local
+/// addresses of the images' copies, so reads need no translation beyond a bounds check.
+final class RemoteMirrorContext {
+    private let library: RemoteMirrorLibrary
+    private let memory: ImageMemory
+    private let context: rm_context_t
+
+    init(library: RemoteMirrorLibrary, memory: ImageMemory) throws(TypeLoweringError) {
+        self.library = library
+        self.memory = memory
+        let opaque = Unmanaged.passUnretained(memory).toOpaque()
+        guard let context = library.createContext(
+            opaque,
+            { _, type, _, output in
+                // Pointer and size_t are 8 bytes on the 64-bit targets this reader accepts.
+                guard let output, type == Int32(RM_DLQ_GET_POINTER_SIZE) || type == Int32(RM_DLQ_GET_SIZE_SIZE) else { return 0 }
+                output.storeBytes(of: UInt8(8), as: UInt8.self)
+                return 1
+            },
+            { _, _, _ in },
+            { reader, address, size, freeContext in
+                freeContext?.pointee = nil
+                guard let reader else { return nil }
+                return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().bytes(at: address, count: size)
+            },
+            { reader, address in
+                guard let reader else { return 0 }
+                return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().stringLength(at: address)
+            },
+            { reader, name, length in
+                guard let reader, let name else { return 0 }
+                let text = String(decoding: UnsafeRawBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+                return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().symbolAddress(text) ?? 0
+            }
+        ) else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
+        self.context = context
+        for image in memory.images { add(image) }
+    }
+
+    deinit { library.destroyContext(context) }
+
+    private func add(_ image: ImageMemory.MappedImage) {
+        func mapping(_ name: String) -> rm_section_mapping_t {
+            guard let section = image.image.swiftSections[name] else {
+                return rm_section_mapping_t(local_section: rm_section_t(Begin: nil, End: nil), remote_section: rm_remote_section_t(StartAddress: 0, Size: 0))
+            }
+            let start = image.base + Int(section.address)
+            return rm_section_mapping_t(
+                local_section: rm_section_t(Begin: start, End: start + Int(section.size)),
+                remote_section: rm_remote_section_t(StartAddress: UInt(bitPattern: start), Size: UInt(section.size))
+            )
+        }
+        library.addMappingInfo(context, rm_mapping_info_t(
+            field: mapping("swift5_fieldmd"), associated_types: mapping("swift5_assocty"),
+            builtin_types: mapping("swift5_builtin"), capture: mapping("swift5_capture"),
+            type_references: mapping("swift5_typeref"), reflection_strings: mapping("swift5_reflstr")
+        ))
+    }
+
+    /// The typeref for a mangled type name without its `$s` prefix, or nil if the library cannot build one.
+    func typeRef(mangledName: String) -> UInt64? {
+        let full = "$s" + mangledName
+        let typeRef = full.withCString { library.typeRefForMangledName(context, $0, UInt64(full.utf8.count)) }
+        return typeRef == 0 ? nil : typeRef
+    }
+
+    /// The lowered layout of a typeref, or nil when the library knows nothing about it.
+    func info(of typeRef: UInt64) -> LoweredInfo? {
+        let info = library.infoForTypeRef(context, typeRef)
+        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
+        return LoweredInfo(kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+    }
+
+    /// Child `index` of a typeref (a field, tuple element or enum case).
+    func child(of typeRef: UInt64, at index: Int) -> LoweredChild? {
+        let child = library.childOfTypeRef(context, typeRef, UInt32(index))
+        let name = child.Name.map { String(cString: $0) } ?? ""
+        return LoweredChild(name: name, offset: Int(child.Offset), typeRef: child.TR == 0 ? nil : child.TR)
+    }
+}
+
+/// swift_layout_kind_t, by value (SwiftRemoteMirrorTypes.h), as plain Swift.
+enum LoweredKind: Int, Sendable {
+    case unknown, builtin, rawPointer, tuple, `struct`, noPayloadEnum, singlePayloadEnum, multiPayloadEnum
+    case thickFunction, opaqueExistential, classExistential, errorExistential, existentialMetatype
+    case strongReference, unownedReference, weakReference, unmanagedReference, classInstance, closureContext
+}
+
+/// What infoForTypeRef says about one type.
+struct LoweredInfo: Sendable {
+    var kind: LoweredKind
+    var size: Int
+    var alignment: Int
+    var stride: Int
+    var fieldCount: Int
+}
+
+/// What childOfTypeRef says about one child.
+struct LoweredChild: Sendable {
+    var name: String
+    var offset: Int
+    var typeRef: UInt64?
+}

@@ -1,0 +1,26 @@
+/// Why computed layouts could not be had for a reading (each is also said as a note; the
+/// reading itself goes on with the other sources).
+public enum TypeLoweringError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// libswiftRemoteMirror could not be loaded from `path`.
+    case remoteMirrorUnavailable(path: String, reason: String)
+    /// The worker executable was not found or could not be started.
+    case workerUnavailable(path: String, reason: String)
+    /// An image could not be laid out in the worker's memory.
+    case imageUnusable(path: String, reason: String)
+    /// The worker said something outside the message format.
+    case protocolViolation(detail: String)
+
+    /// One line saying what went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .remoteMirrorUnavailable(let path, let reason):
+            return "libswiftRemoteMirror unavailable at \(path) (\(reason)): computed layouts are off; set TYPEINFO_REMOTE_MIRROR to the library's path"
+        case .workerUnavailable(let path, let reason):
+            return "the lowering worker \(path) cannot run (\(reason)): computed layouts are off; set TYPEINFO_LOWERING_WORKER to the typeinfo-lowering executable"
+        case .imageUnusable(let path, let reason):
+            return "\(path): cannot be laid out for type lowering: \(reason)"
+        case .protocolViolation(let detail):
+            return "the lowering worker broke its message format: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One run of the worker executable: spawned with posix_spawn, spoken to over a socket pair
+/// (a socket, so that writing to a worker that died fails with EPIPE instead of raising SIGPIPE
+/// in the reading process), killed when it falls silent for longer than the time limit.
+struct WorkerProcess {
+    /// How a run ended.
+    enum Ending: Equatable {
+        /// Exited with this status after replying.
+        case exited(Int32)
+        /// Killed by a signal (a crash inside the reflection library).
+        case signalled(Int32)
+        /// Silent past the time limit; killed.
+        case timedOut
+    }
+
+    /// Runs `executable` with `input` on standard input, feeding each reply line to `onLine`.
+    ///
+    /// - Parameter silenceLimit: seconds without a reply line after which the worker is killed.
+    static func run(executable: String, input: String, silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void) throws(TypeLoweringError) -> Ending {
+        var sockets: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
+            throw .workerUnavailable(path: executable, reason: "socketpair: \(String(cString: strerror(errno)))")
+        }
+        let ours = sockets[0]
+        let theirs = sockets[1]
+        defer { close(ours) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, theirs, 0)
+        posix_spawn_file_actions_adddup2(&actions, theirs, 1)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
+        defer { for argument in argv { free(argument) } }
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(theirs)
+        guard status == 0 else {
+            throw .workerUnavailable(path: executable, reason: String(cString: strerror(status)))
+        }
+
+        var ending: Ending?
+        do {
+            try send(input, to: ours)
+            shutdown(ours, Int32(SHUT_WR))
+            try readLines(from: ours, silenceLimit: silenceLimit, onLine: onLine)
+        } catch let error as TimedOut {
+            _ = error
+            kill(pid, SIGKILL)
+            ending = .timedOut
+        } catch let error as TypeLoweringError {
+            kill(pid, SIGKILL)
+            var waited: Int32 = 0
+            _ = waitpid(pid, &waited, 0)
+            throw error
+        } catch {
+            kill(pid, SIGKILL)
+        }
+        var waited: Int32 = 0
+        while waitpid(pid, &waited, 0) < 0 && errno == EINTR {}
+        if let ending { return ending }
+        // WIFSIGNALED / WEXITSTATUS, spelled out (the C macros do not import).
+        let signal = waited & 0x7F
+        return signal != 0 ? .signalled(signal) : .exited((waited >> 8) & 0xFF)
+    }
+
+    private struct TimedOut: Error {}
+
+    private static func send(_ text: String, to socket: Int32) throws {
+        var bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return }
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.send(socket, base + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return // the worker is gone; its ending says why
+            }
+            sent += count
+        }
+    }
+
+    private static func readLines(from socket: Int32, silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void) throws {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let timeout = Int32(min(silenceLimit * 1000, Double(Int32.max)))
+        while true {
+            let ready = poll(&descriptor, 1, timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if ready == 0 { throw TimedOut() }
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if count == 0 { return }
+            pending.append(contentsOf: chunk[0..<count])
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                try onLine(String(decoding: pending[start..<newline], as: UTF8.self))
+                start = newline + 1
+            }
+            pending.removeFirst(start)
+            if pending.count > LoweringWire.maximumLineLength {
+                throw TypeLoweringError.protocolViolation(detail: "reply line longer than \(LoweringWire.maximumLineLength) bytes")
+            }
+        }
+    }
+}
