@@ -64,6 +64,7 @@ typedef rm_context_t (*rm_create_context_fn)(void *readerContext, rm_query_data_
 typedef void (*rm_destroy_context_fn)(rm_context_t);
 typedef void (*rm_add_mapping_info_fn)(rm_context_t, rm_mapping_info_t);
 typedef rm_typeref_t (*rm_typeref_for_mangled_name_fn)(rm_context_t, const char *name, uint64_t length);
+typedef rm_typeref_t (*rm_typeref_for_metadata_fn)(rm_context_t, uintptr_t metadata);
 typedef rm_typeinfo_t (*rm_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
 typedef rm_childinfo_t (*rm_child_of_typeref_fn)(rm_context_t, rm_typeref_t, unsigned index);
 

@@ -86,7 +86,11 @@ struct ClassCatalog {
     /// spelled-out symbolic reference can shift later substitutions onto another entity, and a
     /// mangling that demangles to something else must not be lowered in its place.
     static func lowerableMangling(of field: FieldLayout) -> String? {
-        guard let mangling = field.mangledType, SwiftDemangler.typeName(mangling: mangling) == field.type else { return nil }
+        guard let mangling = field.mangledType else { return nil }
+        // Reference storage (weak `Xw`, unowned `Xo`, unowned(unsafe) `Xu`) wraps the declared type.
+        var declared = Substring(mangling)
+        if ["Xw", "Xo", "Xu"].contains(where: { mangling.hasSuffix($0) }) { declared = declared.dropLast(2) }
+        guard SwiftDemangler.typeName(mangling: String(declared)) == field.type else { return nil }
         return mangling
     }
 

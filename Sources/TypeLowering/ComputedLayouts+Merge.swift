@@ -10,11 +10,12 @@ extension ComputedLayouts {
         for index in merged.types.indices {
             guard let mangling = merged.types[index].mangledName, let computed = layouts[mangling] else { continue }
             var type = merged.types[index]
+            let typeName = type.name
             func combine(_ fact: inout Int?, _ value: Int?, _ what: String) {
                 guard let value else { return }
                 guard let existing = fact else { fact = value; return }
                 if existing != value {
-                    disagreements.append("\(type.name): \(what): static metadata says \(existing), computed layout says \(value)")
+                    disagreements.append("\(typeName): \(what): static metadata says \(existing), computed layout says \(value)")
                     fact = nil
                 }
             }
@@ -35,7 +36,9 @@ extension ComputedLayouts {
             for field in type.fields.indices {
                 guard let other = byName[type.fields[field].name] else { continue }
                 let name = type.fields[field].name
-                combine(&type.fields[field].offset, other.offset, "\(name) offset")
+                // A zero-sized field has no storage: the runtime's field offset vector says 0,
+                // the library its running offset. Neither is a place in memory; keep the static one.
+                if other.size != 0 { combine(&type.fields[field].offset, other.offset, "\(name) offset") }
                 combine(&type.fields[field].size, other.size, "\(name) size")
                 combine(&type.fields[field].alignment, other.alignment, "\(name) alignment")
             }

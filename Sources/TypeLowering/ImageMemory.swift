@@ -21,6 +21,11 @@ final class ImageMemory {
     }
 
     private(set) var images: [MappedImage] = []
+    /// Room for synthetic metadata records (``syntheticMetadata(kind:descriptor:)``).
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    private var scratchUsed = 0
+    /// Bytes reserved per synthetic record: kind, descriptor, and zeroed words the reader may look at.
+    static let syntheticRecordSize = 64
     /// Symbols no image defines, for one note.
     private(set) var unresolvedSymbols: Set<String> = []
 
@@ -44,6 +49,20 @@ final class ImageMemory {
 
     deinit {
         for image in images { munmap(image.base, image.size) }
+        scratch.deallocate()
+    }
+
+    /// A minimal value-type metadata record (`kind`, then the descriptor pointer) for a type known
+    /// only by its descriptor: the library cannot look private types (`…LL` names) up by name,
+    /// but builds their typeref from metadata that points at the descriptor. Nil when out of room.
+    func syntheticMetadata(kind: UInt64, descriptor: UInt64) -> UInt64? {
+        guard let base = scratch.baseAddress, scratchUsed + Self.syntheticRecordSize <= scratch.count else { return nil }
+        let record = base + scratchUsed
+        record.initializeMemory(as: UInt8.self, repeating: 0, count: Self.syntheticRecordSize)
+        record.storeBytes(of: kind, as: UInt64.self)
+        record.storeBytes(of: descriptor, toByteOffset: 8, as: UInt64.self)
+        scratchUsed += Self.syntheticRecordSize
+        return UInt64(UInt(bitPattern: record))
     }
 
     private func relocate(_ mapped: MappedImage) {
@@ -82,6 +101,12 @@ final class ImageMemory {
 
     /// `count` bytes at `address` if they lie wholly inside one image's copy, else nil.
     func bytes(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
+        if let base = scratch.baseAddress, address >= UInt64(UInt(bitPattern: base)) {
+            let offset = address - UInt64(UInt(bitPattern: base))
+            if offset < UInt64(scratchUsed) {
+                return count <= UInt64(scratchUsed) - offset ? UnsafeRawPointer(base + Int(offset)) : nil
+            }
+        }
         guard let image = image(containing: address) else { return nil }
         let offset = UInt(address) - image.range.lowerBound
         guard count <= UInt64(image.range.count) - UInt64(offset) else { return nil }

@@ -92,11 +92,14 @@ final class LoweringSession {
     /// Lowers one type named by its mangling (without `$s`).
     func lower(mangling: String) -> LoweredType {
         var result = LoweredType(mangling: mangling)
-        guard let typeRef = context.typeRef(mangledName: mangling) else {
+        // By name first; private types (`…LL` names) the library resolves by name but cannot
+        // find the fields of, so their typeref is built again from the descriptor.
+        let candidates = [context.typeRef(mangledName: mangling), typeRefThroughDescriptor(mangling)].compactMap { $0 }
+        guard !candidates.isEmpty else {
             result.unknownReason = "the reflection library cannot resolve the name"
             return result
         }
-        guard let info = context.info(of: typeRef) else {
+        guard let (typeRef, info) = candidates.lazy.compactMap({ ref in self.context.info(of: ref).map { (ref, $0) } }).first else {
             result.unknownReason = "the reflection library cannot lower it (a type it needs is in none of the images)"
             return result
         }
@@ -120,6 +123,19 @@ final class LoweringSession {
             result.children.append(entry)
         }
         return result
+    }
+
+    /// Metadata kinds (MetadataValues.h) of the synthetic records, by the mangling's last letter.
+    static let metadataKinds: [Character: UInt64] = ["V": 0x200, "O": 0x201]
+
+    /// The typeref of a non-generic struct or enum found through its descriptor symbol
+    /// (`$s…Mn`), for names the library cannot resolve (private types).
+    private func typeRefThroughDescriptor(_ mangling: String) -> UInt64? {
+        guard let last = mangling.last, let kind = Self.metadataKinds[last], !mangling.hasSuffix("G"),
+              let descriptor = memory.symbolAddress("$s" + mangling + "Mn"),
+              let metadata = memory.syntheticMetadata(kind: kind, descriptor: descriptor)
+        else { return nil }
+        return context.typeRef(metadata: metadata)
     }
 
     /// Whether `typeRef` is, or holds inline, a struct of size 0 with no fields: the library lowers

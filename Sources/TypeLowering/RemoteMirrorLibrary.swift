@@ -15,6 +15,7 @@ final class RemoteMirrorLibrary {
     let destroyContext: rm_destroy_context_fn
     let addMappingInfo: rm_add_mapping_info_fn
     let typeRefForMangledName: rm_typeref_for_mangled_name_fn
+    let typeRefForMetadata: rm_typeref_for_metadata_fn
     let infoForTypeRef: rm_info_for_typeref_fn
     let childOfTypeRef: rm_child_of_typeref_fn
 
@@ -35,6 +36,7 @@ final class RemoteMirrorLibrary {
         destroyContext = try symbol("swift_reflection_destroyReflectionContext", as: rm_destroy_context_fn.self)
         addMappingInfo = try symbol("swift_reflection_addReflectionMappingInfo", as: rm_add_mapping_info_fn.self)
         typeRefForMangledName = try symbol("swift_reflection_typeRefForMangledTypeName", as: rm_typeref_for_mangled_name_fn.self)
+        typeRefForMetadata = try symbol("swift_reflection_typeRefForMetadata", as: rm_typeref_for_metadata_fn.self)
         infoForTypeRef = try symbol("swift_reflection_infoForTypeRef", as: rm_info_for_typeref_fn.self)
         childOfTypeRef = try symbol("swift_reflection_childOfTypeRef", as: rm_child_of_typeref_fn.self)
     }
@@ -105,6 +107,12 @@ final class RemoteMirrorContext {
     func typeRef(mangledName: String) -> UInt64? {
         let full = "$s" + mangledName
         let typeRef = full.withCString { library.typeRefForMangledName(context, $0, UInt64(full.utf8.count)) }
+        return typeRef == 0 ? nil : typeRef
+    }
+
+    /// The typeref for the type whose metadata record is at `metadata` (in the memory's images or scratch).
+    func typeRef(metadata: UInt64) -> UInt64? {
+        let typeRef = library.typeRefForMetadata(context, UInt(metadata))
         return typeRef == 0 ? nil : typeRef
     }
 

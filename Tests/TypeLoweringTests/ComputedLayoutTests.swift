@@ -1,0 +1,66 @@
+import BinaryInfo
+import Foundation
+import Testing
+import TypeLayout
+@testable import TypeLowering
+
+/// Whether this machine can lower types at all: the toolchain's reflection library and the worker
+/// built beside the test bundle. Tests that need them say so when they cannot run.
+let lowering = LoweringConfiguration.resolved()
+let canLower: Bool = {
+    guard let library = lowering.remoteMirrorPath, let worker = lowering.workerPath else { return false }
+    return FileManager.default.fileExists(atPath: library) && FileManager.default.isExecutableFile(atPath: worker)
+}()
+
+/// Reads `path` the way a reading does: static metadata, dependencies, computed layouts, merge.
+func mergedLayouts(of path: String) throws -> LayoutDocument {
+    let document = try BinaryImage.layouts(atPath: path)
+    let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
+    let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: dependencies.paths, configuration: lowering)
+    return computed.merged(into: document)
+}
+
+@Suite("Computed layouts agree with the fixture's own runtime")
+struct ComputedLayoutTests {
+    /// Types whose layout rests on `@_rawLayout` storage: the library lowers it as 0 bytes, so the
+    /// reading must say unknown (never 0 or a shifted offset).
+    static let rawLayoutTypes: Set<String> = ["15LoweringFixture12AtomicHolderC"]
+
+    @Test("every size and field offset equals the runtime's", .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
+          arguments: LoweringFixture.allCases)
+    func agreesWithRuntime(build: LoweringFixture) throws {
+        let oracle = try build.oracle()
+        let document = try mergedLayouts(of: try build.product())
+        let byMangling = Dictionary(document.types.compactMap { type in type.mangledName.map { ($0, type) } }, uniquingKeysWith: { first, _ in first })
+        let disagreements = document.image.notes.filter { $0.contains("static metadata says") }
+        #expect(disagreements.isEmpty, "sources disagree: \(disagreements)")
+        #expect(oracle.count == 18)
+        for expected in oracle {
+            let type = try #require(byMangling[expected.mangling], "\(expected.mangling) not read from \(build)")
+            if Self.rawLayoutTypes.contains(expected.mangling) {
+                #expect(type.instanceSize == nil || type.instanceSize == expected.instanceSize, "\(type.name): instance size \(String(describing: type.instanceSize)), runtime \(String(describing: expected.instanceSize))")
+                for field in type.fields { #expect(field.size != 0, "\(type.name).\(field.name) stated as 0 bytes") }
+                continue
+            }
+            if let instanceSize = expected.instanceSize {
+                #expect(type.instanceSize == instanceSize, "\(type.name) instance size")
+                #expect(type.instanceAlignment == expected.instanceAlignment, "\(type.name) instance alignment")
+            } else {
+                #expect(type.size == expected.size, "\(type.name) size")
+                #expect(type.alignment == expected.alignment, "\(type.name) alignment")
+                #expect(type.stride == expected.stride, "\(type.name) stride")
+            }
+            #expect(type.fields.map(\.name) == expected.fields.map(\.name), "\(type.name) fields")
+            for (field, truth) in zip(type.fields, expected.fields) {
+                // A zero-sized field (thin metatype, `()`) has no storage: the runtime reports it at 0.
+                if truth.size == 0 || field.size == 0 {
+                    #expect(field.size == 0 || field.size == nil, "\(type.name).\(field.name) size")
+                    continue
+                }
+                #expect(field.offset == truth.offset, "\(type.name).\(field.name) offset")
+                #expect(field.size == truth.size, "\(type.name).\(field.name) size")
+                #expect(field.alignment == truth.alignment, "\(type.name).\(field.name) alignment")
+            }
+        }
+    }
+}
