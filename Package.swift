@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "typeinfo",
             dependencies: [
-                "TypeLayout", "TypeInfo", "BinaryInfo", "DWARFInfo",
+                "TypeLayout", "TypeInfo", "BinaryInfo", "DWARFInfo", "TypeLowering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
