@@ -99,8 +99,9 @@ struct ClassCatalog {
         if let known = memo[mangling] { return known }
         guard depth < 64, let found = entry(mangling) else { return nil }
         let layout = found.layout
-        // Actors carry the default-actor storage after the header, of a size this reader does not derive.
-        guard !layout.conformances.contains(where: { $0.hasSuffix(".Actor") || $0.hasSuffix(".DistributedActor") }) else {
+        // Actors carry the default-actor storage after the header, of a size this reader does not
+        // derive; imported C and CF classes (`__C`, `So…`) are not laid out like Swift objects.
+        guard layout.module != "__C", !mangling.hasPrefix("So"), !layout.conformances.contains(where: { $0.hasSuffix(".Actor") || $0.hasSuffix(".DistributedActor") }) else {
             memo[mangling] = .some(nil)
             return nil
         }

@@ -1,0 +1,77 @@
+import BinaryInfo
+import Foundation
+@_spi(Reflection) import Swift
+import Testing
+import TypeLayout
+@testable import TypeLowering
+
+/// The toolchain's own libraries, read from disk with computed layouts, against the runtime of
+/// this test process (which has all four loaded): every stated fact must be the runtime's.
+@Suite("Computed layouts of toolchain libraries agree with the running runtime")
+struct ToolchainLibraryLoweringTests {
+    static let libraries = ["libswiftCore.so", "libFoundationEssentials.so", "libFoundation.so", "libTesting.so"]
+
+    /// Facts about types that are generic neither in themselves nor in a context (`Dictionary<A, B>.Keys`):
+    /// a type's size (its instance size for a class), each field's offset and size.
+    static func facts(_ document: LayoutDocument) -> (stated: Int, unknown: Int) {
+        var stated = 0
+        var unknown = 0
+        for type in document.types where type.genericParameters.isEmpty && !type.name.contains("<")
+            && [.struct, .enum, .class].contains(type.kind) {
+            var facts = [type.kind == .class ? type.instanceSize : type.size]
+            for field in type.fields { facts += [field.offset, field.size] }
+            stated += facts.count { $0 != nil }
+            unknown += facts.count { $0 == nil }
+        }
+        return (stated, unknown)
+    }
+
+    @Test("stated facts equal the runtime's, and fewer are unknown than from static metadata alone",
+          .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
+          arguments: libraries)
+    func agreesWithRuntime(library: String) throws {
+        let directory = try #require(LoweringConfiguration.toolchainLibraryDirectory, "libswiftCore.so is not loaded from a toolchain directory")
+        let path = directory + "/" + library
+        let staticOnly = try BinaryImage.layouts(atPath: path)
+        let document = try mergedLayouts(of: path)
+        let before = Self.facts(staticOnly)
+        let after = Self.facts(document)
+        #expect(after.unknown < before.unknown, "\(library): unknown facts \(before.unknown) -> \(after.unknown)")
+        #expect(!document.image.notes.contains { $0.contains("static metadata says") }, "\(library): \(document.image.notes.filter { $0.contains("static metadata says") })")
+
+        var compared = 0
+        for type in document.types where type.genericParameters.isEmpty && !type.name.contains("<") {
+            // Imported C types (`__C`) are foreign to Swift reflection: `_forEachField` cannot walk them.
+            guard [.struct, .enum, .class].contains(type.kind), type.module != "__C", let mangling = type.mangledName,
+                  let runtimeType = _typeByName(mangling) else { continue }
+            compared += 1
+            func sizes<T>(_: T.Type) -> (Int, Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment, MemoryLayout<T>.stride) }
+            let isClass = type.kind == .class
+            if isClass {
+                let metadata = unsafeBitCast(runtimeType, to: UnsafeRawPointer.self)
+                if let instanceSize = type.instanceSize {
+                    #expect(instanceSize == Int(metadata.load(fromByteOffset: 24, as: UInt32.self)), "\(type.name) instance size")
+                }
+            } else if let size = type.size {
+                let (runtimeSize, alignment, stride) = _openExistential(runtimeType, do: sizes)
+                #expect(size == runtimeSize && type.alignment == alignment && type.stride == stride,
+                        "\(type.name): \(size)/\(type.alignment ?? -1)/\(type.stride ?? -1), runtime \(runtimeSize)/\(alignment)/\(stride)")
+            }
+            guard type.kind != .enum else { continue }
+            var runtimeFields: [String: (offset: Int, size: Int)] = [:]
+            _ = _forEachField(of: runtimeType, options: isClass ? _EachFieldOptions(rawValue: 1 << 0) : []) { name, offset, fieldType, _ in
+                runtimeFields[String(cString: name)] = (offset, _openExistential(fieldType, do: sizes).0)
+                return true
+            }
+            for field in type.fields {
+                guard let truth = runtimeFields[field.name] else { continue }
+                // A zero-sized field (thin metatype, empty tuple) has no storage to compare; the
+                // runtime reflects Builtin vector and literal fields as `()`, which is no oracle.
+                if field.size == 0 || field.type.hasPrefix("Builtin.") { continue }
+                if let offset = field.offset { #expect(offset == truth.offset, "\(type.name).\(field.name) offset") }
+                if let size = field.size, field.ownership == .strong { #expect(size == truth.size, "\(type.name).\(field.name) size") }
+            }
+        }
+        #expect(compared > 50, "\(library): only \(compared) types could be looked up in-process")
+    }
+}
