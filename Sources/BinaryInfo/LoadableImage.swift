@@ -88,6 +88,13 @@ public final class LoadableImage: @unchecked Sendable {
         }
     }
 
+    /// The file offset holding the byte at virtual `address`, or nil for an address in no
+    /// section with file bytes.
+    public func fileOffset(ofAddress address: UInt64) -> UInt64? {
+        guard let region = space.region(containing: address), region.hasFileBytes else { return nil }
+        return region.fileOffset + (address - region.start)
+    }
+
     /// The address of a symbol this image defines and exports, or nil.
     public func address(ofSymbol name: String) -> UInt64? {
         if symbolAddresses == nil {

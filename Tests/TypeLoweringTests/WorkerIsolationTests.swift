@@ -1,0 +1,121 @@
+import BinaryInfo
+import Foundation
+import Testing
+import TypeLayout
+@testable import TypeLowering
+
+/// A crash or hang of the worker costs the type it happened on, never the reading.
+@Suite("The lowering worker's crashes and hangs stay in the worker")
+struct WorkerIsolationTests {
+    /// A stand-in worker (a shell script) that crashes on types named `…CRASH…`, hangs on
+    /// `…HANG…`, and answers every other type with an 8-byte struct.
+    static let scriptedWorker: String = {
+        let path = LoweringFixture.directory + "/scripted-worker.sh"
+        let script = """
+        #!/bin/sh
+        types=""
+        while IFS= read -r line; do
+          case "$line" in
+            "type "*) types="$types ${line#type }";;
+            end) break;;
+          esac
+        done
+        echo "typeinfo-lowering 1"
+        echo ready
+        for t in $types; do
+          echo "begin $t"
+          case "$t" in
+            *CRASH*) kill -SEGV $$;;
+            *HANG*) exec sleep 30;;
+          esac
+          echo "info struct 8 8 8 0"
+          echo "end $t"
+        done
+        """
+        _ = FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        return path
+    }()
+
+    @Test("a crash and a hang each cost one type; the others are answered")
+    func crashAndHang() {
+        let client = LoweringClient(configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: Self.scriptedWorker, silenceLimit: 1))
+        let (types, notes) = client.lower(manglings: ["A", "xCRASHx", "B", "xHANGx", "C"], file: "/unused", dependencies: [])
+        for name in ["A", "B", "C"] {
+            #expect(types[name]?.size == 8, "\(name) answered after the worker was restarted")
+        }
+        #expect(types["xCRASHx"]?.size == nil)
+        #expect(types["xCRASHx"]?.unknownReason == "the reflection library crashed (signal 11) on it")
+        #expect(types["xHANGx"]?.unknownReason == "the reflection library hung (killed after its time limit) on it")
+        #expect(notes == [
+            "type lowering crashed (signal 11) on $sxCRASHx: its computed layout is unknown",
+            "type lowering hung (killed after its time limit) on $sxHANGx: its computed layout is unknown",
+        ])
+    }
+
+    @Test("a missing reflection library: one note, and the document keeps its static facts",
+          .enabled(if: canLower, "the typeinfo-lowering worker is missing"))
+    func missingLibrary() throws {
+        let path = try LoweringFixture.plain.product()
+        let document = try BinaryImage.layouts(atPath: path)
+        let configuration = LoweringConfiguration(remoteMirrorPath: "/nonexistent/libswiftRemoteMirror.so", workerPath: lowering.workerPath)
+        let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: [], configuration: configuration)
+        #expect(computed.layouts.isEmpty)
+        let unavailable = computed.notes.filter { $0.hasPrefix("computed layouts unavailable for \(path)") }
+        #expect(unavailable.count == 1)
+        #expect(unavailable.first?.contains("libswiftRemoteMirror unavailable at /nonexistent/libswiftRemoteMirror.so") == true)
+        #expect(unavailable.first?.contains("set TYPEINFO_REMOTE_MIRROR") == true)
+        #expect(computed.merged(into: document).types == document.types)
+    }
+
+    @Test("a missing worker executable: one note naming the variable to set")
+    func missingWorker() {
+        let client = LoweringClient(configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: "/nonexistent/typeinfo-lowering"))
+        let (types, notes) = client.lower(manglings: ["A"], file: "/unused", dependencies: [])
+        #expect(types.isEmpty)
+        #expect(notes == ["the lowering worker /nonexistent/typeinfo-lowering cannot run (No such file or directory): computed layouts are off; set TYPEINFO_LOWERING_WORKER to the typeinfo-lowering executable"])
+    }
+
+    /// Seeded corruption of the fixture's Swift sections: the reading finishes every time, with
+    /// whatever the worker could say, and the test process never crashes or hangs.
+    @Test("corrupted Swift sections: no crash, no hang", .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"))
+    func corruptedSections() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: try LoweringFixture.plain.product()))
+        let image = try LoadableImage(path: try LoweringFixture.plain.product())
+        let sectionsToCorrupt = ["swift5_fieldmd", "swift5_typeref", "swift5_reflstr", "swift5_builtin"]
+        // Linked executables map their sections at address == file offset within the first pages;
+        // corruption targets the file offsets of the Swift sections through the ELF's own view.
+        let targets = sectionsToCorrupt.compactMap { name in image.swiftSections[name].map { (name, $0) } }
+        #expect(targets.count == sectionsToCorrupt.count)
+        var generator = SplitMix64(seed: 0x5EED_1A7E)
+        let dependencies = LibraryDependencies.resolve(forFileAt: try LoweringFixture.plain.product(), toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory).paths
+        var configuration = lowering
+        configuration.silenceLimit = 10
+        for variant in 0..<6 {
+            var bytes = [UInt8](original)
+            let (_, section) = targets[variant % targets.count]
+            guard let offset = image.fileOffset(ofAddress: section.address) else { continue }
+            for _ in 0..<8 {
+                let position = Int(offset) + Int(generator.next() % max(section.size, 1))
+                if position < bytes.count { bytes[position] = UInt8(truncatingIfNeeded: generator.next()) }
+            }
+            let path = LoweringFixture.directory + "/corrupt-\(variant)"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o755])
+            guard let document = try? BinaryImage.layouts(atPath: path) else { continue }
+            let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: dependencies, configuration: configuration)
+            _ = computed.merged(into: document)
+        }
+    }
+}
+
+/// A small deterministic generator, so a failing variant can be reproduced.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
