@@ -125,6 +125,7 @@ extension TypeLayout: Codable {
     private enum CodingKeys: String, CodingKey {
         case name, mangledName, kind, module, size, alignment, stride, instanceSize, instanceAlignment
         case superclass, genericParameters, conformances, fields, cases, source
+        case sources, enumStrategy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -144,6 +145,8 @@ extension TypeLayout: Codable {
         fields = try container.decodeIfPresent([FieldLayout].self, forKey: .fields) ?? []
         cases = try container.decodeIfPresent([EnumCaseLayout].self, forKey: .cases) ?? []
         source = try container.decodeIfPresent(LayoutSource.self, forKey: .source)
+        factSources = try container.decodeIfPresent([String: [LayoutSource]].self, forKey: .sources) ?? [:]
+        enumStrategy = try container.decodeIfPresent(EnumStrategy.self, forKey: .enumStrategy)
     }
 
     // Every key is written, unknown ones as null, so tools can rely on the shape.
@@ -164,12 +167,15 @@ extension TypeLayout: Codable {
         try container.encode(fields, forKey: .fields)
         try container.encode(cases, forKey: .cases)
         try container.encode(source, forKey: .source)
+        // Additions within schema version 1, present only where a merged reading knows them.
+        if !factSources.isEmpty { try container.encode(factSources, forKey: .sources) }
+        try container.encodeIfPresent(enumStrategy, forKey: .enumStrategy)
     }
 }
 
 extension FieldLayout: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, type, mangledType, offset, size, alignment, bitOffset, bitWidth, isVar, ownership
+        case name, type, mangledType, offset, size, alignment, bitOffset, bitWidth, isVar, ownership, sources
     }
 
     public init(from decoder: any Decoder) throws {
@@ -184,6 +190,7 @@ extension FieldLayout: Codable {
         bitWidth = try container.decodeIfPresent(Int.self, forKey: .bitWidth)
         isVar = try container.decodeIfPresent(Bool.self, forKey: .isVar) ?? true
         ownership = try container.decodeIfPresent(Ownership.self, forKey: .ownership) ?? .strong
+        factSources = try container.decodeIfPresent([String: [LayoutSource]].self, forKey: .sources) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -200,12 +207,13 @@ extension FieldLayout: Codable {
         try container.encodeIfPresent(bitWidth, forKey: .bitWidth)
         try container.encode(isVar, forKey: .isVar)
         try container.encode(ownership, forKey: .ownership)
+        if !factSources.isEmpty { try container.encode(factSources, forKey: .sources) }
     }
 }
 
 extension EnumCaseLayout: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, payloadType, indirect
+        case name, payloadType, indirect, payloadSize
     }
 
     public init(from decoder: any Decoder) throws {
@@ -213,6 +221,7 @@ extension EnumCaseLayout: Codable {
         name = try container.decode(String.self, forKey: .name)
         payloadType = try container.decodeIfPresent(String.self, forKey: .payloadType)
         indirect = try container.decodeIfPresent(Bool.self, forKey: .indirect) ?? false
+        payloadSize = try container.decodeIfPresent(Int.self, forKey: .payloadSize)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -220,5 +229,6 @@ extension EnumCaseLayout: Codable {
         try container.encode(name, forKey: .name)
         try container.encode(payloadType, forKey: .payloadType)
         try container.encode(indirect, forKey: .indirect)
+        try container.encodeIfPresent(payloadSize, forKey: .payloadSize)
     }
 }

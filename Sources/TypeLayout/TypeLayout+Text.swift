@@ -105,6 +105,9 @@ public struct LayoutTextRenderer: Sendable {
         if !type.fields.isEmpty {
             out += fieldTable(type.fields, isC: type.source == .dwarf && type.mangledName == nil)
         }
+        if let strategy = type.enumStrategy {
+            out += "  enum layout: \(strategy.rawValue)\n"
+        }
         for enumCase in type.cases {
             out += "  " + caseLine(enumCase) + "\n"
         }
@@ -175,6 +178,7 @@ public struct LayoutTextRenderer: Sendable {
         if let payload = enumCase.payloadType {
             // A tuple payload already carries its parentheses.
             text += payload.hasPrefix("(") ? payload : "(\(payload))"
+            if let size = enumCase.payloadSize { text += "  " + paint("payload size \(size)", .dim) }
         }
         return text
     }

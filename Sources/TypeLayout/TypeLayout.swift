@@ -37,6 +37,12 @@ public struct TypeLayout: Hashable, Sendable {
     public var cases: [EnumCaseLayout]
     /// Which reader produced this layout.
     public var source: LayoutSource?
+    /// Where each stated fact (`size`, `alignment`, `stride`, `instanceSize`, `instanceAlignment`)
+    /// came from, when a reading merged several sources: the sources that agree on it. Empty when
+    /// the layout has one source (``source``).
+    public var factSources: [String: [LayoutSource]] = [:]
+    /// For enums laid out by the toolchain's type lowering: how the cases share storage.
+    public var enumStrategy: EnumStrategy? = nil
 
     /// Creates a layout; everything but the name and kind defaults to unknown or empty.
     public init(
@@ -96,6 +102,9 @@ public struct FieldLayout: Hashable, Sendable {
     public var isVar: Bool
     /// Strong, weak, unowned or unowned(unsafe).
     public var ownership: Ownership
+    /// Where each stated fact (`offset`, `size`, `alignment`) came from, when a reading merged
+    /// several sources. Empty when the layout has one source.
+    public var factSources: [String: [LayoutSource]] = [:]
 
     /// Creates a field layout; unknown facts default to `nil`.
     public init(
@@ -131,6 +140,8 @@ public struct EnumCaseLayout: Hashable, Sendable {
     public var payloadType: String?
     /// Whether the case (or its whole enum) is `indirect`.
     public var indirect: Bool
+    /// The payload's size in bytes, where known (`nil` for a case without payload).
+    public var payloadSize: Int? = nil
 
     /// Creates an enum case layout.
     public init(name: String, payloadType: String? = nil, indirect: Bool = false) {
@@ -138,4 +149,15 @@ public struct EnumCaseLayout: Hashable, Sendable {
         self.payloadType = payloadType
         self.indirect = indirect
     }
+}
+
+/// How an enum's cases share storage, as the compiler lays them out (and as pahole and Rust's
+/// `-Zprint-type-sizes` show it). The raw values are the JSON spellings.
+public enum EnumStrategy: String, Hashable, Sendable, Codable, CaseIterable {
+    /// No case has a payload: the value is a tag only.
+    case noPayload = "no-payload"
+    /// One case has a payload; the others use its extra inhabitants or an extra tag byte.
+    case singlePayload = "single-payload"
+    /// Several cases have payloads: spare bits of the payloads or extra tag bytes hold the case.
+    case multiPayload = "multi-payload"
 }

@@ -11,38 +11,97 @@ extension ComputedLayouts {
             guard let mangling = merged.types[index].mangledName, let computed = layouts[mangling] else { continue }
             var type = merged.types[index]
             let typeName = type.name
-            func combine(_ fact: inout Int?, _ value: Int?, _ what: String) {
-                guard let value else { return }
-                guard let existing = fact else { fact = value; return }
-                if existing != value {
+            let known = type.source ?? .metadata
+            /// Combines one fact and records which sources state it.
+            func combine(_ fact: inout Int?, _ value: Int?, _ what: String, _ sources: inout [String: [LayoutSource]], _ key: String) {
+                guard let value else {
+                    if fact != nil { sources[key] = [known] }
+                    return
+                }
+                guard let existing = fact else {
+                    fact = value
+                    sources[key] = [.computed]
+                    return
+                }
+                if existing == value {
+                    sources[key] = [known, .computed]
+                } else {
                     disagreements.append("\(typeName): \(what): static metadata says \(existing), computed layout says \(value)")
                     fact = nil
+                    sources[key] = nil
                 }
             }
-            combine(&type.size, computed.size, "size")
-            combine(&type.alignment, computed.alignment, "alignment")
-            combine(&type.stride, computed.stride, "stride")
-            combine(&type.instanceSize, computed.instanceSize, "instance size")
-            combine(&type.instanceAlignment, computed.instanceAlignment, "instance alignment")
+            var typeSources = type.factSources
+            combine(&type.size, computed.size, "size", &typeSources, "size")
+            combine(&type.alignment, computed.alignment, "alignment", &typeSources, "alignment")
+            combine(&type.stride, computed.stride, "stride", &typeSources, "stride")
+            combine(&type.instanceSize, computed.instanceSize, "instance size", &typeSources, "instanceSize")
+            combine(&type.instanceAlignment, computed.instanceAlignment, "instance alignment", &typeSources, "instanceAlignment")
+            type.factSources = typeSources
+            if computed.enumStrategy != nil {
+                type.enumStrategy = computed.enumStrategy
+                let payloads = Dictionary(computed.cases.map { ($0.name, $0.payloadSize) }, uniquingKeysWith: { first, _ in first })
+                for index in type.cases.indices { type.cases[index].payloadSize = payloads[type.cases[index].name] ?? nil }
+            }
+            var inherited = 0
             if type.kind == .class, computed.fields.count > type.fields.count {
-                // The computed layout lists inherited fields from other images too: take its list,
-                // keeping what the document knew about the fields it had.
-                let inherited = computed.fields.count - type.fields.count
-                var fields = Array(computed.fields.prefix(inherited))
+                // The computed layout lists inherited fields from other images too: they come first,
+                // stated by the computed layout alone; the document's own fields follow.
+                inherited = computed.fields.count - type.fields.count
+                var fields = computed.fields.prefix(inherited).map { field in
+                    var stated = field
+                    for (key, value) in [("offset", field.offset), ("size", field.size), ("alignment", field.alignment)] where value != nil {
+                        stated.factSources[key] = [.computed]
+                    }
+                    return stated
+                }
                 fields.append(contentsOf: type.fields)
                 type.fields = fields
             }
-            let byName = Dictionary(computed.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            for field in type.fields.indices {
+            let byName = Dictionary(computed.fields.dropFirst(inherited).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for field in type.fields.indices.dropFirst(inherited) {
                 guard let other = byName[type.fields[field].name] else { continue }
                 let name = type.fields[field].name
+                var fieldSources = type.fields[field].factSources
                 // A zero-sized field has no storage: the runtime's field offset vector says 0,
                 // the library its running offset. Neither is a place in memory; keep the static one.
-                if other.size != 0 { combine(&type.fields[field].offset, other.offset, "\(name) offset") }
-                combine(&type.fields[field].size, other.size, "\(name) size")
-                combine(&type.fields[field].alignment, other.alignment, "\(name) alignment")
+                if other.size != 0 {
+                    combine(&type.fields[field].offset, other.offset, "\(name) offset", &fieldSources, "offset")
+                } else if type.fields[field].offset != nil {
+                    fieldSources["offset"] = [known]
+                }
+                combine(&type.fields[field].size, other.size, "\(name) size", &fieldSources, "size")
+                combine(&type.fields[field].alignment, other.alignment, "\(name) alignment", &fieldSources, "alignment")
+                type.fields[field].factSources = fieldSources
             }
             merged.types[index] = type
+        }
+        // BinaryInfo's note about superclasses in other images said their fields are not listed;
+        // say it again only for the classes whose inherited fields are still missing.
+        let byMangling = Set(merged.types.compactMap(\.mangledName))
+        let foreignParents = merged.types.filter { type in
+            type.kind == .class && type.superclassMangledName.map { !byMangling.contains($0) } == true
+        }
+        let unlisted = foreignParents.filter { type in
+            guard let mangling = type.mangledName, let computed = layouts[mangling] else { return true }
+            return computed.instanceSize == nil
+        }
+        if !foreignParents.isEmpty {
+            merged.image.notes.removeAll { $0.contains("have a superclass defined in another image") }
+            if !unlisted.isEmpty {
+                merged.image.notes.append("\(unlisted.count) classes have a superclass defined in another image (or a generic one) that could not be laid out: their inherited fields are not listed, their own fields keep their offsets")
+            }
+        }
+        // Likewise BinaryInfo's note that load-time-initialised types have unknown sizes: after the
+        // merge, count the non-generic types whose size is still unknown instead.
+        if !layouts.isEmpty, merged.image.notes.contains(where: { $0.contains("have metadata the runtime completes at load time") }) {
+            merged.image.notes.removeAll { $0.contains("have metadata the runtime completes at load time") }
+            let stillUnknown = merged.types.filter { type in
+                type.genericParameters.isEmpty && [.struct, .enum].contains(type.kind) && type.size == nil
+            }
+            if !stillUnknown.isEmpty {
+                merged.image.notes.append("\(stillUnknown.count) non-generic structs and enums still have an unknown size (static metadata lacks it, and type lowering could not compute it)")
+            }
         }
         merged.image.notes += notes
         merged.image.notes += disagreements

@@ -87,6 +87,20 @@ public struct ComputedLayouts: Sendable {
         layout.alignment = answer.alignment
         layout.stride = answer.stride
         layout.source = .computed
+        if type.kind == .enum || type.kind == .optional {
+            switch answer.kind {
+            case "noPayloadEnum": layout.enumStrategy = .noPayload
+            case "singlePayloadEnum": layout.enumStrategy = .singlePayload
+            case "multiPayloadEnum": layout.enumStrategy = .multiPayload
+            default: break
+            }
+            let payloads = Dictionary(answer.children.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
+            layout.cases = type.cases.map { enumCase in
+                var computed = enumCase
+                if enumCase.payloadType != nil, let size = payloads[enumCase.name] { computed.payloadSize = size }
+                return computed
+            }
+        }
         if type.kind == .struct {
             let children = Dictionary(answer.children.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             layout.fields = type.fields.map { field in
