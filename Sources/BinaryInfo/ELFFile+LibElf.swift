@@ -102,7 +102,9 @@ struct ELFFile: Sendable {
     ///   or a header, section or table lies outside them.
     /// - Parameter includeStaticSymbols: read `.symtab` as well as `.dynsym` (a reader that needs
     ///   only exported symbols skips the much larger static table).
-    init(bytes: FileBytes, includeStaticSymbols: Bool = true) throws {
+    /// - Parameter includeTables: read symbols and relocations at all (a reader that needs only
+    ///   section headers and `.dynamic` skips them).
+    init(bytes: FileBytes, includeStaticSymbols: Bool = true, includeTables: Bool = true) throws {
         guard bytes.count >= 4,
               let base = bytes.buffer.baseAddress,
               base.load(as: UInt8.self) == 0x7F,
@@ -175,7 +177,7 @@ struct ELFFile: Sendable {
         hasInterpreter = interpreter
 
         var relocationSections: [ELFRelocationSection] = []
-        scn = elf_nextscn(elf, nil)
+        scn = includeTables ? elf_nextscn(elf, nil) : nil
         while let section = scn {
             defer { scn = elf_nextscn(elf, section) }
             var sh = GElf_Shdr()
@@ -185,7 +187,7 @@ struct ELFFile: Sendable {
         let referenced = Set(relocationSections.map(\.symbolTableSection))
         var symbolTables: [Int: [ELFSymbol]] = [:]
         var definedSymbols: [DefinedSymbol] = []
-        scn = elf_nextscn(elf, nil)
+        scn = includeTables ? elf_nextscn(elf, nil) : nil
         while let section = scn {
             defer { scn = elf_nextscn(elf, section) }
             var sh = GElf_Shdr()

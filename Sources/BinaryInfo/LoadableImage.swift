@@ -5,11 +5,13 @@
 /// allocated sections' bytes to where their virtual addresses say, and ``relocations`` lists what
 /// the dynamic loader would write into pointer slots.
 ///
+/// Not Sendable: symbol lookups fill a cache; one reader uses one image on one thread.
+///
 /// ```swift
 /// let image = try LoadableImage(path: "/usr/lib/libFoo.so")
 /// print(image.neededLibraries, image.swiftSections.keys)
 /// ```
-public final class LoadableImage: @unchecked Sendable {
+public final class LoadableImage {
     /// What the dynamic loader writes into one pointer-sized slot.
     public enum Relocation: Hashable, Sendable {
         /// The image's base plus `addend` (R_X86_64_RELATIVE, RELR).
@@ -35,7 +37,9 @@ public final class LoadableImage: @unchecked Sendable {
 
     private let file: ELFFile
     private let space: AddressSpace
-    private var symbolAddresses: [String: UInt64]?
+
+    /// SHF_EXECINSTR.
+    static let executableFlag: UInt64 = 0x4
 
     /// The largest image this reader lays out in memory (the biggest toolchain library is ~60 MB).
     public static let maximumAddressLimit: UInt64 = 1 << 31
@@ -82,9 +86,12 @@ public final class LoadableImage: @unchecked Sendable {
         guard capacity >= addressLimit else {
             throw BinaryInfoError.outOfBounds(what: "image copy", address: 0, length: addressLimit)
         }
-        for region in space.regions where region.hasFileBytes {
-            let destination = UnsafeMutableRawBufferPointer(start: base + Int(region.start), count: Int(region.size))
-            try space.bytes.fetch(into: destination, fromOffset: region.fileOffset, what: "section at 0x\(String(region.start, radix: 16))")
+        // Code is never read by a reflection reader: executable sections stay zero (untouched
+        // anonymous pages cost no memory).
+        for section in file.sections where section.isAllocated && !section.isThreadLocal && section.hasFileBytes
+            && section.address != 0 && section.size > 0 && section.flags & Self.executableFlag == 0 {
+            let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
+            try space.bytes.fetch(into: destination, fromOffset: section.offset, what: "section \(section.name)")
         }
     }
 
@@ -95,23 +102,83 @@ public final class LoadableImage: @unchecked Sendable {
         return region.fileOffset + (address - region.start)
     }
 
-    /// The address of a symbol this image defines and exports, or nil.
+    /// The address of a symbol this image defines, or nil. Descriptor symbols (`…Mn`, private
+    /// ones included) come from a table built on first use; other names from the exported symbols.
     public func address(ofSymbol name: String) -> UInt64? {
-        if symbolAddresses == nil {
-            var table: [String: UInt64] = [:]
-            for symbol in file.definedSymbols where symbol.value != 0 {
-                if let symbolName = file.name(of: symbol, in: space.bytes), !symbolName.isEmpty, table[symbolName] == nil {
-                    table[symbolName] = symbol.value
-                }
-            }
-            symbolAddresses = table
+        if name.hasSuffix("Mn") { return descriptorSymbols[name] }
+        return addresses(ofSymbols: [name], exportedOnly: true)[name]
+    }
+
+    /// Every defined `…Mn` (nominal type descriptor) symbol, by name.
+    private lazy var descriptorSymbols: [String: UInt64] = {
+        var table: [String: UInt64] = [:]
+        forEachSymbolName { raw, value in
+            guard raw.count > 2, raw[raw.count - 2] == UInt8(ascii: "M"), raw[raw.count - 1] == UInt8(ascii: "n") else { return }
+            let name = String(decoding: raw, as: UTF8.self)
+            if table[name] == nil { table[name] = value }
         }
-        return symbolAddresses?[name]
+        return table
+    }()
+
+    /// Calls `body` with each defined symbol's name bytes (in the file) and value.
+    ///
+    /// - Parameter exportedOnly: only `.dynsym`'s symbols (what other images can import), not
+    ///   `.symtab`'s, which is several times larger.
+    private func forEachSymbolName(exportedOnly: Bool = false, _ body: (UnsafeRawBufferPointer, UInt64) -> Void) {
+        let bytes = space.bytes
+        guard let base = bytes.buffer.baseAddress else { return }
+        let dynamicStrings = file.sections.first { $0.type == 11 }.map { $0.link } // SHT_DYNSYM's string table
+        var tables: [UInt32: (offset: UInt64, size: UInt64)] = [:]
+        for section in file.sections where section.hasFileBytes {
+            if exportedOnly && UInt32(truncatingIfNeeded: section.index) != dynamicStrings { continue }
+            tables[UInt32(truncatingIfNeeded: section.index)] = (section.offset, section.size)
+        }
+        for symbol in file.definedSymbols where symbol.value != 0 {
+            guard let table = tables[symbol.stringTable], UInt64(symbol.nameOffset) < table.size else { continue }
+            let start = table.offset + UInt64(symbol.nameOffset)
+            let limit = Int(min(table.size - UInt64(symbol.nameOffset), UInt64(bytes.count) - start))
+            let raw = UnsafeRawBufferPointer(start: base + Int(start), count: limit)
+            guard let end = raw.firstIndex(of: 0) else { continue }
+            body(UnsafeRawBufferPointer(rebasing: raw[..<end]), symbol.value)
+        }
+    }
+
+    /// The addresses of those of `names` this image defines (with `exportedOnly`, only those it
+    /// exports through `.dynsym`, as the dynamic loader would find them). Symbol names are compared in the
+    /// string table's bytes (hashed first), so a large table costs no string per symbol.
+    public func addresses(ofSymbols names: Set<String>, exportedOnly: Bool = false) -> [String: UInt64] {
+        var wanted: [UInt64: [String]] = [:]
+        for name in names { wanted[Self.hash(Array(name.utf8)[...]), default: []].append(name) }
+        var found: [String: UInt64] = [:]
+        forEachSymbolName(exportedOnly: exportedOnly) { raw, value in
+            guard let candidates = wanted[Self.hash(raw)] else { return }
+            let name = String(decoding: raw, as: UTF8.self)
+            if candidates.contains(name), found[name] == nil { found[name] = value }
+        }
+        return found
+    }
+
+    /// FNV-1a over a name's bytes.
+    private static func hash<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return value
+    }
+
+    /// What a loader needs to find a file's dependencies, read without its symbol and relocation
+    /// tables: DT_NEEDED, the search path, and whether it holds Swift reflection sections.
+    public static func dependencyInfo(ofFileAt path: String) throws -> (needed: [String], searchPaths: [String], isSwift: Bool) {
+        let bytes = try ImageLoader.readFile(path)
+        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false)
+        let dynamic = try file.dynamicEntries(in: bytes)
+        return (dynamic.needed, dynamic.searchPaths, file.sections.contains { $0.name == "swift5_fieldmd" })
     }
 
     private static func relocations(of file: ELFFile, space: AddressSpace) -> [Relocation] {
         let relative: Set<UInt32> = [8, 1027]                   // R_X86_64_RELATIVE, R_AARCH64_RELATIVE
-        let symbolic: Set<UInt32> = [1, 6, 7, 257, 1025, 1026] // 64, GLOB_DAT, JUMP_SLOT (x86_64, aarch64)
+        // 64 and GLOB_DAT (x86_64, aarch64). JUMP_SLOT (7, 1026) fills PLT slots of functions, which
+        // a reflection reader never follows.
+        let symbolic: Set<UInt32> = [1, 6, 257, 1025]
         var result: [Relocation] = []
         var covered: Set<UInt64> = []
         for section in file.relocationSections where section.isDynamic {

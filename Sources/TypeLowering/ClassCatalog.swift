@@ -25,7 +25,8 @@ struct ClassCatalog {
 
     private var entries: [String: Entry] = [:]
     private let dependencies: [String]
-    private var dependenciesRead = false
+    /// Dependencies already read for superclasses.
+    private var read: Set<String> = []
     private var memo: [String: InstanceLayout?] = [:]
     private(set) var notes: [String] = []
 
@@ -55,16 +56,33 @@ struct ClassCatalog {
     /// The class `mangling`, reading the dependencies once if it is not local.
     private mutating func entry(_ mangling: String) -> Entry? {
         if let found = entries[mangling] { return found }
-        guard !dependenciesRead else { return nil }
-        dependenciesRead = true
-        for path in dependencies {
+        // A bound generic superclass (`…G`) is laid out by no one here: do not read for it.
+        guard !mangling.hasSuffix("G") else { return nil }
+        // Libraries are read one at a time, those whose file name holds the mangling's module
+        // first (`10Foundation…` -> libFoundation.so), until the class turns up.
+        let module = Self.moduleName(of: mangling)
+        let ordered = dependencies.filter { path in module.map { path.split(separator: "/").last?.contains($0) == true } ?? false }
+            + dependencies.filter { path in !(module.map { path.split(separator: "/").last?.contains($0) == true } ?? false) }
+        for path in ordered where !read.contains(path) {
+            read.insert(path)
             do {
                 add(try BinaryImage.layouts(atPath: path).types)
             } catch {
                 notes.append("dependency \(path) could not be read for superclasses: \(error)")
             }
+            if let found = entries[mangling] { return found }
         }
-        return entries[mangling]
+        return nil
+    }
+
+    /// The module of a mangled nominal type: `s` is Swift, `So` imported C, else the leading identifier.
+    static func moduleName(of mangling: String) -> String? {
+        if mangling.hasPrefix("s") { return "swiftCore" }
+        let digits = mangling.prefix { $0.isASCII && $0.isNumber }
+        guard let length = Int(digits), length > 0 else { return nil }
+        let rest = mangling.dropFirst(digits.count)
+        guard rest.count >= length else { return nil }
+        return String(rest.prefix(length))
     }
 
     /// The field type manglings to lower for the class `mangling` and its ancestors.

@@ -31,6 +31,18 @@ public struct ComputedLayouts: Sendable {
         dependencies: [String],
         configuration: LoweringConfiguration = .resolved()
     ) -> ComputedLayouts {
+        let pending = PendingLowering(forFileAt: path, dependencies: dependencies, configuration: configuration)
+        return pending.compute(types: types)
+    }
+
+    /// The lowering proper, with a worker that may already be laying the images out.
+    static func compute(
+        forFileAt path: String,
+        types: [TypeLayout],
+        dependencies: [String],
+        client: LoweringClient,
+        started: inout WorkerProcess?
+    ) -> ComputedLayouts {
         var classes = ClassCatalog(local: types, dependencies: dependencies)
         var manglings: [String] = []
         var seen: Set<String> = []
@@ -43,8 +55,7 @@ public struct ComputedLayouts: Sendable {
             default: break
             }
         }
-        let client = LoweringClient(configuration: configuration)
-        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies)
+        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies, started: &started)
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {

@@ -44,7 +44,27 @@ final class ImageMemory {
                 throw .imageUnusable(path: image.path, reason: "\(error)")
             }
         }
+        resolveImports()
         for index in images.indices { relocate(images[index]) }
+    }
+
+    /// Addresses of the symbols the images import, resolved in load order (first definer wins).
+    private var resolved: [String: UInt64] = [:]
+    /// Names no image defines.
+    private var missing: Set<String> = []
+
+    private func resolveImports() {
+        var pending = Set<String>()
+        for mapped in images {
+            for case .imported(_, let symbol, _) in mapped.image.relocations { pending.insert(symbol) }
+        }
+        for mapped in images where !pending.isEmpty {
+            let base = UInt64(UInt(bitPattern: mapped.base))
+            for (name, address) in mapped.image.addresses(ofSymbols: pending, exportedOnly: true) {
+                resolved[name] = base &+ address
+                pending.remove(name)
+            }
+        }
     }
 
     deinit {
@@ -74,7 +94,7 @@ final class ImageMemory {
             case .defined(let place, let address):
                 store(base &+ address, at: place, in: mapped)
             case .imported(let place, let symbol, let addend):
-                if let address = symbolAddress(symbol) {
+                if let address = resolved[symbol] {
                     store(address &+ UInt64(bitPattern: addend), at: place, in: mapped)
                 } else {
                     unresolvedSymbols.insert(symbol)
@@ -91,9 +111,15 @@ final class ImageMemory {
 
     /// The address of `name` in the first image that defines it (the loader's search order).
     func symbolAddress(_ name: String) -> UInt64? {
+        if let known = resolved[name] { return known }
+        // The library asks for some names many times (`_swift_debug_…` variables): remember misses.
+        if missing.contains(name) { return nil }
+        defer { if resolved[name] == nil { missing.insert(name) } }
         for mapped in images {
             if let address = mapped.image.address(ofSymbol: name) {
-                return UInt64(UInt(bitPattern: mapped.base)) &+ address
+                let local = UInt64(UInt(bitPattern: mapped.base)) &+ address
+                resolved[name] = local
+                return local
             }
         }
         return nil

@@ -21,17 +21,18 @@ public enum LibraryDependencies {
         var found: [String] = []
         var notes: [String] = []
         var seen: Set<String> = [path]
-        var queue: [(path: String, image: LoadableImage?)] = [(path, try? LoadableImage(path: path))]
+        typealias Info = (needed: [String], searchPaths: [String], isSwift: Bool)
+        var queue: [(path: String, info: Info?)] = [(path, try? LoadableImage.dependencyInfo(ofFileAt: path))]
         var position = 0
         while position < queue.count, found.count < maximumLibraries {
-            let (current, image) = queue[position]
+            let (current, info) = queue[position]
             position += 1
-            guard let image else { continue }
+            guard let info else { continue }
             let origin = directory(of: current)
-            var directories = image.searchPaths.map { $0.replacingOrigin(with: origin) }
+            var directories = info.searchPaths.map { $0.replacingOrigin(with: origin) }
             directories.append(origin)
             if let toolchainDirectory { directories.append(toolchainDirectory) }
-            for needed in image.neededLibraries where !needed.isEmpty {
+            for needed in info.needed where !needed.isEmpty {
                 guard let candidate = directories.lazy.map({ $0 + "/" + needed }).first(where: { access($0, R_OK) == 0 }) else {
                     if needed.hasPrefix("libswift") || needed.hasPrefix("libFoundation") {
                         notes.append("\(needed), which \(current) needs, was found in none of \(directories.joined(separator: ", "))")
@@ -39,8 +40,7 @@ public enum LibraryDependencies {
                     continue
                 }
                 guard seen.insert(candidate).inserted else { continue }
-                let dependency = try? LoadableImage(path: candidate)
-                if let dependency, !dependency.swiftSections.isEmpty {
+                if let dependency = try? LoadableImage.dependencyInfo(ofFileAt: candidate), dependency.isSwift {
                     found.append(candidate)
                     queue.append((candidate, dependency))
                 }

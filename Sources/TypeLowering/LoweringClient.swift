@@ -11,7 +11,28 @@ struct LoweringClient {
     /// - Returns: every answered type by mangling (types the worker could not lower carry an
     ///   ``LoweredType/unknownReason``), and notes about the run.
     func lower(manglings: [String], file: String, dependencies: [String]) -> (types: [String: LoweredType], notes: [String]) {
-        guard !manglings.isEmpty else { return ([:], []) }
+        var unstarted: WorkerProcess?
+        return lower(manglings: manglings, file: file, dependencies: dependencies, started: &unstarted)
+    }
+
+    /// Starts a worker on the images now, so it lays them out while the caller reads the file;
+    /// ``lower(manglings:file:dependencies:started:)`` then sends it the types.
+    func start(file: String, dependencies: [String]) -> WorkerProcess? {
+        guard let libraryPath = configuration.remoteMirrorPath, let workerPath = configuration.workerPath else { return nil }
+        let request = LoweringRequest(libraryPath: libraryPath, imagePaths: [file] + dependencies, manglings: [])
+        guard let preamble = try? request.encodedPreamble(), let process = try? WorkerProcess(executable: workerPath) else { return nil }
+        process.send(preamble)
+        return process
+    }
+
+    /// Like ``lower(manglings:file:dependencies:)``, using a worker from ``start(file:dependencies:)``
+    /// (the preamble already sent) for the first attempt; `started` is consumed.
+    func lower(manglings: [String], file: String, dependencies: [String], started: inout WorkerProcess?) -> (types: [String: LoweredType], notes: [String]) {
+        guard !manglings.isEmpty else {
+            started?.abandon()
+            started = nil
+            return ([:], [])
+        }
         guard let libraryPath = configuration.remoteMirrorPath else {
             return ([:], ["libswiftRemoteMirror.so not found (no libswiftCore.so loaded from a toolchain directory): computed layouts are off; set TYPEINFO_REMOTE_MIRROR"])
         }
@@ -27,9 +48,17 @@ struct LoweringClient {
             var parser = LoweringWire.ReplyParser()
             let ending: WorkerProcess.Ending
             do {
-                let input = try request.encoded()
-                ending = try WorkerProcess.run(executable: workerPath, input: input, silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
-                    try parser.consume(line)
+                if var process = started {
+                    started = nil
+                    process.send(request.encodedTypes())
+                    ending = try process.finish(silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
+                        try parser.consume(line)
+                    }
+                } else {
+                    let input = try request.encoded()
+                    ending = try WorkerProcess.run(executable: workerPath, input: input, silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
+                        try parser.consume(line)
+                    }
                 }
             } catch {
                 return (answered, notes + ["\(error)"])

@@ -37,11 +37,22 @@ struct LoweringRequest: Sendable, Equatable {
 
     /// The request as the worker reads it.
     func encoded() throws(TypeLoweringError) -> String {
+        try encodedPreamble() + encodedTypes()
+    }
+
+    /// The header, library and image lines: what the worker needs to lay the images out.
+    func encodedPreamble() throws(TypeLoweringError) -> String {
         var text = LoweringWire.header + "\nlibrary " + libraryPath + "\n"
         for path in [libraryPath] + imagePaths where path.contains("\n") || path.utf8.count > LoweringWire.maximumLineLength - 16 {
             throw .imageUnusable(path: path, reason: "the path holds a newline or is too long to pass to the worker")
         }
         for path in imagePaths { text += "image " + path + "\n" }
+        return text
+    }
+
+    /// The type lines and the final `end`.
+    func encodedTypes() -> String {
+        var text = ""
         for mangling in manglings where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
             text += "type " + mangling + "\n"
         }

@@ -14,11 +14,26 @@ public enum LoweringWorker {
 
     /// Runs the worker; returns the process exit status.
     public static func run() -> Int32 {
+        // The images are laid out as soon as the preamble (library and image lines) is complete,
+        // before the type lines arrive: the client sends the preamble first and the types once it
+        // has read the file's static metadata, so the two overlap.
         var lines: [String] = []
+        var session: Result<LoweringSession, TypeLoweringError>?
+        var notes: [String] = []
         while let line = readLine(strippingNewline: true) {
             guard line.utf8.count <= LoweringWire.maximumLineLength, lines.count < 1 << 22 else {
+                emit(LoweringWire.header)
                 emit("note request too large")
                 return 2
+            }
+            let keyword = LoweringWire.split(line).keyword
+            if session == nil, keyword == "type" || keyword == "end" {
+                switch LoweringRequest.decode(lines: lines + ["end"]) {
+                case .success(let preamble):
+                    session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
+                case .failure(let error):
+                    session = .failure(error)
+                }
             }
             lines.append(line)
             if line == "end" { break }
@@ -31,16 +46,14 @@ public enum LoweringWorker {
             emit("note \(error)")
             return 2
         }
-        let session: LoweringSession
-        do {
-            session = try LoweringSession(request: request) { emit("note \($0)") }
-        } catch {
-            emit("note \(error)")
+        for note in notes { emit("note \(note)") }
+        guard case .success(let ready)? = session else {
+            if case .failure(let error)? = session { emit("note \(error)") }
             return 3
         }
         emit("ready")
         for mangling in request.manglings {
-            emit(session.lower(mangling: mangling).encoded(), newline: false)
+            emit(ready.lower(mangling: mangling).encoded(), newline: false)
         }
         return 0
     }
@@ -94,13 +107,16 @@ final class LoweringSession {
         var result = LoweredType(mangling: mangling)
         // By name first; private types (`…LL` names) the library resolves by name but cannot
         // find the fields of, so their typeref is built again from the descriptor.
-        let candidates = [context.typeRef(mangledName: mangling), typeRefThroughDescriptor(mangling)].compactMap { $0 }
-        guard !candidates.isEmpty else {
-            result.unknownReason = "the reflection library cannot resolve the name"
-            return result
+        var lowered: (UInt64, LoweredInfo)?
+        let byName = context.typeRef(mangledName: mangling)
+        if let byName, let info = context.info(of: byName) { lowered = (byName, info) }
+        if lowered == nil, let byDescriptor = typeRefThroughDescriptor(mangling), let info = context.info(of: byDescriptor) {
+            lowered = (byDescriptor, info)
         }
-        guard let (typeRef, info) = candidates.lazy.compactMap({ ref in self.context.info(of: ref).map { (ref, $0) } }).first else {
-            result.unknownReason = "the reflection library cannot lower it (a type it needs is in none of the images)"
+        guard let (typeRef, info) = lowered else {
+            result.unknownReason = byName == nil
+                ? "the reflection library cannot resolve the name"
+                : "the reflection library cannot lower it (a type it needs is in none of the images)"
             return result
         }
         if restsOnZeroSizedStruct(typeRef, depth: 0) {

@@ -18,18 +18,19 @@ struct WorkerProcess {
         case timedOut
     }
 
-    /// Runs `executable` with `input` on standard input, feeding each reply line to `onLine`.
-    ///
-    /// - Parameter silenceLimit: seconds without a reply line after which the worker is killed.
-    static func run(executable: String, input: String, silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void) throws(TypeLoweringError) -> Ending {
+    let executable: String
+    private let pid: pid_t
+    private let socket: Int32
+    private var finished = false
+
+    /// Starts `executable` with a socket pair as its standard input and output.
+    init(executable: String) throws(TypeLoweringError) {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             throw .workerUnavailable(path: executable, reason: "socketpair: \(String(cString: strerror(errno)))")
         }
         let ours = sockets[0]
         let theirs = sockets[1]
-        defer { close(ours) }
-
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,37 +42,72 @@ struct WorkerProcess {
         let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         close(theirs)
         guard status == 0 else {
+            close(ours)
             throw .workerUnavailable(path: executable, reason: String(cString: strerror(status)))
         }
+        self.executable = executable
+        self.pid = pid
+        self.socket = ours
+    }
 
+    /// Writes `text` to the worker's standard input (a worker that died just stops listening).
+    func send(_ text: String) {
+        Self.send(text, to: socket)
+    }
+
+    /// Closes the worker's standard input, feeds each reply line to `onLine`, and reaps the worker.
+    ///
+    /// - Parameter silenceLimit: seconds without a reply line after which the worker is killed.
+    mutating func finish(silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void) throws(TypeLoweringError) -> Ending {
+        finished = true
+        defer { close(socket) }
+        shutdown(socket, Int32(SHUT_WR))
         var ending: Ending?
         do {
-            try send(input, to: ours)
-            shutdown(ours, Int32(SHUT_WR))
-            try readLines(from: ours, silenceLimit: silenceLimit, onLine: onLine)
-        } catch let error as TimedOut {
-            _ = error
+            try Self.readLines(from: socket, silenceLimit: silenceLimit, onLine: onLine)
+        } catch is TimedOut {
             kill(pid, SIGKILL)
             ending = .timedOut
         } catch let error as TypeLoweringError {
             kill(pid, SIGKILL)
-            var waited: Int32 = 0
-            _ = waitpid(pid, &waited, 0)
+            reap()
             throw error
         } catch {
             kill(pid, SIGKILL)
         }
-        var waited: Int32 = 0
-        while waitpid(pid, &waited, 0) < 0 && errno == EINTR {}
+        let waited = reap()
         if let ending { return ending }
         // WIFSIGNALED / WEXITSTATUS, spelled out (the C macros do not import).
         let signal = waited & 0x7F
         return signal != 0 ? .signalled(signal) : .exited((waited >> 8) & 0xFF)
     }
 
+    /// Kills and reaps a worker whose replies are no longer wanted.
+    mutating func abandon() {
+        guard !finished else { return }
+        finished = true
+        kill(pid, SIGKILL)
+        close(socket)
+        reap()
+    }
+
+    @discardableResult
+    private func reap() -> Int32 {
+        var waited: Int32 = 0
+        while waitpid(pid, &waited, 0) < 0 && errno == EINTR {}
+        return waited
+    }
+
+    /// Runs `executable` with `input` on standard input, feeding each reply line to `onLine`.
+    static func run(executable: String, input: String, silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void) throws(TypeLoweringError) -> Ending {
+        var process = try WorkerProcess(executable: executable)
+        process.send(input)
+        return try process.finish(silenceLimit: silenceLimit, onLine: onLine)
+    }
+
     private struct TimedOut: Error {}
 
-    private static func send(_ text: String, to socket: Int32) throws {
+    private static func send(_ text: String, to socket: Int32) {
         var bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return }
         var sent = 0

@@ -1,22 +1,25 @@
+import BinaryInfo
 import Foundation
 import TypeLayout
 import TypeLowering
 
-/// Adds the layouts the toolchain's type lowering computes (TypeLowering) to a document read from
-/// a file's static metadata: one place, used by every command that reads a binary.
+/// Reads a binary's static metadata with the layouts the toolchain's type lowering computes
+/// (TypeLowering) merged in: one place, used by every command that reads a binary.
 enum ComputedLayoutReading {
-    /// Set `TYPEINFO_COMPUTED_LAYOUTS=0` to read static metadata only (today's behaviour before computed layouts).
+    /// Set `TYPEINFO_COMPUTED_LAYOUTS=0` to read static metadata only.
     static var isEnabled: Bool {
         ProcessInfo.processInfo.environment["TYPEINFO_COMPUTED_LAYOUTS"] != "0"
     }
 
-    /// `document` (read from `path`) with computed facts merged in; notes say what stayed unknown.
-    static func adding(to document: LayoutDocument, path: String) -> LayoutDocument {
-        guard isEnabled, document.image.fileType != "relocatable" else { return document }
-        let configuration = LoweringConfiguration.resolved()
+    /// The file's types from its static metadata, with computed facts merged in; notes say what
+    /// stayed unknown. The lowering worker lays the images out while the metadata is read.
+    static func read(_ path: String) throws -> LayoutDocument {
+        guard isEnabled else { return try BinaryImage.layouts(atPath: path) }
         let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
-        let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: dependencies.paths, configuration: configuration)
-        var merged = computed.merged(into: document)
+        let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths)
+        let document = try BinaryImage.layouts(atPath: path)
+        guard document.image.fileType != "relocatable" else { return document }
+        var merged = pending.compute(types: document.types).merged(into: document)
         merged.image.notes += dependencies.notes
         return merged
     }

@@ -116,7 +116,7 @@ struct DumpCommand: ParsableCommand {
     static func readImage(_ path: String, useDWARF: Bool) throws -> LayoutDocument {
         var document: LayoutDocument
         do {
-            document = ComputedLayoutReading.adding(to: try BinaryImage.layouts(atPath: path), path: path)
+            document = try ComputedLayoutReading.read(path)
         } catch BinaryInfoError.notSwift where useDWARF {
             // A C program or library: DWARF alone may still describe its types.
             guard let (cTypes, _) = try? DWARFReader(path: path).typeLayoutsByLanguage(), !cTypes.isEmpty else {

@@ -130,7 +130,7 @@ enum LayoutInput {
         var document: LayoutDocument?
         var metadataError: BinaryInfoError?
         do {
-            document = ComputedLayoutReading.adding(to: try BinaryImage.layouts(atPath: path), path: path)
+            document = try ComputedLayoutReading.read(path)
         } catch let error as BinaryInfoError {
             metadataError = error
         }

@@ -1,0 +1,33 @@
+import TypeLayout
+
+/// A lowering started before the file's static metadata is read: the worker lays the images out
+/// while the caller reads, then ``compute(types:)`` sends it the types.
+///
+/// ```swift
+/// let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths)
+/// let document = try BinaryImage.layouts(atPath: path)      // the worker works meanwhile
+/// let merged = pending.compute(types: document.types).merged(into: document)
+/// ```
+///
+/// Dropping it without calling ``compute(types:)`` stops the worker.
+public final class PendingLowering {
+    private let path: String
+    private let dependencies: [String]
+    private let client: LoweringClient
+    private var started: WorkerProcess?
+
+    /// Starts the worker on `path` and its `dependencies`.
+    public init(forFileAt path: String, dependencies: [String], configuration: LoweringConfiguration = .resolved()) {
+        self.path = path
+        self.dependencies = dependencies
+        self.client = LoweringClient(configuration: configuration)
+        self.started = client.start(file: path, dependencies: dependencies)
+    }
+
+    deinit { started?.abandon() }
+
+    /// Lowers every non-generic struct, enum and class among `types` (see ``ComputedLayouts/compute(forFileAt:types:dependencies:configuration:)``).
+    public func compute(types: [TypeLayout]) -> ComputedLayouts {
+        ComputedLayouts.compute(forFileAt: path, types: types, dependencies: dependencies, client: client, started: &started)
+    }
+}
