@@ -36,6 +36,7 @@ public final class LoadableImage {
     public let relocations: [Relocation]
 
     private let file: ELFFile
+    private let hasStaticSymbols: Bool
     private let space: AddressSpace
 
     /// SHF_EXECINSTR.
@@ -48,9 +49,11 @@ public final class LoadableImage {
     ///
     /// - Throws: ``BinaryInfoError`` for a missing or malformed file, an object file (`.o`, which
     ///   has no load addresses), or an image whose addresses span more than ``maximumAddressLimit``.
-    public init(path: String) throws {
+    /// - Parameter includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
+    ///   up front and `.symtab` on the first descriptor lookup (most images never need it).
+    public init(path: String, includeStaticSymbols: Bool = true) throws {
         let bytes = try ImageLoader.readFile(path)
-        let file = try ELFFile(bytes: bytes)
+        let file = try ELFFile(bytes: bytes, includeStaticSymbols: includeStaticSymbols)
         guard file.fileType != ELFFile.typeRelocatable else {
             throw BinaryInfoError.unsupported(detail: "a relocatable object (.o) has no load addresses; link it first")
         }
@@ -70,6 +73,7 @@ public final class LoadableImage {
         let dynamic = try file.dynamicEntries(in: bytes)
         self.path = path
         self.file = file
+        self.hasStaticSymbols = includeStaticSymbols
         self.space = space
         self.addressLimit = limit
         self.swiftSections = sections
@@ -112,7 +116,9 @@ public final class LoadableImage {
     /// Every defined `…Mn` (nominal type descriptor) symbol, by name.
     private lazy var descriptorSymbols: [String: UInt64] = {
         var table: [String: UInt64] = [:]
-        forEachSymbolName { raw, value in
+        // Private descriptors are local symbols: only `.symtab` has them.
+        let full = hasStaticSymbols ? file : ((try? ELFFile(bytes: space.bytes)) ?? file)
+        forEachSymbolName(in: full) { raw, value in
             guard raw.count > 2, raw[raw.count - 2] == UInt8(ascii: "M"), raw[raw.count - 1] == UInt8(ascii: "n") else { return }
             let name = String(decoding: raw, as: UTF8.self)
             if table[name] == nil { table[name] = value }
@@ -124,7 +130,8 @@ public final class LoadableImage {
     ///
     /// - Parameter exportedOnly: only `.dynsym`'s symbols (what other images can import), not
     ///   `.symtab`'s, which is several times larger.
-    private func forEachSymbolName(exportedOnly: Bool = false, _ body: (UnsafeRawBufferPointer, UInt64) -> Void) {
+    private func forEachSymbolName(in file: ELFFile? = nil, exportedOnly: Bool = false, _ body: (UnsafeRawBufferPointer, UInt64) -> Void) {
+        let file = file ?? self.file
         let bytes = space.bytes
         guard let base = bytes.buffer.baseAddress else { return }
         let dynamicStrings = file.sections.first { $0.type == 11 }.map { $0.link } // SHT_DYNSYM's string table

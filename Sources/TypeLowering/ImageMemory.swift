@@ -56,7 +56,9 @@ final class ImageMemory {
     private func resolveImports() {
         var pending = Set<String>()
         for mapped in images {
-            for case .imported(_, let symbol, _) in mapped.image.relocations { pending.insert(symbol) }
+            // Reflection records reach other images only through Swift symbols (descriptors,
+            // metadata, witness tables); C imports (`stdout`, `malloc`) are never followed.
+            for case .imported(_, let symbol, _) in mapped.image.relocations where symbol.hasPrefix("$s") { pending.insert(symbol) }
         }
         for mapped in images where !pending.isEmpty {
             let base = UInt64(UInt(bitPattern: mapped.base))

@@ -87,7 +87,8 @@ final class LoweringSession {
         var images: [LoadableImage] = []
         for (index, path) in request.imagePaths.enumerated() {
             do {
-                images.append(try LoadableImage(path: path))
+                // Dependencies' `.symtab` is read only if a private descriptor is looked up there.
+                images.append(try LoadableImage(path: path, includeStaticSymbols: index == 0))
             } catch {
                 if index == 0 { throw .imageUnusable(path: path, reason: "\(error)") }
                 note("dependency \(path) skipped: \(error)")
