@@ -51,8 +51,16 @@ public final class LoadableImage {
     ///   has no load addresses), or an image whose addresses span more than ``maximumAddressLimit``.
     /// - Parameter includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
     ///   up front and `.symtab` on the first descriptor lookup (most images never need it).
-    public init(path: String, includeStaticSymbols: Bool = true) throws {
-        let bytes = try ImageLoader.readFile(path)
+    public convenience init(path: String, includeStaticSymbols: Bool = true) throws {
+        try self.init(bytes: try ImageLoader.readFile(path), path: path, includeStaticSymbols: includeStaticSymbols)
+    }
+
+    /// Reads an image held in memory (for fuzzing and tests); `name` stands for its path.
+    public convenience init(bytes: [UInt8], name: String) throws {
+        try self.init(bytes: FileBytes(bytes), path: name, includeStaticSymbols: true)
+    }
+
+    private init(bytes: FileBytes, path: String, includeStaticSymbols: Bool) throws {
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: includeStaticSymbols)
         guard file.fileType != ELFFile.typeRelocatable else {
             throw BinaryInfoError.unsupported(detail: "a relocatable object (.o) has no load addresses; link it first")

@@ -6,6 +6,7 @@
 #ifndef TYPEINFO_REMOTE_MIRROR_SUBSET_H
 #define TYPEINFO_REMOTE_MIRROR_SUBSET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef uint64_t rm_addr_t;
@@ -66,6 +67,7 @@ typedef void (*rm_add_mapping_info_fn)(rm_context_t, rm_mapping_info_t);
 typedef rm_typeref_t (*rm_typeref_for_mangled_name_fn)(rm_context_t, const char *name, uint64_t length);
 typedef rm_typeref_t (*rm_typeref_for_metadata_fn)(rm_context_t, uintptr_t metadata);
 typedef rm_typeinfo_t (*rm_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
+typedef char *(*rm_copy_name_for_typeref_fn)(rm_context_t, rm_typeref_t, bool mangled);
 typedef rm_childinfo_t (*rm_child_of_typeref_fn)(rm_context_t, rm_typeref_t, unsigned index);
 
 #endif

@@ -27,7 +27,7 @@ struct LoweringClient {
 
     /// Like ``lower(manglings:file:dependencies:)``, using a worker from ``start(file:dependencies:)``
     /// (the preamble already sent) for the first attempt; `started` is consumed.
-    func lower(manglings: [String], file: String, dependencies: [String], started: inout WorkerProcess?) -> (types: [String: LoweredType], notes: [String]) {
+    func lower(manglings: [String], file: String, dependencies: [String], started: inout WorkerProcess?, includeTypeNames: Bool = false) -> (types: [String: LoweredType], notes: [String]) {
         guard !manglings.isEmpty else {
             started?.abandon()
             started = nil
@@ -44,7 +44,8 @@ struct LoweringClient {
         var remaining = manglings
         var restarts = 0
         while !remaining.isEmpty {
-            let request = LoweringRequest(libraryPath: libraryPath, imagePaths: [file] + dependencies, manglings: remaining)
+            var request = LoweringRequest(libraryPath: libraryPath, imagePaths: [file] + dependencies, manglings: remaining)
+            request.includeTypeNames = includeTypeNames
             var parser = LoweringWire.ReplyParser()
             let ending: WorkerProcess.Ending
             do {

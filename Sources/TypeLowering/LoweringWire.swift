@@ -9,6 +9,7 @@
 ///     library /opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so
 ///     image /path/to/the/file            (the file being read, first)
 ///     image /path/to/a/dependency        (then its dependencies)
+///     option type-names                  (optional: name each child's type in the reply)
 ///     type 2nc6PacketV                   (mangled names without `$s`, any number)
 ///     end
 ///
@@ -19,7 +20,7 @@
 ///     ready
 ///     begin <mangling>
 ///     info <kind> <size> <alignment> <stride> <children>   |   unknown <reason>
-///     child <offset> <kind> <size> <alignment> <stride> <name>   (kind etc. `?` when unknown)
+///     child <offset> <kind> <size> <alignment> <stride> <mangled type> <name>   (`?` when unknown)
 ///     end <mangling>
 enum LoweringWire {
     static let header = "typeinfo-lowering 1"
@@ -34,6 +35,8 @@ struct LoweringRequest: Sendable, Equatable {
     var libraryPath: String
     var imagePaths: [String]
     var manglings: [String]
+    /// Whether the reply names each child's type (`option type-names`).
+    var includeTypeNames = false
 
     /// The request as the worker reads it.
     func encoded() throws(TypeLoweringError) -> String {
@@ -52,7 +55,7 @@ struct LoweringRequest: Sendable, Equatable {
 
     /// The type lines and the final `end`.
     func encodedTypes() -> String {
-        var text = ""
+        var text = includeTypeNames ? "option type-names\n" : ""
         for mangling in manglings where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
             text += "type " + mangling + "\n"
         }
@@ -73,6 +76,7 @@ struct LoweringRequest: Sendable, Equatable {
             case "library": request.libraryPath = rest
             case "image": request.imagePaths.append(rest)
             case "type": request.manglings.append(rest)
+            case "option" where rest == "type-names": request.includeTypeNames = true
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))
             }
@@ -94,6 +98,8 @@ struct LoweredType: Sendable, Equatable {
         var size: Int?
         var alignment: Int?
         var stride: Int?
+        /// The child's type, mangled without `$s`.
+        var mangledType: String?
     }
 
     var mangling: String
@@ -112,7 +118,8 @@ struct LoweredType: Sendable, Equatable {
             text += "info \(kind) \(size) \(alignment) \(stride) \(children.count)\n"
             for child in children {
                 func number(_ value: Int?) -> String { value.map(String.init) ?? "?" }
-                text += "child \(child.offset) \(child.kind ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(child.name)\n"
+                let type = child.mangledType.flatMap { $0.isEmpty || $0.contains(" ") ? nil : $0 } ?? "?"
+                text += "child \(child.offset) \(child.kind ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(type) \(child.name)\n"
             }
         } else {
             text += "unknown \(unknownReason ?? "the library knows nothing about it")\n"
@@ -163,13 +170,14 @@ extension LoweringWire {
                 current?.alignment = alignment
                 current?.stride = stride
             case "child":
-                let parts = rest.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
-                guard current != nil, parts.count == 6, let offset = Int(parts[0]), offset >= 0,
+                let parts = rest.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false).map(String.init)
+                guard current != nil, parts.count == 7, let offset = Int(parts[0]), offset >= 0,
                       (current?.children.count ?? 0) < LoweringWire.maximumChildren
                 else { throw .protocolViolation(detail: "malformed 'child \(rest.prefix(80))'") }
                 current?.children.append(LoweredType.Child(
-                    name: parts[5], offset: offset, kind: parts[1] == "?" ? nil : parts[1],
-                    size: Int(parts[2]), alignment: Int(parts[3]), stride: Int(parts[4])
+                    name: parts[6], offset: offset, kind: parts[1] == "?" ? nil : parts[1],
+                    size: Int(parts[2]), alignment: Int(parts[3]), stride: Int(parts[4]),
+                    mangledType: parts[5] == "?" ? nil : parts[5]
                 ))
             case "unknown":
                 guard current != nil else { throw .protocolViolation(detail: "'unknown' outside a type") }

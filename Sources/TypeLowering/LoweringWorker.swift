@@ -53,7 +53,7 @@ public enum LoweringWorker {
         }
         emit("ready")
         for mangling in request.manglings {
-            emit(ready.lower(mangling: mangling).encoded(), newline: false)
+            emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames).encoded(), newline: false)
         }
         return 0
     }
@@ -104,7 +104,10 @@ final class LoweringSession {
     }
 
     /// Lowers one type named by its mangling (without `$s`).
-    func lower(mangling: String) -> LoweredType {
+    ///
+    /// - Parameter includeTypeNames: also name each child's type (for instantiations the file
+    ///   has no field list of; remangling every child costs time the ordinary reading saves).
+    func lower(mangling: String, includeTypeNames: Bool = false) -> LoweredType {
         var result = LoweredType(mangling: mangling)
         // By name first; private types (`…LL` names) the library resolves by name but cannot
         // find the fields of, so their typeref is built again from the descriptor.
@@ -131,6 +134,7 @@ final class LoweringSession {
         for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
             guard let child = context.child(of: typeRef, at: index) else { continue }
             var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
+            if let childRef = child.typeRef, includeTypeNames { entry.mangledType = context.mangledName(of: childRef) }
             if let childRef = child.typeRef, let childInfo = context.info(of: childRef) {
                 entry.kind = Self.name(of: childInfo.kind)
                 entry.size = childInfo.size

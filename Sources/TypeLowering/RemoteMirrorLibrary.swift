@@ -18,6 +18,7 @@ final class RemoteMirrorLibrary {
     let typeRefForMetadata: rm_typeref_for_metadata_fn
     let infoForTypeRef: rm_info_for_typeref_fn
     let childOfTypeRef: rm_child_of_typeref_fn
+    let copyNameForTypeRef: rm_copy_name_for_typeref_fn
 
     /// Loads the library at `path` and looks up every function this module calls.
     init(path: String) throws(TypeLoweringError) {
@@ -39,6 +40,7 @@ final class RemoteMirrorLibrary {
         typeRefForMetadata = try symbol("swift_reflection_typeRefForMetadata", as: rm_typeref_for_metadata_fn.self)
         infoForTypeRef = try symbol("swift_reflection_infoForTypeRef", as: rm_info_for_typeref_fn.self)
         childOfTypeRef = try symbol("swift_reflection_childOfTypeRef", as: rm_child_of_typeref_fn.self)
+        copyNameForTypeRef = try symbol("swift_reflection_copyNameForTypeRef", as: rm_copy_name_for_typeref_fn.self)
     }
 
     deinit { dlclose(handle) }
@@ -121,6 +123,14 @@ final class RemoteMirrorContext {
         let info = library.infoForTypeRef(context, typeRef)
         guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
         return LoweredInfo(kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+    }
+
+    /// A typeref's mangled name (without `$s`), or nil.
+    func mangledName(of typeRef: UInt64) -> String? {
+        guard let name = library.copyNameForTypeRef(context, typeRef, true) else { return nil }
+        defer { free(name) }
+        let text = String(cString: name)
+        return text.hasPrefix("$s") ? String(text.dropFirst(2)) : text
     }
 
     /// Child `index` of a typeref (a field, tuple element or enum case).

@@ -23,4 +23,18 @@ enum ComputedLayoutReading {
         merged.image.notes += dependencies.notes
         return merged
     }
+
+    /// The layout of a type the file does not define but can lay out: a bound generic
+    /// instantiation named by its mangling (`$s…`) or by the name the file's own fields print
+    /// (`Module.Wrapper<Swift.Int>`). Nil, with a reason, when neither works.
+    static func instantiation(named name: String, path: String, document: LayoutDocument) -> (TypeLayout?, String) {
+        guard isEnabled else { return (nil, "computed layouts are off (TYPEINFO_COMPUTED_LAYOUTS=0)") }
+        let mangling = name.hasPrefix("$s") ? name : ComputedLayouts.mangling(ofTypeNamed: name, in: document.types)
+        guard let mangling else {
+            return (nil, "no field in the file has that type; give its mangled name ($s…) to lay it out")
+        }
+        let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
+        let (layout, notes) = ComputedLayouts.instantiation(mangledName: mangling, forFileAt: path, dependencies: dependencies.paths)
+        return (layout, notes.last ?? "")
+    }
 }

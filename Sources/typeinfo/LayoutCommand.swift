@@ -30,6 +30,8 @@ struct LayoutCommand: ParsableCommand {
               typeinfo layout .build/debug/MyApp --type MyApp.Packet
               typeinfo layout libWire.so --type Wire.Header --format svg > header.svg
               typeinfo layout libFoundationEssentials.so | tail -1
+              typeinfo layout MyApp --type 'MyApp.Wrapper<Swift.Int>'   (an instantiation the app uses)
+              typeinfo layout MyApp --type '$s5MyApp7WrapperVySSG'       (any instantiation, mangled)
             """
     )
 
@@ -48,7 +50,7 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         let document = try LayoutInput.readBinary(binary)
-        let selected = try select(from: document.types)
+        let selected = try select(from: document.types, document: document)
         let alignments = Self.alignments(for: document)
         var byName: [String: TypeLayout] = [:]
         for type in document.types where byName[type.name] == nil { byName[type.name] = type }
@@ -79,7 +81,7 @@ struct LayoutCommand: ParsableCommand {
 
     /// The types to analyse: exact names first, then substrings or regexes; without `--type`,
     /// every struct, class, tuple and union.
-    private func select(from types: [TypeLayout]) throws -> [TypeLayout] {
+    private func select(from types: [TypeLayout], document: LayoutDocument) throws -> [TypeLayout] {
         guard !typeNames.isEmpty else {
             return types.filter { [.struct, .class, .tuple, .union].contains($0.kind) }
         }
@@ -89,6 +91,14 @@ struct LayoutCommand: ParsableCommand {
             if matches.isEmpty {
                 let filter = try LayoutSelection(LayoutSnapshot.Selection(typePatterns: [name]))
                 matches = types.filter(filter.matchesBinaryType)
+            }
+            if matches.isEmpty, name.hasPrefix("$s") || name.contains("<") || name.hasSuffix("?") {
+                // An instantiation the file does not define but can lay out (`Module.Wrapper<Swift.Int>`).
+                let (instantiation, reason) = ComputedLayoutReading.instantiation(named: name, path: binary, document: document)
+                guard let instantiation else {
+                    throw LayoutInput.fail("\(binary): cannot lay out '\(name)': \(reason)")
+                }
+                matches = [instantiation]
             }
             if matches.isEmpty {
                 throw LayoutInput.fail("\(binary): no type matches '\(name)'; `typeinfo dump \(binary)` lists them")

@@ -45,3 +45,8 @@ report(Leaf.self, isClass: true)
 report(CustomEncoder.self, isClass: true)
 report(CustomDecoder.self, isClass: true)
 report(AtomicHolder.self, isClass: true)
+// Bound generic instantiations: laid out on request (`typeinfo layout --type`), not as file types.
+report(Wrapper<Int>.self)
+report(Wrapper<String?>.self)
+report(Wrapper<Wrapper<Bool>>.self)
+report(Optional<MultiPayload>.self)
