@@ -51,6 +51,8 @@ let package = Package(
             name: "typeinfo",
             dependencies: [
                 "TypeLayout", "TypeInfo", "BinaryInfo", "DWARFInfo", "TypeLowering",
+                // Not linked: built beside typeinfo so that `swift run typeinfo` finds its worker.
+                "typeinfo-lowering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
