@@ -103,6 +103,31 @@ struct MetadataReader {
         )
     }
 
+    /// The enum value witnesses (`getEnumTag`, `destructiveProjectEnumData`,
+    /// `destructiveInjectEnumTag`): the three words after the flags and extra inhabitant
+    /// count of an enum's value witness table; nil when the flags say the table has none.
+    var enumWitnesses: EnumWitnessFunctions? {
+        let table = base.load(fromByteOffset: -Self.wordSize, as: UnsafeRawPointer.self)
+        let flags = table.load(fromByteOffset: 10 * Self.wordSize, as: UInt32.self)
+        guard flags & 0x0020_0000 != 0 else { return nil }  // HasEnumWitnesses
+        func function<F>(_ word: Int, as: F.Type) -> F {
+            unsafeBitCast(table.load(fromByteOffset: word * Self.wordSize, as: UnsafeRawPointer.self), to: F.self)
+        }
+        return EnumWitnessFunctions(
+            metadata: base,
+            getTag: function(11, as: EnumWitnessFunctions.GetTag.self),
+            projectPayload: function(12, as: EnumWitnessFunctions.ProjectPayload.self),
+            injectTag: function(13, as: EnumWitnessFunctions.InjectTag.self)
+        )
+    }
+
+    /// For classes: whether the class is an actor (its instances hold runtime state no field
+    /// record describes). Class descriptor flag `IsActor`, bit 7 of the kind-specific flags.
+    var isActorClass: Bool {
+        guard kind == .class, let flags = descriptorFlags, flags & 0x1F == 16 else { return false }
+        return (flags >> 16) & (1 << 7) != 0
+    }
+
     // MARK: Nominal types
 
     /// The nominal type descriptor of a struct, enum, optional or Swift class; nil otherwise.
