@@ -6,7 +6,7 @@ import Testing
 enum Shipment: Equatable {
     case parcel(weight: Double, label: String)
     case letter(String)
-    case tracked(Tracked)
+    case tracked(PayloadObject)
     case lost
     case returned
 
@@ -19,6 +19,14 @@ enum Shipment: Equatable {
         default: return false
         }
     }
+}
+
+/// Counts live instances; used only by this suite, so other suites running in parallel do not disturb the count.
+final class PayloadObject {
+    nonisolated(unsafe) static var live = 0
+    let id: Int
+    init(_ id: Int) { self.id = id; PayloadObject.live += 1 }
+    deinit { PayloadObject.live -= 1 }
 }
 
 enum Status: Int { case idle = 0, running = 7, done = 42 }
@@ -35,7 +43,7 @@ private func mirrorCase(_ value: Any) -> (name: String, payload: Any?) {
 @Suite(.serialized) struct EnumValueTests {
     @Test func casesAndPayloadsMatchMirror() throws {
         let info = ClassInfo.of(Shipment.self)
-        let values: [Shipment] = [.parcel(weight: 2.5, label: "books"), .letter("hi"), .tracked(Tracked(1)), .lost, .returned]
+        let values: [Shipment] = [.parcel(weight: 2.5, label: "books"), .letter("hi"), .tracked(PayloadObject(1)), .lost, .returned]
         for value in values {
             let read = try info.enumCase(of: value)
             let oracle = mirrorCase(value)
@@ -53,7 +61,7 @@ private func mirrorCase(_ value: Any) -> (name: String, payload: Any?) {
 
     @Test func buildsEveryCaseAndRoundTrips() throws {
         let info = ClassInfo.of(Shipment.self)
-        let tracked = Tracked(9)
+        let tracked = PayloadObject(9)
         let expected: [(String, Any?, Shipment)] = [
             ("parcel", (weight: 1.0, label: "x"), .parcel(weight: 1.0, label: "x")),
             ("letter", "dear", .letter("dear")),
@@ -71,15 +79,15 @@ private func mirrorCase(_ value: Any) -> (name: String, payload: Any?) {
 
     @Test func referenceCountsStayRight() throws {
         let info = ClassInfo.of(Shipment.self)
-        let before = Tracked.live
+        let before = PayloadObject.live
         do {
-            let object = Tracked(3)
+            let object = PayloadObject(3)
             let value = try info.makeEnumValue(Shipment.self, caseNamed: "tracked", payload: object)
             let read = try info.enumCase(of: value)
-            #expect((read.payload as? Tracked) === object)
-            #expect(Tracked.live == before + 1)
+            #expect((read.payload as? PayloadObject) === object)
+            #expect(PayloadObject.live == before + 1)
         }
-        #expect(Tracked.live == before, "the payload was released with the enum")
+        #expect(PayloadObject.live == before, "the payload was released with the enum")
     }
 
     @Test func indirectCases() throws {

@@ -167,7 +167,7 @@ extension PropertyInfo {
     func loadThroughStorage<Value>(_ type: Value.Type, at field: UnsafeRawPointer) throws -> Value {
         guard canAccessValue else { throw unsupported }
         guard let value = storage.load(Value.self, from: field) else {
-            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: Value.self), found: String(reflecting: self.type))
+            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: self.type), found: String(reflecting: Value.self))
         }
         return value
     }
