@@ -61,7 +61,7 @@ public struct LayoutSnapshotVerifier: Sendable {
         switch record {
         case true?: recordMode = .all
         case false?: recordMode = .never
-        case nil: recordMode = Self.recordModeFromEnvironment() ? .all : .missing
+        case nil: recordMode = Self.recordModeFromEnvironment()
         }
     }
 
@@ -91,10 +91,12 @@ public struct LayoutSnapshotVerifier: Sendable {
         self.init(snapshotURL: directory.appendingPathComponent(Self.fileName(for: name)), record: record)
     }
 
-    /// Whether ``recordEnvironmentVariable`` asks for record mode.
-    public static func recordModeFromEnvironment() -> Bool {
-        guard let value = ProcessInfo.processInfo.environment[recordEnvironmentVariable]?.lowercased() else { return false }
-        return ["1", "true", "yes"].contains(value)
+    /// The record mode the environment asks for: ``RecordMode/all`` when
+    /// ``recordEnvironmentVariable`` is `1`, `true` or `yes`, otherwise ``RecordMode/missing``.
+    public static func recordModeFromEnvironment() -> RecordMode {
+        guard let value = ProcessInfo.processInfo.environment[recordEnvironmentVariable]?.lowercased(),
+              ["1", "true", "yes"].contains(value) else { return .missing }
+        return .all
     }
 
     /// `Demo.Box<Swift.Int>` -> `Demo.Box_Swift.Int_.layout.json`.

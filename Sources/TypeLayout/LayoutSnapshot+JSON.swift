@@ -10,13 +10,13 @@ extension LayoutSnapshot {
     ///
     /// - Returns: UTF-8 JSON ending in a newline.
     public func jsonData() -> Data {
-        Data(jsonText().utf8)
+        Data(jsonString().utf8)
     }
 
     /// The text of ``jsonData()``.
     ///
     /// - Returns: the JSON text ending in a newline.
-    public func jsonText() -> String {
+    public func jsonString() -> String {
         var out = "{\n"
         out += "  \"format\": \(JSONText.string(Self.formatName)),\n"
         out += "  \"version\": \(version),\n"

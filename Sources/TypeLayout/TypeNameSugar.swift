@@ -24,8 +24,13 @@ public enum TypeNameSugar {
     /// files, and each level costs a stack frame.
     public static let maximumDepth = 64
 
-    private static let sugared: [(prefix: [Character], kind: Int)] = [
-        (Array("Swift.Optional<"), 0), (Array("Swift.Array<"), 1), (Array("Swift.Dictionary<"), 2),
+    /// The generic types that have sugar, and how each is written.
+    private enum Sugar {
+        case optional, array, dictionary
+    }
+
+    private static let sugared: [(prefix: [Character], sugar: Sugar)] = [
+        (Array("Swift.Optional<"), .optional), (Array("Swift.Array<"), .array), (Array("Swift.Dictionary<"), .dictionary),
     ]
 
     /// Copies characters, rewriting sugared generics, until the closing `>` of the current level.
@@ -54,13 +59,13 @@ public enum TypeNameSugar {
                     var inner = ""
                     rewrite(text, &index, until: ">", depth: depth + 1, into: &inner)
                     index += 1 // the closing ">"
-                    switch match.kind {
-                    case 0:
+                    switch match.sugar {
+                    case .optional:
                         let needsParens = inner.contains("->") || inner.hasPrefix("any ") || inner.contains(" & ")
                         output += needsParens ? "(\(inner))?" : "\(inner)?"
-                    case 1:
+                    case .array:
                         output += "[\(inner)]"
-                    default:
+                    case .dictionary:
                         output += "[" + dictionaryBody(inner) + "]"
                     }
                     continue
