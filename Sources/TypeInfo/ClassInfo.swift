@@ -161,10 +161,25 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         self.isClassBoundExistential = reader.existentialFacts?.isClassBound
     }
 
-    /// Reads stored properties through the runtime's reflection entry points, which also
-    /// resolve generic field types and property-wrapper and lazy storage names; the
-    /// ownership (weak/unowned) comes from the type's own field records.
+    /// Reads stored properties from the type's own field records and field offset vector
+    /// (each field type resolved once), after the superclass's cached ones.
     private static func readProperties(of type: Any.Type, inheriting inherited: [PropertyInfo], reader: MetadataReader) -> [PropertyInfo] {
+        if let own = reader.ownStoredFields() {
+            var properties = inherited
+            properties.reserveCapacity(inherited.count + own.count)
+            for field in own {
+                properties.append(PropertyInfo(
+                    name: field.name, offset: field.offset, type: field.type,
+                    isVar: field.isVar, ownership: field.ownership, declaringType: type))
+            }
+            return properties
+        }
+        return readPropertiesThroughReflection(of: type, inheriting: inherited, reader: reader)
+    }
+
+    /// The runtime's reflection (what `Mirror` uses): the fallback where the type's own
+    /// records cannot be read directly, and the cross-check in tests.
+    static func readPropertiesThroughReflection(of type: Any.Type, inheriting inherited: [PropertyInfo], reader: MetadataReader) -> [PropertyInfo] {
         let count = _reflectionRecursiveCount(type)
         guard count >= inherited.count else { return inherited }
         // Field records are read only if some field is not a strong reference: most types

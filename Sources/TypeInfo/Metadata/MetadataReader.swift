@@ -1,4 +1,5 @@
-// The only place in TypeInfo that reads Swift runtime metadata through raw pointers.
+// With MetadataReader+StoredFields.swift, the only place in TypeInfo that reads Swift
+// runtime metadata through raw pointers.
 //
 // Layouts follow include/swift/ABI/Metadata.h and MetadataValues.h in swiftlang/swift
 // (64-bit, no Objective-C interop: Linux). Every function here takes a live `Any.Type`,
@@ -71,8 +72,8 @@ struct TupleElementFacts {
 
 /// Reads metadata of one live type.
 struct MetadataReader {
-    private let base: UnsafeRawPointer
-    private static let wordSize = MemoryLayout<UInt>.size
+    let base: UnsafeRawPointer
+    static let wordSize = MemoryLayout<UInt>.size
 
     init(_ type: Any.Type) {
         base = unsafeBitCast(type, to: UnsafeRawPointer.self)
@@ -131,7 +132,7 @@ struct MetadataReader {
     // MARK: Nominal types
 
     /// The nominal type descriptor of a struct, enum, optional or Swift class; nil otherwise.
-    private var descriptor: UnsafeRawPointer? {
+    var descriptor: UnsafeRawPointer? {
         switch kind {
         case .struct, .enum, .optional:
             return base.load(fromByteOffset: Self.wordSize, as: UnsafeRawPointer?.self)
@@ -166,7 +167,7 @@ struct MetadataReader {
     }
 
     /// Context descriptor kind (Module 0, Extension 1, Anonymous 2, Protocol 3, Class 16, Struct 17, Enum 18).
-    private var descriptorFlags: UInt32? {
+    var descriptorFlags: UInt32? {
         descriptor?.load(as: UInt32.self)
     }
 
@@ -181,7 +182,7 @@ struct MetadataReader {
     }
 
     /// Where the generic argument vector starts, in bytes from the metadata's address point.
-    private var genericArgumentOffset: Int? {
+    var genericArgumentOffset: Int? {
         guard let descriptor, let flags = descriptorFlags else { return nil }
         switch flags & 0x1F {
         case 17, 18:
@@ -335,7 +336,7 @@ struct MetadataReader {
     // MARK: Relative pointers and mangled names
 
     /// Resolves a 32-bit relative direct pointer; nil for a null (zero) offset.
-    private static func relativeTarget(_ field: UnsafeRawPointer) -> UnsafeRawPointer? {
+    static func relativeTarget(_ field: UnsafeRawPointer) -> UnsafeRawPointer? {
         let offset = field.load(as: Int32.self)
         return offset == 0 ? nil : field + Int(offset)
     }
@@ -343,7 +344,7 @@ struct MetadataReader {
     /// The length of a mangled name that may contain symbolic references, whose
     /// operands can contain zero bytes (docs/ABI/Mangling.rst, "Symbolic references"),
     /// and where the last symbolic reference ends.
-    private static func mangledNameLength(_ name: UnsafeRawPointer) -> (length: Int, plainFrom: Int) {
+    static func mangledNameLength(_ name: UnsafeRawPointer) -> (length: Int, plainFrom: Int) {
         var index = 0
         var plainFrom = 0
         while true {
@@ -358,7 +359,7 @@ struct MetadataReader {
     }
 
     /// Reference storage is mangled as a trailing `Xw` (weak), `Xo` (unowned) or `Xu` (unowned(unsafe)).
-    private static func ownership(ofMangledName name: UnsafeRawPointer, length: Int, plainFrom: Int) -> MetadataOwnership {
+    static func ownership(ofMangledName name: UnsafeRawPointer, length: Int, plainFrom: Int) -> MetadataOwnership {
         // The marker must be plain text, not the operand bytes of a symbolic reference.
         guard length - 2 >= plainFrom, name.load(fromByteOffset: length - 2, as: UInt8.self) == UInt8(ascii: "X") else { return .strong }
         switch name.load(fromByteOffset: length - 1, as: UInt8.self) {
