@@ -14,12 +14,15 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
     public let type: Any.Type
     /// What sort of type it is.
     public let kind: TypeKind
+    // Names are computed when asked for: building them was a tenth of a first read, and most
+    // users of a ClassInfo (the mapper, property access) never ask.
+
     /// The unqualified name, as `String(describing:)` spells it (`Point`, `Box<Int>`).
-    public let name: String
+    public var name: String { String(describing: type) }
     /// The qualified name, as `String(reflecting:)` spells it (`Demo.Point`).
-    public let qualifiedName: String
+    public var qualifiedName: String { String(reflecting: type) }
     /// The mangled name, where the runtime has one.
-    public let mangledName: String?
+    public var mangledName: String? { _mangledTypeName(type) }
 
     /// `MemoryLayout.size` (for classes, the size of a reference).
     public let size: Int
@@ -111,9 +114,6 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         let metadataKind = reader.kind
         self.type = type
         self.kind = Self.typeKind(metadataKind)
-        self.name = String(describing: type)
-        self.qualifiedName = String(reflecting: type)
-        self.mangledName = _mangledTypeName(type)
         self.size = witnesses.size
         self.stride = witnesses.stride
         self.alignment = witnesses.alignment

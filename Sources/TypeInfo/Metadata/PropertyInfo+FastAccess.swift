@@ -17,9 +17,9 @@ extension PropertyInfo {
     /// - Throws: ``PropertyAccessError`` when the instance does not own the property or the value is not a `Value`.
     @inlinable
     public func get<Instance, Value>(_ type: Value.Type, from instance: Instance) throws -> Value {
-        if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType {
+        if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType || isInherited(by: Instance.self) {
             if declaringTypeIsClass {
-                // `Instance` is the declaring class itself, so `instance` is a reference to it.
+                // `Instance` is the declaring class or a subclass, so `instance` is a reference to one.
                 let object = unsafeBitCast(instance, to: AnyObject.self)
                 return withExtendedLifetime(object) {
                     (UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
@@ -47,7 +47,7 @@ extension PropertyInfo {
     ///   instance does not own the property.
     @inlinable
     public func set<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
-        if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType {
+        if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType || isInherited(by: Instance.self) {
             if declaringTypeIsClass {
                 let object = unsafeBitCast(instance, to: AnyObject.self)
                 withExtendedLifetime(object) {
@@ -61,6 +61,23 @@ extension PropertyInfo {
             return
         }
         try setThroughStorage(value, on: &instance)
+    }
+}
+
+extension PropertyInfo {
+    /// Whether `Instance` is a subclass of the declaring class, so that any instance typed as
+    /// `Instance` holds this property at ``offset``: an inherited property read or written on an
+    /// instance typed as the subclass. Specialised for a class `Instance`, this is a walk up the
+    /// superclass chain (one load per level); for any other type it is false.
+    @inlinable @inline(__always)
+    func isInherited<Instance>(by _: Instance.Type) -> Bool {
+        guard declaringTypeIsClass, MemoryLayout<Instance>.size == MemoryLayout<AnyObject>.size,
+              var current = Instance.self as? AnyClass else { return false }
+        while let superclass = _getSuperclass(current) {
+            if ObjectIdentifier(superclass) == declaringTypeID { return true }
+            current = superclass
+        }
+        return false
     }
 }
 
