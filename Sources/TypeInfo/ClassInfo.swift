@@ -170,7 +170,7 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
             for field in own {
                 properties.append(PropertyInfo(
                     name: field.name, offset: field.offset, type: field.type,
-                    isVar: field.isVar, ownership: field.ownership, declaringType: type))
+                    isVar: field.isVar, ownership: field.ownership, declaringType: type, storage: field.storage))
             }
             return properties
         }

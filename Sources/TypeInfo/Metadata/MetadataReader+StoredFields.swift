@@ -5,7 +5,7 @@
 // TargetClassDescriptor) and include/swift/RemoteInspection/Records.h (FieldDescriptor).
 //
 // This replaces the runtime's reflection entry points on the first-read path: those re-demangle
-// every field's type and walk the superclass chain on every call. Tests cross-check every fact
+// every field's type on every read and walk the superclass chain on every call. Tests cross-check every fact
 // against them (and against MemoryLayout, offset(of:) and live addresses).
 
 /// One stored property as the type's own records describe it.
@@ -15,6 +15,9 @@ struct StoredFieldFacts {
     var type: Any.Type
     var isVar: Bool
     var ownership: MetadataOwnership
+    /// The accessor for the field's storage (generic over its type, so instantiating it costs a
+    /// metadata lookup): kept with the resolved type.
+    var storage: any FieldStorage
 }
 
 extension MetadataReader {
@@ -47,6 +50,9 @@ extension MetadataReader {
         guard recordSize >= 12, recordCount == fieldCount else { return nil }
         let offsets = base + offsetVectorWords * Self.wordSize
         let genericArguments = genericArgumentOffset.map { base + $0 }
+        let key = UInt(bitPattern: base)
+        let cachedFields = ResolvedFieldTypes.shared.fields(forMetadata: key)
+        var resolvedFields: [ResolvedField] = []
         var result: [StoredFieldFacts] = []
         result.reserveCapacity(fieldCount)
         for index in 0..<fieldCount {
@@ -54,21 +60,60 @@ extension MetadataReader {
             let recordFlags = record.load(as: UInt32.self)
             guard let mangled = Self.relativeTarget(record + 4), let name = Self.relativeTarget(record + 8) else { return nil }
             let (length, plainFrom) = Self.mangledNameLength(mangled)
-            guard let type = _getTypeByMangledNameInContext(
-                mangled.assumingMemoryBound(to: UInt8.self), UInt(length),
-                genericContext: descriptor, genericArguments: genericArguments
-            ) else { return nil }
+            let ownership = Self.ownership(ofMangledName: mangled, length: length, plainFrom: plainFrom)
+            let resolved: ResolvedField
+            if let cachedFields, index < cachedFields.count {
+                resolved = cachedFields[index]
+            } else {
+                guard let type = _getTypeByMangledNameInContext(
+                    mangled.assumingMemoryBound(to: UInt8.self), UInt(length),
+                    genericContext: descriptor, genericArguments: genericArguments
+                ) else { return nil }
+                resolved = ResolvedField(type: type, storage: makeFieldStorage(for: type, ownership: ownership))
+                resolvedFields.append(resolved)
+            }
             let offset = wordSizedOffsets
                 ? offsets.load(fromByteOffset: index * Self.wordSize, as: Int.self)
                 : Int(offsets.load(fromByteOffset: index * 4, as: UInt32.self))
             result.append(StoredFieldFacts(
                 name: String(cString: name.assumingMemoryBound(to: CChar.self)),
                 offset: offset,
-                type: type,
+                type: resolved.type,
                 isVar: recordFlags & 0x2 != 0,
-                ownership: Self.ownership(ofMangledName: mangled, length: length, plainFrom: plainFrom)
+                ownership: ownership,
+                storage: resolved.storage
             ))
+        }
+        if cachedFields == nil {
+            ResolvedFieldTypes.shared.store(resolvedFields, forMetadata: key)
         }
         return result
     }
+}
+
+/// Field types already resolved, per type metadata: resolving a mangled name is most of the
+/// cost of reading a type, and its answer cannot change within a process (the records are in
+/// the binary, the metadata and its generic arguments are never freed), so a ClassInfo rebuilt
+/// after ``ClassInfo/setNeedsUpdate()`` re-reads the records and offsets but resolves no type twice.
+final class ResolvedFieldTypes: Sendable {
+    static let shared = ResolvedFieldTypes()
+
+    private let table = PthreadMutex<[UInt: [ResolvedField]]>([:])
+
+    /// The resolved fields of the metadata at `address`, in record order, if stored.
+    func fields(forMetadata address: UInt) -> [ResolvedField]? {
+        table.withLock { $0[address] }
+    }
+
+    /// Stores the resolved fields of the metadata at `address`.
+    func store(_ fields: [ResolvedField], forMetadata address: UInt) {
+        table.withLock { $0[address] = fields }
+    }
+}
+
+/// A field's type as resolved from its mangled name, and its storage accessor.
+struct ResolvedField: @unchecked Sendable {
+    // Metatypes and the immutable accessor are safe to share; Swift cannot see that `Any.Type` is.
+    var type: Any.Type
+    var storage: any FieldStorage
 }
