@@ -56,6 +56,26 @@ indirect enum ValueRecipe {
     case nullReference(size: Int)
     /// An enum case, with its payload's recipe for a payload case.
     case enumCase(EnumWitnessFunctions, shape: EnumPayloadShape, payload: ValueRecipe?)
+    /// A copy of a value built once: for value types that hold no class instance the factory
+    /// must allocate and no user `init()` to call, a copy is the same value, built faster.
+    case template(ValueTemplate)
+
+    /// Whether every value built by this recipe is the same value: no fresh object, no user code.
+    var isReproducible: Bool {
+        switch self {
+        case .zero, .nullReference, .template: return true
+        case .initializer, .object: return false
+        case .fields(let fields): return fields.allSatisfy { $0.recipe.isReproducible }
+        case .enumCase(_, _, let payload): return payload?.isReproducible ?? true
+        }
+    }
+}
+
+/// Recipes per ClassInfo (by identity: published ClassInfos are never freed, so an identity is
+/// never reused).
+final class FactoryRecipes: Sendable {
+    static let shared = FactoryRecipes()
+    let table = PthreadMutex<[ObjectIdentifier: Result<ValueRecipe, InstanceFactoryError>]>([:])
 }
 
 /// One field of a struct, tuple or object.
@@ -78,7 +98,7 @@ extension ClassInfo {
     /// - Throws: ``InstanceFactoryError`` naming the path of the first field that cannot be
     ///   built; nothing is allocated then.
     public func makeInstance() throws -> Any {
-        let recipe = try Self.recipe(for: type, path: "", enclosing: [])
+        let recipe = try factoryRecipe()
         func build<T>(_: T.Type) -> Any { InstanceFactoryMemory.build(T.self, recipe) }
         let instanceType: Any.Type = type
         return build(instanceType)
@@ -91,8 +111,17 @@ extension ClassInfo {
     /// - Throws: ``InstanceFactoryError``.
     public func makeInstance<T>(_ instanceType: T.Type) throws -> T {
         guard T.self == type else { throw InstanceFactoryError.wrongType(expected: qualifiedName, found: String(reflecting: T.self)) }
-        let recipe = try Self.recipe(for: type, path: "", enclosing: [])
-        return InstanceFactoryMemory.build(T.self, recipe)
+        return InstanceFactoryMemory.build(T.self, try factoryRecipe())
+    }
+
+    /// This type's recipe (or why there is none), worked out on first use and kept with this
+    /// ClassInfo: a ClassInfo rebuilt after ``setNeedsUpdate()`` works it out again.
+    private func factoryRecipe() throws -> ValueRecipe {
+        let key = ObjectIdentifier(self)
+        if let known = FactoryRecipes.shared.table.withLock({ $0[key] }) { return try known.get() }
+        let result = Result { try Self.recipe(for: type, path: "", enclosing: []) }.mapError { $0 as? InstanceFactoryError ?? .noDefault(path: "", type: qualifiedName, reason: "\($0)") }
+        FactoryRecipes.shared.table.withLock { $0[key] = result }
+        return try result.get()
     }
 
     /// Works out how to build a `type` reached through `path`; `enclosing` holds the types being
@@ -108,12 +137,12 @@ extension ClassInfo {
         switch info.kind {
         case .struct:
             if Self.isStandardLibrary(name) { throw noDefault("TypeInfo knows no default value for this standard library type") }
-            return .fields(try info.propertyInfos.map { try fieldRecipe($0, path: path, enclosing: inner) })
+            return templated(.fields(try info.propertyInfos.map { try fieldRecipe($0, path: path, enclosing: inner) }), type)
         case .tuple:
-            return .fields(try info.tupleElements.enumerated().map { index, element in
+            return templated(.fields(try info.tupleElements.enumerated().map { index, element in
                 let elementPath = Self.join(path, element.label ?? ".\(index)")
                 return FieldRecipe(offset: element.offset, recipe: try recipe(for: element.type, path: elementPath, enclosing: inner))
-            })
+            }), type)
         case .class:
             guard let cls = type as? AnyClass, let size = info.instanceSize, let alignment = info.instanceAlignment else {
                 throw noDefault("a class without Swift metadata")
@@ -123,7 +152,7 @@ extension ClassInfo {
             let fields = try info.propertyInfos.map { try fieldRecipe($0, path: path, enclosing: inner) }
             return .object(cls, instanceSize: size, alignment: alignment, fields: fields)
         case .enum:
-            return try enumRecipe(info, path: path, enclosing: inner)
+            return templated(try enumRecipe(info, path: path, enclosing: inner), type)
         case .existential: throw noDefault("an existential has no default value")
         case .function: throw noDefault("a function has no default value")
         case .metatype, .existentialMetatype: throw noDefault("a metatype has no default value")
@@ -167,6 +196,12 @@ extension ClassInfo {
             }
         }
         throw firstError ?? InstanceFactoryError.uninhabited(path: path, type: info.qualifiedName)
+    }
+
+    /// `recipe` as a template when every value it builds is the same.
+    private static func templated(_ recipe: ValueRecipe, _ type: Any.Type) -> ValueRecipe {
+        guard recipe.isReproducible else { return recipe }
+        return .template(ValueTemplate(type, recipe: recipe))
     }
 
     private static func join(_ path: String, _ name: String) -> String {

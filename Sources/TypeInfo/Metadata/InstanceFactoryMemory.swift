@@ -42,6 +42,30 @@ enum InstanceFactoryMemory {
                 }
             }
             witnesses.inject(tag: shape.tag, at: address)
+        case .template(let template):
+            template.copy(to: address)
         }
+    }
+}
+
+/// A value built once from a recipe, copied (through its type's value witnesses) into every
+/// value built after. It lives as long as the recipe that holds it, which the factory keeps for
+/// the life of the process, so its memory is never freed.
+final class ValueTemplate: @unchecked Sendable {
+    // Immutable after init; copies only read the template.
+    private let copyValue: (UnsafeMutableRawPointer) -> Void
+
+    init(_ type: Any.Type, recipe: ValueRecipe) {
+        func make<T>(_: T.Type) -> (UnsafeMutableRawPointer) -> Void {
+            let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
+            InstanceFactoryMemory.initialize(recipe, at: UnsafeMutableRawPointer(value))
+            return { $0.initializeMemory(as: T.self, from: value, count: 1) }
+        }
+        copyValue = make(type)
+    }
+
+    /// Initializes the memory at `address` with a copy of the template.
+    func copy(to address: UnsafeMutableRawPointer) {
+        copyValue(address)
     }
 }

@@ -19,12 +19,10 @@ extension PropertyInfo {
     public func get<Instance, Value>(_ type: Value.Type, from instance: Instance) throws -> Value {
         if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType || isInherited(by: Instance.self) {
             if declaringTypeIsClass {
-                // `Instance` is the declaring class or a subclass, so `instance` is a reference to one.
-                let object = unsafeBitCast(instance, to: AnyObject.self)
-                return withExtendedLifetime(object) {
-                    (UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
-                        .assumingMemoryBound(to: Value.self).pointee
-                }
+                // `Instance` is the declaring class or a subclass, so `instance` is a reference to
+                // one; the borrowed parameter keeps the object alive during the load.
+                let object = unsafeBitCast(instance, to: UnsafeRawPointer.self)
+                return (object + offset).assumingMemoryBound(to: Value.self).pointee
             }
             return withUnsafeBytes(of: instance) { bytes in
                 ((bytes.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)) + offset).assumingMemoryBound(to: Value.self).pointee
@@ -49,10 +47,9 @@ extension PropertyInfo {
     public func set<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
         if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType || isInherited(by: Instance.self) {
             if declaringTypeIsClass {
-                let object = unsafeBitCast(instance, to: AnyObject.self)
-                withExtendedLifetime(object) {
-                    (Unmanaged.passUnretained(object).toOpaque() + offset).assumingMemoryBound(to: Value.self).pointee = value
-                }
+                // The `inout` reference keeps the object alive during the store.
+                let object = unsafeBitCast(instance, to: UnsafeMutableRawPointer.self)
+                (object + offset).assumingMemoryBound(to: Value.self).pointee = value
                 return
             }
             withUnsafeMutableBytes(of: &instance) { bytes in
@@ -72,9 +69,16 @@ extension PropertyInfo {
     @inlinable @inline(__always)
     func isInherited<Instance>(by _: Instance.Type) -> Bool {
         guard declaringTypeIsClass, MemoryLayout<Instance>.size == MemoryLayout<AnyObject>.size,
-              var current = Instance.self as? AnyClass else { return false }
-        while let superclass = _getSuperclass(current) {
-            if ObjectIdentifier(superclass) == declaringTypeID { return true }
+              let subclass = Instance.self as? AnyClass else { return false }
+        // Class metadata's second word is the superclass (include/swift/ABI/Metadata.h,
+        // TargetClassMetadata); a root class has none.
+        var current = unsafeBitCast(subclass, to: UnsafeRawPointer.self)
+        // Only class metadata (kind 0, or an isa pointer) has that layout.
+        let kind = current.load(as: UInt.self)
+        guard kind == 0 || kind > 0x7FF else { return false }
+        let target = UInt(bitPattern: declaringTypeID)
+        while let superclass = current.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer?.self) {
+            if UInt(bitPattern: superclass) == target { return true }
             current = superclass
         }
         return false
