@@ -217,7 +217,8 @@ extension ClassInfo {
     }
 }
 
-/// Standard library types with an obvious zero or empty value.
+/// Standard library types with an obvious zero or empty value (U+0000 for characters and
+/// Unicode scalars, like Runtime's factory).
 protocol ZeroValueConstructible {
     static var zeroValue: Self { get }
 }
@@ -242,4 +243,6 @@ extension ContiguousArray: ZeroValueConstructible { static var zeroValue: Contig
 extension ArraySlice: ZeroValueConstructible { static var zeroValue: ArraySlice { [] } }
 extension Set: ZeroValueConstructible { static var zeroValue: Set { [] } }
 extension Dictionary: ZeroValueConstructible { static var zeroValue: Dictionary { [:] } }
+extension Unicode.Scalar: ZeroValueConstructible { static var zeroValue: Unicode.Scalar { "\u{0}" } }
+extension Character: ZeroValueConstructible { static var zeroValue: Character { "\u{0}" } }
 extension Optional: ZeroValueConstructible { static var zeroValue: Optional { nil } }

@@ -49,7 +49,7 @@ struct HoldsClosure { var id: Int; var handler: () -> Void }
 struct HoldsNever { var id: Int; var never: Uninhabited }
 final class SelfReferencing { var next: SelfReferencing; init(next: SelfReferencing) { self.next = next } }
 final class HoldsUnowned { unowned var target: Tracked; init(_ target: Tracked) { self.target = target } }
-struct HoldsCharacter { var letter: Character }
+struct HoldsPointer { var address: UnsafeRawPointer }
 enum OnlyPayloads { case number(Int), text(String) }
 final class ChainLink { var box: ChainBox; init(box: ChainBox) { self.box = box } }
 struct ChainBox { var count: Int; var link: ChainLink }
@@ -130,8 +130,8 @@ private func message(_ body: () throws -> Any) -> String {
             == "cannot build field 'box.link': \(String(reflecting: ChainLink.self)) contains itself without an optional")
         #expect(message { try ClassInfo.of(HoldsUnowned.self).makeInstance() }
             == "cannot build field 'target' of type \(String(reflecting: Tracked.self)): an unowned reference must refer to an existing object")
-        #expect(message { try ClassInfo.of(HoldsCharacter.self).makeInstance() }
-            == "cannot build field 'letter' of type Swift.Character: TypeInfo knows no default value for this standard library type")
+        #expect(message { try ClassInfo.of(HoldsPointer.self).makeInstance() }
+            == "cannot build field 'address' of type Swift.UnsafeRawPointer: TypeInfo knows no default value for this standard library type")
         #expect(message { try ClassInfo.of(Int.self).makeInstance(String.self) } == "this ClassInfo builds Swift.Int, not Swift.String")
     }
 }
