@@ -213,7 +213,7 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         return properties
     }
 
-    private static func typeKind(_ kind: MetadataKindValue?) -> TypeKind {
+    private static func typeKind(_ kind: MetadataKind?) -> TypeKind {
         switch kind {
         case .class, .objcClassWrapper: return .class
         case .struct: return .struct

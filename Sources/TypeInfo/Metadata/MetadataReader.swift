@@ -6,24 +6,7 @@
 // whose metadata the runtime keeps alive for the life of the process, and returns safe
 // Swift values; no pointer escapes this file.
 
-/// A metadata kind as the runtime stores it in the first word of type metadata.
-enum MetadataKindValue: UInt {
-    case `class` = 0
-    case `struct` = 0x200
-    case `enum` = 0x201
-    case optional = 0x202
-    case foreignClass = 0x203
-    case foreignReferenceType = 0x204
-    case opaque = 0x300
-    case tuple = 0x301
-    case function = 0x302
-    case existential = 0x303
-    case metatype = 0x304
-    case objcClassWrapper = 0x305
-    case existentialMetatype = 0x306
-    case extendedExistential = 0x307
-    case fixedArray = 0x308
-}
+import TypeLayout
 
 /// The value witness table's layout facts.
 struct ValueWitnessFacts {
@@ -79,10 +62,9 @@ struct MetadataReader {
         base = unsafeBitCast(type, to: UnsafeRawPointer.self)
     }
 
-    /// The raw kind word; values above 0x7FF are isa pointers, that is classes.
-    var kind: MetadataKindValue? {
-        let raw = base.load(as: UInt.self)
-        return raw > 0x7FF ? .class : MetadataKindValue(rawValue: raw)
+    /// The kind word's meaning; values above `MetadataKind.lastEnumerated` are isa pointers, that is classes.
+    var kind: MetadataKind? {
+        MetadataKind(kindWord: base.load(as: UInt.self))
     }
 
     /// The value witness table, stored one word before the metadata's address point.

@@ -1,3 +1,5 @@
+import TypeLayout
+
 // The mapper's hot path: reading and writing a field when the caller's types match the
 // property's exactly. These functions are inlinable so that they are specialised in the
 // caller's module: the field is then read or written as a plain `Value` at a known offset,
@@ -75,7 +77,7 @@ extension PropertyInfo {
         var current = unsafeBitCast(subclass, to: UnsafeRawPointer.self)
         // Only class metadata (kind 0, or an isa pointer) has that layout.
         let kind = current.load(as: UInt.self)
-        guard kind == 0 || kind > 0x7FF else { return false }
+        guard kind == MetadataKind.class.rawValue || kind > MetadataKind.lastEnumerated else { return false }
         let target = UInt(bitPattern: declaringTypeID)
         while let superclass = current.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer?.self) {
             if UInt(bitPattern: superclass) == target { return true }
