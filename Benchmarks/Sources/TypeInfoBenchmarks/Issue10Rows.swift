@@ -31,6 +31,8 @@ func issue10AccessTimings() -> [Timing?] {
     else { fatalError("benchmark types lost their properties") }
     let plain = PlainData()
     let counted = CountedFields()
+    // A `var` captured by the closure lives in a box: passing it by value copies the whole struct.
+    var countedVar = CountedFields()
     var counter = 0
     let timings = [
         row("direct set of an inherited Int: object.a = n", iterations: 1_000_000) { counter &+= 1; level3.a = counter },
@@ -46,8 +48,16 @@ func issue10AccessTimings() -> [Timing?] {
         row("PropertyInfo.get(Double.self) from a struct with reference-counted fields", iterations: 1_000_000) {
             (try? countedRatio.get(Double.self, from: counted)) ?? 0
         },
+        row("direct read of a Double, `var` struct with reference-counted fields", iterations: 1_000_000) { countedVar.ratio },
+        row("PropertyInfo.get(Double.self, from: countedVar)", iterations: 1_000_000) {
+            (try? countedRatio.get(Double.self, from: countedVar)) ?? 0
+        },
+        row("PropertyInfo.get(Double.self, from: &countedVar)", iterations: 1_000_000) {
+            (try? countedRatio.get(Double.self, from: &countedVar)) ?? 0
+        },
     ]
     blackHole(level3)
+    blackHole(countedVar)
     return timings
 }
 

@@ -33,6 +33,31 @@ extension PropertyInfo {
         return try getThroughStorage(type, from: instance)
     }
 
+    /// Reads the property's current value as a `Value` from a variable, in place (`&model`).
+    ///
+    /// Passing a `var` by value (`get(_:from: model)`) can make Swift copy the whole value
+    /// first, retaining every reference it holds, when the variable lives in a box (a closure
+    /// captured it) or exclusivity must be enforced; reading through `&model` copies only the
+    /// field. Otherwise the same as the by-value `get(_:from:)`.
+    /// - Parameters:
+    ///   - type: the type to read the value as.
+    ///   - instance: the variable holding the struct value or class instance; it is not changed.
+    /// - Returns: a copy of the field's value.
+    /// - Throws: ``PropertyAccessError`` when the instance does not own the property or the value is not a `Value`.
+    @inlinable
+    public func get<Instance, Value>(_ type: Value.Type, from instance: inout Instance) throws -> Value {
+        if allowsDirectAccess, Value.self == self.type, Instance.self == declaringType || isInherited(by: Instance.self) {
+            if declaringTypeIsClass {
+                let object = unsafeBitCast(instance, to: UnsafeRawPointer.self)
+                return (object + offset).assumingMemoryBound(to: Value.self).pointee
+            }
+            return withUnsafeMutableBytes(of: &instance) { bytes in
+                UnsafeRawPointer((bytes.baseAddress ?? zeroSizedValueAddress) + offset).assumingMemoryBound(to: Value.self).pointee
+            }
+        }
+        return try getThroughStorage(type, from: instance)
+    }
+
     /// Writes a value into the property of a struct value (in place) or class instance, `let` properties included.
     ///
     /// When `Value` is the property's type and `instance` is of the declaring type, the write
