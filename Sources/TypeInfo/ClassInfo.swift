@@ -39,8 +39,8 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
     public let instanceAlignment: Int?
     /// For classes: the superclass.
     public let superclass: AnyClass?
-    /// For classes: the superclass's ClassInfo (YYClassInfo's `superClassInfo`).
-    public let superClassInfo: ClassInfo?
+    /// For classes: the superclass's ClassInfo (YYClassInfo's `superClassInfo`, spelled like `superclass` here).
+    public let superclassInfo: ClassInfo?
 
     /// Stored properties in declaration order; for classes the superclass's come first.
     public let propertyInfos: [PropertyInfo]
@@ -131,7 +131,7 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         let superclass: AnyClass? = reader.superclass
         self.superclass = superclass
         let superInfo = superclass.map { ClassInfo.of($0) }
-        self.superClassInfo = superInfo
+        self.superclassInfo = superInfo
 
         var properties: [PropertyInfo] = []
         var cases: [EnumCaseInfo] = []

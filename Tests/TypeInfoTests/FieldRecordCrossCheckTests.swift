@@ -19,7 +19,7 @@ import TypeInfoFixtures
     func ownRecordsAgreeWithReflection(_ box: TypeBox) throws {
         let info = ClassInfo.of(box.type)
         let reader = MetadataReader(box.type)
-        let inherited = info.superClassInfo?.propertyInfos ?? []
+        let inherited = info.superclassInfo?.propertyInfos ?? []
         let reflected = ClassInfo.readPropertiesThroughReflection(of: box.type, inheriting: inherited, reader: reader)
         #expect(info.propertyInfos.count == reflected.count, "\(info.qualifiedName)")
         for (read, oracle) in zip(info.propertyInfos, reflected) {

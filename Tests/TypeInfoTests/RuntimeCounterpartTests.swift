@@ -43,7 +43,7 @@ private func mirrorValue(_ value: Any, _ label: String) -> Any? {
         #expect(info.kind == .class)
         #expect(isSame(info.type, RTGenericSub<Int>.self))
         #expect(info.superclass.map { isSame($0, RTBase.self) } == true)
-        #expect(info.superClassInfo === ClassInfo.of(RTBase.self))
+        #expect(info.superclassInfo === ClassInfo.of(RTBase.self))
         #expect(info.mangledName == _mangledTypeName(RTGenericSub<Int>.self))
         #expect(info.propertyInfos.map(\.name) == ["baseProperty", "property", "gen"])
         #expect(info.size == MemoryLayout<RTGenericSub<Int>>.size && info.stride == MemoryLayout<RTGenericSub<Int>>.stride)
