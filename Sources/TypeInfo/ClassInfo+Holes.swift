@@ -14,6 +14,6 @@ extension LayoutHoles {
         for (index, element) in info.tupleElements.enumerated() {
             alignments[element.label ?? ".\(index)"] = ClassInfo.of(element.type).alignment
         }
-        self.init(info.layout, alignmentOf: { alignments[$0.name] }, superclass: info.superClassInfo?.layout)
+        self.init(info.layout, alignmentOf: { alignments[$0.name] }, superclass: info.superclassInfo?.layout)
     }
 }

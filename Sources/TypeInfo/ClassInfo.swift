@@ -14,12 +14,15 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
     public let type: Any.Type
     /// What sort of type it is.
     public let kind: TypeKind
+    // Names are computed when asked for: building them was a tenth of a first read, and most
+    // users of a ClassInfo (the mapper, property access) never ask.
+
     /// The unqualified name, as `String(describing:)` spells it (`Point`, `Box<Int>`).
-    public let name: String
+    public var name: String { String(describing: type) }
     /// The qualified name, as `String(reflecting:)` spells it (`Demo.Point`).
-    public let qualifiedName: String
+    public var qualifiedName: String { String(reflecting: type) }
     /// The mangled name, where the runtime has one.
-    public let mangledName: String?
+    public var mangledName: String? { _mangledTypeName(type) }
 
     /// `MemoryLayout.size` (for classes, the size of a reference).
     public let size: Int
@@ -36,8 +39,8 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
     public let instanceAlignment: Int?
     /// For classes: the superclass.
     public let superclass: AnyClass?
-    /// For classes: the superclass's ClassInfo (YYClassInfo's `superClassInfo`).
-    public let superClassInfo: ClassInfo?
+    /// For classes: the superclass's ClassInfo (YYClassInfo's `superClassInfo`, spelled like `superclass` here).
+    public let superclassInfo: ClassInfo?
 
     /// Stored properties in declaration order; for classes the superclass's come first.
     public let propertyInfos: [PropertyInfo]
@@ -111,9 +114,6 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         let metadataKind = reader.kind
         self.type = type
         self.kind = Self.typeKind(metadataKind)
-        self.name = String(describing: type)
-        self.qualifiedName = String(reflecting: type)
-        self.mangledName = _mangledTypeName(type)
         self.size = witnesses.size
         self.stride = witnesses.stride
         self.alignment = witnesses.alignment
@@ -131,7 +131,7 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         let superclass: AnyClass? = reader.superclass
         self.superclass = superclass
         let superInfo = superclass.map { ClassInfo.of($0) }
-        self.superClassInfo = superInfo
+        self.superclassInfo = superInfo
 
         var properties: [PropertyInfo] = []
         var cases: [EnumCaseInfo] = []
@@ -161,10 +161,25 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         self.isClassBoundExistential = reader.existentialFacts?.isClassBound
     }
 
-    /// Reads stored properties through the runtime's reflection entry points, which also
-    /// resolve generic field types and property-wrapper and lazy storage names; the
-    /// ownership (weak/unowned) comes from the type's own field records.
+    /// Reads stored properties from the type's own field records and field offset vector
+    /// (each field type resolved once), after the superclass's cached ones.
     private static func readProperties(of type: Any.Type, inheriting inherited: [PropertyInfo], reader: MetadataReader) -> [PropertyInfo] {
+        if let own = reader.ownStoredFields() {
+            var properties = inherited
+            properties.reserveCapacity(inherited.count + own.count)
+            for field in own {
+                properties.append(PropertyInfo(
+                    name: field.name, offset: field.offset, type: field.type,
+                    isVar: field.isVar, ownership: field.ownership, declaringType: type, storage: field.storage))
+            }
+            return properties
+        }
+        return readPropertiesThroughReflection(of: type, inheriting: inherited, reader: reader)
+    }
+
+    /// The runtime's reflection (what `Mirror` uses): the fallback where the type's own
+    /// records cannot be read directly, and the cross-check in tests.
+    static func readPropertiesThroughReflection(of type: Any.Type, inheriting inherited: [PropertyInfo], reader: MetadataReader) -> [PropertyInfo] {
         let count = _reflectionRecursiveCount(type)
         guard count >= inherited.count else { return inherited }
         // Field records are read only if some field is not a strong reference: most types
@@ -198,7 +213,7 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         return properties
     }
 
-    private static func typeKind(_ kind: MetadataKindValue?) -> TypeKind {
+    private static func typeKind(_ kind: MetadataKind?) -> TypeKind {
         switch kind {
         case .class, .objcClassWrapper: return .class
         case .struct: return .struct

@@ -45,7 +45,10 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
     let storage: any FieldStorage
     let declaringClass: AnyClass?
 
-    init(name: String, offset: Int, type: Any.Type, isVar: Bool, ownership: MetadataOwnership, declaringType: Any.Type) {
+    init(
+        name: String, offset: Int, type: Any.Type, isVar: Bool, ownership: MetadataOwnership, declaringType: Any.Type,
+        storage: (any FieldStorage)? = nil
+    ) {
         self.name = name
         self.offset = offset
         self.type = type
@@ -62,7 +65,7 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         let witnesses = MetadataReader(type).valueWitnesses
         self.size = witnesses.size
         self.alignment = witnesses.alignment
-        self.storage = makeFieldStorage(for: type, ownership: ownership)
+        self.storage = storage ?? makeFieldStorage(for: type, ownership: ownership)
         self.canAccessValue = !Self.holdsFunction(type)
         self.allowsDirectAccess = canAccessValue && ownership == .strong
         self.declaringTypeIsClass = declaringClass != nil

@@ -76,7 +76,7 @@ private final class CacheProbeC { var z = 2.0 }
                         let info = ClassInfo.of(types[index])
                         if info.type != types[index] { failures += 1 }
                         if info.propertyInfos.map({ "\($0.name)@\($0.offset)" }) != expected[index] { failures += 1 }
-                        if let superInfo = info.superClassInfo, !isSame(superInfo.type, info.superclass) {
+                        if let superInfo = info.superclassInfo, !isSame(superInfo.type, info.superclass) {
                             failures += 1
                         }
                     }

@@ -17,10 +17,10 @@ import TypeLayout
         #expect(isSame(info.propertyInfo(named: "warm")?.declaringType, Mammal.self))
         #expect(isSame(info.propertyInfo(named: "breed")?.declaringType, Dog.self))
 
-        let mammal = try #require(info.superClassInfo)
+        let mammal = try #require(info.superclassInfo)
         #expect(mammal === ClassInfo.of(Mammal.self))
-        #expect(mammal.superClassInfo === ClassInfo.of(Animal.self))
-        #expect(ClassInfo.of(Animal.self).superClassInfo == nil)
+        #expect(mammal.superclassInfo === ClassInfo.of(Animal.self))
+        #expect(ClassInfo.of(Animal.self).superclassInfo == nil)
         #expect(isSame(info.superclass, Mammal.self))
         // A subclass shares its superclass's PropertyInfo objects, as YYClassInfo does.
         #expect(info.propertyInfos[0] === mammal.propertyInfos[0])
@@ -91,7 +91,7 @@ import TypeLayout
         #expect(info.propertyInfos.map(\.name) == ["identifier", "tags", "extra"])
         #expect(info.propertyInfo(named: "extra")?.offset == liveOffset(object, \.extra))
         #expect(info.propertyInfo(named: "tags")?.offset == liveOffset(object, \.tags))
-        #expect(info.superClassInfo?.qualifiedName == "TypeInfoFixtures.CrossModuleBase")
+        #expect(info.superclassInfo?.qualifiedName == "TypeInfoFixtures.CrossModuleBase")
     }
 }
 

@@ -2,8 +2,11 @@ import BenchmarkSupport
 import Foundation
 import TypeInfo
 
-// The TypeInfo benchmark of issue 2: first reads, cached lookups, property access against
-// direct access. Run: swift run -c release --package-path Benchmarks TypeInfoBenchmarks
+// The TypeInfo benchmark of issues 2 and 10: first reads, cached lookups, property access,
+// the factory and enum values, each against direct Swift code.
+// Run: swift run -c release --package-path Benchmarks TypeInfoBenchmarks
+// Instruction counts: Tools/bench-typeinfo-instructions (one row at a time under callgrind,
+// through `--only "<row>" --iterations N`).
 
 /// Twenty stored properties of assorted types.
 struct TwentyProperties {
@@ -17,36 +20,36 @@ class Level1 { final var a: Int = 1; final var b: String = "b"; final var c: Dou
 class Level2: Level1 { final var d: Int = 4; final var e: String? = nil; final var f: [Int] = [] }
 final class Level3: Level2 { var g: Bool = true; var h: Int16 = 8; var i: String = "i" }
 
-let firstReads: [Timing] = [
-    measure("first read: 20-property struct", iterations: 50, batches: 40) {
+let firstReads: [Timing?] = [
+    row("first read: 20-property struct", iterations: 50, batches: 40) {
         ClassInfo.of(TwentyProperties.self).setNeedsUpdate()
         return ClassInfo.of(TwentyProperties.self)
     },
-    measure("first read: 3-level class (whole chain)", iterations: 50, batches: 40) {
+    row("first read: 3-level class (whole chain)", iterations: 50, batches: 40) {
         ClassInfo.of(Level3.self).setNeedsUpdate()
         ClassInfo.of(Level2.self).setNeedsUpdate()
         ClassInfo.of(Level1.self).setNeedsUpdate()
         return ClassInfo.of(Level3.self)
     },
-    measure("first read: 3-level class (superclasses cached)", iterations: 50, batches: 40) {
+    row("first read: 3-level class (superclasses cached)", iterations: 50, batches: 40) {
         ClassInfo.of(Level3.self).setNeedsUpdate()
         return ClassInfo.of(Level3.self)
     },
 ]
-report("First read (rebuild after setNeedsUpdate)", firstReads)
+report("First read (rebuild after setNeedsUpdate)", firstReads.compactMap { $0 })
 
 let types: [Any.Type] = [TwentyProperties.self, Level3.self, Level2.self, Level1.self, Int.self, String.self, [Int].self, Date.self]
 for type in types { _ = ClassInfo.of(type) }
 var cursor = 0
-let lookups: [Timing] = [
-    measure("empty operation (harness overhead)", iterations: 200_000) { cursor },
-    measure("cached ClassInfo.of (same type)", iterations: 200_000) { ClassInfo.of(TwentyProperties.self) },
-    measure("cached ClassInfo.of (8 types round robin)", iterations: 200_000) {
+let lookups: [Timing?] = [
+    row("empty operation (harness overhead)", iterations: 200_000) { cursor },
+    row("cached ClassInfo.of (same type)", iterations: 200_000) { ClassInfo.of(TwentyProperties.self) },
+    row("cached ClassInfo.of (8 types round robin)", iterations: 200_000) {
         cursor = (cursor + 1) & 7
         return ClassInfo.of(types[cursor])
     },
 ]
-report("Cached lookup", lookups)
+report("Cached lookup", lookups.compactMap { $0 })
 
 // Two threads hammering the cache at once: with no lock on the read path, per-lookup cost
 // stays near the single-thread cost instead of doubling.
@@ -63,14 +66,16 @@ func parallelLookupCost(threads: Int, iterations: Int) -> Double {
     group.wait()
     return nanoseconds(start.duration(to: .now)) / Double(iterations)
 }
+if RowSelection.only == nil {
 let single = (0..<7).map { _ in parallelLookupCost(threads: 1, iterations: 1_000_000) }.sorted()[3]
 let double = (0..<7).map { _ in parallelLookupCost(threads: 2, iterations: 1_000_000) }.sorted()[3]
 print("## Concurrent cached lookups (wall time per lookup per thread, median of 7 runs)")
 print("1 thread: \(format(single))   2 threads: \(format(double))   ratio: \(String(format: "%.2f", double / single))\n")
+}
 
 /// Property access against direct access, on a local model (a global would add dynamic
 /// exclusivity checks to every access, on both sides).
-func propertyAccessTimings() -> [Timing] {
+func propertyAccessTimings() -> [Timing?] {
     let info = ClassInfo.of(TwentyProperties.self)
     guard let intProperty = info.propertyInfo(named: "p11"), let stringProperty = info.propertyInfo(named: "p12") else {
         fatalError("benchmark type lost its properties")
@@ -81,30 +86,30 @@ func propertyAccessTimings() -> [Timing] {
     let reading = TwentyProperties()
     var counter = 0
     let timings = [
-        measure("empty operation (harness overhead)", iterations: 1_000_000) { counter },
-        measure("direct read  model.p11", iterations: 1_000_000) { reading.p11 },
-        measure("PropertyInfo.get(Int.self, from:)", iterations: 1_000_000) { (try? intProperty.get(Int.self, from: reading)) ?? 0 },
-        measure("PropertyInfo.get(from:) -> Any", iterations: 1_000_000) { (try? intProperty.get(from: reading)) ?? 0 },
-        measure("direct write model.p11 = n", iterations: 1_000_000) { counter &+= 1; model.p11 = counter },
-        measure("PropertyInfo.set(Int, on: &model)", iterations: 1_000_000) {
+        row("empty operation (harness overhead)", iterations: 1_000_000) { counter },
+        row("direct read  model.p11", iterations: 1_000_000) { reading.p11 },
+        row("PropertyInfo.get(Int.self, from:)", iterations: 1_000_000) { (try? intProperty.get(Int.self, from: reading)) ?? 0 },
+        row("PropertyInfo.get(from:) -> Any", iterations: 1_000_000) { (try? intProperty.get(from: reading)) ?? 0 },
+        row("direct write model.p11 = n", iterations: 1_000_000) { counter &+= 1; model.p11 = counter },
+        row("PropertyInfo.set(Int, on: &model)", iterations: 1_000_000) {
             counter &+= 1
             try? intProperty.set(counter, on: &model)
         },
-        measure("PropertyInfo.set(Any, on: &model)", iterations: 1_000_000) {
+        row("PropertyInfo.set(Any, on: &model)", iterations: 1_000_000) {
             counter &+= 1
             try? intProperty.set(counter as Any, on: &model)
         },
-        measure("direct write model.p12 = string", iterations: 1_000_000) { model.p12 = "twelve" },
-        measure("PropertyInfo.set(String, on: &model)", iterations: 1_000_000) { try? stringProperty.set("twelve", on: &model) },
+        row("direct write model.p12 = string", iterations: 1_000_000) { model.p12 = "twelve" },
+        row("PropertyInfo.set(String, on: &model)", iterations: 1_000_000) { try? stringProperty.set("twelve", on: &model) },
     ]
     blackHole(model)
     return timings
 }
-report("Property access (struct)", propertyAccessTimings())
+report("Property access (struct)", propertyAccessTimings().compactMap { $0 })
 
 /// Filling five fields of a model, as a mapper does per object: direct assignments against
 /// PropertyInfo.set per field and against one ClassInfo.withStorage per model.
-func fillTimings() -> [Timing] {
+func fillTimings() -> [Timing?] {
     let info = ClassInfo.of(TwentyProperties.self)
     let names = ["p01", "p02", "p03", "p11", "p12"]
     let properties = names.compactMap { info.propertyInfo(named: $0) }
@@ -112,11 +117,11 @@ func fillTimings() -> [Timing] {
     var model = TwentyProperties()
     var counter = 0
     let timings = [
-        measure("direct: 5 assignments", iterations: 300_000) {
+        row("direct: 5 assignments", iterations: 300_000) {
             counter &+= 1
             model.p01 = counter; model.p02 = "two"; model.p03 = 3.5; model.p11 = counter; model.p12 = "twelve"
         },
-        measure("PropertyInfo.set x5", iterations: 300_000) {
+        row("PropertyInfo.set x5", iterations: 300_000) {
             counter &+= 1
             try? properties[0].set(counter, on: &model)
             try? properties[1].set("two", on: &model)
@@ -124,7 +129,7 @@ func fillTimings() -> [Timing] {
             try? properties[3].set(counter, on: &model)
             try? properties[4].set("twelve", on: &model)
         },
-        measure("ClassInfo.withStorage + set x5", iterations: 300_000) {
+        row("ClassInfo.withStorage + set x5", iterations: 300_000) {
             counter &+= 1
             try? info.withStorage(of: &model) { storage in
                 try storage.set(counter, properties[0])
@@ -138,4 +143,7 @@ func fillTimings() -> [Timing] {
     blackHole(model)
     return timings
 }
-report("Filling a model (5 fields)", fillTimings())
+report("Filling a model (5 fields)", fillTimings().compactMap { $0 })
+report("Issue 10: inherited set, typed get", issue10AccessTimings().compactMap { $0 })
+report("Issue 10: factory", factoryTimings().compactMap { $0 })
+report("Issue 10: enum values", enumTimings().compactMap { $0 })

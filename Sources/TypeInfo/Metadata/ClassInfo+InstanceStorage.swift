@@ -112,6 +112,9 @@ extension ClassInfo {
     public func withStorage<Instance, Result>(
         of instance: inout Instance, _ body: (MutableInstanceStorage) throws -> Result
     ) throws -> Result {
+        if Instance.self != type, Self.isExistential(Instance.self) {
+            return try withOpenedStorage(of: &instance, body)
+        }
         if let object = try objectForStorage(instance) {
             return try withExtendedLifetime(object) {
                 try body(MutableInstanceStorage(base: Unmanaged.passUnretained(object).toOpaque(), owners: storageOwners))
@@ -134,6 +137,9 @@ extension ClassInfo {
     public func withStorage<Instance, Result>(
         reading instance: Instance, _ body: (InstanceStorage) throws -> Result
     ) throws -> Result {
+        if Instance.self != type, Self.isExistential(Instance.self) {
+            return try withOpenedStorage(reading: instance, body)
+        }
         if let object = try objectForStorage(instance) {
             return try withExtendedLifetime(object) {
                 try body(InstanceStorage(base: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), owners: storageOwners))
@@ -142,6 +148,37 @@ extension ClassInfo {
         return try withUnsafeBytes(of: instance) { bytes in
             try body(InstanceStorage(base: (bytes.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)), owners: storageOwners))
         }
+    }
+
+    /// Whether `type` is an existential (`Any`, `any P`), whose value must be opened first.
+    @usableFromInline
+    static func isExistential(_ type: Any.Type) -> Bool {
+        MetadataReader(type).kind == .existential
+    }
+
+    /// ``withStorage(reading:_:)`` on the value inside an existential.
+    @usableFromInline
+    func withOpenedStorage<Instance, Result>(reading instance: Instance, _ body: (InstanceStorage) throws -> Result) throws -> Result {
+        func opened<T>(_ concrete: T) throws -> Result { try withStorage(reading: concrete, body) }
+        return try _openExistential(instance as Any, do: opened)
+    }
+
+    /// ``withStorage(of:_:)`` on the value inside an existential: a struct is changed in a copy
+    /// that then replaces the existential's value, so copies of the existential made before keep
+    /// theirs (value semantics); a class instance is changed in place.
+    @usableFromInline
+    func withOpenedStorage<Instance, Result>(of instance: inout Instance, _ body: (MutableInstanceStorage) throws -> Result) throws -> Result {
+        func opened<T>(_ concrete: T) throws -> (Result, Any) {
+            var copy = concrete
+            let result = try withStorage(of: &copy, body)
+            return (result, copy)
+        }
+        let (result, updated) = try _openExistential(instance as Any, do: opened)
+        guard let replacement = updated as? Instance else {
+            throw PropertyAccessError.notAnInstance(property: "*", owner: qualifiedName, found: String(reflecting: Swift.type(of: updated)))
+        }
+        instance = replacement
+        return result
     }
 
     /// Checks that `instance` is of this type: nil for a struct value of exactly this type,
@@ -167,7 +204,7 @@ extension PropertyInfo {
     func loadThroughStorage<Value>(_ type: Value.Type, at field: UnsafeRawPointer) throws -> Value {
         guard canAccessValue else { throw unsupported }
         guard let value = storage.load(Value.self, from: field) else {
-            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: Value.self), found: String(reflecting: self.type))
+            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: self.type), found: String(reflecting: Value.self))
         }
         return value
     }

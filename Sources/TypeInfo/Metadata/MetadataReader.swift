@@ -1,28 +1,12 @@
-// The only place in TypeInfo that reads Swift runtime metadata through raw pointers.
+// With MetadataReader+StoredFields.swift, the only place in TypeInfo that reads Swift
+// runtime metadata through raw pointers.
 //
 // Layouts follow include/swift/ABI/Metadata.h and MetadataValues.h in swiftlang/swift
 // (64-bit, no Objective-C interop: Linux). Every function here takes a live `Any.Type`,
 // whose metadata the runtime keeps alive for the life of the process, and returns safe
 // Swift values; no pointer escapes this file.
 
-/// A metadata kind as the runtime stores it in the first word of type metadata.
-enum MetadataKindValue: UInt {
-    case `class` = 0
-    case `struct` = 0x200
-    case `enum` = 0x201
-    case optional = 0x202
-    case foreignClass = 0x203
-    case foreignReferenceType = 0x204
-    case opaque = 0x300
-    case tuple = 0x301
-    case function = 0x302
-    case existential = 0x303
-    case metatype = 0x304
-    case objcClassWrapper = 0x305
-    case existentialMetatype = 0x306
-    case extendedExistential = 0x307
-    case fixedArray = 0x308
-}
+import TypeLayout
 
 /// The value witness table's layout facts.
 struct ValueWitnessFacts {
@@ -71,17 +55,16 @@ struct TupleElementFacts {
 
 /// Reads metadata of one live type.
 struct MetadataReader {
-    private let base: UnsafeRawPointer
-    private static let wordSize = MemoryLayout<UInt>.size
+    let base: UnsafeRawPointer
+    static let wordSize = MemoryLayout<UInt>.size
 
     init(_ type: Any.Type) {
         base = unsafeBitCast(type, to: UnsafeRawPointer.self)
     }
 
-    /// The raw kind word; values above 0x7FF are isa pointers, that is classes.
-    var kind: MetadataKindValue? {
-        let raw = base.load(as: UInt.self)
-        return raw > 0x7FF ? .class : MetadataKindValue(rawValue: raw)
+    /// The kind word's meaning; values above `MetadataKind.lastEnumerated` are isa pointers, that is classes.
+    var kind: MetadataKind? {
+        MetadataKind(kindWord: base.load(as: UInt.self))
     }
 
     /// The value witness table, stored one word before the metadata's address point.
@@ -103,10 +86,35 @@ struct MetadataReader {
         )
     }
 
+    /// The enum value witnesses (`getEnumTag`, `destructiveProjectEnumData`,
+    /// `destructiveInjectEnumTag`): the three words after the flags and extra inhabitant
+    /// count of an enum's value witness table; nil when the flags say the table has none.
+    var enumWitnesses: EnumWitnessFunctions? {
+        let table = base.load(fromByteOffset: -Self.wordSize, as: UnsafeRawPointer.self)
+        let flags = table.load(fromByteOffset: 10 * Self.wordSize, as: UInt32.self)
+        guard flags & 0x0020_0000 != 0 else { return nil }  // HasEnumWitnesses
+        func function<F>(_ word: Int, as: F.Type) -> F {
+            unsafeBitCast(table.load(fromByteOffset: word * Self.wordSize, as: UnsafeRawPointer.self), to: F.self)
+        }
+        return EnumWitnessFunctions(
+            metadata: base,
+            getTag: function(11, as: EnumWitnessFunctions.GetTag.self),
+            projectPayload: function(12, as: EnumWitnessFunctions.ProjectPayload.self),
+            injectTag: function(13, as: EnumWitnessFunctions.InjectTag.self)
+        )
+    }
+
+    /// For classes: whether the class is an actor (its instances hold runtime state no field
+    /// record describes). Class descriptor flag `IsActor`, bit 7 of the kind-specific flags.
+    var isActorClass: Bool {
+        guard kind == .class, let flags = descriptorFlags, flags & 0x1F == 16 else { return false }
+        return (flags >> 16) & (1 << 7) != 0
+    }
+
     // MARK: Nominal types
 
     /// The nominal type descriptor of a struct, enum, optional or Swift class; nil otherwise.
-    private var descriptor: UnsafeRawPointer? {
+    var descriptor: UnsafeRawPointer? {
         switch kind {
         case .struct, .enum, .optional:
             return base.load(fromByteOffset: Self.wordSize, as: UnsafeRawPointer?.self)
@@ -141,7 +149,7 @@ struct MetadataReader {
     }
 
     /// Context descriptor kind (Module 0, Extension 1, Anonymous 2, Protocol 3, Class 16, Struct 17, Enum 18).
-    private var descriptorFlags: UInt32? {
+    var descriptorFlags: UInt32? {
         descriptor?.load(as: UInt32.self)
     }
 
@@ -156,7 +164,7 @@ struct MetadataReader {
     }
 
     /// Where the generic argument vector starts, in bytes from the metadata's address point.
-    private var genericArgumentOffset: Int? {
+    var genericArgumentOffset: Int? {
         guard let descriptor, let flags = descriptorFlags else { return nil }
         switch flags & 0x1F {
         case 17, 18:
@@ -310,7 +318,7 @@ struct MetadataReader {
     // MARK: Relative pointers and mangled names
 
     /// Resolves a 32-bit relative direct pointer; nil for a null (zero) offset.
-    private static func relativeTarget(_ field: UnsafeRawPointer) -> UnsafeRawPointer? {
+    static func relativeTarget(_ field: UnsafeRawPointer) -> UnsafeRawPointer? {
         let offset = field.load(as: Int32.self)
         return offset == 0 ? nil : field + Int(offset)
     }
@@ -318,7 +326,7 @@ struct MetadataReader {
     /// The length of a mangled name that may contain symbolic references, whose
     /// operands can contain zero bytes (docs/ABI/Mangling.rst, "Symbolic references"),
     /// and where the last symbolic reference ends.
-    private static func mangledNameLength(_ name: UnsafeRawPointer) -> (length: Int, plainFrom: Int) {
+    static func mangledNameLength(_ name: UnsafeRawPointer) -> (length: Int, plainFrom: Int) {
         var index = 0
         var plainFrom = 0
         while true {
@@ -333,7 +341,7 @@ struct MetadataReader {
     }
 
     /// Reference storage is mangled as a trailing `Xw` (weak), `Xo` (unowned) or `Xu` (unowned(unsafe)).
-    private static func ownership(ofMangledName name: UnsafeRawPointer, length: Int, plainFrom: Int) -> MetadataOwnership {
+    static func ownership(ofMangledName name: UnsafeRawPointer, length: Int, plainFrom: Int) -> MetadataOwnership {
         // The marker must be plain text, not the operand bytes of a symbolic reference.
         guard length - 2 >= plainFrom, name.load(fromByteOffset: length - 2, as: UInt8.self) == UInt8(ascii: "X") else { return .strong }
         switch name.load(fromByteOffset: length - 1, as: UInt8.self) {

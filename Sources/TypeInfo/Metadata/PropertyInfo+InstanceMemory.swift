@@ -10,7 +10,8 @@ extension PropertyInfo {
         guard canAccessValue else { throw unsupported }
         let value = try withFieldAddress(of: instance) { storage.load(Value.self, from: $0) }
         guard let value else {
-            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: Value.self), found: String(reflecting: self.type))
+            // The property holds its own type; the caller asked for `Value`.
+            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: self.type), found: String(reflecting: Value.self))
         }
         return value
     }
@@ -39,15 +40,22 @@ extension PropertyInfo {
             guard written else { throw mismatch(value) }
             return
         }
-        // An existential (`Any`) holding a struct: open it, write into a copy, put the copy back.
+        // An existential (`Any`, `any P`) holding a struct: open it to its concrete type, write
+        // into a copy and put the copy back in a new box, so that copies of the existential made
+        // before the write keep the old value (value semantics).
         guard Self.isExistential(Instance.self) else { throw notAnInstance(Instance.self) }
         let opened: Any = instance
         func writeOpened<T>(_ concrete: T) throws -> Any {
+            guard T.self == declaringType else { throw notAnInstance(T.self) }
             var copy = concrete
             try setThroughStorage(value, on: &copy)
             return copy
         }
-        guard let updated = try writeOpened(opened) as? Instance else { throw notAnInstance(Swift.type(of: opened)) }
+        // `_openExistential` binds `T` to the dynamic type; passing `opened` to a generic
+        // parameter directly would bind it to `Any` and recurse.
+        guard let updated = try _openExistential(opened, do: writeOpened) as? Instance else {
+            throw notAnInstance(Swift.type(of: opened))
+        }
         instance = updated
     }
 
@@ -94,7 +102,7 @@ extension PropertyInfo {
         if let object = Self.classInstance(opened) {
             return try withFieldAddress(of: object, body)
         }
-        return try readOpened(opened)
+        return try _openExistential(opened, do: readOpened)
     }
 
     /// Whether `object` is an instance of the declaring class or one of its subclasses.

@@ -37,12 +37,13 @@ import Glibc
 import Darwin
 #endif
 
-/// The runtime's reference-counting and reference-storage functions.
+/// The runtime's allocation, reference-counting and reference-storage functions.
 struct ReferenceStorageRuntime: @unchecked Sendable {
     typealias LoadStrong = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
     typealias Assign = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
     typealias ObjectFunction = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
     typealias ObjectProcedure = @convention(c) (UnsafeMutableRawPointer) -> Void
+    typealias AllocObject = @convention(c) (UnsafeRawPointer, Int, Int) -> UnsafeMutableRawPointer
 
     /// `swift_weakLoadStrong`: a weak reference's object, +1, or null when it is gone.
     let weakLoadStrong: LoadStrong
@@ -56,6 +57,9 @@ struct ReferenceStorageRuntime: @unchecked Sendable {
     let unownedRetainStrong: ObjectProcedure
     /// `swift_retain`.
     let retain: ObjectFunction
+    /// `swift_allocObject(metadata, size, alignMask)`: a new instance, +1, its header set and
+    /// its stored properties uninitialized (include/swift/Runtime/HeapObject.h).
+    let allocObject: AllocObject
     /// `_swift_stdlib_immortalize`: marks an object immortal, so retains and releases of it
     /// only read its reference count. Nil on a runtime that does not export it.
     let immortalize: ObjectProcedure?
@@ -76,6 +80,7 @@ struct ReferenceStorageRuntime: @unchecked Sendable {
         unownedRelease = resolve("swift_unownedRelease", as: ObjectProcedure.self)
         unownedRetainStrong = resolve("swift_unownedRetainStrong", as: ObjectProcedure.self)
         retain = resolve("swift_retain", as: ObjectFunction.self)
+        allocObject = resolve("swift_allocObject", as: AllocObject.self)
         immortalize = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_swift_stdlib_immortalize")
             .map { unsafeBitCast($0, to: ObjectProcedure.self) }
     }
