@@ -17,7 +17,8 @@ struct DiffCommand: ParsableCommand {
             `typeinfo check` prints: every change grouped by type, marked BREAKING or compatible.
 
             Exit status: 0 no differences, 1 differences (with --fail-on breaking: only \
-            breaking ones count), 2 usage or input error.
+            breaking ones count), 2 usage or input error. With --exit-status bits: 0, 4 only \
+            compatible differences, 12 breaking ones, 2 error. --suppressions FILE accepts changes.
 
             Examples:
               typeinfo diff old/libWire.so new/libWire.so
@@ -32,11 +33,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The newer build: an ELF file or a snapshot.", valueName: "new"))
     var new: String?
 
-    @Option(help: "Output format: text (a readable report) or json (docs/layout-checks.md).")
-    var format: ReportFormat = .text
-
-    @Option(name: .customLong("fail-on"), help: "Which differences make the exit status 1: any (default) or breaking.")
-    var failOn: FailurePolicy = .any
+    @OptionGroup var report: DiffReportOptions
 
     @OptionGroup var selection: LayoutSelectionOptions
 
@@ -53,10 +50,8 @@ struct DiffCommand: ParsableCommand {
         let filter = try LayoutSelection(chosen)
         let before = try oldSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(old, filter: filter)
         let after = try newSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(new, filter: filter)
-        try DiffOutput.finish(
-            LayoutDiff(old: before, new: after), format: format, title: "Comparing \(old) -> \(new)",
-            old: old, new: new, failOn: failOn
-        )
+        let diff = try report.suppressions().apply(to: LayoutDiff(old: before, new: after))
+        try report.finish(diff, title: "Comparing \(old) -> \(new)", old: old, new: new)
     }
 
     /// A binary is filtered with every option; a snapshot (above) with those it can answer,

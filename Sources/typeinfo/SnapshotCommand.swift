@@ -177,31 +177,3 @@ enum LayoutInput {
         return head.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "{")
     }
 }
-
-/// The output formats of `typeinfo check` and `typeinfo diff`.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text
-    case json
-}
-
-/// Which changes make `check` and `diff` exit with status 1.
-enum FailurePolicy: String, ExpressibleByArgument, CaseIterable {
-    /// Any change, compatible or not.
-    case any
-    /// Only breaking changes.
-    case breaking
-}
-
-/// Prints a diff in the chosen format and exits 0 (no relevant change) or 1.
-enum DiffOutput {
-    static func finish(_ diff: LayoutDiff, format: ReportFormat, title: String, old: String, new: String, failOn: FailurePolicy) throws {
-        switch format {
-        case .text:
-            Console.write(diff.textReport(title: title))
-        case .json:
-            Console.write(try diff.jsonData(old: old, new: new))
-        }
-        let failed = failOn == .any ? !diff.isEmpty : diff.hasBreakingChanges
-        if failed { throw ExitCode(1) }
-    }
-}
