@@ -111,7 +111,7 @@ struct LayoutCommand: ParsableCommand {
                     ? "--format svg draws one type: give it with --type NAME"
                     : "--format svg draws one type, but \(selected.count) match; pick one with --type:\n\(names)\(more)")
             }
-            Console.write(only.svg())
+            Console.write(only.svg(LayoutSVGRenderer.Options(cacheLineSize: lineSize)))
         }
     }
 
