@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BinaryInfo", targets: ["BinaryInfo"]),
         .library(name: "DWARFInfo", targets: ["DWARFInfo"]),
         .library(name: "TypeLowering", targets: ["TypeLowering"]),
+        .library(name: "LayoutReading", targets: ["LayoutReading"]),
         .library(name: "LayoutTesting", targets: ["LayoutTesting"]),
         .library(name: "ModelMapper", targets: ["ModelMapper"]),
         .executable(name: "typeinfo", targets: ["typeinfo"]),
@@ -40,6 +41,10 @@ let package = Package(
         .target(name: "TypeLowering", dependencies: ["TypeLayout", "BinaryInfo", "CSwiftRemoteMirror"]),
         .executableTarget(name: "typeinfo-lowering", dependencies: ["TypeLowering"]),
 
+        // The one entry point every command reads a file through: metadata, computed layouts and
+        // DWARF merged once, with the type selection reaching the readers.
+        .target(name: "LayoutReading", dependencies: ["TypeLayout", "BinaryInfo", "DWARFInfo", "TypeLowering"]),
+
         // Snapshot assertions for unit tests.
         .target(name: "LayoutTesting", dependencies: ["TypeLayout", "TypeInfo"]),
 
@@ -50,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "typeinfo",
             dependencies: [
-                "TypeLayout", "TypeInfo", "BinaryInfo", "DWARFInfo", "TypeLowering",
+                "TypeLayout", "TypeInfo", "LayoutReading",
                 // Not linked: built beside typeinfo so that `swift run typeinfo` finds its worker.
                 "typeinfo-lowering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
