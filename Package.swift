@@ -67,14 +67,18 @@ let package = Package(
 
         .testTarget(name: "TypeLayoutTests", dependencies: ["TypeLayout"]),
         .testTarget(name: "TypeInfoTests", dependencies: ["TypeInfo", "TypeInfoFixtures"]),
+        // Fixture programs compiled once per test run, shared by the BinaryInfo and LayoutReading tests.
+        .target(name: "BinaryFixtures", dependencies: ["TypeLayout"], path: "Tests/BinaryFixtures"),
         .testTarget(
             name: "BinaryInfoTests",
-            dependencies: ["BinaryInfo", "TypeInfo"],
+            dependencies: ["BinaryInfo", "TypeInfo", "BinaryFixtures"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo", "BinaryInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
+        // The reading entry point, and the typeinfo CLI end to end (run as users run it).
+        .testTarget(name: "LayoutReadingTests", dependencies: ["LayoutReading", "BinaryInfo", "DWARFInfo", "BinaryFixtures"]),
         .testTarget(name: "ModelMapperTests", dependencies: ["ModelMapper"], resources: [.copy("Resources")]),
     ],
     swiftLanguageModes: [.v6]
