@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo check`: compare a binary's layouts with a recorded snapshot.
@@ -39,13 +40,11 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("against"), help: ArgumentHelp("The snapshot to compare with.", valueName: "snapshot"))
     var snapshotPath: String?
 
-    @Option(help: "Output format: text (a readable report) or json (docs/layout-checks.md).")
-    var format: ReportFormat = .text
-
-    @Option(name: .customLong("fail-on"), help: "Which changes make the exit status 1: any (default) or breaking.")
-    var failOn: FailurePolicy = .any
+    @OptionGroup var report: ReportOptions
 
     @OptionGroup var selection: LayoutSelectionOptions
+
+    @OptionGroup var reading: ReadOptions
 
     func run() throws {
         guard let binary else {
@@ -57,15 +56,15 @@ struct CheckCommand: ParsableCommand {
         var recorded = try LayoutInput.readSnapshot(snapshotPath)
         let chosen = selection.isEmpty ? (recorded.selection ?? LayoutSnapshot.Selection()) : selection.stored
         let filter = try LayoutSelection(chosen)
-        let document = try LayoutInput.readBinary(binary)
-        let current = LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+        let document = try LayoutInput.readBinary(binary, selection: filter.binaryFilter, reading: reading).document
+        let current = LayoutSnapshot(types: document.types)
         if !selection.isEmpty {
             recorded = recorded.filter(filter.matchesSnapshotType)
         }
         let diff = LayoutDiff(old: recorded, new: current)
         try DiffOutput.finish(
-            diff, format: format, title: "Checking \(binary) against \(snapshotPath)",
-            old: snapshotPath, new: binary, failOn: failOn
+            diff, report: report, title: "Checking \(binary) against \(snapshotPath)",
+            old: snapshotPath, new: binary
         )
     }
 }
