@@ -227,11 +227,30 @@ public struct LayoutSVGRenderer: Sendable {
         return lines
     }
 
-    /// `Swift.Int` -> `Int`, `Foo.Bar.Baz?` -> `Baz?`: the last component, for a box label
-    /// (the tooltip and the legend keep the qualified name).
+    /// `Swift.Int` -> `Int`, `Foo.Bar.Baz?` -> `Baz?`, `[Swift.String: Swift.Int]` ->
+    /// `[String: Int]`: every qualified name inside keeps its last component, and brackets,
+    /// generic arguments and punctuation stay, for a box label (the tooltip and the legend keep
+    /// the qualified name).
     static func shortTypeName(_ name: String) -> String {
-        guard !name.contains("<"), !name.contains("("), let dot = name.lastIndex(of: ".") else { return name }
-        return String(name[name.index(after: dot)...])
+        var out = ""
+        var run = ""
+        func flush() {
+            // A run starting with "." follows a `>` or `)` (`Outer<Int>.Inner`): keep one dot.
+            let leadingDot = run.hasPrefix(".")
+            let last = run.split(separator: ".", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+            out += (leadingDot ? "." : "") + last
+            run = ""
+        }
+        for character in name {
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                run.append(character)
+            } else {
+                flush()
+                out.append(character)
+            }
+        }
+        flush()
+        return out
     }
 
     /// Shortens a label to what fits in `width` pixels (about 7.5 px per character at 12 px).

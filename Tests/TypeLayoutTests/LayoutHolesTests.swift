@@ -136,4 +136,16 @@ private struct OddReordered { var whole: Int64; var odd: NineBytes; var byte: In
         #expect(LayoutHoles.summaryLine(analyses).hasPrefix("total: \(Int.max) bytes wasted"))
         #expect(LayoutHolesReport(analyses).total.wastedBytes == Int.max)
     }
+
+    @Test func cacheLineMarkersOverHostileOffsetsAreCappedAndCounted() {
+        let huge = TypeLayout(name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 1, stride: Int.max,
+                              fields: [FieldLayout(name: "first", type: "T", offset: 0, size: 1),
+                                       FieldLayout(name: "last", type: "T", offset: Int.max - 8, size: 8)])
+        let holes = LayoutHoles(huge)
+        let text = holes.textReport(cacheLineSize: 64)
+        #expect(text.components(separatedBy: "---- cache line ").count - 1 == 256)
+        #expect(text.contains("cache lines: \((Int.max - 1) / 64 + 1) of 64 bytes (markers shown for the first 256 boundaries)"))
+        #expect(holes.cacheLines(lineSize: 64).straddling.isEmpty)
+        #expect(!holes.textReport(cacheLineSize: nil).contains("cache line"))
+    }
 }

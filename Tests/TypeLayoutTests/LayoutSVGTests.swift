@@ -82,4 +82,18 @@ private final class SVGCollector: NSObject, XMLParserDelegate {
         #expect(boxes.count == 2)
         #expect(Set(boxes.compactMap { $0.attributes["y"] }).count == 2, "one lane each")
     }
+
+    /// Box labels drop module qualifiers but keep brackets and generic arguments; the runtime's
+    /// own qualified and unqualified spellings of a type are the oracle.
+    @Test func shortLabelsKeepBracketsAndGenericArguments() throws {
+        let qualified = _typeName([String: Int?].self, qualified: true)
+        let unqualified = _typeName([String: Int?].self, qualified: false)
+        #expect(qualified != unqualified)
+        for (type, expected) in [("[Swift.String]", "[String]"), (qualified, unqualified)] {
+            let layout = TypeLayout(name: "Demo.Labels", kind: .struct, size: 8, alignment: 8, stride: 8,
+                                    fields: [FieldLayout(name: "a", type: type, offset: 0, size: 8)])
+            let collector = try #require(SVGCollector.parse(LayoutHoles(layout).svg()))
+            #expect(collector.texts.contains(expected), "\(collector.texts)")
+        }
+    }
 }
