@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo check`: compare a binary's layouts with a recorded snapshot.
@@ -50,6 +51,8 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var selection: LayoutSelectionOptions
 
+    @OptionGroup var reading: ReadOptions
+
     func run() throws {
         guard let binary else {
             throw LayoutInput.fail("check needs BINARY: typeinfo check BINARY --against SNAPSHOT")
@@ -60,8 +63,8 @@ struct CheckCommand: ParsableCommand {
         var recorded = try LayoutInput.readSnapshot(snapshotPath)
         let chosen = selection.isEmpty ? (recorded.selection ?? LayoutSnapshot.Selection()) : selection.stored
         let filter = try LayoutSelection(chosen)
-        let document = try LayoutInput.readBinary(binary)
-        let current = LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+        let document = try LayoutInput.readBinary(binary, selection: filter.binaryFilter, reading: reading).document
+        let current = LayoutSnapshot(types: document.types)
         if !selection.isEmpty {
             recorded = recorded.filter(filter.matchesSnapshotType)
         }

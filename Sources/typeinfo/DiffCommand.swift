@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo diff`: compare the layouts of two builds.
@@ -37,6 +38,8 @@ struct DiffCommand: ParsableCommand {
 
     @OptionGroup var selection: LayoutSelectionOptions
 
+    @OptionGroup var reading: ReadOptions
+
     func run() throws {
         guard let old, let new else {
             throw LayoutInput.fail("diff needs two builds: typeinfo diff OLD NEW")
@@ -48,16 +51,15 @@ struct DiffCommand: ParsableCommand {
         let recorded = oldSnapshot?.selection ?? newSnapshot?.selection
         let chosen = selection.isEmpty ? (recorded ?? LayoutSnapshot.Selection()) : selection.stored
         let filter = try LayoutSelection(chosen)
-        let before = try oldSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(old, filter: filter)
-        let after = try newSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(new, filter: filter)
+        let before = try oldSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(old, filter: filter, reading: reading)
+        let after = try newSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(new, filter: filter, reading: reading)
         let diff = try report.suppressions().apply(to: LayoutDiff(old: before, new: after))
         try report.finish(diff, title: "Comparing \(old) -> \(new)", old: old, new: new)
     }
 
     /// A binary is filtered with every option; a snapshot (above) with those it can answer,
     /// since it keeps no module names.
-    private static func readBinary(_ path: String, filter: LayoutSelection) throws -> LayoutSnapshot {
-        let document = try LayoutInput.readBinary(path)
-        return LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+    private static func readBinary(_ path: String, filter: LayoutSelection, reading: ReadOptions) throws -> LayoutSnapshot {
+        LayoutSnapshot(types: try LayoutInput.readBinary(path, selection: filter.binaryFilter, reading: reading).document.types)
     }
 }

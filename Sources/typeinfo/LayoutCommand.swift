@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo layout`: pahole's view of a binary's types, as text, JSON or an SVG picture.
@@ -28,9 +29,9 @@ struct LayoutCommand: ParsableCommand {
             lines), sorted by waste: where a module's memory goes.
 
             Facts the binary does not hold are shown as unknown, never guessed. A field's \
-            alignment (needed for the suggestion) comes from the type's own layout in the binary, \
-            or for standard library types from this typeinfo's runtime; the suggestion is made \
-            only when those alignments reproduce the observed offsets exactly.
+            alignment (needed for the suggestion) comes from the file: the layout the binary's \
+            metadata, the toolchain's type lowering or DWARF gives the field's type; the suggestion \
+            is made only when those alignments reproduce the observed offsets exactly.
 
             Examples:
               typeinfo layout .build/debug/MyApp --type MyApp.Packet
@@ -66,6 +67,8 @@ struct LayoutCommand: ParsableCommand {
     @Option(name: .customLong("sort"), help: "With --sizes: waste (default), size or name.")
     var order: LayoutSizes.Order = .waste
 
+    @OptionGroup var reading: ReadOptions
+
     func validate() throws {
         guard (0...(1 << 20)).contains(cacheLine) else {
             throw LayoutInput.fail("--cacheline \(cacheLine): give a size in bytes from 1 to 1048576, or 0 for no cache-line markers")
@@ -73,15 +76,25 @@ struct LayoutCommand: ParsableCommand {
     }
 
     func run() throws {
-        let document = try LayoutInput.readBinary(binary)
-        let selected = sizesOnly && typeNames.isEmpty
-            ? document.types.filter { $0.kind != .class ? $0.size != nil : $0.instanceSize != nil }
-            : try select(from: document.types, document: document)
-        let alignments = Self.alignments(for: document)
-        var byName: [String: TypeLayout] = [:]
-        for type in document.types where byName[type.name] == nil { byName[type.name] = type }
+        let result: LayoutReadResult
+        do {
+            result = try BinaryLayoutReader.read(path: binary, typeNames: typeNames, options: reading.readOptions(checksSwiftAgainstDWARF: false))
+        } catch {
+            throw LayoutInput.fail(error.description)
+        }
+        for warning in result.warnings { LayoutInput.note("warning: \(warning)") }
+        let types = result.document.types
+        let selected: [TypeLayout]
+        if !typeNames.isEmpty {
+            selected = types
+        } else if sizesOnly {
+            selected = types.filter { $0.kind != .class ? $0.size != nil : $0.instanceSize != nil }
+        } else {
+            selected = types.filter { [.struct, .class, .tuple, .union].contains($0.kind) }
+        }
+        let alignments = result.alignments
         let analyses = selected.map { type in
-            LayoutHoles(type, alignmentOf: alignments, superclass: type.superclass.flatMap { byName[$0] })
+            LayoutHoles(type, alignmentOf: alignments.alignment(of:), superclass: result.superclass(of: type))
         }
         let lineSize = cacheLine > 0 ? cacheLine : nil
         if sizesOnly {
@@ -113,69 +126,6 @@ struct LayoutCommand: ParsableCommand {
             }
             Console.write(only.svg(LayoutSVGRenderer.Options(cacheLineSize: lineSize)))
         }
-    }
-
-    /// The types to analyse: exact names first, then substrings or regexes; without `--type`,
-    /// every struct, class, tuple and union.
-    private func select(from types: [TypeLayout], document: LayoutDocument) throws -> [TypeLayout] {
-        guard !typeNames.isEmpty else {
-            return types.filter { [.struct, .class, .tuple, .union].contains($0.kind) }
-        }
-        var chosen: [TypeLayout] = []
-        for name in typeNames {
-            var matches = types.filter { $0.name == name }
-            if matches.isEmpty {
-                let filter = try LayoutSelection(LayoutSnapshot.Selection(typePatterns: [name]))
-                matches = types.filter(filter.matchesBinaryType)
-            }
-            if matches.isEmpty, name.hasPrefix("$s") || name.contains("<") || name.hasSuffix("?") {
-                // An instantiation the file does not define but can lay out (`Module.Wrapper<Swift.Int>`).
-                let (instantiation, reason) = ComputedLayoutReading.instantiation(named: name, path: binary, document: document)
-                guard let instantiation else {
-                    throw LayoutInput.fail("\(binary): cannot lay out '\(name)': \(reason)")
-                }
-                matches = [instantiation]
-            }
-            if matches.isEmpty {
-                throw LayoutInput.fail("\(binary): no type matches '\(name)'; `typeinfo dump \(binary)` lists them")
-            }
-            chosen += matches.filter { match in !chosen.contains(match) }
-        }
-        return chosen
-    }
-
-    /// Field alignments: a type defined in the binary answers with its own layout; a standard
-    /// library type (mangled `S...`/`s...`) with this process's runtime, whose standard library
-    /// has the same layouts on the same architecture.
-    static func alignments(for document: LayoutDocument) -> (FieldLayout) -> Int? {
-        let table = LayoutAlignments(document.types)
-        let sameArchitecture = document.image.architecture.map { $0 == hostArchitecture } ?? false
-        return { field in
-            if let known = table.alignment(of: field) { return known }
-            guard sameArchitecture, let mangled = field.mangledType, isStandardLibrary(mangled),
-                  let type = _typeByName(mangled) else { return nil }
-            func measure<T>(_: T.Type) -> Int { MemoryLayout<T>.alignment }
-            return _openExistential(type, do: measure)
-        }
-    }
-
-    /// Only printable, stdlib-rooted mangled names are handed to the runtime: no symbolic
-    /// references (they are pointers relative to the string) and nothing from other modules.
-    private static func isStandardLibrary(_ mangled: String) -> Bool {
-        guard let first = mangled.utf8.first, first == UInt8(ascii: "S") || first == UInt8(ascii: "s") else { return false }
-        // `So`/`SC` name imported C and Objective-C types, which are not the standard library's.
-        if mangled.hasPrefix("So") || mangled.hasPrefix("SC") { return false }
-        return mangled.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7F }
-    }
-
-    private static var hostArchitecture: String {
-        #if arch(x86_64)
-        return "x86_64"
-        #elseif arch(arm64)
-        return "aarch64"
-        #else
-        return "unknown"
-        #endif
     }
 }
 
