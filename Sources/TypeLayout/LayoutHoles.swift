@@ -25,6 +25,8 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
     public var reorder: ReorderSuggestion?
     /// Why there is no reorder suggestion, or `nil` when there is one.
     public var reorderNote: String?
+    /// For an enum: its cases, payload sizes and extra tag bytes; `nil` for other kinds.
+    public var enumLayout: EnumLayoutSummary? = nil
 
     /// One row of the picture.
     public struct Row: Hashable, Sendable, Codable {
@@ -128,6 +130,7 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
             break
         default:
             isComplete = false
+            enumLayout = EnumLayoutSummary(layout)
             note = "holes are shown for structs, classes, tuples and unions, not for \(layout.kind.rawValue)s"
             reorderNote = note
             return

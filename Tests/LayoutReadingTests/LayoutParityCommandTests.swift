@@ -177,6 +177,27 @@ private enum Mode { case a, b }
         let json = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "1", "--format", "json"])
         #expect(json.status == 2 && json.error.contains("--expand opens nested types in the text view; leave out --format json"), "\(json.error)")
     }
+
+    @Test func enumsShowPayloadsAndTheExtraTag() throws {
+        let built = try CheckFixture.built.get()
+        let source = built.directory + "/tagged.swift"
+        let library = built.directory + "/libtagged.so"
+        try write(taggedSource, to: source)
+        let compiled = try CheckFixture.run(CheckFixture.swiftc, ["-O", "-emit-library", "-module-name", "Tagged", source, "-o", library], in: built.directory)
+        try #require(compiled.status == 0, "\(compiled.error)")
+
+        let shape = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Shape"])
+        #expect(shape.status == 0, "\(shape.error)")
+        let shapeTag = MemoryLayout<TaggedShape>.size - MemoryLayout<Int64>.size
+        #expect(shape.output.contains("  enum layout: multi-payload, 3 cases\n  case circle: Swift.Int64  (payload \(MemoryLayout<Int64>.size) bytes)\n"), "\(shape.output)")
+        #expect(shape.output.contains("  payload bytes 0..<\(MemoryLayout<Int64>.size) (the largest payload), extra tag \(shapeTag) byte"), "\(shape.output)")
+        let maybe = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Maybe"])
+        let maybeTag = MemoryLayout<TaggedMaybe>.size - MemoryLayout<UInt8>.size
+        #expect(maybe.output.contains("enum layout: single-payload, 2 cases\n") && maybe.output.contains("extra tag \(maybeTag) byte at offset 1"), "\(maybe.output)")
+        let flagged = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Flagged"])
+        #expect(MemoryLayout<TaggedFlagged>.size == MemoryLayout<Bool>.size)
+        #expect(flagged.output.contains("payload bytes 0..<1 (the largest payload), no extra tag bytes"), "\(flagged.output)")
+    }
 }
 
 private struct NestDeep { var flag: Bool; var value: Int64 }
@@ -187,4 +208,14 @@ private let nestSource = """
     public struct Deep { public var flag = false; public var value: Int64 = 0 }
     public struct Inner { public var tag: UInt8 = 0; public var deep = Deep(); public var count: Int32 = 0 }
     public struct Outer { public var first: UInt16 = 0; public var inner = Inner(); public var last: UInt8 = 0 }
+    """
+
+private enum TaggedShape { case circle(Int64), square(Bool), none }
+private enum TaggedMaybe { case some(UInt8), nothing }
+private enum TaggedFlagged { case on(Bool), off }
+/// The same declarations as TaggedShape, TaggedMaybe and TaggedFlagged, public in module Tagged.
+private let taggedSource = """
+    public enum Shape { case circle(Int64), square(Bool), none }
+    public enum Maybe { case some(UInt8), nothing }
+    public enum Flagged { case on(Bool), off }
     """
