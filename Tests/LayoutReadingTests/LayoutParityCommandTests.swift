@@ -101,6 +101,21 @@ private enum Mode { case a, b }
         #expect(unknownMode.status == 2 && unknownMode.error.contains("bitz"))
     }
 
+    @Test func unknownOptionsAndValuesAreUsageErrorsWithStatus2() throws {
+        // docs/layout-checks.md: exit 2 for an unknown option or option value, in every mode.
+        let cases: [([String], String)] = [
+            (["check", "x", "--bogus"], "Unknown option '--bogus'"),
+            (["check", "x", "--bogus", "--exit-status", "bits"], "Unknown option '--bogus'"),
+            (["diff", "a", "b", "--format", "yaml"], "The value 'yaml' is invalid for '--format <format>'"),
+            (["layout", "a", "--expand", "x"], "The value 'x' is invalid for '--expand <depth>'"),
+            (["layout", "a", "--expand", "65"], "--expand 65: give a depth from 0 (no expansion) to 64"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CheckFixture.typeinfo(arguments)
+            #expect(result.status == 2 && result.error.contains(message), "\(arguments): \(result.status) \(result.error)")
+        }
+    }
+
     @Test func markdownReportForPullRequests() throws {
         let (built, snapshot) = try snapshot("markdown.layouts")
         let result = try CheckFixture.typeinfo(["check", built.v2, "--against", snapshot, "--format", "markdown"])
