@@ -60,7 +60,7 @@ extension SwiftImage {
         var layouts: [TypeLayout] = []
         // Kept beside `layouts`, position for position: a descriptor that cannot be laid out
         // is skipped in both, so one corrupt record never shifts another type's superclass.
-        var superclassManglings: [String?] = []
+        var laidOut: [TypeDescriptor] = []
         var layoutIndexByMangling: [String: Int] = [:]
         var runtimeInitialised = 0
         for descriptor in descriptors {
@@ -70,12 +70,12 @@ extension SwiftImage {
                 if !descriptor.context.isGeneric, descriptor.context.metadataInitialization == 1 { runtimeInitialised += 1 }
                 if let mangled = layout.mangledName { layoutIndexByMangling[mangled] = layouts.count }
                 layouts.append(layout)
-                superclassManglings.append(descriptor.superclassMangling?.text)
+                laidOut.append(descriptor)
             } catch {
                 failures.append((descriptor.address, error))
             }
         }
-        prependSuperclassFields(&layouts, superclassManglings: superclassManglings, index: layoutIndexByMangling)
+        prependSuperclassFields(&layouts, superclassManglings: laidOut.map { $0.superclassMangling?.text }, index: layoutIndexByMangling)
 
         // Builtin type descriptors: layouts of imported C types (whose metadata the runtime
         // completes) and of builtin field types.
@@ -108,6 +108,8 @@ extension SwiftImage {
                 }
             }
         }
+
+        runtimeSharedForeignTypes = withholdRuntimeSharedLayouts(&layouts, descriptors: laidOut)
 
         // 5. Protocols.
         for record in try recordAddresses(in: "swift5_protocols") {

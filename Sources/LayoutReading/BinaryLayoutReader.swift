@@ -67,20 +67,24 @@ public enum BinaryLayoutReader {
 
     /// The static metadata's layouts with the computed ones merged in.
     static func readSwift(path: String, options: LayoutReadOptions) throws(BinaryInfoError) -> LayoutDocument {
-        guard options.computesLayouts else { return try metadataLayouts(path) }
+        guard options.computesLayouts else { return try metadataLayouts(path).document }
         let dependencies = runtimeLibraries(forFileAt: path, options)
         // The worker lays the images out while the metadata is read.
         let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
-        let document = try metadataLayouts(path)
+        let reading = try metadataLayouts(path)
+        let document = reading.document
         guard document.image.fileType != "relocatable" else { return document }
         var merged = pending.compute(types: document.types).merged(into: document)
+        // The computed layouts know each imported C type by its own record; which of several
+        // same-named ones the runtime uses is still unknown.
+        BinaryImage.withholdLayouts(ofRuntimeSharedTypes: reading.runtimeSharedTypes, in: &merged.types)
         merged.image.notes += dependencies.notes
         return merged
     }
 
-    private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> LayoutDocument {
+    private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> BinaryReading {
         do {
-            return try BinaryImage.layouts(atPath: path)
+            return try BinaryImage.read(atPath: path)
         } catch let error as BinaryInfoError {
             throw error
         } catch {

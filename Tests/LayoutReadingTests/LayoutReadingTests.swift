@@ -102,3 +102,16 @@ struct LayoutReadingTests {
         #expect(notes.count == 2)
     }
 }
+
+/// Issue 8 §3 through every source: the computed layouts know each imported C type by its own
+/// record too, so what the runtime shares stays unknown after the merge.
+@Suite("Imported C types, all sources merged")
+struct ImportedCMergeTests {
+    @Test("runtime-shared C anonymous member types stay unknown after the computed layouts are merged")
+    func sharedStayUnknown() throws {
+        let (path, oracle) = try ImportedCFixture.program()
+        let document = try BinaryLayoutReader.read(path: path).document
+        #expect(oracle.runtimeShared.contains("__C.token_s.__Unnamed_union_data"))
+        #expect(ImportedCFixture.disagreements(of: document.types, with: oracle) == [])
+    }
+}
