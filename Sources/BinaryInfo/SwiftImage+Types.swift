@@ -139,14 +139,15 @@ extension SwiftImage {
         return layouts
     }
 
-    /// The addresses of the 4-byte records of every section named `sectionName`, in file order.
-    func recordAddresses(in sectionName: String) throws -> [UInt64] {
-        var addresses: [UInt64] = []
+    /// The addresses of the 4-byte records of every section named `sectionName`, in file order:
+    /// generated as they are read, so a large table costs no memory before its records do.
+    func recordAddresses(in sectionName: String) throws -> FlattenSequence<[StrideTo<UInt64>]> {
+        var tables: [StrideTo<UInt64>] = []
         for section in sections[sectionName] ?? [] where section.size > 0 {
             let end = try recordTableEnd(section, name: sectionName, recordSize: 4)
-            addresses.append(contentsOf: Swift.stride(from: section.address, to: end, by: 4))
+            tables.append(Swift.stride(from: section.address, to: end, by: 4))
         }
-        return addresses
+        return tables.joined()
     }
 
     /// The end address of a record table: its size must be a whole number of records, and the
