@@ -1,0 +1,94 @@
+// Built with -O by ReleaseBuildTests and run: issue 11's cases where an optimized build can
+// differ from a debug one. Models, mapper calls and the ordinary property reads that check
+// them are all in this optimized module, as in a user's release build. Prints one
+// `name<TAB>value` line per check, read by the test.
+import Foundation
+import ModelMapper
+import TypeInfo
+
+func emit(_ name: String, _ value: Any) { print("\(name)\t\(value)") }
+
+func attempt(_ name: String, _ body: () throws -> Any) {
+    do { emit(name, try body()) } catch { emit(name, "error: \(error)") }
+}
+
+let lenient = ModelMapper(options: MappingOptions(diagnostics: { line in emit("diagnostic", line) }))
+let strict = ModelMapper(options: MappingOptions(mode: .strict, diagnostics: { line in emit("diagnostic", line) }))
+let omitting = ModelMapper(options: MappingOptions(writesNilAsNull: false))
+
+// MARK: class lets
+
+final class LiteralLets: Mappable {
+    let extra: Double = 0
+    let id = 0
+    let name = ""
+    var count = 0
+    required init() {}
+}
+
+final class InitAssignedLet {
+    let id: Int
+    init() { id = 0 }
+}
+
+struct StructLets: Mappable {
+    let id = 0
+    let ratio: Double = 0
+    init() {}
+}
+
+// The trap itself, shown with TypeInfo alone: the field holds 1000, ordinary reads say 0.
+let folded = InitAssignedLet()
+if let property = ClassInfo.of(InitAssignedLet.self).propertyInfos.first {
+    var target = folded
+    try? property.set(1000, on: &target)
+    emit("fold.stored", (try? property.get(Int.self, from: folded)) ?? -1)
+    emit("fold.read", folded.id)
+}
+
+attempt("let.lenient") {
+    let model = try lenient.decode(LiteralLets.self, from: #"{"extra": 0.5, "id": 1000, "name": "ann", "count": 3}"#)
+    return "\(model.extra) \(model.id) \(model.name) \(model.count)"
+}
+attempt("let.strict") { try strict.decode(LiteralLets.self, from: #"{"id": 1000}"#).id }
+attempt("let.struct") {
+    let model = try strict.decode(StructLets.self, from: #"{"id": 7, "ratio": 0.25}"#)
+    return "\(model.id) \(model.ratio)"
+}
+
+// MARK: transformers, paths
+
+struct OptionalTransformed: Mappable {
+    var born: Date?
+    var label = "x"
+    static func configureMapping(_ mapping: inout MappingConfiguration) {
+        mapping.transform("born", with: MappingTransformer(
+            Date.self, decode: { _ in nil }, encode: { date in .double(date.timeIntervalSince1970) }))
+    }
+}
+
+struct Result: Mappable { var id = 0 }
+
+struct Paths: Mappable {
+    var name = ""
+    var first = 0
+    var dog = ""
+    static func configureMapping(_ mapping: inout MappingConfiguration) {
+        mapping.map("name", to: "user.name")
+        mapping.map("first", to: "distances.0.value")
+        mapping.map("dog", to: "data.1.dog.name")
+    }
+}
+
+attempt("transform.nil") { String(decoding: try lenient.encode(OptionalTransformed()), as: UTF8.self) }
+attempt("transform.nil.omitted") { String(decoding: try omitting.encode(OptionalTransformed()), as: UTF8.self) }
+for path in ["data.result.", ".data.result", "", "."] {
+    attempt("designated[\(path)]") {
+        try strict.decode(Result.self, from: path.count > 1 ? #"{"data": {"result": {"id": 5}}}"# : #"{"id": 5}"#, at: path).id
+    }
+}
+attempt("path.through.string") { try strict.decode(Paths.self, from: #"{"user": "ann"}"#).name }
+attempt("path.indexes") {
+    let model = try strict.decode(Paths.self, from: #"{"distances": [{"value": 12}], "data": [{}, {"dog": {"name": "rex"}}]}"#)
+    return "\(model.first) \(model.dog) \(String(decoding: try lenient.encode(model), as: UTF8.self))"
+}
