@@ -70,6 +70,7 @@ struct CodecFactory {
         case ObjectIdentifier(UInt32.self): return IntegerCodec<UInt32>()
         case ObjectIdentifier(UInt64.self): return IntegerCodec<UInt64>()
         case ObjectIdentifier(Decimal.self): return DecimalCodec()
+        case ObjectIdentifier(CGFloat.self): return CGFloatCodec()
         case ObjectIdentifier(URL.self): return URLCodec()
         case ObjectIdentifier(UUID.self): return UUIDCodec()
         case ObjectIdentifier(Data.self): return DataCodec()
