@@ -93,7 +93,7 @@ public final class ModelMapper: Sendable {
         }
     }
 
-    private func decodeRoot<V>(
+    func decodeRoot<V>(
         _ codec: ValueCodec<V>, _ tape: JSONTape, path: String?, designated: [String]?,
         context: DecodeContext? = nil
     ) throws -> V {
@@ -125,7 +125,7 @@ public final class ModelMapper: Sendable {
         return try codec.decode(tape, node, context)
     }
 
-    private func withTape<R>(_ data: Data, _ body: (JSONTape) throws -> R) throws -> R {
+    func withTape<R>(_ data: Data, _ body: (JSONTape) throws -> R) throws -> R {
         do {
             return try data.withUnsafeBytes { raw in
                 try JSONReader.withTape(raw.bindMemory(to: UInt8.self), options: options.reading, body)
@@ -135,7 +135,7 @@ public final class ModelMapper: Sendable {
         }
     }
 
-    private func withTape<R>(_ text: String, _ body: (JSONTape) throws -> R) throws -> R {
+    func withTape<R>(_ text: String, _ body: (JSONTape) throws -> R) throws -> R {
         var text = text
         do {
             return try text.withUTF8 { try JSONReader.withTape($0, options: options.reading, body) }
@@ -170,7 +170,7 @@ public final class ModelMapper: Sendable {
         String(decoding: formatted(try encodeBytes(model, codec: ModelCodec<T>())), as: UTF8.self)
     }
 
-    private func formatted(_ bytes: [UInt8]) -> [UInt8] {
+    func formatted(_ bytes: [UInt8]) -> [UInt8] {
         options.outputFormatting.isEmpty ? bytes : JSONWriter.formatted(bytes, options.outputFormatting)
     }
 
@@ -191,7 +191,7 @@ public final class ModelMapper: Sendable {
         }
     }
 
-    private func encodeBytes<V>(_ value: V, codec: ValueCodec<V>) throws -> [UInt8] {
+    func encodeBytes<V>(_ value: V, codec: ValueCodec<V>) throws -> [UInt8] {
         var writer = JSONWriter(capacity: 1024)
         try codec.encode(value, into: &writer, EncodeContext(mapper: self))
         return writer.bytes
@@ -255,7 +255,7 @@ public final class ModelMapper: Sendable {
     }
 
     /// Reports each line not reported before by this mapper.
-    private func report(_ lines: [String]) {
+    func report(_ lines: [String]) {
         guard !lines.isEmpty else { return }
         let fresh = state.withLock { state in lines.filter { state.reported.insert($0).inserted } }
         for line in fresh {

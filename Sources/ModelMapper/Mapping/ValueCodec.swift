@@ -69,6 +69,12 @@ class ValueCodec<V>: @unchecked Sendable {
         throw MappingError(.invalidConfiguration("no conversion for \(expected)"))
     }
 
+    /// Reads a `V` from the node at `i` into the property's `current` value: nested struct
+    /// models keep what the JSON does not mention; every other type replaces it.
+    func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, merging current: V) throws -> V {
+        try decode(tape, i, context)
+    }
+
     /// Writes `value` as JSON.
     func encode(_ value: V, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         throw MappingError(.unencodable("no conversion for \(expected)"))
