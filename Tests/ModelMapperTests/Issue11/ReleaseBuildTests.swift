@@ -75,4 +75,20 @@ struct ReleaseBuildTests {
         #expect(try ReleaseFixture.value("path.indexes")
             == #"12 rex {"user":{"name":""},"distances":[{"value":12}],"data":[null,{"dog":{"name":"rex"}}]}"#)
     }
+
+    @Test func conversions() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE MMM dd HH:mm:ss Z yyyy"
+        let twitter = try #require(formatter.date(from: "Fri Sep 04 00:12:21 +0800 2015"))
+        #expect(try ReleaseFixture.value("convert") == "true 1.0 nil 12.5 \(twitter.timeIntervalSince1970)")
+        #expect(try ReleaseFixture.value("convert.bool.string") == "true")
+    }
+
+    @Test func updatesNestedDefaultsAndDictionaries() throws {
+        #expect(try ReleaseFixture.value("update.struct") == "default 1 true")
+        #expect(try ReleaseFixture.value("update.class") == "ann 99")
+        #expect(try ReleaseFixture.value("merge.nested") == "9 true")
+        #expect(try ReleaseFixture.value("dictionary") == "a=ann/1 b=bo/10")
+    }
 }

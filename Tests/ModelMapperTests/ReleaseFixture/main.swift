@@ -92,3 +92,51 @@ attempt("path.indexes") {
     let model = try strict.decode(Paths.self, from: #"{"distances": [{"value": 12}], "data": [{}, {"dog": {"name": "rex"}}]}"#)
     return "\(model.first) \(model.dog) \(String(decoding: try lenient.encode(model), as: UTF8.self))"
 }
+
+// MARK: conversions
+
+struct Converted: Mappable {
+    var flag = false
+    var ratio = 0.5
+    var link: URL?
+    var width: CGFloat = 0
+    var at = Date(timeIntervalSince1970: 0)
+}
+
+attempt("convert") {
+    let model = try lenient.decode(Converted.self, from: #"{"flag": 0.666, "ratio": true, "link": "  ", "width": 12.5, "at": "Fri Sep 04 00:12:21 +0800 2015"}"#)
+    return "\(model.flag) \(model.ratio) \(model.link as Any) \(model.width) \(model.at.timeIntervalSince1970)"
+}
+attempt("convert.bool.string") { try lenient.decode(Converted.self, from: #"{"flag": "2"}"#).flag }
+
+// MARK: update, nested defaults, dictionaries
+
+struct Volume: Mappable { var level = 5; var muted = false }
+struct Settings: Mappable {
+    var name = "default"
+    var volume = Volume(level: 7, muted: true)
+}
+final class Account: Mappable {
+    var owner = "ann"
+    var balance = 10
+    required init() {}
+}
+
+attempt("update.struct") {
+    var settings = Settings()
+    try lenient.update(&settings, from: #"{"volume": {"level": 1}}"#)
+    return "\(settings.name) \(settings.volume.level) \(settings.volume.muted)"
+}
+attempt("update.class") {
+    let account = Account()
+    try lenient.update(account, from: #"{"balance": 99}"#)
+    return "\(account.owner) \(account.balance)"
+}
+attempt("merge.nested") {
+    let settings = try lenient.decode(Settings.self, from: #"{"volume": {"level": 9}}"#)
+    return "\(settings.volume.level) \(settings.volume.muted)"
+}
+attempt("dictionary") {
+    let accounts = try strict.decode([String: Account].self, from: #"{"a": {"balance": 1}, "b": {"owner": "bo"}}"#)
+    return accounts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.owner)/\($0.value.balance)" }.joined(separator: " ")
+}
