@@ -21,7 +21,7 @@ extension ModelMapper {
     ///   - data: UTF-8 JSON; an object, or one reached by `path`.
     ///   - path: a dotted key path to the object to read (overrides the type's designated path).
     /// - Throws: ``MappingError``, as decoding does.
-    public func update<T: Mappable>(_ model: inout T, from data: Data, at path: String? = nil) throws {
+    public func update<T: MappableModel>(_ model: inout T, from data: Data, at path: String? = nil) throws {
         let current = model
         model = try withTape(data) { tape in
             try decodeRoot(UpdatingCodec(current), tape, path: path, designated: plan(for: T.self).designatedPath)
@@ -29,7 +29,7 @@ extension ModelMapper {
     }
 
     /// Writes the members `text` has into `model` (see ``update(_:from:at:)-(_,Data,_)``).
-    public func update<T: Mappable>(_ model: inout T, from text: String, at path: String? = nil) throws {
+    public func update<T: MappableModel>(_ model: inout T, from text: String, at path: String? = nil) throws {
         let current = model
         model = try withTape(text) { tape in
             try decodeRoot(UpdatingCodec(current), tape, path: path, designated: plan(for: T.self).designatedPath)
@@ -46,7 +46,7 @@ extension ModelMapper {
     /// update where it happens: the members before it have been written.
     ///
     /// - Throws: ``MappingError``, as decoding does.
-    public func update<T: Mappable & AnyObject>(_ object: T, from data: Data, at path: String? = nil) throws {
+    public func update<T: MappableModel & AnyObject>(_ object: T, from data: Data, at path: String? = nil) throws {
         _ = try withTape(data) { tape in
             try decodeRoot(UpdatingCodec(object), tape, path: path, designated: plan(for: T.self).designatedPath)
         }
@@ -54,7 +54,7 @@ extension ModelMapper {
 
     /// Writes the members `text` has into the class instance `object`, in place (see
     /// ``update(_:from:at:)-(_,Data,_)``).
-    public func update<T: Mappable & AnyObject>(_ object: T, from text: String, at path: String? = nil) throws {
+    public func update<T: MappableModel & AnyObject>(_ object: T, from text: String, at path: String? = nil) throws {
         _ = try withTape(text) { tape in
             try decodeRoot(UpdatingCodec(object), tape, path: path, designated: plan(for: T.self).designatedPath)
         }
@@ -62,7 +62,7 @@ extension ModelMapper {
 }
 
 /// Decodes into one existing model (made per call): the root of an update.
-final class UpdatingCodec<M: Mappable>: ValueCodec<M>, @unchecked Sendable {
+final class UpdatingCodec<M: MappableModel>: ValueCodec<M>, @unchecked Sendable {
     let existing: M
 
     init(_ existing: M) { self.existing = existing }
@@ -70,8 +70,8 @@ final class UpdatingCodec<M: Mappable>: ValueCodec<M>, @unchecked Sendable {
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> M {
         // A subclass instance: its own plan, so its own properties are written too.
         let dynamicType: Any.Type = type(of: existing)
-        if dynamicType != M.self, let subclass = dynamicType as? any Mappable.Type {
-            func updateAs<S: Mappable>(_ type: S.Type) throws -> M? {
+        if dynamicType != M.self, let subclass = dynamicType as? any MappableModel.Type {
+            func updateAs<S: MappableModel>(_ type: S.Type) throws -> M? {
                 guard let typed = existing as? S else { return nil }
                 return try context.mapper.plan(for: S.self).decode(tape, i, context, updating: typed) as? M
             }

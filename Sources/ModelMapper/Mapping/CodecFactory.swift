@@ -26,7 +26,7 @@ struct CodecFactory {
         if let scalar = scalarCodec(type) { return scalar }
         if type == Date.self { return DateCodec(decoding: dateDecoding, encoding: dateEncoding) }
         // Models first: a model that is also RawRepresentable is still mapped as a model.
-        if let model = type as? any Mappable.Type { return modelCodec(model) }
+        if let model = type as? any MappableModel.Type { return modelCodec(model) }
         if let optional = type as? any OptionalProtocol.Type {
             let wrapped = genericArguments(of: type).first ?? optional.wrappedType
             return optionalCodec(wrapped)
@@ -80,7 +80,7 @@ struct CodecFactory {
         }
     }
 
-    private func modelCodec<M: Mappable>(_ type: M.Type) -> AnyObject { ModelCodec<M>() }
+    private func modelCodec<M: MappableModel>(_ type: M.Type) -> AnyObject { ModelCodec<M>() }
 
     private func optionalCodec<W>(_ wrapped: W.Type) -> AnyObject? {
         if W.self == String.self { return OptionalStringCodec() }

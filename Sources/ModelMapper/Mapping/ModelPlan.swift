@@ -5,7 +5,7 @@ import TypeInfo
 /// through which codec. Built once from the type's `ClassInfo` and configuration, then
 /// immutable and shared by every thread; stale when the `ClassInfo` is rebuilt (another
 /// instance or generation) or the type's configuration version changes.
-final class ModelPlan<T: Mappable>: @unchecked Sendable {
+final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     let info: ClassInfo
     let generation: UInt64
     let configurationVersion: Int
@@ -15,7 +15,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
-    let subclassSelector: (@Sendable (JSONObjectReader) -> (any Mappable.Type)?)?
+    let subclassSelector: (@Sendable (JSONObjectReader) -> (any MappableModel.Type)?)?
 
     /// Bindings read by one plain key, in declaration order, and their key bytes.
     private let simple: [Int]
@@ -104,7 +104,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
 
     // MARK: Decoding
 
-    /// Reads a `T` from the object at `i`: a fresh `T()`, or `existing` with the members the
+    /// Reads a `T` from the object at `i`: a fresh one (`makeForMapping()`), or `existing` with the members the
     /// JSON has written into it (a class instance in place).
     func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, runHooks: Bool = true, updating existing: T? = nil) throws -> T {
         guard tape.kind(i) == .object else {
@@ -117,13 +117,13 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         }
         if hasWillDecode && runHooks { return try decodeAfterWillDecode(tape, i, context, updating: existing) }
 
-        var instance = existing ?? T()
+        var instance = try existing ?? T.makeForMapping()
         // An object the caller already holds may have had its `let`s read and the values kept
         // by the optimizer (they cannot change, as far as it knows): they are not written.
         let refusesLets = existing != nil && T.self is AnyObject.Type
         var present = required.isEmpty ? [] : [Bool](repeating: false, count: bindings.count)
         if accessesThroughStorage {
-            // `instance` is a `T()` or a `T` the caller passed, so TypeInfo's instance check cannot fail.
+            // `instance` is a new `T` or a `T` the caller passed, so TypeInfo's instance check cannot fail.
             try info.withStorage(of: &instance) { storage in
                 try mapMembers(tape, i, context, &present) { index, node in
                     if refusesLets && !fields[index].info.isVar { throw ModelPlan.inPlaceLetRefusal(fields[index], context) }
@@ -269,8 +269,8 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         return node
     }
 
-    private func decodeSubclass(_ chosen: any Mappable.Type, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
-        func decodeAs<S: Mappable>(_ type: S.Type) throws -> T {
+    private func decodeSubclass(_ chosen: any MappableModel.Type, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
+        func decodeAs<S: MappableModel>(_ type: S.Type) throws -> T {
             let model = try context.mapper.plan(for: S.self).decode(tape, i, context)
             guard let typed = model as? T else {
                 throw MappingError(.invalidConfiguration("\(S.self) chosen for \(T.self) is not a subclass of it"))

@@ -91,4 +91,8 @@ struct ReleaseBuildTests {
         #expect(try ReleaseFixture.value("merge.nested") == "9 true")
         #expect(try ReleaseFixture.value("dictionary") == "a=ann/1 b=bo/10")
     }
+
+    @Test func modelsWithoutInit() throws {
+        #expect(try ReleaseFixture.value("factory") == "1000 ann")
+    }
 }

@@ -140,3 +140,15 @@ attempt("dictionary") {
     let accounts = try strict.decode([String: Account].self, from: #"{"a": {"balance": 1}, "b": {"owner": "bo"}}"#)
     return accounts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.owner)/\($0.value.balance)" }.joined(separator: " ")
 }
+
+// MARK: models without init()
+
+struct PlainUser: MappableModel {
+    let id: Int
+    let name: String
+}
+
+attempt("factory") {
+    let user = try strict.decode(PlainUser.self, from: #"{"id": 1000, "name": "ann"}"#)
+    return "\(user.id) \(user.name)"
+}
