@@ -19,6 +19,9 @@ import TypeInfo
 /// Conform to ``Mappable`` instead when the type has an `init()` whose defaults should be
 /// kept for keys the JSON does not have.
 ///
+/// Values are written to the properties' storage, not through their setters: `didSet` and
+/// `willSet` observers do not run. Do their work in ``MappingDidDecode/didDecode()``.
+///
 /// Customise the mapping by implementing ``configureMapping(_:)``. In a class hierarchy,
 /// declare it as `class func` in the base class so subclasses can `override` it (and call
 /// `super`); a subclass's configuration then applies to the subclass only.
