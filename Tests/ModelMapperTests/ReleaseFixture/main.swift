@@ -152,3 +152,13 @@ attempt("factory") {
     let user = try strict.decode(PlainUser.self, from: #"{"id": 1000, "name": "ann"}"#)
     return "\(user.id) \(user.name)"
 }
+
+// MARK: enums with associated values
+
+enum Figure { case rect(w: Double, h: Double); case pair(Int, Int); case value(Int); case none }
+struct Drawing: Mappable { var figure = Figure.none; var figures: [Figure] = [] }
+
+attempt("enum") {
+    let drawing = try strict.decode(Drawing.self, from: #"{"figure": {"rect": {"w": 2, "h": 3.5}}, "figures": [{"pair": {"_0": 1, "_1": 2}}, {"value": {"_0": 7}}, {"none": {}}]}"#)
+    return "\(drawing.figure) \(drawing.figures) \(String(decoding: try lenient.encode(drawing), as: UTF8.self))"
+}
