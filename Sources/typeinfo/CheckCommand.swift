@@ -23,12 +23,19 @@ struct CheckCommand: ParsableCommand {
             Types are selected as the snapshot recorded (its --type/--kind/--module filters) \
             unless filters are given here.
 
+            Accepted changes are listed in a suppressions file (--suppressions FILE; \
+            SNAPSHOT.suppressions beside a SNAPSHOT.json is read without being named): they are \
+            shown with their reason and do not fail the check.
+
             Exit status: 0 nothing changed, 1 something changed (with --fail-on breaking: only \
-            breaking changes count), 2 usage or input error.
+            breaking changes count), 2 usage or input error. With --exit-status bits: 0 nothing \
+            changed, 4 only compatible changes, 12 breaking changes, 2 usage or input error.
 
             Examples:
               typeinfo check libWire.so --against Tests/layouts.json
               typeinfo check MyApp --against layouts.json --format json --fail-on breaking
+              typeinfo check MyApp --against layouts.json --format markdown >> "$GITHUB_STEP_SUMMARY"
+              typeinfo check MyApp --against layouts.json --exit-status bits; [ $(( $? & 8 )) = 0 ]
             """
     )
 
@@ -40,7 +47,7 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("against"), help: ArgumentHelp("The snapshot to compare with.", valueName: "snapshot"))
     var snapshotPath: String?
 
-    @OptionGroup var report: ReportOptions
+    @OptionGroup var report: DiffReportOptions
 
     @OptionGroup var selection: LayoutSelectionOptions
 
@@ -61,10 +68,8 @@ struct CheckCommand: ParsableCommand {
         if !selection.isEmpty {
             recorded = recorded.filter(filter.matchesSnapshotType)
         }
-        let diff = LayoutDiff(old: recorded, new: current)
-        try DiffOutput.finish(
-            diff, report: report, title: "Checking \(binary) against \(snapshotPath)",
-            old: snapshotPath, new: binary
-        )
+        let suppressions = try report.suppressions(beside: DiffReportOptions.suppressionsPath(besideSnapshot: snapshotPath))
+        let diff = suppressions.apply(to: LayoutDiff(old: recorded, new: current))
+        try report.finish(diff, title: "Checking \(binary) against \(snapshotPath)", old: snapshotPath, new: binary)
     }
 }

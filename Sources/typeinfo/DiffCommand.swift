@@ -18,7 +18,8 @@ struct DiffCommand: ParsableCommand {
             `typeinfo check` prints: every change grouped by type, marked BREAKING or compatible.
 
             Exit status: 0 no differences, 1 differences (with --fail-on breaking: only \
-            breaking ones count), 2 usage or input error.
+            breaking ones count), 2 usage or input error. With --exit-status bits: 0, 4 only \
+            compatible differences, 12 breaking ones, 2 error. --suppressions FILE accepts changes.
 
             Examples:
               typeinfo diff old/libWire.so new/libWire.so
@@ -33,7 +34,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The newer build: an ELF file or a snapshot.", valueName: "new"))
     var new: String?
 
-    @OptionGroup var report: ReportOptions
+    @OptionGroup var report: DiffReportOptions
 
     @OptionGroup var selection: LayoutSelectionOptions
 
@@ -52,10 +53,8 @@ struct DiffCommand: ParsableCommand {
         let filter = try LayoutSelection(chosen)
         let before = try oldSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(old, filter: filter, reading: reading)
         let after = try newSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(new, filter: filter, reading: reading)
-        try DiffOutput.finish(
-            LayoutDiff(old: before, new: after), report: report, title: "Comparing \(old) -> \(new)",
-            old: old, new: new
-        )
+        let diff = try report.suppressions().apply(to: LayoutDiff(old: before, new: after))
+        try report.finish(diff, title: "Comparing \(old) -> \(new)", old: old, new: new)
     }
 
     /// A binary is filtered with every option; a snapshot (above) with those it can answer,

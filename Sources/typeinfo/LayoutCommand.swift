@@ -22,6 +22,13 @@ struct LayoutCommand: ParsableCommand {
             every type that wastes bytes is shown, then the total across the binary (--all shows \
             tight types too). --format svg draws one type as a picture for a browser.
 
+            Cache lines (--cacheline, default 64 bytes) are counted from the start of the value \
+            or object, as pahole does: a `cache line N starts` row marks each boundary, and a \
+            last line says how many lines the type touches and which fields straddle one. \
+            --sizes prints one line per type instead (size, stride, holes, wasted bytes, cache \
+            lines), sorted by waste: where a module's memory goes. --expand N opens fields whose \
+            type is a known struct, tuple or union, N levels deep, like pahole -E.
+
             Facts the binary does not hold are shown as unknown, never guessed. A field's \
             alignment (needed for the suggestion) comes from the file: the layout the binary's \
             metadata, the toolchain's type lowering or DWARF gives the field's type; the suggestion \
@@ -31,6 +38,9 @@ struct LayoutCommand: ParsableCommand {
               typeinfo layout .build/debug/MyApp --type MyApp.Packet
               typeinfo layout libWire.so --type Wire.Header --format svg > header.svg
               typeinfo layout libFoundationEssentials.so | tail -1
+              typeinfo layout libFoundationEssentials.so --sizes | head -20
+              typeinfo layout MyApp --type MyApp.Big --cacheline 128
+              typeinfo layout MyApp --type MyApp.Packet --expand 2
               typeinfo layout MyApp --type 'MyApp.Wrapper<Swift.Int>'   (an instantiation the app uses)
               typeinfo layout MyApp --type '$s5MyApp7WrapperVySSG'       (any instantiation, mangled)
             """
@@ -49,7 +59,34 @@ struct LayoutCommand: ParsableCommand {
     @Flag(name: .customLong("all"), help: "Also show types without holes or padding.")
     var includeTight = false
 
+    @Option(name: .customLong("cacheline"), help: ArgumentHelp(
+        "Cache-line size in bytes for the boundary markers and the cache-line count (0: none).", valueName: "bytes"))
+    var cacheLine = 64
+
+    @Option(name: .customLong("expand"), help: ArgumentHelp(
+        "Show the fields of fields whose type is a known struct, tuple or union inline, indented, at absolute offsets, to this depth (like pahole -E; text only).",
+        valueName: "depth"))
+    var expandDepth = 0
+
+    @Flag(name: .customLong("sizes"), help: "One line per type (size, stride, holes, wasted bytes, cache lines), like pahole --sizes; every type with a known size, enums too.")
+    var sizesOnly = false
+
+    @Option(name: .customLong("sort"), help: "With --sizes: waste (default), size or name.")
+    var order: LayoutSizes.Order = .waste
+
     @OptionGroup var reading: ReadOptions
+
+    func validate() throws {
+        guard (0...(1 << 20)).contains(cacheLine) else {
+            throw LayoutInput.fail("--cacheline \(cacheLine): give a size in bytes from 1 to 1048576, or 0 for no cache-line markers")
+        }
+        guard (0...64).contains(expandDepth) else {
+            throw LayoutInput.fail("--expand \(expandDepth): give a depth from 0 (no expansion) to 64")
+        }
+        if expandDepth > 0, format != .text || sizesOnly {
+            throw LayoutInput.fail("--expand opens nested types in the text view; leave out --format \(format.rawValue)\(sizesOnly ? " and --sizes" : "")")
+        }
+    }
 
     func run() throws {
         let result: LayoutReadResult
@@ -59,20 +96,37 @@ struct LayoutCommand: ParsableCommand {
             throw LayoutInput.fail(error.description)
         }
         for warning in result.warnings { LayoutInput.note("warning: \(warning)") }
-        let selected = typeNames.isEmpty
-            ? result.document.types.filter { [.struct, .class, .tuple, .union].contains($0.kind) }
-            : result.document.types
+        let types = result.document.types
+        let selected: [TypeLayout]
+        if !typeNames.isEmpty {
+            selected = types
+        } else if sizesOnly {
+            selected = types.filter { $0.kind != .class ? $0.size != nil : $0.instanceSize != nil }
+        } else {
+            selected = types.filter { [.struct, .class, .tuple, .union].contains($0.kind) }
+        }
         let alignments = result.alignments
         let analyses = selected.map { type in
             LayoutHoles(type, alignmentOf: alignments.alignment(of:), superclass: result.superclass(of: type))
+        }
+        let lineSize = cacheLine > 0 ? cacheLine : nil
+        if sizesOnly {
+            let sizes = LayoutSizes(Array(zip(selected, analyses)).map { (layout: $0.0, holes: $0.1) }, order: order, cacheLineSize: cacheLine > 0 ? cacheLine : 64)
+            switch format {
+            case .text: Console.write(sizes.textReport())
+            case .json: Console.write(try sizes.jsonData())
+            case .svg: throw LayoutInput.fail("--sizes prints text or json, not svg")
+            }
+            return
         }
 
         switch format {
         case .text:
             let explicit = !typeNames.isEmpty
+            let expansion = expandDepth > 0 ? LayoutExpansion(depth: expandDepth, types: result.document.types + result.relatedTypes) : nil
             let text = explicit && analyses.count == 1
-                ? analyses[0].textReport()
-                : LayoutHoles.textReport(analyses, includeTight: includeTight || explicit)
+                ? analyses[0].textReport(cacheLineSize: lineSize, expansion: expansion)
+                : LayoutHoles.textReport(analyses, includeTight: includeTight || explicit, cacheLineSize: lineSize, expansion: expansion)
             Console.write(text)
         case .json:
             Console.write(try LayoutHolesReport(analyses, image: binary).jsonData())
@@ -84,7 +138,7 @@ struct LayoutCommand: ParsableCommand {
                     ? "--format svg draws one type: give it with --type NAME"
                     : "--format svg draws one type, but \(selected.count) match; pick one with --type:\n\(names)\(more)")
             }
-            Console.write(only.svg())
+            Console.write(only.svg(LayoutSVGRenderer.Options(cacheLineSize: lineSize)))
         }
     }
 }
@@ -95,3 +149,5 @@ enum LayoutFormat: String, ExpressibleByArgument, CaseIterable {
     case json
     case svg
 }
+
+extension LayoutSizes.Order: ExpressibleByArgument {}
