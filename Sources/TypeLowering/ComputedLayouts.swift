@@ -91,6 +91,29 @@ public struct ComputedLayouts: Sendable {
         return result
     }
 
+    /// How an enum's cases share storage, from the library's layout kind.
+    static func enumStrategy(_ answer: LoweredType) -> EnumStrategy? {
+        switch answer.kind {
+        case "noPayloadEnum": return .noPayload
+        case "singlePayloadEnum": return .singlePayload
+        case "multiPayloadEnum": return .multiPayload
+        default: return nil
+        }
+    }
+
+    /// The tag bytes after an enum's largest payload: its size less that payload's (the whole
+    /// value without payloads). Nil when a payload's size is unknown.
+    static func enumTagBytes(_ answer: LoweredType) -> Int? {
+        guard let strategy = enumStrategy(answer), let size = answer.size else { return nil }
+        // Cases without payload have no type (and so no size); a payload case whose type the
+        // library could not lower has a type but no size, which makes the answer unknown.
+        let payloads = answer.children.filter { $0.kind != nil || $0.mangledType != nil }
+        guard strategy != .noPayload else { return payloads.isEmpty ? size : nil }
+        let sizes = payloads.compactMap(\.size)
+        guard !sizes.isEmpty, sizes.count == payloads.count, let largest = sizes.max(), largest <= size else { return nil }
+        return size - largest
+    }
+
     /// A struct's or enum's layout from the worker's answer: fields matched by name.
     static func valueLayout(of type: TypeLayout, from answer: LoweredType) -> TypeLayout {
         var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
@@ -98,13 +121,11 @@ public struct ComputedLayouts: Sendable {
         layout.alignment = answer.alignment
         layout.stride = answer.stride
         layout.source = .computed
+        layout.extraInhabitants = answer.extraInhabitants
         if type.kind == .enum || type.kind == .optional {
-            switch answer.kind {
-            case "noPayloadEnum": layout.enumStrategy = .noPayload
-            case "singlePayloadEnum": layout.enumStrategy = .singlePayload
-            case "multiPayloadEnum": layout.enumStrategy = .multiPayload
-            default: break
-            }
+            layout.enumStrategy = Self.enumStrategy(answer)
+            layout.enumTagBytes = Self.enumTagBytes(answer)
+            layout.enumTagSpareBits = layout.enumStrategy == .multiPayload ? answer.tagSpareBits : nil
             let payloads = Dictionary(answer.children.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
             layout.cases = type.cases.map { enumCase in
                 var computed = enumCase

@@ -77,8 +77,8 @@ public enum LoweringWorker {
 /// The library, the images and their reflection context for one request.
 final class LoweringSession {
     private let library: RemoteMirrorLibrary
-    private let memory: ImageMemory
-    private let context: RemoteMirrorContext
+    let memory: ImageMemory
+    let context: RemoteMirrorContext
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
     private var zeroSizedMemo: [UInt64: Bool] = [:]
 
@@ -140,8 +140,16 @@ final class LoweringSession {
                 entry.size = childInfo.size
                 entry.alignment = childInfo.alignment
                 entry.stride = childInfo.stride
+            } else if child.typeRef != nil {
+                // A child with a type the library cannot lower (unlike an enum case without payload).
+                entry.kind = Self.name(of: .unknown)
             }
             result.children.append(entry)
+        }
+        result.extraInhabitants = extraInhabitants(of: typeRef)
+        if info.kind == .multiPayloadEnum {
+            let payloadSize = result.children.compactMap(\.size).max() ?? 0
+            result.tagSpareBits = tagSpareBits(of: typeRef, size: info.size, payloadSize: payloadSize)
         }
         return result
     }
