@@ -55,6 +55,11 @@ struct ComputedLayoutTests {
                 #expect(type.enumStrategy == .multiPayload, "\(type.name) is a multi-payload enum")
                 #expect(type.enumTagBytes == expected.tagBytes, "\(type.name) tag bytes")
                 #expect(type.enumTagSpareBits.map(SpareBitMask.hex) == tagSpareBits, "\(type.name) tag spare bits")
+                // `typeinfo layout` shows the same facts in place of holes.
+                let bits = SpareBitMask.bitCount(SpareBitMask.bytes(hex: tagSpareBits) ?? [])
+                let whereTag = bits == 0 ? "no spare bits used" : "tag in \(bits) spare bit\(bits == 1 ? "" : "s") (mask \(tagSpareBits))"
+                let text = LayoutHoles(type).textReport()
+                #expect(text.contains("enum layout: multi-payload, tag bytes \(expected.tagBytes ?? -1), \(whereTag), extra inhabitants \(expected.extraInhabitants ?? -1)"), "\(text)")
             }
             #expect(type.fields.map(\.name) == expected.fields.map(\.name), "\(type.name) fields")
             for (field, truth) in zip(type.fields, expected.fields) {

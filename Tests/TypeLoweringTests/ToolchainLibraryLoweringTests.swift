@@ -52,7 +52,13 @@ struct ToolchainLibraryLoweringTests {
                 if let instanceSize = type.instanceSize {
                     #expect(instanceSize == Int(metadata.load(fromByteOffset: 24, as: UInt32.self)), "\(type.name) instance size")
                 }
-            } else if let size = type.size {
+            } else if let extraInhabitants = type.extraInhabitants {
+                // The value witness table (just before the metadata) holds extraInhabitantCount at +84.
+                let metadata = unsafeBitCast(runtimeType, to: UnsafeRawPointer.self)
+                let witnesses = metadata.load(fromByteOffset: -8, as: UnsafeRawPointer.self)
+                #expect(extraInhabitants == Int(witnesses.load(fromByteOffset: 84, as: UInt32.self)), "\(type.name) extra inhabitants")
+            }
+            if !isClass, let size = type.size {
                 let (runtimeSize, alignment, stride) = _openExistential(runtimeType, do: sizes)
                 #expect(size == runtimeSize && type.alignment == alignment && type.stride == stride,
                         "\(type.name): \(size)/\(type.alignment ?? -1)/\(type.stride ?? -1), runtime \(runtimeSize)/\(alignment)/\(stride)")
