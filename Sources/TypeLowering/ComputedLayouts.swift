@@ -46,16 +46,28 @@ public struct ComputedLayouts: Sendable {
         var classes = ClassCatalog(local: types, dependencies: dependencies)
         var manglings: [String] = []
         var seen: Set<String> = []
+        var sizeOnly: Set<String> = []
         func ask(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling) } }
+        // Field types need only their size and alignment: asked after the file's own types, so a
+        // type wanted whole is never cut down to its size.
+        func askSize(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling); sizeOnly.insert(mangling) } }
+        for type in types where type.genericParameters.isEmpty {
+            guard let mangling = type.mangledName, [.struct, .enum, .optional].contains(type.kind) else { continue }
+            ask(mangling)
+        }
         for type in types where type.genericParameters.isEmpty {
             guard let mangling = type.mangledName else { continue }
             switch type.kind {
-            case .struct, .enum, .optional: ask(mangling)
-            case .class: classes.fieldTypeManglings(ofClass: mangling).forEach(ask)
+            case .struct:
+                // Should the struct itself not lower, its fields' sizes still come from their types.
+                for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
+            case .class:
+                classes.fieldTypeManglings(ofClass: mangling).forEach(askSize)
+                for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
             default: break
             }
         }
-        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies, started: &started)
+        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies, started: &started, sizeOnly: sizeOnly)
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {
@@ -63,9 +75,12 @@ public struct ComputedLayouts: Sendable {
             switch type.kind {
             case .struct, .enum, .optional:
                 if let answer = lowered[mangling], answer.kind != nil {
-                    result.layouts[mangling] = Self.valueLayout(of: type, from: answer)
+                    // Imported C structs lower as opaque (`builtin`, no children): their fields'
+                    // sizes come from the fields' types.
+                    result.layouts[mangling] = Self.filledFieldSizes(Self.valueLayout(of: type, from: answer), from: type, lowered: lowered)
                 } else {
                     unknown += 1
+                    if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
             case .class:
                 if let instance = classes.instanceLayout(ofClass: mangling, lowered: lowered) {
@@ -80,6 +95,7 @@ public struct ComputedLayouts: Sendable {
                     result.layouts[mangling] = layout
                 } else {
                     unknown += 1
+                    if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
             default:
                 break
@@ -89,6 +105,38 @@ public struct ComputedLayouts: Sendable {
             result.notes.append("type lowering: \(unknown) non-generic types have no computed layout (private names the library cannot resolve, @_rawLayout storage, actors, generic superclasses)")
         }
         return result
+    }
+
+    /// For a type whose own layout could not be computed: its fields' sizes and alignments, each
+    /// from the lowering of the field's type (a stored property occupies exactly its type's
+    /// size). Offsets, and the type's own size, stay with the other sources. Nil when no field
+    /// type could be lowered either.
+    static func fieldSizes(of type: TypeLayout, lowered: [String: LoweredType]) -> TypeLayout? {
+        var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
+        layout.source = .computed
+        var any = false
+        layout.fields = type.fields.map { field in
+            var sized = FieldLayout(name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
+            if let mangling = ClassCatalog.lowerableMangling(of: field), let answer = lowered[mangling], answer.kind != nil {
+                sized.size = answer.size
+                sized.alignment = answer.alignment
+                any = true
+            }
+            return sized
+        }
+        return any ? layout : nil
+    }
+
+    /// `layout` with each field of unknown size given its type's size and alignment, where the
+    /// field's type lowered (see ``fieldSizes(of:lowered:)``).
+    static func filledFieldSizes(_ layout: TypeLayout, from type: TypeLayout, lowered: [String: LoweredType]) -> TypeLayout {
+        guard layout.fields.contains(where: { $0.size == nil }), let sizes = fieldSizes(of: type, lowered: lowered) else { return layout }
+        var filled = layout
+        for index in filled.fields.indices where filled.fields[index].size == nil && index < sizes.fields.count {
+            filled.fields[index].size = sizes.fields[index].size
+            filled.fields[index].alignment = sizes.fields[index].alignment
+        }
+        return filled
     }
 
     /// How an enum's cases share storage, from the library's layout kind.

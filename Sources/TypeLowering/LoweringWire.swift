@@ -13,6 +13,7 @@ import TypeLayout
 ///     image /path/to/a/dependency        (then its dependencies)
 ///     option type-names                  (optional: name each child's type in the reply)
 ///     type 2nc6PacketV                   (mangled names without `$s`, any number)
+///     size 2nc7WrapperVySiG              (only size, alignment and stride wanted: a field's type)
 ///     end
 ///
 /// Reply (worker → client), flushed after every type so a crash names the type it happened on:
@@ -39,6 +40,9 @@ struct LoweringRequest: Sendable, Equatable {
     var libraryPath: String
     var imagePaths: [String]
     var manglings: [String]
+    /// Manglings among ``manglings`` whose size, alignment and stride are all that is wanted
+    /// (`size` lines): no children, extra inhabitants or tag bits, which cost time.
+    var sizeOnly: Set<String> = []
     /// Whether the reply names each child's type (`option type-names`).
     var includeTypeNames = false
 
@@ -61,7 +65,7 @@ struct LoweringRequest: Sendable, Equatable {
     func encodedTypes() -> String {
         var text = includeTypeNames ? "option type-names\n" : ""
         for mangling in manglings where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
-            text += "type " + mangling + "\n"
+            text += (sizeOnly.contains(mangling) ? "size " : "type ") + mangling + "\n"
         }
         return text + "end\n"
     }
@@ -80,6 +84,9 @@ struct LoweringRequest: Sendable, Equatable {
             case "library": request.libraryPath = rest
             case "image": request.imagePaths.append(rest)
             case "type": request.manglings.append(rest)
+            case "size":
+                request.manglings.append(rest)
+                request.sizeOnly.insert(rest)
             case "option" where rest == "type-names": request.includeTypeNames = true
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))

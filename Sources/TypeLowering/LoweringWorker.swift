@@ -27,7 +27,7 @@ public enum LoweringWorker {
                 return 2
             }
             let keyword = LoweringWire.split(line).keyword
-            if session == nil, keyword == "type" || keyword == "end" {
+            if session == nil, keyword == "type" || keyword == "size" || keyword == "end" {
                 switch LoweringRequest.decode(lines: lines + ["end"]) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
@@ -53,7 +53,8 @@ public enum LoweringWorker {
         }
         emit("ready")
         for mangling in request.manglings {
-            emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames).encoded(), newline: false)
+            let sizeOnly = request.sizeOnly.contains(mangling)
+            emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames, sizeOnly: sizeOnly).encoded(), newline: false)
         }
         return 0
     }
@@ -107,7 +108,8 @@ final class LoweringSession {
     ///
     /// - Parameter includeTypeNames: also name each child's type (for instantiations the file
     ///   has no field list of; remangling every child costs time the ordinary reading saves).
-    func lower(mangling: String, includeTypeNames: Bool = false) -> LoweredType {
+    /// - Parameter sizeOnly: only size, alignment and stride are wanted (a field's type).
+    func lower(mangling: String, includeTypeNames: Bool = false, sizeOnly: Bool = false) -> LoweredType {
         var result = LoweredType(mangling: mangling)
         // By name first; private types (`…LL` names) the library resolves by name but cannot
         // find the fields of, so their typeref is built again from the descriptor.
@@ -131,6 +133,7 @@ final class LoweringSession {
         result.size = info.size
         result.alignment = info.alignment
         result.stride = info.stride
+        if sizeOnly { return result }
         for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
             guard let child = context.child(of: typeRef, at: index) else { continue }
             var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
