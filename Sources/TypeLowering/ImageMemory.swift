@@ -125,6 +125,14 @@ final class ImageMemory {
         (mapped.base + Int(place)).storeBytes(of: value, as: UInt64.self)
     }
 
+    /// The address of the nominal type descriptor `name` (`$s…Mn`) in the file being read (the
+    /// first image) only: a private type is referred to only from its own module, and looking
+    /// through the dependencies would parse each one's whole `.symtab` for every miss.
+    func localDescriptorAddress(_ name: String) -> UInt64? {
+        guard let mapped = images.first, let address = mapped.image.address(ofSymbol: name) else { return nil }
+        return UInt64(UInt(bitPattern: mapped.base)) &+ address
+    }
+
     /// The address of `name` in the first image that defines it (the loader's search order).
     func symbolAddress(_ name: String) -> UInt64? {
         if let known = resolved[name] { return known }
