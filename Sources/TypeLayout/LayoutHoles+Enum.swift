@@ -1,18 +1,7 @@
-/// What `typeinfo layout` says of an enum's bytes, from the computed layout's strategy and the
-/// cases' payload sizes: a Swift enum's payloads all start at offset 0, and any extra tag bytes
-/// follow the largest payload, so `size - largest payload` is the extra tag.
+/// How an enum's cases share its storage, as `typeinfo layout` shows it in place of holes (pahole
+/// and Rust's `-Zprint-type-sizes` habit): the strategy, where the tag lives, extra inhabitants,
+/// and each case's payload size. Every fact is the layout's own; unknown ones stay `nil`.
 public struct EnumLayoutSummary: Hashable, Sendable, Codable {
-    /// How the cases share storage, or `nil` when no computed layout said.
-    public var strategy: EnumStrategy?
-    /// The cases in declaration order.
-    public var cases: [Case]
-    /// The size of the largest payload, or `nil` when a payload's size is unknown or there is
-    /// no payload.
-    public var largestPayload: Int?
-    /// Bytes after the largest payload that hold the extra tag, or `nil` when not known
-    /// (no strategy, an unknown payload size or size).
-    public var extraTagBytes: Int?
-
     /// One case.
     public struct Case: Hashable, Sendable, Codable {
         /// The case name.
@@ -21,54 +10,50 @@ public struct EnumLayoutSummary: Hashable, Sendable, Codable {
         public var payloadType: String?
         /// The payload's size in bytes, where known.
         public var payloadSize: Int?
-        /// Whether the payload is boxed (`indirect`).
-        public var indirect: Bool
     }
 
-    /// The summary of an enum's layout, or `nil` for other kinds.
-    ///
-    /// - Parameter layout: the type.
-    public init?(_ layout: TypeLayout) {
-        guard layout.kind == .enum else { return nil }
+    /// No-payload, single-payload or multi-payload, where known.
+    public var strategy: EnumStrategy?
+    /// Tag bytes after the largest payload (the whole value for a no-payload enum).
+    public var tagBytes: Int?
+    /// For multi-payload enums: the payload bits holding the tag (``SpareBitMask`` spelling).
+    public var tagSpareBits: String?
+    /// The number of bits set in ``tagSpareBits``.
+    public var tagSpareBitCount: Int?
+    /// The enum's own extra inhabitants (what an enclosing `Optional` can use).
+    public var extraInhabitants: Int?
+    /// The cases in declaration order (payload cases first).
+    public var cases: [Case]
+
+    /// The summary of an enum's layout.
+    public init(_ layout: TypeLayout) {
         strategy = layout.enumStrategy
-        cases = layout.cases.map { Case(name: $0.name, payloadType: $0.payloadType, payloadSize: $0.payloadSize, indirect: $0.indirect) }
-        let payloads = cases.filter { $0.payloadType != nil }
-        let sizes = payloads.compactMap(\.payloadSize)
-        largestPayload = sizes.count == payloads.count ? sizes.max() : nil
-        extraTagBytes = nil
-        guard let strategy, let size = layout.size else { return }
-        switch strategy {
-        case .noPayload:
-            if payloads.isEmpty { extraTagBytes = size }
-        case .singlePayload, .multiPayload:
-            if let largest = largestPayload, size >= largest { extraTagBytes = size - largest }
-        }
+        tagBytes = layout.enumTagBytes
+        tagSpareBits = layout.enumTagSpareBits.map(SpareBitMask.hex)
+        tagSpareBitCount = layout.enumTagSpareBits.map(SpareBitMask.bitCount)
+        extraInhabitants = layout.extraInhabitants
+        cases = layout.cases.map { Case(name: $0.name, payloadType: $0.payloadType, payloadSize: $0.payloadSize) }
     }
 
-    /// The text-report lines, each without indentation or newline.
-    func textLines(stride: Int?, size: Int?) -> [String] {
-        var lines: [String] = []
-        let count = "\(cases.count) case\(cases.count == 1 ? "" : "s")"
-        lines.append("enum layout: \(strategy.map { "\($0.rawValue), " } ?? "")\(count)")
-        for item in cases {
-            var line = "case \(item.name)"
-            if let payload = item.payloadType {
-                line += ": \(item.indirect ? "indirect " : "")\(payload)"
-                line += item.payloadSize.map { "  (payload \(LayoutHoles.bytes($0)))" } ?? "  (payload size unknown)"
+    /// The text lines (two-space indented, each ending in a newline).
+    func textLines() -> String {
+        let value = { (number: Int?) in number.map(String.init) ?? "?" }
+        var out = "  enum layout: \(strategy?.rawValue ?? "?"), tag bytes \(value(tagBytes))"
+        if strategy == .multiPayload {
+            if let count = tagSpareBitCount, let mask = tagSpareBits {
+                out += count == 0 ? ", no spare bits used" : ", tag in \(count) spare bit\(count == 1 ? "" : "s") (mask \(mask))"
+            } else {
+                out += ", spare bits used ?"
             }
-            lines.append(line)
         }
-        guard let tag = extraTagBytes else { return lines }
-        var bytes: String
-        if let largest = largestPayload, strategy != .noPayload {
-            bytes = "payload bytes 0..<\(largest) (the largest payload), "
-            bytes += tag == 0 ? "no extra tag bytes (the case is told by the payload's spare bits or unused values)"
-                : "extra tag \(LayoutHoles.bytes(tag)) at offset \(largest)"
-        } else {
-            bytes = tag == 0 ? "no bytes: a single case needs no tag" : "the whole value (\(LayoutHoles.bytes(tag))) is the tag"
+        out += ", extra inhabitants \(value(extraInhabitants))\n"
+        for enumCase in cases {
+            guard let payload = enumCase.payloadType else {
+                out += "  case \(enumCase.name)\n"
+                continue
+            }
+            out += "  case \(enumCase.name)(\(payload))  payload \(value(enumCase.payloadSize))\n"
         }
-        if let stride, let size, stride > size { bytes += ", tail padding \(LayoutHoles.bytes(stride - size))" }
-        lines.append(bytes)
-        return lines
+        return out
     }
 }

@@ -25,7 +25,7 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
     public var reorder: ReorderSuggestion?
     /// Why there is no reorder suggestion, or `nil` when there is one.
     public var reorderNote: String?
-    /// For an enum: its cases, payload sizes and extra tag bytes; `nil` for other kinds.
+    /// For enums: how the cases share storage (shown instead of holes).
     public var enumLayout: EnumLayoutSummary? = nil
 
     /// One row of the picture.
@@ -130,9 +130,9 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
             break
         default:
             isComplete = false
-            enumLayout = EnumLayoutSummary(layout)
             note = "holes are shown for structs, classes, tuples and unions, not for \(layout.kind.rawValue)s"
             reorderNote = note
+            if layout.kind == .enum || layout.kind == .optional { enumLayout = EnumLayoutSummary(layout) }
             return
         }
         buildRows(layout)

@@ -218,19 +218,17 @@ private enum TaggedShape { case circle(Int64), square(Bool), none }
         var layout = Measured.enumLayout(TaggedShape.self, name: "Demo.TaggedShape",
                                          cases: [("circle", Int64.self), ("square", Bool.self), ("none", nil)])
         layout.enumStrategy = .multiPayload
+        layout.enumTagBytes = MemoryLayout<TaggedShape>.size - MemoryLayout<Int64>.size
         layout.cases[0].payloadSize = MemoryLayout<Int64>.size
         layout.cases[1].payloadSize = MemoryLayout<Bool>.size
         return layout
     }
 
-    @Test func extraTagBytesAreWhereTheLiveValuesKeepTheCase() throws {
-        let summary = try #require(LayoutHoles(shape).enumLayout)
-        let largest = try #require(summary.largestPayload)
-        #expect(largest == MemoryLayout<Int64>.size)
-        let tag = try #require(summary.extraTagBytes)
-        #expect(tag == MemoryLayout<TaggedShape>.size - largest)
-        // Live values: the payload fills bytes 0..<largest, and only the bytes after it tell
-        // the cases apart when the payloads are equal bit patterns.
+    @Test func tagBytesAreWhereTheLiveValuesKeepTheCase() throws {
+        let summary = LayoutHoles(shape).enumLayout
+        let tag = try #require(summary?.tagBytes)
+        let largest = MemoryLayout<Int64>.size
+        // Live values: the payload fills bytes 0..<largest, and the bytes after it tell the cases apart.
         let circle = withUnsafeBytes(of: TaggedShape.circle(1)) { Array($0) }
         let square = withUnsafeBytes(of: TaggedShape.square(true)) { Array($0) }
         #expect(tag > 0)
@@ -239,27 +237,12 @@ private enum TaggedShape { case circle(Int64), square(Bool), none }
         #expect(circle[largest..<(largest + tag)] != square[largest..<(largest + tag)], "the tag tells circle from square")
     }
 
-    @Test func textShowsCasesPayloadsAndTheTag() {
+    @Test func totalLeavesEnumsOut() {
         let text = LayoutHoles(shape).textReport(cacheLineSize: nil)
-        #expect(text.contains("  enum layout: multi-payload, 3 cases\n  case circle: Swift.Int64  (payload 8 bytes)\n"
-            + "  case square: Swift.Bool  (payload 1 byte)\n  case none\n"), "\(text)")
-        let tag = MemoryLayout<TaggedShape>.size - MemoryLayout<Int64>.size
-        #expect(text.contains("  payload bytes 0..<\(MemoryLayout<Int64>.size) (the largest payload), extra tag \(tag) byte\(tag == 1 ? "" : "s") "
-            + "at offset \(MemoryLayout<Int64>.size), tail padding \(MemoryLayout<TaggedShape>.stride - MemoryLayout<TaggedShape>.size) bytes\n"), "\(text)")
+        #expect(text.contains("  case circle(Swift.Int64)  payload \(MemoryLayout<Int64>.size)\n"), "\(text)")
         #expect(!text.contains("note: holes are shown"))
         // The total does not count an enum as a type without waste.
         let padded = LayoutHoles(Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)]))
         #expect(LayoutHoles.summaryLine([padded, LayoutHoles(shape)]).contains(" in 1 of 1 type (1 enum or other type not analysed for holes)"))
-    }
-
-    @Test func unknownStrategyOrPayloadSizeSaysNothingOfTheTag() {
-        var unknown = shape
-        unknown.enumStrategy = nil
-        #expect(LayoutHoles(unknown).enumLayout?.extraTagBytes == nil)
-        var noSize = shape
-        noSize.cases[1].payloadSize = nil
-        let summary = LayoutHoles(noSize).enumLayout
-        #expect(summary?.largestPayload == nil && summary?.extraTagBytes == nil)
-        #expect(LayoutHoles(noSize).textReport().contains("case square: Swift.Bool  (payload size unknown)\n"))
     }
 }
