@@ -200,7 +200,7 @@ public final class ModelMapper: Sendable {
     // MARK: Plans
 
     /// Replaces how `type` maps on this mapper: `body` runs after the type's own
-    /// ``Mappable/configureMapping(_:)`` when the plan is (re)built. Takes effect at once.
+    /// `configureMapping(_:)` when the plan is (re)built. Takes effect at once.
     ///
     /// - Parameters:
     ///   - type: the model type.
