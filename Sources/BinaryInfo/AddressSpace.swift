@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// Where a pointer-sized slot of the image points once the loader has done its work.
 enum PointerTarget: Hashable, Sendable {
     /// An address inside this image.
@@ -17,6 +19,8 @@ struct AddressSpace: ByteReader, Sendable {
         var size: UInt64
         var fileOffset: UInt64
         var hasFileBytes: Bool
+        /// The index of the section this region is.
+        var section: Int
     }
 
     /// Allocated sections, sorted by start address.
@@ -37,13 +41,33 @@ struct AddressSpace: ByteReader, Sendable {
         } else {
             // Thread-local templates (.tdata/.tbss) overlap ordinary sections' addresses; the image never points into them.
             for section in file.sections where section.isAllocated && !section.isThreadLocal && section.address != 0 && section.size > 0 {
-                regions.append(Region(start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes))
+                guard !section.address.addingReportingOverflow(section.size).overflow else {
+                    throw BinaryInfoError.outOfBounds(what: "section \(Self.label(section))", address: section.address, length: section.size)
+                }
+                regions.append(Region(start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes, section: section.index))
                 sectionAddresses[section.index] = section.address
             }
             regions.sort { $0.start < $1.start }
+            try Self.refuseOverlaps(regions, file: file)
             recordDynamicRelocations(file)
             try recordPackedRelativeRelocations(file)
         }
+    }
+
+    /// A loaded image's sections never share an address: where two claim the same byte, which
+    /// one a pointer means is unknowable, so the file is refused rather than read either way.
+    private static func refuseOverlaps(_ sorted: [Region], file: ELFFile) throws {
+        for (lower, upper) in zip(sorted, sorted.dropFirst()) where upper.start - lower.start < lower.size {
+            let names = [lower.section, upper.section].map { index in
+                file.sections.first { $0.index == index }.map(label) ?? "#\(index)"
+            }
+            throw BinaryInfoError.malformedELF(detail: "sections \(names[0]) and \(names[1]) overlap at address 0x\(String(upper.start, radix: 16))")
+        }
+    }
+
+    /// How a section is named in an error: its name and index (names can repeat or be empty).
+    static func label(_ section: ELFSection) -> String {
+        section.name.isEmpty ? "#\(section.index)" : "\(section.name) (#\(section.index))"
     }
 
     /// The section containing `address`, if any.
@@ -93,8 +117,9 @@ struct AddressSpace: ByteReader, Sendable {
     // MARK: - Linked images
 
     private mutating func recordDynamicRelocations(_ file: ELFFile) {
-        let relative: Set<UInt32> = [8, 1027]       // R_X86_64_RELATIVE, R_AARCH64_RELATIVE
-        let symbolic: Set<UInt32> = [1, 6, 7, 257, 1025, 1026] // 64, GLOB_DAT, JUMP_SLOT (x86_64, aarch64)
+        guard let types = ELFMachine(rawValue: file.machine)?.relocationTypes else { return }
+        let relative = types.relative
+        let symbolic = types.absolute64.union(types.globalData).union(types.jumpSlot)
         for relocationSection in file.relocationSections where relocationSection.isDynamic {
             let symbols = file.symbolTables[relocationSection.symbolTableSection] ?? []
             for entry in relocationSection.entries {
@@ -158,7 +183,7 @@ struct AddressSpace: ByteReader, Sendable {
         var cursor = Self.objectBase
         for section in file.sections where section.isAllocated && section.size > 0 {
             cursor = (cursor + 15) & ~15
-            regions.append(Region(start: cursor, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes))
+            regions.append(Region(start: cursor, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes, section: section.index))
             sectionAddresses[section.index] = cursor
             let (next, overflow) = cursor.addingReportingOverflow(section.size)
             guard !overflow, next < Self.externalBase else {
@@ -173,6 +198,8 @@ struct AddressSpace: ByteReader, Sendable {
         var gotSlots: [PointerTarget: UInt64] = [:]
         var nextSlot = Self.syntheticSlotBase
 
+        // Another machine's relocations are not applied: the references they fill stay unknown.
+        guard let types = ELFMachine(rawValue: file.machine)?.relocationTypes else { return }
         for relocationSection in file.relocationSections {
             guard let targetBase = sectionAddresses[relocationSection.targetSection],
                   let target = file.sections.first(where: { $0.index == relocationSection.targetSection }),
@@ -200,10 +227,10 @@ struct AddressSpace: ByteReader, Sendable {
                 let fileOffset = target.offset &+ entry.offset
                 let addend = UInt64(bitPattern: entry.addend)
                 switch entry.type {
-                case 2, 4, 261: // R_X86_64_PC32, R_X86_64_PLT32, R_AARCH64_PREL32: S + A - P
+                case let type where types.pcRelative32.contains(type): // S + A - P
                     let value = Int64(bitPattern: symbolAddress &+ addend &- place)
                     try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
-                case 9, 41, 42: // R_X86_64_GOTPCREL, GOTPCRELX, REX_GOTPCRELX: G + GOT + A - P
+                case let type where types.gotPCRelative32.contains(type): // G + GOT + A - P
                     let pointee: PointerTarget = symbol.isDefined ? .address(symbolAddress) : .symbol(symbol.name)
                     let slot: UInt64
                     if let existing = gotSlots[pointee] {
@@ -216,7 +243,7 @@ struct AddressSpace: ByteReader, Sendable {
                     }
                     let value = Int64(bitPattern: slot &+ addend &- place)
                     try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
-                case 1, 257: // R_X86_64_64, R_AARCH64_ABS64: S + A
+                case let type where types.absolute64.contains(type): // S + A
                     if symbol.isDefined {
                         slots[place] = .address(symbolAddress &+ addend)
                         try bytes.patch(symbolAddress &+ addend, atOffset: fileOffset)

@@ -18,16 +18,23 @@ extension LayoutHoles {
     /// boundary inside the type (pahole's cacheline markers), and a last line says how many
     /// lines the type touches and which fields straddle a boundary (see ``cacheLines(lineSize:)``).
     ///
-    /// - Parameter cacheLineSize: the cache-line size in bytes, or `nil` for no cache-line rows.
+    /// With an expansion (pahole `-E`), a field whose type is a known struct, tuple or union
+    /// is followed by that type's rows, indented two spaces a level, at offsets counted from the
+    /// start of this type. The wasted-bytes line counts this type's own holes only.
+    ///
+    /// - Parameters:
+    ///   - cacheLineSize: the cache-line size in bytes, or `nil` for no cache-line rows.
+    ///   - expansion: the nested types to open, or `nil`.
     /// - Returns: the block, ending in a newline.
-    public func textReport(cacheLineSize: Int? = 64) -> String {
+    public func textReport(cacheLineSize: Int? = 64, expansion: LayoutExpansion? = nil) -> String {
         var out = "\(Self.title(kind, typeName))  \(headline)\n"
         let markerLimit = 256
         var markers = 0
         var lastMarked = 0
+        let (shown, truncated) = expandedRows(expansion)
         if !rows.isEmpty {
             out += "  offset  size  field\n"
-            for row in rows {
+            for (depth, row) in shown.map({ ($0.depth, $0.row) }) {
                 if let line = cacheLineSize, line > 0, row.offset > lastMarked {
                     for boundary in Self.boundaries(after: lastMarked, upTo: row.offset, lineSize: line, limit: markerLimit - markers) {
                         let inside = boundary < row.offset ? " (\(Self.bytes(row.offset - boundary)) before this row, inside the one above)" : ""
@@ -37,7 +44,7 @@ extension LayoutHoles {
                     lastMarked = row.offset
                 }
                 out += "  " + pad(String(row.offset), 6)
-                out += "  " + pad(row.size.map(String.init) ?? "?", 4) + "  "
+                out += "  " + pad(row.size.map(String.init) ?? "?", 4) + "  " + String(repeating: "  ", count: depth)
                 switch row.kind {
                 case .field:
                     var text = "\(row.name ?? ""): \(row.type ?? "")"
@@ -49,6 +56,7 @@ extension LayoutHoles {
                 }
                 out += "\n"
             }
+            if truncated { out += "  ... expanded rows cut at \(LayoutExpansion.rowLimit)\n" }
         }
         if let enumLayout { out += enumLayout.textLines() }
         if let note, enumLayout == nil { out += "  note: \(note)\n" }
@@ -92,11 +100,13 @@ extension LayoutHoles {
     ///   - analyses: the analysed types.
     ///   - includeTight: also show types without holes or padding.
     ///   - cacheLineSize: the cache-line size for the markers, or `nil` for none.
+    ///   - expansion: the nested types to open in each block, or `nil`.
     /// - Returns: the report, ending in a newline.
-    public static func textReport(_ analyses: [LayoutHoles], includeTight: Bool = false, cacheLineSize: Int? = 64) -> String {
+    public static func textReport(_ analyses: [LayoutHoles], includeTight: Bool = false, cacheLineSize: Int? = 64,
+                                  expansion: LayoutExpansion? = nil) -> String {
         var out = ""
         for analysis in analyses where includeTight || analysis.wastedBytes > 0 {
-            out += analysis.textReport(cacheLineSize: cacheLineSize) + "\n"
+            out += analysis.textReport(cacheLineSize: cacheLineSize, expansion: expansion) + "\n"
         }
         out += summaryLine(analyses) + "\n"
         return out

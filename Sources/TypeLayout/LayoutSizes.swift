@@ -17,10 +17,11 @@ public struct LayoutSizes: Hashable, Sendable, Codable {
         public var size: Int?
         /// The stride (instance size for classes), or `nil` when unknown.
         public var stride: Int?
-        /// The number of holes between fields.
-        public var holes: Int
-        /// Bytes in holes plus tail padding.
-        public var wastedBytes: Int
+        /// The number of holes between fields, or `nil` when the bytes could not be classified
+        /// (an enum, a generic type with unknown offsets).
+        public var holes: Int?
+        /// Bytes in holes plus tail padding, or `nil` as for ``holes``.
+        public var wastedBytes: Int?
         /// Whether every byte could be classified (otherwise `wastedBytes` is a lower bound).
         public var isComplete: Bool
         /// Cache lines the type touches, counted from its start, or `nil` when the size is unknown.
@@ -50,14 +51,16 @@ public struct LayoutSizes: Hashable, Sendable, Codable {
     ///   - cacheLineSize: the cache-line size for the `lines` column.
     public init(_ layouts: [(layout: TypeLayout, holes: LayoutHoles)], order: Order = .waste, cacheLineSize: Int = 64) {
         rows = layouts.map { layout, holes in
-            Row(name: layout.name, kind: layout.kind, size: holes.size, stride: holes.extent,
-                holes: holes.holeCount, wastedBytes: holes.wastedBytes, isComplete: holes.isComplete,
+            let unclassified = holes.rows.isEmpty && !holes.isComplete
+            return Row(name: layout.name, kind: layout.kind, size: holes.size, stride: holes.extent,
+                holes: unclassified ? nil : holes.holeCount, wastedBytes: unclassified ? nil : holes.wastedBytes,
+                isComplete: holes.isComplete,
                 cacheLines: holes.cacheLines(lineSize: cacheLineSize).lineCount, enumStrategy: layout.enumStrategy)
         }
         rows.sort { a, b in
             switch order {
             case .waste:
-                if a.wastedBytes != b.wastedBytes { return a.wastedBytes > b.wastedBytes }
+                if (a.wastedBytes ?? -1) != (b.wastedBytes ?? -1) { return (a.wastedBytes ?? -1) > (b.wastedBytes ?? -1) }
                 if (a.size ?? -1) != (b.size ?? -1) { return (a.size ?? -1) > (b.size ?? -1) }
             case .size:
                 if (a.size ?? -1) != (b.size ?? -1) { return (a.size ?? -1) > (b.size ?? -1) }
@@ -77,7 +80,8 @@ public struct LayoutSizes: Hashable, Sendable, Codable {
     /// total: 14 bytes wasted in 1 of 2 types
     /// ```
     ///
-    /// Unknown numbers print as `?`; a `+` after `wasted` means the layout is incomplete and
+    /// Unknown numbers print as `?` (holes and waste of a type whose bytes could not be
+    /// classified, such as an enum); a `+` after `wasted` means the layout is incomplete and
     /// the count a lower bound.
     ///
     /// - Returns: the table, ending in a newline.
@@ -88,13 +92,13 @@ public struct LayoutSizes: Hashable, Sendable, Codable {
         }
         var out = "  size  stride  holes  wasted  lines  type\n"
         for row in rows {
-            let wasted = cell(row.wastedBytes, 6) + (row.isComplete ? " " : "+")
+            let wasted = cell(row.wastedBytes, 6) + (row.isComplete || row.wastedBytes == nil ? " " : "+")
             let strategy = row.enumStrategy.map { " (\($0.rawValue))" } ?? ""
-            out += "\(cell(row.size, 6))  \(cell(row.stride, 6))  \(cell(row.holes, 5))  \(wasted) \(cell(row.cacheLines, 5))  "
+            out += "\(cell(row.size, 6))  \(cell(row.stride, 6))  \(cell(row.holes, 5))  \(wasted)\(cell(row.cacheLines, 6))  "
             out += "\(LayoutHoles.title(row.kind, row.name))\(strategy)\n"
         }
-        let wasted = LayoutHoles.total(rows.map(\.wastedBytes))
-        let wasting = rows.filter { $0.wastedBytes > 0 }.count
+        let wasted = LayoutHoles.total(rows.map { $0.wastedBytes ?? 0 })
+        let wasting = rows.filter { ($0.wastedBytes ?? 0) > 0 }.count
         out += "total: \(LayoutHoles.bytes(wasted)) wasted in \(wasting) of \(rows.count) type\(rows.count == 1 ? "" : "s")\n"
         return out
     }

@@ -26,7 +26,8 @@ struct LayoutCommand: ParsableCommand {
             or object, as pahole does: a `cache line N starts` row marks each boundary, and a \
             last line says how many lines the type touches and which fields straddle one. \
             --sizes prints one line per type instead (size, stride, holes, wasted bytes, cache \
-            lines), sorted by waste: where a module's memory goes.
+            lines), sorted by waste: where a module's memory goes. --expand N opens fields whose \
+            type is a known struct, tuple or union, N levels deep, like pahole -E.
 
             Facts the binary does not hold are shown as unknown, never guessed. A field's \
             alignment (needed for the suggestion) comes from the file: the layout the binary's \
@@ -39,6 +40,7 @@ struct LayoutCommand: ParsableCommand {
               typeinfo layout libFoundationEssentials.so | tail -1
               typeinfo layout libFoundationEssentials.so --sizes | head -20
               typeinfo layout MyApp --type MyApp.Big --cacheline 128
+              typeinfo layout MyApp --type MyApp.Packet --expand 2
               typeinfo layout MyApp --type 'MyApp.Wrapper<Swift.Int>'   (an instantiation the app uses)
               typeinfo layout MyApp --type '$s5MyApp7WrapperVySSG'       (any instantiation, mangled)
             """
@@ -61,6 +63,11 @@ struct LayoutCommand: ParsableCommand {
         "Cache-line size in bytes for the boundary markers and the cache-line count (0: none).", valueName: "bytes"))
     var cacheLine = 64
 
+    @Option(name: .customLong("expand"), help: ArgumentHelp(
+        "Show the fields of fields whose type is a known struct, tuple or union inline, indented, at absolute offsets, to this depth (like pahole -E; text only).",
+        valueName: "depth"))
+    var expandDepth = 0
+
     @Flag(name: .customLong("sizes"), help: "One line per type (size, stride, holes, wasted bytes, cache lines), like pahole --sizes; every type with a known size, enums too.")
     var sizesOnly = false
 
@@ -73,12 +80,18 @@ struct LayoutCommand: ParsableCommand {
         guard (0...(1 << 20)).contains(cacheLine) else {
             throw LayoutInput.fail("--cacheline \(cacheLine): give a size in bytes from 1 to 1048576, or 0 for no cache-line markers")
         }
+        guard (0...64).contains(expandDepth) else {
+            throw LayoutInput.fail("--expand \(expandDepth): give a depth from 0 (no expansion) to 64")
+        }
+        if expandDepth > 0, format != .text || sizesOnly {
+            throw LayoutInput.fail("--expand opens nested types in the text view; leave out --format \(format.rawValue)\(sizesOnly ? " and --sizes" : "")")
+        }
     }
 
     func run() throws {
         let result: LayoutReadResult
         do {
-            result = try BinaryLayoutReader.read(path: binary, typeNames: typeNames, options: reading.readOptions(checksSwiftAgainstDWARF: false))
+            result = try BinaryLayoutReader.read(path: binary, typeNames: typeNames, options: reading.readOptions(printsNotes: false))
         } catch {
             throw LayoutInput.fail(error.description)
         }
@@ -110,9 +123,10 @@ struct LayoutCommand: ParsableCommand {
         switch format {
         case .text:
             let explicit = !typeNames.isEmpty
+            let expansion = expandDepth > 0 ? LayoutExpansion(depth: expandDepth, types: result.document.types + result.relatedTypes) : nil
             let text = explicit && analyses.count == 1
-                ? analyses[0].textReport(cacheLineSize: lineSize)
-                : LayoutHoles.textReport(analyses, includeTight: includeTight || explicit, cacheLineSize: lineSize)
+                ? analyses[0].textReport(cacheLineSize: lineSize, expansion: expansion)
+                : LayoutHoles.textReport(analyses, includeTight: includeTight || explicit, cacheLineSize: lineSize, expansion: expansion)
             Console.write(text)
         case .json:
             Console.write(try LayoutHolesReport(analyses, image: binary).jsonData())
@@ -124,7 +138,7 @@ struct LayoutCommand: ParsableCommand {
                     ? "--format svg draws one type: give it with --type NAME"
                     : "--format svg draws one type, but \(selected.count) match; pick one with --type:\n\(names)\(more)")
             }
-            Console.write(only.svg())
+            Console.write(only.svg(LayoutSVGRenderer.Options(cacheLineSize: lineSize)))
         }
     }
 }

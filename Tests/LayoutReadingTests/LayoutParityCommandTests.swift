@@ -144,10 +144,47 @@ private enum Mode { case a, b }
         #expect(holey.wastedBytes == MemoryLayout<Holey>.stride - MemoryLayout<UInt8>.size - MemoryLayout<UInt64>.size)
         let wide = try #require(rows.first { $0.name == "Wide.Wide" })
         #expect(wide.size == MemoryLayout<Wide>.size && wide.cacheLines == lines)
-        #expect(rows.first { $0.name == "Wide.Mode" }?.size == MemoryLayout<Mode>.size)
-        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.wastedBytes >= $1.wastedBytes }, "sorted by waste")
+        let mode = try #require(rows.first { $0.name == "Wide.Mode" })
+        #expect(mode.size == MemoryLayout<Mode>.size && mode.holes == nil && mode.wastedBytes == nil, "an enum's bytes are not classified")
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { ($0.wastedBytes ?? -1) >= ($1.wastedBytes ?? -1) }, "sorted by waste")
         let byName = try CheckFixture.typeinfo(["layout", library, "--sizes", "--sort", "name"])
         let names = byName.output.split(separator: "\n").filter { $0.contains(" struct ") }.map { String($0.split(separator: " ").last ?? "") }
         #expect(names == names.sorted() && names.contains("Wide.Holey"), "\(byName.output)")
     }
+
+    @Test func expandShowsNestedFieldsAtAbsoluteOffsetsInARelease() throws {
+        let built = try CheckFixture.built.get()
+        let source = built.directory + "/nest.swift"
+        let library = built.directory + "/libnest.so"
+        try write(nestSource, to: source)
+        let compiled = try CheckFixture.run(CheckFixture.swiftc, ["-O", "-emit-library", "-module-name", "Nest", source, "-o", library], in: built.directory)
+        try #require(compiled.status == 0, "\(compiled.error)")
+
+        func row(_ offset: Int?, _ size: Int, depth: Int, _ field: String) -> String {
+            let at = offset.map(String.init) ?? "?"
+            let width = String(size)
+            return "  " + String(repeating: " ", count: 6 - at.count) + at + "  " + String(repeating: " ", count: 4 - width.count) + width
+                + "  " + String(repeating: "  ", count: depth) + field + "\n"
+        }
+        let two = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "2"])
+        #expect(two.status == 0, "\(two.error)")
+        #expect(two.output.contains(row(MemoryLayout<NestOuter>.offset(of: \.inner), MemoryLayout<NestInner>.size, depth: 0, "inner: Nest.Inner")
+            + row(MemoryLayout<NestOuter>.offset(of: \.inner.tag), 1, depth: 1, "tag: Swift.UInt8")), "\(two.output)")
+        #expect(two.output.contains(row(MemoryLayout<NestOuter>.offset(of: \.inner.deep.value), 8, depth: 2, "value: Swift.Int64")), "\(two.output)")
+        let one = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "1"])
+        #expect(one.output.contains(row(MemoryLayout<NestOuter>.offset(of: \.inner.deep), MemoryLayout<NestDeep>.size, depth: 1, "deep: Nest.Deep")))
+        #expect(!one.output.contains("value: Swift.Int64"), "\(one.output)")
+        let json = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "1", "--format", "json"])
+        #expect(json.status == 2 && json.error.contains("--expand opens nested types in the text view; leave out --format json"), "\(json.error)")
+    }
 }
+
+private struct NestDeep { var flag: Bool; var value: Int64 }
+private struct NestInner { var tag: UInt8; var deep: NestDeep; var count: Int32 }
+private struct NestOuter { var first: UInt16; var inner: NestInner; var last: UInt8 }
+/// The same declarations as NestDeep, NestInner and NestOuter, public in module Nest.
+private let nestSource = """
+    public struct Deep { public var flag = false; public var value: Int64 = 0 }
+    public struct Inner { public var tag: UInt8 = 0; public var deep = Deep(); public var count: Int32 = 0 }
+    public struct Outer { public var first: UInt16 = 0; public var inner = Inner(); public var last: UInt8 = 0 }
+    """

@@ -28,7 +28,7 @@ public struct MappingConfiguration: Sendable {
     /// Chooses the concrete type to decode from the JSON object about to be read (for a class
     /// hierarchy: the subclass named by a `"type"` member, say). Return `nil` to keep the
     /// declared type. The returned type must be the declared type or a subclass of it.
-    public var subclassSelector: (@Sendable (JSONObjectReader) -> (any Mappable.Type)?)?
+    public var subclassSelector: (@Sendable (JSONObjectReader) -> (any MappableModel.Type)?)?
 
     /// Creates an empty configuration.
     public init() {}
@@ -72,6 +72,20 @@ public struct MappingConfiguration: Sendable {
     ) {
         if let decoding { dateDecoding[property] = decoding }
         if let encoding { dateEncoding[property] = encoding }
+    }
+
+    /// The keys of a designated path: its components without empty ones, as HandyJSON reads
+    /// them (`"data.result."`, `".data.result"` are `data.result`; `""` and `"."` the root).
+    static func designatedComponents(of path: String) -> [String] {
+        components(of: path).filter { !$0.isEmpty }
+    }
+
+    /// The array index a key-path component names: plain decimal digits, no sign or leading zero.
+    static func arrayIndex(_ component: String) -> Int? {
+        guard let first = component.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+            component == "0" || first != UInt8(ascii: "0"), component.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else { return nil }
+        return Int(component)
     }
 
     /// Splits a dotted key path, honouring `\.` (literal dot) and `\\` (literal backslash).

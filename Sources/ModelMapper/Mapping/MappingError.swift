@@ -34,6 +34,10 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
         case hookFailed(String)
         /// The mapping configuration names something that does not exist.
         case invalidConfiguration(String)
+        /// The JSON has a value for a property the mapper will not write: a `let` whose reads
+        /// an optimized build may fold, or a property whose type has no JSON mapping.
+        /// `reason` says why and what to change.
+        case unsettableProperty(type: String, property: String, reason: String)
     }
 
     /// What went wrong.
@@ -81,8 +85,22 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
         case .transformFailed(let reason): what = "transformer failed: \(reason)"
         case .hookFailed(let reason): what = "hook rejected the model: \(reason)"
         case .invalidConfiguration(let reason): what = "invalid mapping configuration: \(reason)"
+        case .unsettableProperty(let type, let property, let reason): what = "\(type).\(property) is not decoded: \(reason)"
         }
         return "\(pathString): \(what)"
+    }
+
+    /// This error with the expected type's name `old` replaced by `new` (a codec that
+    /// delegates to another one's conversion names its own type).
+    func retyped(from old: String, to new: String) -> MappingError {
+        let kind: Kind
+        switch self.kind {
+        case .typeMismatch(let expected, let found): kind = .typeMismatch(expected: expected == old ? new : expected, found: found)
+        case .numberOverflow(let expected, let found): kind = .numberOverflow(expected: expected == old ? new : expected, found: found)
+        case .invalidValue(let expected, let found): kind = .invalidValue(expected: expected == old ? new : expected, found: found)
+        default: kind = self.kind
+        }
+        return MappingError(kind, path: path)
     }
 
     /// This error with `component` in front of its path (as it propagates outwards).

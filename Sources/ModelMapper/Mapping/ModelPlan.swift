@@ -5,7 +5,7 @@ import TypeInfo
 /// through which codec. Built once from the type's `ClassInfo` and configuration, then
 /// immutable and shared by every thread; stale when the `ClassInfo` is rebuilt (another
 /// instance or generation) or the type's configuration version changes.
-final class ModelPlan<T: Mappable>: @unchecked Sendable {
+final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     let info: ClassInfo
     let generation: UInt64
     let configurationVersion: Int
@@ -15,7 +15,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
-    let subclassSelector: (@Sendable (JSONObjectReader) -> (any Mappable.Type)?)?
+    let subclassSelector: (@Sendable (JSONObjectReader) -> (any MappableModel.Type)?)?
 
     /// Bindings read by one plain key, in declaration order, and their key bytes.
     private let simple: [Int]
@@ -46,7 +46,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         self.bindings = bindings
         self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
         self.unmappedProperties = unmapped
-        self.designatedPath = configuration.designatedPath.map(MappingConfiguration.components(of:))
+        self.designatedPath = configuration.designatedPath.map(MappingConfiguration.designatedComponents(of:))
         self.subclassSelector = configuration.subclassSelector
         self.caseInsensitive = keyNaming.isCaseInsensitive
         let simple = bindings.indices.filter { bindings[$0].isSimple }
@@ -104,29 +104,35 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
 
     // MARK: Decoding
 
-    /// Reads a `T` from the object at `i`.
-    func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, runHooks: Bool = true) throws -> T {
+    /// Reads a `T` from the object at `i`: a fresh one (`makeForMapping()`), or `existing` with the members the
+    /// JSON has written into it (a class instance in place).
+    func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, runHooks: Bool = true, updating existing: T? = nil) throws -> T {
         guard tape.kind(i) == .object else {
             throw MappingError(.typeMismatch(expected: "an object for \(T.self)", found: tape.typeName(i)))
         }
-        if let subclassSelector, let chosen = subclassSelector(JSONObjectReader(tape: tape, object: i)),
+        if existing == nil, let subclassSelector, let chosen = subclassSelector(JSONObjectReader(tape: tape, object: i)),
             chosen != T.self, chosen is T.Type
         {
             return try decodeSubclass(chosen, tape, i, context)
         }
-        if hasWillDecode && runHooks { return try decodeAfterWillDecode(tape, i, context) }
+        if hasWillDecode && runHooks { return try decodeAfterWillDecode(tape, i, context, updating: existing) }
 
-        var instance = T()
+        var instance = try existing ?? T.makeForMapping()
+        // An object the caller already holds may have had its `let`s read and the values kept
+        // by the optimizer (they cannot change, as far as it knows): they are not written.
+        let refusesLets = existing != nil && T.self is AnyObject.Type
         var present = required.isEmpty ? [] : [Bool](repeating: false, count: bindings.count)
         if accessesThroughStorage {
-            // `instance` is a fresh `T()`, so TypeInfo's instance check cannot fail.
+            // `instance` is a new `T` or a `T` the caller passed, so TypeInfo's instance check cannot fail.
             try info.withStorage(of: &instance) { storage in
                 try mapMembers(tape, i, context, &present) { index, node in
+                    if refusesLets && !fields[index].info.isVar { throw ModelPlan.inPlaceLetRefusal(fields[index], context) }
                     try fields[index].decode(into: storage, tape, node, context)
                 }
             }
         } else {
             try mapMembers(tape, i, context, &present) { index, node in
+                if refusesLets && !fields[index].info.isVar { throw ModelPlan.inPlaceLetRefusal(fields[index], context) }
                 try bindings[index].decode(&instance, tape, node, context)
             }
         }
@@ -172,7 +178,12 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         }
         for index in complex {
             for path in fields[index].keyPaths {
-                guard let node = resolve(path, in: i, tape) else { continue }
+                let node: Int?
+                do { node = try resolve(path, in: i, tape, strict: context.strict) } catch let error as MappingError {
+                    try handle(error, at: [], context)
+                    break
+                }
+                guard let node else { continue }
                 if !present.isEmpty { present[index] = true }
                 do {
                     try context.within(context.tracksPath ? path.map(JSONPathComponent.key) : []) { try apply(index, node) }
@@ -224,18 +235,42 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         UnsafeBufferPointer(rebasing: keyStorage[keyRanges[j]])
     }
 
-    /// The node at `path` below the object at `i`, or `nil`.
-    func resolve(_ path: [String], in i: Int, _ tape: JSONTape) -> Int? {
+    /// The node at `path` below the object at `i`, or `nil` when the path is absent. A
+    /// component that is a decimal integer indexes an array (`"distances.0.value"`); on an
+    /// object it is a key. A `null` on the way means absent.
+    ///
+    /// - Throws: in strict mode, when the path runs through a value that is neither an object
+    ///   nor an array (a string, a number, ...): the error's path is where it does.
+    func resolve(_ path: [String], in i: Int, _ tape: JSONTape, strict: Bool) throws -> Int? {
         var node = i
+        var walked: [JSONPathComponent] = []
         for component in path {
-            guard tape.kind(node) == .object, let member = tape.member(component, in: node) else { return nil }
-            node = member
+            switch tape.kind(node) {
+            case .object:
+                guard let member = tape.member(component, in: node) else { return nil }
+                walked.append(.key(component))
+                node = member
+            case .array:
+                guard let index = MappingConfiguration.arrayIndex(component) else {
+                    guard strict else { return nil }
+                    throw MappingError(.typeMismatch(expected: "an object with key \"\(component)\"", found: "an array"), path: walked)
+                }
+                guard let element = tape.element(index, in: node) else { return nil }
+                walked.append(.index(index))
+                node = element
+            case .null:
+                return nil
+            default:
+                guard strict else { return nil }
+                let expected = MappingConfiguration.arrayIndex(component) == nil ? "an object with key" : "an array or object with"
+                throw MappingError(.typeMismatch(expected: "\(expected) \"\(component)\"", found: tape.typeName(node)), path: walked)
+            }
         }
         return node
     }
 
-    private func decodeSubclass(_ chosen: any Mappable.Type, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
-        func decodeAs<S: Mappable>(_ type: S.Type) throws -> T {
+    private func decodeSubclass(_ chosen: any MappableModel.Type, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
+        func decodeAs<S: MappableModel>(_ type: S.Type) throws -> T {
             let model = try context.mapper.plan(for: S.self).decode(tape, i, context)
             guard let typed = model as? T else {
                 throw MappingError(.invalidConfiguration("\(S.self) chosen for \(T.self) is not a subclass of it"))
@@ -245,8 +280,18 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         return try decodeAs(chosen)
     }
 
-    private func decodeAfterWillDecode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
-        guard let hook = T.self as? any MappingWillDecode.Type else { return try decode(tape, i, context, runHooks: false) }
+    /// The error for a `let` of a class instance updated in place.
+    static func inPlaceLetRefusal(_ field: FieldBinding, _ context: DecodeContext) -> MappingError {
+        let reason = "it is a 'let', and the instance being updated may already have had it read; an optimized build "
+            + "may keep using that value, so it is never changed in place; declare it 'var', or decode a new instance"
+        if !context.strict { context.mapper.report(["ModelMapper: \(T.self).\(field.property) is not decoded: \(reason)"]) }
+        return MappingError(.unsettableProperty(type: String(describing: T.self), property: field.property, reason: reason))
+    }
+
+    private func decodeAfterWillDecode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, updating existing: T?) throws -> T {
+        guard let hook = T.self as? any MappingWillDecode.Type else {
+            return try decode(tape, i, context, runHooks: false, updating: existing)
+        }
         let replaced: JSONValue
         do { replaced = try hook.willDecode(tape.value(at: i)) } catch let error as MappingError { throw error } catch {
             throw MappingError(.hookFailed(String(describing: error)))
@@ -255,7 +300,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         writer.value(replaced)
         return try writer.bytes.withUnsafeBufferPointer { bytes in
             try JSONReader.withTape(bytes, options: JSONReadOptions(maxDepth: .max)) { rewritten in
-                try decode(rewritten, 0, context, runHooks: false)
+                try decode(rewritten, 0, context, runHooks: false, updating: existing)
             }
         }
     }
@@ -344,15 +389,33 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         writer.value(.object(object))
     }
 
+    /// Puts `value` at `path` inside `object`, creating what is missing: an array where the
+    /// component is an index (earlier elements `null`), else an object.
     private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout JSONObject) {
         guard let first = path.first else { return }
-        if path.count == 1 {
-            object[first] = value
+        var inner = object[first] ?? .null
+        insert(value, at: path.dropFirst(), into: &inner)
+        object[first] = inner
+    }
+
+    private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into container: inout JSONValue) {
+        guard let first = path.first else {
+            container = value
             return
         }
-        var inner: JSONObject
-        if case .object(let existing)? = object[first] { inner = existing } else { inner = JSONObject() }
-        insert(value, at: path.dropFirst(), into: &inner)
-        object[first] = .object(inner)
+        if case .object(var object) = container {
+            insert(value, at: path, into: &object)
+            container = .object(object)
+        } else if let index = MappingConfiguration.arrayIndex(first) {
+            var elements: [JSONValue] = []
+            if case .array(let existing) = container { elements = existing }
+            if elements.count <= index { elements.append(contentsOf: repeatElement(.null, count: index + 1 - elements.count)) }
+            insert(value, at: path.dropFirst(), into: &elements[index])
+            container = .array(elements)
+        } else {
+            var object = JSONObject()
+            insert(value, at: path, into: &object)
+            container = .object(object)
+        }
     }
 }
