@@ -35,6 +35,20 @@ extension SwiftImage {
             }
         }
 
+        // 1b. Descriptors without a metadata record: named by field descriptors or as parents.
+        do {
+            for address in try typeDescriptorsNotListed(known: seen, listed: descriptors) {
+                attempted += 1
+                do {
+                    descriptors.append(try typeDescriptor(at: address))
+                } catch {
+                    failures.append((address, error))
+                }
+            }
+        } catch {
+            notes.append("types without a type metadata record could not all be found: \(error)")
+        }
+
         // 2. Static metadata, found through the pointers that name each descriptor.
         var kinds: [UInt64: ContextKind] = [:]
         // Foreign metadata (imported C types, kind 2) is complete on disk; only the runtime's
@@ -178,8 +192,10 @@ extension SwiftImage {
     private func protocolLayout(at address: UInt64) throws -> TypeLayout? {
         let context = try contextDescriptor(at: address)
         guard context.kind == .protocol, let mangling = try mangling(ofContextAt: address, depth: 0) else { return nil }
+        let name = protocolName(forMangling: mangling)
+        // As a type, a protocol is mangled with its `P` (`s9CodingKeyP`); shown only if it demangles to the name.
         return TypeLayout(
-            name: protocolName(forMangling: mangling), mangledName: mangling, kind: .protocol,
+            name: name, mangledName: checkedMangling(mangling + "P", printed: name), kind: .protocol,
             module: try moduleName(of: context), source: .metadata
         )
     }

@@ -49,7 +49,7 @@ extension SwiftImage {
             emptyCases = try space.read(UInt32.self, at: address &+ 24, what: "enum empty case count")
             genericHeader = address &+ 28
         default:
-            superclass = try mangledNameWithPlaceholders(at: address &+ 20, what: "superclass name")
+            superclass = try resolvedMangledName(at: address &+ 20, what: "superclass name")
             fieldCount = try space.read(UInt32.self, at: address &+ 36, what: "class field count")
             vectorOffset = try space.read(UInt32.self, at: address &+ 40, what: "class field offset vector offset")
             genericHeader = address &+ 44
