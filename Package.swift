@@ -62,9 +62,11 @@ let package = Package(
 
         .testTarget(name: "TypeLayoutTests", dependencies: ["TypeLayout"]),
         .testTarget(name: "TypeInfoTests", dependencies: ["TypeInfo", "TypeInfoFixtures"]),
+        // The toolchain's static reflection reader, an oracle for BinaryInfoTests (declared only, loaded with dlopen).
+        .systemLibrary(name: "CStaticMirror", path: "Tests/CStaticMirror"),
         .testTarget(
             name: "BinaryInfoTests",
-            dependencies: ["BinaryInfo", "TypeInfo"],
+            dependencies: ["BinaryInfo", "TypeInfo", "CStaticMirror"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo"], exclude: ["Fixtures"]),

@@ -92,7 +92,13 @@ extension SwiftImage {
             case 0:
                 guard spellable else { return nil }
                 flush()
-                return MangledName(text: String(decoding: text, as: UTF8.self), pieces: pieces)
+                var name = MangledName(text: String(decoding: text, as: UTF8.self), pieces: pieces)
+                // Protocols' field descriptors name them as symbols (`$ss14_ArrayProtocolP`).
+                if name.text.hasPrefix("$s"), case .literal(let first)? = name.pieces.first, first.hasPrefix("$s") {
+                    name.text.removeFirst(2)
+                    name.pieces[0] = .literal(String(first.dropFirst(2)))
+                }
+                return name
             case 0x01, 0x02:
                 let referenceAddress = cursor &+ 1
                 let offset = try space.read(Int32.self, at: referenceAddress, what: what())

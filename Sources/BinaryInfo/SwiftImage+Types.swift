@@ -193,9 +193,10 @@ extension SwiftImage {
         let context = try contextDescriptor(at: address)
         guard context.kind == .protocol, let mangling = try mangling(ofContextAt: address, depth: 0) else { return nil }
         let name = protocolName(forMangling: mangling)
-        // As a type, a protocol is mangled with its `P` (`s9CodingKeyP`); shown only if it demangles to the name.
+        // As a type, a protocol is mangled with its `P` (`s9CodingKeyP`), a standard one without
+        // (`SK`); shown only if it demangles to the name.
         return TypeLayout(
-            name: name, mangledName: checkedMangling(mangling + "P", printed: name), kind: .protocol,
+            name: name, mangledName: checkedMangling(mangling + "P", printed: name) ?? checkedMangling(mangling, printed: name), kind: .protocol,
             module: try moduleName(of: context), source: .metadata
         )
     }
