@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BinaryInfo", targets: ["BinaryInfo"]),
         .library(name: "DWARFInfo", targets: ["DWARFInfo"]),
         .library(name: "TypeLowering", targets: ["TypeLowering"]),
+        .library(name: "LayoutReading", targets: ["LayoutReading"]),
         .library(name: "LayoutTesting", targets: ["LayoutTesting"]),
         .library(name: "ModelMapper", targets: ["ModelMapper"]),
         .executable(name: "typeinfo", targets: ["typeinfo"]),
@@ -40,6 +41,10 @@ let package = Package(
         .target(name: "TypeLowering", dependencies: ["TypeLayout", "BinaryInfo", "CSwiftRemoteMirror"]),
         .executableTarget(name: "typeinfo-lowering", dependencies: ["TypeLowering"]),
 
+        // The one entry point every command reads a file through: metadata, computed layouts and
+        // DWARF merged once, with the type selection reaching the readers.
+        .target(name: "LayoutReading", dependencies: ["TypeLayout", "BinaryInfo", "DWARFInfo", "TypeLowering"]),
+
         // Snapshot assertions for unit tests.
         .target(name: "LayoutTesting", dependencies: ["TypeLayout", "TypeInfo"]),
 
@@ -50,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "typeinfo",
             dependencies: [
-                "TypeLayout", "TypeInfo", "BinaryInfo", "DWARFInfo", "TypeLowering",
+                "TypeLayout", "TypeInfo", "LayoutReading",
                 // Not linked: built beside typeinfo so that `swift run typeinfo` finds its worker.
                 "typeinfo-lowering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -62,16 +67,20 @@ let package = Package(
 
         .testTarget(name: "TypeLayoutTests", dependencies: ["TypeLayout"]),
         .testTarget(name: "TypeInfoTests", dependencies: ["TypeInfo", "TypeInfoFixtures"]),
+        // Fixture programs compiled once per test run, shared by the BinaryInfo and LayoutReading tests.
+        .target(name: "BinaryFixtures", dependencies: ["TypeLayout"], path: "Tests/BinaryFixtures"),
         // The toolchain's static reflection reader, an oracle for BinaryInfoTests (declared only, loaded with dlopen).
         .systemLibrary(name: "CStaticMirror", path: "Tests/CStaticMirror"),
         .testTarget(
             name: "BinaryInfoTests",
-            dependencies: ["BinaryInfo", "TypeInfo", "CStaticMirror"],
+            dependencies: ["BinaryInfo", "TypeInfo", "BinaryFixtures", "CStaticMirror"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo", "BinaryInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
+        // The reading entry point, and the typeinfo CLI end to end (run as users run it).
+        .testTarget(name: "LayoutReadingTests", dependencies: ["LayoutReading", "BinaryInfo", "DWARFInfo", "BinaryFixtures"]),
         .testTarget(name: "ModelMapperTests", dependencies: ["ModelMapper"], resources: [.copy("Resources")]),
     ],
     swiftLanguageModes: [.v6]

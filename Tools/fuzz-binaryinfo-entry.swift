@@ -16,3 +16,57 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
     }
     return 0
 }
+
+@_silgen_name("LLVMFuzzerMutate")
+func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int
+
+/// Structure-aware mutations: byte-level mutation alone almost never produces a coherent section
+/// header or record table entry, so half the time one field of the section header table
+/// (type, flags, address, offset, size) or one 4-byte record of a `swift5_*` section is set to
+/// a value that tests a bound: 0, 1, 2^63, 2^64-1, the file's size, another section's value.
+@_cdecl("LLVMFuzzerCustomMutator")
+public func binaryInfoFuzzCustomMutator(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    guard let data else { return 0 }
+    var random = seed == 0 ? 1 : UInt64(seed)
+    func next() -> UInt64 {
+        random ^= random << 13; random ^= random >> 7; random ^= random << 17
+        return random
+    }
+    func load(_ offset: Int, _ width: Int) -> UInt64? {
+        guard offset >= 0, width <= 8, offset <= size - width else { return nil }
+        var value: UInt64 = 0
+        for index in 0..<width { value |= UInt64(data[offset + index]) << (8 * index) }
+        return value
+    }
+    func store(_ value: UInt64, _ offset: Int, _ width: Int) {
+        guard offset >= 0, offset <= size - width else { return }
+        for index in 0..<width { data[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+    guard next() % 2 == 0, size >= 64, let tableOffset = load(0x28, 8), let entrySize = load(0x3A, 2),
+          let count = load(0x3C, 2), entrySize >= 64, count > 1, tableOffset < UInt64(size)
+    else { return libFuzzerMutate(data, size, maxSize) }
+    let table = Int(tableOffset)
+    let header = table + Int(next() % count) * Int(entrySize)
+    let other = table + Int(next() % count) * Int(entrySize)
+    guard load(header + 0x20, 8) != nil else { return libFuzzerMutate(data, size, maxSize) }
+    let interesting: [UInt64] = [0, 1, 4, 1 << 63, .max, UInt64(size), UInt64(size) - 4, 1 << 36, 0x7fff_ffff]
+    switch next() % 4 {
+    case 0: // sh_type: NOBITS, PROGBITS, RELA, RELR, SYMTAB, or another section's
+        let types: [UInt64] = [8, 1, 4, 19, 2, load(other + 4, 4) ?? 0]
+        store(types[Int(next() % UInt64(types.count))], header + 4, 4)
+    case 1: // sh_addr, sh_offset or sh_size: a bound, or copied from another section (overlap, duplicate)
+        let field = [0x10, 0x18, 0x20][Int(next() % 3)]
+        let value = next() % 2 == 0 ? interesting[Int(next() % UInt64(interesting.count))] : (load(other + field, 8) ?? 0)
+        store(value, header + field, 8)
+    case 2: // sh_name: another section's name (duplicate names)
+        store(load(other, 4) ?? 0, header, 4)
+    default: // one record of the section's contents: a relative offset that is a bound, or a small step
+        guard let offset = load(header + 0x18, 8), let length = load(header + 0x20, 8), length >= 4,
+              offset < UInt64(size), length <= UInt64(size) - offset
+        else { return libFuzzerMutate(data, size, maxSize) }
+        let record = Int(offset) + Int(next() % (length / 4)) * 4
+        let values: [UInt64] = [0, 1, 2, 3, 0x7fff_ffff, 0x8000_0000, 0xffff_fff0, UInt64(truncatingIfNeeded: Int64(Int32(truncatingIfNeeded: next() % 4096) - 2048))]
+        store(values[Int(next() % UInt64(values.count))], record, 4)
+    }
+    return size
+}

@@ -17,6 +17,8 @@ struct AddressSpace: ByteReader, Sendable {
         var size: UInt64
         var fileOffset: UInt64
         var hasFileBytes: Bool
+        /// The index of the section this region is.
+        var section: Int
     }
 
     /// Allocated sections, sorted by start address.
@@ -37,13 +39,33 @@ struct AddressSpace: ByteReader, Sendable {
         } else {
             // Thread-local templates (.tdata/.tbss) overlap ordinary sections' addresses; the image never points into them.
             for section in file.sections where section.isAllocated && !section.isThreadLocal && section.address != 0 && section.size > 0 {
-                regions.append(Region(start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes))
+                guard !section.address.addingReportingOverflow(section.size).overflow else {
+                    throw BinaryInfoError.outOfBounds(what: "section \(Self.label(section))", address: section.address, length: section.size)
+                }
+                regions.append(Region(start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes, section: section.index))
                 sectionAddresses[section.index] = section.address
             }
             regions.sort { $0.start < $1.start }
+            try Self.refuseOverlaps(regions, file: file)
             recordDynamicRelocations(file)
             try recordPackedRelativeRelocations(file)
         }
+    }
+
+    /// A loaded image's sections never share an address: where two claim the same byte, which
+    /// one a pointer means is unknowable, so the file is refused rather than read either way.
+    private static func refuseOverlaps(_ sorted: [Region], file: ELFFile) throws {
+        for (lower, upper) in zip(sorted, sorted.dropFirst()) where upper.start - lower.start < lower.size {
+            let names = [lower.section, upper.section].map { index in
+                file.sections.first { $0.index == index }.map(label) ?? "#\(index)"
+            }
+            throw BinaryInfoError.malformedELF(detail: "sections \(names[0]) and \(names[1]) overlap at address 0x\(String(upper.start, radix: 16))")
+        }
+    }
+
+    /// How a section is named in an error: its name and index (names can repeat or be empty).
+    static func label(_ section: ELFSection) -> String {
+        section.name.isEmpty ? "#\(section.index)" : "\(section.name) (#\(section.index))"
     }
 
     /// The section containing `address`, if any.
@@ -158,7 +180,7 @@ struct AddressSpace: ByteReader, Sendable {
         var cursor = Self.objectBase
         for section in file.sections where section.isAllocated && section.size > 0 {
             cursor = (cursor + 15) & ~15
-            regions.append(Region(start: cursor, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes))
+            regions.append(Region(start: cursor, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes, section: section.index))
             sectionAddresses[section.index] = cursor
             let (next, overflow) = cursor.addingReportingOverflow(section.size)
             guard !overflow, next < Self.externalBase else {

@@ -8,10 +8,8 @@ extension SwiftImage {
     func builtinTypeLayouts() throws -> [String: ValueWitnessLayout] {
         var layouts: [String: ValueWitnessLayout] = [:]
         for section in sections["swift5_builtin"] ?? [] where section.size > 0 {
-            guard section.size % 20 == 0 else {
-                throw BinaryInfoError.malformedRecord(what: "section swift5_builtin", address: section.address, detail: "size \(section.size) is not a multiple of 20")
-            }
-            for record in Swift.stride(from: section.address, to: section.address &+ section.size, by: 20) {
+            let end = try recordTableEnd(section, name: "swift5_builtin", recordSize: 20)
+            for record in Swift.stride(from: section.address, to: end, by: 20) {
                 guard let name = try mangledName(at: record, what: "builtin type name") else { continue }
                 let size = try space.read(UInt32.self, at: record &+ 4, what: "builtin type size")
                 let alignment = try space.read(UInt32.self, at: record &+ 8, what: "builtin type alignment") & 0xFFFF

@@ -217,7 +217,12 @@ struct ELFFile: Sendable {
         guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
             throw BinaryInfoError.malformedELF(detail: "unreadable symbol table: \(lastError())")
         }
+        // The section's bytes are inside the file (checked above), so the count is bounded by
+        // the file's size; libelf indexes entries with an Int32.
         let count = Int(header.sh_size / header.sh_entsize)
+        guard count <= Int(Int32.max) else {
+            throw BinaryInfoError.malformedELF(detail: "symbol table holds \(count) entries, more than libelf can index")
+        }
         var symbols: [ELFSymbol] = []
         symbols.reserveCapacity(count)
         for index in 0..<count {
@@ -252,6 +257,9 @@ struct ELFFile: Sendable {
             throw BinaryInfoError.malformedELF(detail: "unreadable relocation section #\(index): \(lastError())")
         }
         let count = Int(header.sh_size / header.sh_entsize)
+        guard count <= Int(Int32.max) else {
+            throw BinaryInfoError.malformedELF(detail: "relocation section #\(index) holds \(count) entries, more than libelf can index")
+        }
         var entries: [ELFRelocation] = []
         entries.reserveCapacity(count)
         for entry in 0..<count {

@@ -72,6 +72,9 @@ extension SwiftImage {
 
         // 4. Layouts.
         var layouts: [TypeLayout] = []
+        // Kept beside `layouts`, position for position: a descriptor that cannot be laid out
+        // is skipped in both, so one corrupt record never shifts another type's superclass.
+        var superclassManglings: [String?] = []
         var layoutIndexByMangling: [String: Int] = [:]
         var runtimeInitialised = 0
         for descriptor in descriptors {
@@ -81,11 +84,12 @@ extension SwiftImage {
                 if !descriptor.context.isGeneric, descriptor.context.metadataInitialization == 1 { runtimeInitialised += 1 }
                 if let mangled = layout.mangledName { layoutIndexByMangling[mangled] = layouts.count }
                 layouts.append(layout)
+                superclassManglings.append(descriptor.superclassMangling?.text)
             } catch {
                 failures.append((descriptor.address, error))
             }
         }
-        prependSuperclassFields(&layouts, superclassManglings: descriptors.map { $0.superclassMangling?.text }, index: layoutIndexByMangling)
+        prependSuperclassFields(&layouts, superclassManglings: superclassManglings, index: layoutIndexByMangling)
 
         // Builtin type descriptors: layouts of imported C types (whose metadata the runtime
         // completes) and of builtin field types.
@@ -130,8 +134,8 @@ extension SwiftImage {
             }
         }
 
-        let fieldRecords = (sections["swift5_fieldmd"] ?? []).reduce(UInt64(0)) { $0 + $1.size }
-        if fieldRecords == 0, !descriptors.isEmpty {
+        let hasFieldRecords = (sections["swift5_fieldmd"] ?? []).contains { $0.size > 0 }
+        if !hasFieldRecords, !descriptors.isEmpty {
             notes.append("no field descriptors (swift5_fieldmd is empty: built with -disable-reflection-metadata?): stored fields and enum cases are not listed")
         }
         if runtimeInitialised > 0 {
@@ -151,12 +155,24 @@ extension SwiftImage {
     func recordAddresses(in sectionName: String) throws -> [UInt64] {
         var addresses: [UInt64] = []
         for section in sections[sectionName] ?? [] where section.size > 0 {
-            guard section.size % 4 == 0 else {
-                throw BinaryInfoError.malformedRecord(what: "section \(sectionName)", address: section.address, detail: "size \(section.size) is not a multiple of 4")
-            }
-            addresses.append(contentsOf: Swift.stride(from: section.address, to: section.address &+ section.size, by: 4))
+            let end = try recordTableEnd(section, name: sectionName, recordSize: 4)
+            addresses.append(contentsOf: Swift.stride(from: section.address, to: end, by: 4))
         }
         return addresses
+    }
+
+    /// The end address of a record table: its size must be a whole number of records, and the
+    /// table must lie inside the address space (sections with file bytes are already checked
+    /// against the file's size, so the record count is bounded by it).
+    func recordTableEnd(_ section: (address: UInt64, size: UInt64), name: String, recordSize: UInt64) throws -> UInt64 {
+        guard section.size % recordSize == 0 else {
+            throw BinaryInfoError.malformedRecord(what: "section \(name)", address: section.address, detail: "size \(section.size) is not a multiple of \(recordSize)")
+        }
+        let (end, overflow) = section.address.addingReportingOverflow(section.size)
+        guard !overflow else {
+            throw BinaryInfoError.outOfBounds(what: "section \(name)", address: section.address, length: section.size)
+        }
+        return end
     }
 
     /// Reads a protocol conformance descriptor: the protocol (relative indirectable, +0), the

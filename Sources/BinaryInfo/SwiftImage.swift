@@ -29,7 +29,17 @@ final class SwiftImage {
         self.file = file
         self.space = space
         var sections: [String: [(address: UInt64, size: UInt64)]] = [:]
+        // Every section of a name is read, in section-header order (object files have one per
+        // symbol group; a linked image normally has one). A descriptor listed twice is listed once.
         for section in file.sections where section.name.hasPrefix("swift5_") {
+            if !section.hasFileBytes {
+                // SHT_NOBITS: the file holds none of its bytes, so it holds no records either,
+                // whatever size the header claims.
+                if section.size > 0 {
+                    notes.append("section \(section.name) (#\(section.index)) is SHT_NOBITS (no bytes in the file) but claims \(section.size) bytes: its records are not read")
+                }
+                continue
+            }
             if let address = space.sectionAddresses[section.index] {
                 sections[section.name, default: []].append((address, section.size))
             } else if section.size == 0 {

@@ -16,7 +16,7 @@ import TypeLayout
 /// (DWARF is the first witness for them). Swift types appear when the binary was built with
 /// `swiftc -g -Xfrontend -gdwarf-types`; their member offsets are the compiler's synthesis for
 /// debuggers and can differ from the real layout, so compare them with the metadata through
-/// ``LayoutWitnessComparison`` rather than trusting them.
+/// `LayoutWitnessComparison` (TypeLayout) rather than trusting them.
 ///
 /// The reader never executes the file. Reading is eager: `init` checks the file, and
 /// ``typeLayouts()`` reads the debug information.
@@ -74,7 +74,7 @@ public struct DWARFReader: Sendable {
 
     /// Reads the file once and returns its C and C++ layouts apart from its Swift layouts:
     /// the first for listing (DWARF is their only witness), the second for
-    /// ``LayoutWitnessComparison/compare(metadata:dwarf:)``.
+    /// `LayoutWitnessComparison.compare(metadata:dwarf:)`.
     ///
     /// - Returns: both lists, each in file order.
     /// - Throws: as ``typeLayouts()``.

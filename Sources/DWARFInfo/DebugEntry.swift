@@ -61,15 +61,16 @@ struct DebugEntry: Sendable {
     private var present: UInt32 = 0
     private var values = SlotValues()
 
-    /// Sixteen unboxed numbers (a tuple keeps them inline, with no array allocation).
+    /// Sixteen unboxed numbers (a tuple keeps them inline, with no array allocation), one per
+    /// ``Slot`` case; indexing by the enum rather than an `Int` keeps every access inside them.
     private struct SlotValues: Sendable {
         var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
                       UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
             = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-        subscript(slot: Int) -> UInt64 {
-            get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: slot * 8, as: UInt64.self) } }
-            set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: slot * 8, as: UInt64.self) } }
+        subscript(slot: Slot) -> UInt64 {
+            get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: slot.rawValue * 8, as: UInt64.self) } }
+            set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: slot.rawValue * 8, as: UInt64.self) } }
         }
     }
 
@@ -81,13 +82,13 @@ struct DebugEntry: Sendable {
     }
 
     private func get(_ slot: Slot) -> UInt64? {
-        present & (1 << slot.rawValue) == 0 ? nil : values[slot.rawValue]
+        present & (1 << slot.rawValue) == 0 ? nil : values[slot]
     }
 
     private mutating func set(_ slot: Slot, _ value: UInt64?) {
         if let value {
             present |= 1 << slot.rawValue
-            values[slot.rawValue] = value
+            values[slot] = value
         } else {
             present &= ~(1 << slot.rawValue)
         }

@@ -23,6 +23,8 @@ public final class ModelMapper: Sendable {
         var plans: [ObjectIdentifier: AnyObject] = [:]
         var versions: [ObjectIdentifier: Int] = [:]
         var configurations: [ObjectIdentifier: @Sendable (inout MappingConfiguration) -> Void] = [:]
+        /// Diagnostic lines already reported (each is reported once per mapper).
+        var reported: Set<String> = []
     }
 
     private let state = PthreadMutex(State())
@@ -97,10 +99,17 @@ public final class ModelMapper: Sendable {
     ) throws -> V {
         let context = context ?? DecodeContext(mapper: self, collectsIssues: false)
         var node = 0
-        let components = path.map(MappingConfiguration.components(of:)) ?? designated
+        let components = path.map(MappingConfiguration.designatedComponents(of:)) ?? designated
         if let components {
             var walked: [JSONPathComponent] = []
             for component in components {
+                if tape.kind(node) == .array, let index = MappingConfiguration.arrayIndex(component),
+                    let element = tape.element(index, in: node)
+                {
+                    walked.append(.index(index))
+                    node = element
+                    continue
+                }
                 guard tape.kind(node) == .object, let member = tape.member(component, in: node) else {
                     throw MappingError(.keyNotFound(component), path: walked)
                 }
@@ -241,6 +250,20 @@ public final class ModelMapper: Sendable {
             info: info, options: options, version: version, runtimeConfiguration: configuration
         )
         state.withLock { $0.plans[id] = plan }
+        if options.mode == .lenient { report(ModelPlan<T>.refusalDiagnostics(plan.bindings)) }
         return plan
+    }
+
+    /// Reports each line not reported before by this mapper.
+    private func report(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        let fresh = state.withLock { state in lines.filter { state.reported.insert($0).inserted } }
+        for line in fresh {
+            if let diagnostics = options.diagnostics {
+                diagnostics(line)
+            } else {
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
+        }
     }
 }

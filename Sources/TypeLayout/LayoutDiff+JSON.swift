@@ -32,6 +32,19 @@ public struct LayoutDiffReport: Hashable, Sendable, Codable {
     public var summary: LayoutDiffSummary
     /// Every change, in report order.
     public var changes: [Entry]
+    /// Changes a suppressions file accepted, with the reason and the rule's `file:line`;
+    /// absent when no suppressions were given.
+    public var suppressed: [SuppressedEntry]?
+
+    /// A suppressed change: the change as in ``changes``, why it was accepted, and by which rule.
+    public struct SuppressedEntry: Hashable, Sendable, Codable {
+        /// The change.
+        public var change: Entry
+        /// The rule's reason.
+        public var reason: String
+        /// Where the rule is: `file:line`.
+        public var rule: String
+    }
 
     /// One change, flattened for tools.
     public struct Entry: Hashable, Sendable, Codable {
@@ -85,12 +98,17 @@ public struct LayoutDiffReport: Hashable, Sendable, Codable {
         self.old = old
         self.new = new
         summary = diff.summary
-        changes = diff.changes.map { change in
-            Entry(
-                type: change.typeName, typeKind: change.typeKind, change: change.kind, severity: change.severity,
-                member: change.member, from: change.from, to: change.to, detail: change.detail, message: change.message
-            )
+        changes = diff.changes.map(Self.entry)
+        suppressed = diff.suppressed.isEmpty ? nil : diff.suppressed.map { accepted in
+            SuppressedEntry(change: Self.entry(accepted.change), reason: accepted.reason, rule: accepted.rule)
         }
+    }
+
+    private static func entry(_ change: LayoutChange) -> Entry {
+        Entry(
+            type: change.typeName, typeKind: change.typeKind, change: change.kind, severity: change.severity,
+            member: change.member, from: change.from, to: change.to, detail: change.detail, message: change.message
+        )
     }
 
     /// The report as pretty-printed JSON with sorted keys, ending in a newline.
@@ -98,11 +116,7 @@ public struct LayoutDiffReport: Hashable, Sendable, Codable {
     /// - Returns: UTF-8 JSON.
     /// - Throws: only if encoding fails, which plain values do not.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        try LayoutJSON.encode(self)
     }
 }
 

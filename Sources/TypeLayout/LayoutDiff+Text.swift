@@ -38,13 +38,16 @@ extension LayoutDiff {
     /// The summary line: `3 breaking and 1 compatible change in 2 of 40 types (1 added, 0 removed)`.
     public var summaryLine: String {
         let summary = self.summary
+        let accepted = suppressed.isEmpty ? "" : " \(suppressed.count) accepted change\(suppressed.count == 1 ? "" : "s") suppressed."
         if summary.total == 0 {
-            return "No layout changes in \(summary.typesCompared) type\(summary.typesCompared == 1 ? "" : "s")."
+            let types = "\(summary.typesCompared) type\(summary.typesCompared == 1 ? "" : "s")"
+            return suppressed.isEmpty ? "No layout changes in \(types)."
+                : "No layout changes in \(types) besides \(suppressed.count) accepted (suppressed) change\(suppressed.count == 1 ? "" : "s")."
         }
         let touched = summary.typesChanged + summary.typesAdded + summary.typesRemoved
         return "\(summary.breaking) breaking and \(summary.compatible) compatible change\(summary.total == 1 ? "" : "s")"
             + " in \(touched) of \(summary.typesCompared) types"
-            + " (\(summary.typesChanged) changed, \(summary.typesAdded) added, \(summary.typesRemoved) removed)."
+            + " (\(summary.typesChanged) changed, \(summary.typesAdded) added, \(summary.typesRemoved) removed)." + accepted
     }
 
     /// A report for people: a title, then one block per changed type (its changes indented,
@@ -92,12 +95,21 @@ extension LayoutDiff {
                 out += "  \(Self.severityColumn(change.severity))\(LayoutHoles.title(change.typeKind, change.typeName))\(detail)\n"
             }
         }
+        if !suppressed.isEmpty {
+            if !out.isEmpty, !out.hasSuffix("\n\n") { out += "\n" }
+            out += "Suppressed (accepted) changes:\n"
+            for accepted in suppressed {
+                let change = accepted.change
+                out += "  \(Self.severityColumn(change.severity))\(LayoutHoles.title(change.typeKind, change.typeName)): \(change.message)\n"
+                out += "              accepted by \(accepted.rule): \(accepted.reason)\n"
+            }
+        }
         if !out.isEmpty, !out.hasSuffix("\n\n") { out += "\n" }
         out += summaryLine + "\n"
         return out
     }
 
-    private static func severityColumn(_ severity: LayoutChangeSeverity) -> String {
+    static func severityColumn(_ severity: LayoutChangeSeverity) -> String {
         switch severity {
         case .breaking: return "BREAKING    "
         case .compatible: return "compatible  "

@@ -10,6 +10,10 @@ public struct LayoutDiff: Hashable, Sendable {
     public var changes: [LayoutChange]
     /// How many types were compared (present on either side).
     public var typesCompared: Int
+    /// Changes a suppressions file accepted (``LayoutSuppressions/apply(to:)``): reported with
+    /// their reason, but not in ``changes``, so they count for neither ``isEmpty`` nor the
+    /// exit status.
+    public var suppressed: [SuppressedLayoutChange] = []
 
     /// Creates a diff from already computed changes.
     ///

@@ -27,11 +27,7 @@ extension LayoutDocument {
     /// - Parameter pretty: indent the output for people and diffs (default) or write one line.
     /// - Returns: UTF-8 JSON ending in a newline.
     public func jsonData(pretty: Bool = true) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        try LayoutJSON.encode(self, pretty: pretty)
     }
 
     /// Decodes a document written by ``jsonData(pretty:)``.
@@ -44,30 +40,9 @@ extension LayoutDocument {
             self = try JSONDecoder().decode(LayoutDocument.self, from: data)
         } catch let error as LayoutDocumentError {
             throw error
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw LayoutDocumentError.malformed(detail: "missing key '\(key.stringValue)' at \(Self.path(context.codingPath))")
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw LayoutDocumentError.malformed(detail: "expected \(type) at \(Self.path(context.codingPath))")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw LayoutDocumentError.malformed(detail: "expected \(type), found null at \(Self.path(context.codingPath))")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw LayoutDocumentError.malformed(detail: "\(context.debugDescription) at \(Self.path(context.codingPath))")
         } catch {
-            throw LayoutDocumentError.malformed(detail: String(describing: error))
+            throw LayoutDocumentError.malformed(detail: LayoutJSON.describeDecodingError(error))
         }
-    }
-
-    /// Renders a coding path as `$.types[3].fields[0].name`.
-    static func path(_ codingPath: [any CodingKey]) -> String {
-        var result = "$"
-        for key in codingPath {
-            if let index = key.intValue {
-                result += "[\(index)]"
-            } else {
-                result += ".\(key.stringValue)"
-            }
-        }
-        return result
     }
 }
 

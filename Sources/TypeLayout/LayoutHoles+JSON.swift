@@ -67,10 +67,6 @@ public struct LayoutHolesReport: Hashable, Sendable, Codable {
     /// - Returns: UTF-8 JSON.
     /// - Throws: only if encoding fails, which plain values do not.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        try LayoutJSON.encode(self)
     }
 }

@@ -11,19 +11,19 @@ extension LayoutHoles {
         _ layout: TypeLayout,
         alignmentOf: (FieldLayout) -> Int?,
         superclass: TypeLayout?
-    ) -> (ReorderSuggestion?, String?) {
-        if layout.kind == .union { return (nil, "union members all start at offset 0") }
+    ) -> ReorderOutcome {
+        if layout.kind == .union { return .unavailable("union members all start at offset 0") }
         if layout.fields.contains(where: { $0.bitWidth != nil }) {
-            return (nil, "bitfields are packed by rules this suggestion does not model")
+            return .unavailable("bitfields are packed by rules this suggestion does not model")
         }
         if let unknown = layout.fields.first(where: { $0.offset == nil || $0.size == nil }) {
-            return (nil, "the offset or size of field '\(unknown.name)' is unknown")
+            return .unavailable("the offset or size of field '\(unknown.name)' is unknown")
         }
         // Numbers come from files: keep them where the arithmetic below cannot overflow.
         let numbers = [layout.size, layout.alignment, layout.stride, layout.instanceSize, layout.instanceAlignment,
                        superclass?.instanceSize] + layout.fields.flatMap { [$0.offset, $0.size] }
         guard numbers.allSatisfy({ ($0 ?? 0) >= 0 && ($0 ?? 0) <= plausibleLimit }) else {
-            return (nil, "a size or offset is out of range")
+            return .unavailable("a size or offset is out of range")
         }
         let fields = LayoutSnapshot.offsetOrdered(layout.fields)
 
@@ -33,17 +33,17 @@ extension LayoutHoles {
         if layout.kind == .class {
             if let superclassName = layout.superclass {
                 guard let superclass, superclass.name == superclassName, let end = superclass.instanceSize else {
-                    return (nil, "the layout of superclass \(superclassName) is not known, so inherited fields cannot be told apart")
+                    return .unavailable("the layout of superclass \(superclassName) is not known, so inherited fields cannot be told apart")
                 }
                 inherited = superclass.fields.count
                 guard inherited <= fields.count,
                       zip(fields, LayoutSnapshot.offsetOrdered(superclass.fields)).allSatisfy({ $0.name == $1.name })
                 else {
-                    return (nil, "the fields of superclass \(superclassName) do not prefix this class's fields")
+                    return .unavailable("the fields of superclass \(superclassName) do not prefix this class's fields")
                 }
                 start = end
             } else {
-                guard let reference = layout.size else { return (nil, "the object header size is unknown") }
+                guard let reference = layout.size else { return .unavailable("the object header size is unknown") }
                 inherited = 0
                 start = 2 * reference
             }
@@ -52,12 +52,12 @@ extension LayoutHoles {
             start = 0
         }
         let own = Array(fields[inherited...])
-        guard own.count > 1 else { return (nil, "fewer than two fields to reorder") }
+        guard own.count > 1 else { return .unavailable("fewer than two fields to reorder") }
 
         var members: [Member] = []
         for field in own {
             guard let alignment = alignmentOf(field), alignment > 0, alignment <= plausibleLimit else {
-                return (nil, "the alignment of field '\(field.name)' (\(field.type)) is unknown")
+                return .unavailable("the alignment of field '\(field.name)' (\(field.type)) is unknown")
             }
             members.append(Member(name: field.name, size: field.size ?? 0, alignment: alignment))
         }
@@ -65,7 +65,7 @@ extension LayoutHoles {
         // The rule must reproduce what was observed, or the alignments are wrong.
         let (offsets, currentEnd) = place(members, from: start)
         for (field, offset) in zip(own, offsets) where field.offset != offset {
-            return (nil, "field '\(field.name)' is at offset \(field.offset ?? 0), not at \(offset) where declaration-order layout with the known alignments puts it")
+            return .unavailable("field '\(field.name)' is at offset \(field.offset ?? 0), not at \(offset) where declaration-order layout with the known alignments puts it")
         }
         let typeAlignment = layout.kind == .class ? (layout.instanceAlignment ?? 1) : (layout.alignment ?? 1)
         let maxAlignment = max(typeAlignment, members.map(\.alignment).max() ?? 1)
@@ -73,7 +73,7 @@ extension LayoutHoles {
         let sizeIsPadded: Bool
         if layout.kind == .class {
             guard layout.instanceSize == currentEnd else {
-                return (nil, "the instance size \(LayoutValue(layout.instanceSize)) does not end at the last field (\(currentEnd))")
+                return .unavailable("the instance size \(LayoutValue(layout.instanceSize)) does not end at the last field (\(currentEnd))")
             }
             currentSize = currentEnd
             sizeIsPadded = false
@@ -84,7 +84,7 @@ extension LayoutHoles {
             currentSize = roundUp(currentEnd, maxAlignment) // C: sizeof includes tail padding.
             sizeIsPadded = true
         } else {
-            return (nil, "the size \(LayoutValue(layout.size)) does not follow from the fields")
+            return .unavailable("the size \(LayoutValue(layout.size)) does not follow from the fields")
         }
         func stride(ofEnd end: Int) -> Int {
             layout.kind == .class ? end : max(1, roundUp(end, maxAlignment))
@@ -119,8 +119,16 @@ extension LayoutHoles {
                 best = suggestion
             }
         }
-        guard let best else { return (nil, "no order of these fields takes fewer bytes") }
-        return (best, nil)
+        guard let best else { return .unavailable("no order of these fields takes fewer bytes") }
+        return .suggested(best)
+    }
+
+    /// What ``suggestReorder(_:alignmentOf:superclass:)`` found: an order, or why there is none.
+    enum ReorderOutcome {
+        /// An order that takes fewer bytes.
+        case suggested(ReorderSuggestion)
+        /// No suggestion, and the reason shown to the user.
+        case unavailable(String)
     }
 
     /// Larger than any real layout, small enough that sums of a few such numbers cannot overflow.

@@ -11,16 +11,40 @@ extension LayoutHoles {
     ///       17     7  ---- tail padding, 7 bytes ----
     ///   wasted 14 of 24 bytes: 1 hole (7 bytes), tail padding 7 bytes
     ///   reorder to save 8 bytes: b, a, c (size 17 -> 10, stride 24 -> 16)
+    ///   cache lines: 1 of 64 bytes
     /// ```
     ///
+    /// With a cache-line size, a `---- cache line N starts at offset M ----` row marks each
+    /// boundary inside the type (pahole's cacheline markers), and a last line says how many
+    /// lines the type touches and which fields straddle a boundary (see ``cacheLines(lineSize:)``).
+    ///
+    /// With an expansion (pahole `-E`), a field whose type is a known struct, tuple or union
+    /// is followed by that type's rows, indented two spaces a level, at offsets counted from the
+    /// start of this type. The wasted-bytes line counts this type's own holes only.
+    ///
+    /// - Parameters:
+    ///   - cacheLineSize: the cache-line size in bytes, or `nil` for no cache-line rows.
+    ///   - expansion: the nested types to open, or `nil`.
     /// - Returns: the block, ending in a newline.
-    public func textReport() -> String {
+    public func textReport(cacheLineSize: Int? = 64, expansion: LayoutExpansion? = nil) -> String {
         var out = "\(Self.title(kind, typeName))  \(headline)\n"
+        let markerLimit = 256
+        var markers = 0
+        var lastMarked = 0
+        let (shown, truncated) = expandedRows(expansion)
         if !rows.isEmpty {
             out += "  offset  size  field\n"
-            for row in rows {
+            for (depth, row) in shown.map({ ($0.depth, $0.row) }) {
+                if let line = cacheLineSize, line > 0, row.offset > lastMarked {
+                    for boundary in Self.boundaries(after: lastMarked, upTo: row.offset, lineSize: line, limit: markerLimit - markers) {
+                        let inside = boundary < row.offset ? " (\(Self.bytes(row.offset - boundary)) before this row, inside the one above)" : ""
+                        out += "  ---- cache line \(boundary / line) starts at offset \(boundary)\(inside) ----\n"
+                        markers += 1
+                    }
+                    lastMarked = row.offset
+                }
                 out += "  " + pad(String(row.offset), 6)
-                out += "  " + pad(row.size.map(String.init) ?? "?", 4) + "  "
+                out += "  " + pad(row.size.map(String.init) ?? "?", 4) + "  " + String(repeating: "  ", count: depth)
                 switch row.kind {
                 case .field:
                     var text = "\(row.name ?? ""): \(row.type ?? "")"
@@ -32,6 +56,7 @@ extension LayoutHoles {
                 }
                 out += "\n"
             }
+            if truncated { out += "  ... expanded rows cut at \(LayoutExpansion.rowLimit)\n" }
         }
         if let note { out += "  note: \(note)\n" }
         if kind == .struct || kind == .class || kind == .tuple || kind == .union {
@@ -52,6 +77,9 @@ extension LayoutHoles {
         } else if let reorderNote, reorderNote != note, holeCount > 0 {
             out += "  no reorder suggestion: \(reorderNote)\n"
         }
+        if let line = cacheLineSize, line > 0, let text = cacheLineText(lineSize: line) {
+            out += "  \(text)\(markers >= markerLimit ? " (markers shown for the first \(markerLimit) boundaries)" : "")\n"
+        }
         return out
     }
 
@@ -70,11 +98,14 @@ extension LayoutHoles {
     /// - Parameters:
     ///   - analyses: the analysed types.
     ///   - includeTight: also show types without holes or padding.
+    ///   - cacheLineSize: the cache-line size for the markers, or `nil` for none.
+    ///   - expansion: the nested types to open in each block, or `nil`.
     /// - Returns: the report, ending in a newline.
-    public static func textReport(_ analyses: [LayoutHoles], includeTight: Bool = false) -> String {
+    public static func textReport(_ analyses: [LayoutHoles], includeTight: Bool = false, cacheLineSize: Int? = 64,
+                                  expansion: LayoutExpansion? = nil) -> String {
         var out = ""
         for analysis in analyses where includeTight || analysis.wastedBytes > 0 {
-            out += analysis.textReport() + "\n"
+            out += analysis.textReport(cacheLineSize: cacheLineSize, expansion: expansion) + "\n"
         }
         out += summaryLine(analyses) + "\n"
         return out

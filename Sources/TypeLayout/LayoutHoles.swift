@@ -133,7 +133,10 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
             return
         }
         buildRows(layout)
-        (reorder, reorderNote) = Self.suggestReorder(layout, alignmentOf: alignmentOf, superclass: superclass)
+        switch Self.suggestReorder(layout, alignmentOf: alignmentOf, superclass: superclass) {
+        case .suggested(let suggestion): reorder = suggestion
+        case .unavailable(let reason): reorderNote = reason
+        }
     }
 
     private mutating func buildRows(_ layout: TypeLayout) {

@@ -8,11 +8,14 @@ public struct LayoutSVGRenderer: Sendable {
         public var bytesPerRow: Int?
         /// The picture's width in pixels.
         public var width: Int
+        /// The cache-line size whose boundaries are drawn (and counted in the legend), or `nil`.
+        public var cacheLineSize: Int?
 
         /// Creates options.
-        public init(bytesPerRow: Int? = nil, width: Int = 960) {
+        public init(bytesPerRow: Int? = nil, width: Int = 960, cacheLineSize: Int? = 64) {
             self.bytesPerRow = bytesPerRow
             self.width = width
+            self.cacheLineSize = cacheLineSize
         }
     }
 
@@ -70,6 +73,26 @@ public struct LayoutSVGRenderer: Sendable {
             }
         }
 
+        // Cache-line boundaries: a line across the row top where a line starts at a row start,
+        // else a vertical line at that byte; both labelled in the left margin, drawn over the boxes.
+        var marks = ""
+        if let line = options.cacheLineSize, line > 0 {
+            for boundary in LayoutHoles.boundaries(after: 0, upTo: shownBytes - 1, lineSize: line, limit: Self.rowLimit) where boundary < extent {
+                let row = boundary / perRow
+                let column = boundary % perRow
+                let y = top + row * rowHeight
+                let x = Double(left) + Double(column) * cell
+                marks += "<g><title>cache line \(boundary / line) starts at offset \(boundary)</title>"
+                if column == 0 {
+                    marks += "<line x1=\"\(left)\" y1=\"\(y + 1)\" x2=\"\(options.width - 16)\" y2=\"\(y + 1)\" stroke=\"#d62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+                } else {
+                    marks += "<line x1=\"\(fmt(x))\" y1=\"\(y)\" x2=\"\(fmt(x))\" y2=\"\(y + rowHeight)\" stroke=\"#d62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+                }
+                marks += text(x: 4, y: Double(y + 12), "CL\(boundary / line)", size: 10, fill: "#d62828")
+                marks += "</g>\n"
+            }
+        }
+
         // One box per row segment of each field, hole, padding or header.
         var fieldIndex = 0
         for (index, item) in holes.rows.enumerated() {
@@ -123,6 +146,8 @@ public struct LayoutSVGRenderer: Sendable {
             }
         }
 
+        body += marks
+
         // Legend: fields, totals, suggestion, notes.
         var legendY = top + rowCount * rowHeight + 28
         var lines: [String] = []
@@ -134,6 +159,7 @@ public struct LayoutSVGRenderer: Sendable {
             lines.append("suggested order: \(reorder.order.joined(separator: ", ")) (size \(reorder.currentSize) -> \(reorder.suggestedSize), stride \(reorder.currentStride) -> \(reorder.suggestedStride))")
         }
         if let note = holes.note { lines.append("note: \(note)") }
+        if let line = options.cacheLineSize, line > 0, let text = holes.cacheLineText(lineSize: line) { lines.append(text) }
         let lineLength = max(20, Int(Double(options.width - 32) / 7.4))
         for line in lines.flatMap({ Self.wrap($0, length: lineLength) }) {
             body += text(x: 16, y: Double(legendY), line, size: 13, fill: "#222")
@@ -227,11 +253,30 @@ public struct LayoutSVGRenderer: Sendable {
         return lines
     }
 
-    /// `Swift.Int` -> `Int`, `Foo.Bar.Baz?` -> `Baz?`: the last component, for a box label
-    /// (the tooltip and the legend keep the qualified name).
+    /// `Swift.Int` -> `Int`, `Foo.Bar.Baz?` -> `Baz?`, `[Swift.String: Swift.Int]` ->
+    /// `[String: Int]`: every qualified name inside keeps its last component, and brackets,
+    /// generic arguments and punctuation stay, for a box label (the tooltip and the legend keep
+    /// the qualified name).
     static func shortTypeName(_ name: String) -> String {
-        guard !name.contains("<"), !name.contains("("), let dot = name.lastIndex(of: ".") else { return name }
-        return String(name[name.index(after: dot)...])
+        var out = ""
+        var run = ""
+        func flush() {
+            // A run starting with "." follows a `>` or `)` (`Outer<Int>.Inner`): keep one dot.
+            let leadingDot = run.hasPrefix(".")
+            let last = run.split(separator: ".", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+            out += (leadingDot ? "." : "") + last
+            run = ""
+        }
+        for character in name {
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                run.append(character)
+            } else {
+                flush()
+                out.append(character)
+            }
+        }
+        flush()
+        return out
     }
 
     /// Shortens a label to what fits in `width` pixels (about 7.5 px per character at 12 px).

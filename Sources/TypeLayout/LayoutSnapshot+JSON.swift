@@ -48,7 +48,7 @@ extension LayoutSnapshot {
         do {
             header = try decoder.decode(FileHeader.self, from: data)
         } catch {
-            throw LayoutSnapshotError.malformed(detail: Self.describe(error))
+            throw LayoutSnapshotError.malformed(detail: LayoutJSON.describeDecodingError(error))
         }
         if header.format == nil, header.schemaVersion != nil {
             do {
@@ -73,7 +73,7 @@ extension LayoutSnapshot {
         do {
             file = try decoder.decode(SnapshotFile.self, from: data)
         } catch {
-            throw LayoutSnapshotError.malformed(detail: Self.describe(error))
+            throw LayoutSnapshotError.malformed(detail: LayoutJSON.describeDecodingError(error))
         }
         self.init(types: file.types.map(\.layout))
         self.version = version
@@ -127,22 +127,6 @@ extension LayoutSnapshot {
         ]
         if enumCase.indirect { parts.append("\"indirect\": true") }
         return "{" + parts.joined(separator: ", ") + "}"
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing key '\(key.stringValue)' at \(LayoutDocument.path(context.codingPath))"
-        case DecodingError.typeMismatch(let type, let context):
-            return "expected \(type) at \(LayoutDocument.path(context.codingPath))"
-        case DecodingError.valueNotFound(let type, let context):
-            return "expected \(type), found null at \(LayoutDocument.path(context.codingPath))"
-        case DecodingError.dataCorrupted(let context):
-            let underlying = context.underlyingError.map { ": \(String(describing: $0))" } ?? ""
-            return "\(context.debugDescription)\(underlying) at \(LayoutDocument.path(context.codingPath))"
-        default:
-            return String(describing: error)
-        }
     }
 }
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo check`: compare a binary's layouts with a recorded snapshot.
@@ -22,12 +23,19 @@ struct CheckCommand: ParsableCommand {
             Types are selected as the snapshot recorded (its --type/--kind/--module filters) \
             unless filters are given here.
 
+            Accepted changes are listed in a suppressions file (--suppressions FILE; \
+            SNAPSHOT.suppressions beside a SNAPSHOT.json is read without being named): they are \
+            shown with their reason and do not fail the check.
+
             Exit status: 0 nothing changed, 1 something changed (with --fail-on breaking: only \
-            breaking changes count), 2 usage or input error.
+            breaking changes count), 2 usage or input error. With --exit-status bits: 0 nothing \
+            changed, 4 only compatible changes, 12 breaking changes, 2 usage or input error.
 
             Examples:
               typeinfo check libWire.so --against Tests/layouts.json
               typeinfo check MyApp --against layouts.json --format json --fail-on breaking
+              typeinfo check MyApp --against layouts.json --format markdown >> "$GITHUB_STEP_SUMMARY"
+              typeinfo check MyApp --against layouts.json --exit-status bits; [ $(( $? & 8 )) = 0 ]
             """
     )
 
@@ -39,13 +47,11 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("against"), help: ArgumentHelp("The snapshot to compare with.", valueName: "snapshot"))
     var snapshotPath: String?
 
-    @Option(help: "Output format: text (a readable report) or json (docs/layout-checks.md).")
-    var format: ReportFormat = .text
-
-    @Option(name: .customLong("fail-on"), help: "Which changes make the exit status 1: any (default) or breaking.")
-    var failOn: FailurePolicy = .any
+    @OptionGroup var report: DiffReportOptions
 
     @OptionGroup var selection: LayoutSelectionOptions
+
+    @OptionGroup var reading: ReadOptions
 
     func run() throws {
         guard let binary else {
@@ -57,15 +63,13 @@ struct CheckCommand: ParsableCommand {
         var recorded = try LayoutInput.readSnapshot(snapshotPath)
         let chosen = selection.isEmpty ? (recorded.selection ?? LayoutSnapshot.Selection()) : selection.stored
         let filter = try LayoutSelection(chosen)
-        let document = try LayoutInput.readBinary(binary)
-        let current = LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+        let document = try LayoutInput.readBinary(binary, selection: filter.binaryFilter, reading: reading).document
+        let current = LayoutSnapshot(types: document.types)
         if !selection.isEmpty {
             recorded = recorded.filter(filter.matchesSnapshotType)
         }
-        let diff = LayoutDiff(old: recorded, new: current)
-        try DiffOutput.finish(
-            diff, format: format, title: "Checking \(binary) against \(snapshotPath)",
-            old: snapshotPath, new: binary, failOn: failOn
-        )
+        let suppressions = try report.suppressions(beside: DiffReportOptions.suppressionsPath(besideSnapshot: snapshotPath))
+        let diff = suppressions.apply(to: LayoutDiff(old: recorded, new: current))
+        try report.finish(diff, title: "Checking \(binary) against \(snapshotPath)", old: snapshotPath, new: binary)
     }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo diff`: compare the layouts of two builds.
@@ -17,7 +18,8 @@ struct DiffCommand: ParsableCommand {
             `typeinfo check` prints: every change grouped by type, marked BREAKING or compatible.
 
             Exit status: 0 no differences, 1 differences (with --fail-on breaking: only \
-            breaking ones count), 2 usage or input error.
+            breaking ones count), 2 usage or input error. With --exit-status bits: 0, 4 only \
+            compatible differences, 12 breaking ones, 2 error. --suppressions FILE accepts changes.
 
             Examples:
               typeinfo diff old/libWire.so new/libWire.so
@@ -32,13 +34,11 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The newer build: an ELF file or a snapshot.", valueName: "new"))
     var new: String?
 
-    @Option(help: "Output format: text (a readable report) or json (docs/layout-checks.md).")
-    var format: ReportFormat = .text
-
-    @Option(name: .customLong("fail-on"), help: "Which differences make the exit status 1: any (default) or breaking.")
-    var failOn: FailurePolicy = .any
+    @OptionGroup var report: DiffReportOptions
 
     @OptionGroup var selection: LayoutSelectionOptions
+
+    @OptionGroup var reading: ReadOptions
 
     func run() throws {
         guard let old, let new else {
@@ -51,18 +51,15 @@ struct DiffCommand: ParsableCommand {
         let recorded = oldSnapshot?.selection ?? newSnapshot?.selection
         let chosen = selection.isEmpty ? (recorded ?? LayoutSnapshot.Selection()) : selection.stored
         let filter = try LayoutSelection(chosen)
-        let before = try oldSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(old, filter: filter)
-        let after = try newSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(new, filter: filter)
-        try DiffOutput.finish(
-            LayoutDiff(old: before, new: after), format: format, title: "Comparing \(old) -> \(new)",
-            old: old, new: new, failOn: failOn
-        )
+        let before = try oldSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(old, filter: filter, reading: reading)
+        let after = try newSnapshot.map { $0.filter(filter.matchesSnapshotType) } ?? Self.readBinary(new, filter: filter, reading: reading)
+        let diff = try report.suppressions().apply(to: LayoutDiff(old: before, new: after))
+        try report.finish(diff, title: "Comparing \(old) -> \(new)", old: old, new: new)
     }
 
     /// A binary is filtered with every option; a snapshot (above) with those it can answer,
     /// since it keeps no module names.
-    private static func readBinary(_ path: String, filter: LayoutSelection) throws -> LayoutSnapshot {
-        let document = try LayoutInput.readBinary(path)
-        return LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+    private static func readBinary(_ path: String, filter: LayoutSelection, reading: ReadOptions) throws -> LayoutSnapshot {
+        LayoutSnapshot(types: try LayoutInput.readBinary(path, selection: filter.binaryFilter, reading: reading).document.types)
     }
 }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import BinaryInfo
-import DWARFInfo
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo dump`: every Swift type in ELF binaries, read from disk without running them.
@@ -49,8 +49,7 @@ struct DumpCommand: ParsableCommand {
     @Flag(name: .customLong("mangled"), help: "Show each field's mangled type in the text output.")
     var showMangled = false
 
-    @Flag(name: .customLong("no-dwarf"), help: "Do not read DWARF: no C types, no check of the Swift metadata against DWARF.")
-    var noDWARF = false
+    @OptionGroup var reading: ReadOptions
 
     @Flag(name: .customLong("holes"), help: "After the types, show holes, padding and a better field order for each struct, class and tuple that has any (pahole's view; `typeinfo layout` has more).")
     var showHoles = false
@@ -59,33 +58,38 @@ struct DumpCommand: ParsableCommand {
         if showHoles, format == .json {
             throw ValidationError("--holes is for the text output; for holes as JSON use `typeinfo layout PATH --format json`")
         }
-        _ = try DumpFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
+        _ = try selection()
+    }
+
+    private func selection() throws -> TypeFilter {
+        do {
+            return try TypeFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() throws {
-        let filter = try DumpFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
+        let filter = try selection()
         let targets = paths.isEmpty ? [Self.ownExecutablePath()] : paths
+        let options = reading.readOptions(checksSwiftAgainstDWARF: true)
         var documents: [LayoutDocument] = []
         var holeReports: [String] = []
         var failed = false
         for path in targets {
             do {
-                var document = try Self.readImage(path, useDWARF: !noDWARF)
-                let alignments = showHoles ? LayoutCommand.alignments(for: document) : { _ in nil }
-                var byName: [String: TypeLayout] = [:]
+                var result = try BinaryLayoutReader.read(path: path, selection: filter, options: options)
+                result.document.image.notes += result.warnings
+                documents.append(result.document)
                 if showHoles {
-                    for type in document.types where byName[type.name] == nil { byName[type.name] = type }
-                }
-                document.types = document.types.filter(filter.matches)
-                documents.append(document)
-                if showHoles {
-                    let analyses = document.types
+                    let alignments = result.alignments
+                    let analyses = result.document.types
                         .filter { [.struct, .class, .tuple, .union].contains($0.kind) }
-                        .map { LayoutHoles($0, alignmentOf: alignments, superclass: $0.superclass.flatMap { byName[$0] }) }
+                        .map { LayoutHoles($0, alignmentOf: alignments.alignment(of:), superclass: result.superclass(of: $0)) }
                     holeReports.append(LayoutHoles.textReport(analyses, includeTight: false))
                 }
-            } catch let error as BinaryInfoError {
-                Console.writeError("typeinfo: \(path): \(error)\n")
+            } catch {
+                Console.writeError("typeinfo: \(Self.message(for: error))\n")
                 failed = true
             }
         }
@@ -110,53 +114,14 @@ struct DumpCommand: ParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    /// The Swift types of an image from its metadata, plus, when it has DWARF, its C and C++
-    /// types and a note for every place where DWARF's description of a Swift type disagrees
-    /// with the metadata (the metadata is what the runtime uses, so its numbers are kept).
-    static func readImage(_ path: String, useDWARF: Bool) throws -> LayoutDocument {
-        var document: LayoutDocument
-        do {
-            document = try ComputedLayoutReading.read(path)
-        } catch BinaryInfoError.notSwift where useDWARF {
-            // A C program or library: DWARF alone may still describe its types.
-            guard let (cTypes, _) = try? DWARFReader(path: path).typeLayoutsByLanguage(), !cTypes.isEmpty else {
-                throw BinaryInfoError.notSwift
-            }
-            var summary = ImageSummary(path: path, hasDebugInfo: true)
-            summary.notes.append("no Swift metadata: the types below come from DWARF")
-            return LayoutDocument(image: summary, types: cTypes)
+    /// What dump says about a file it cannot read (a file without Swift metadata is "not Swift",
+    /// whatever its DWARF's trouble).
+    private static func message(for error: LayoutReadingError) -> String {
+        switch error {
+        case .unreadable(let path, let reason): return "\(path): \(reason)"
+        case .noTypes(let path), .dwarfUnreadable(let path, _): return "\(path): \(BinaryInfoError.notSwift)"
+        default: return error.description
         }
-        guard useDWARF, document.image.hasDebugInfo != false else { return document }
-        do {
-            let (cTypes, swiftTypes) = try DWARFReader(path: path).typeLayoutsByLanguage()
-            let known = Set(document.types.map(\.name))
-            document.types += cTypes.filter { !known.contains($0.name) }
-            let report = LayoutWitnessComparison.compare(metadata: document.types, dwarf: swiftTypes)
-            // Plain `-g` describes Swift types without members: every field of such a type comes
-            // back as "not in DWARF". One summary line says that; real disagreements are listed.
-            let fieldCounts = Dictionary(document.types.map { ($0.name, $0.fields.count) }, uniquingKeysWith: { first, _ in first })
-            let byType = Dictionary(grouping: report.disagreements, by: \.typeName)
-            var memberless = 0
-            for disagreement in report.disagreements {
-                let all = byType[disagreement.typeName] ?? []
-                let describedWithoutMembers = all.count == fieldCounts[disagreement.typeName]
-                    && all.allSatisfy { $0.reason == .memberNotDescribed }
-                if describedWithoutMembers {
-                    if all.first == disagreement { memberless += 1 }
-                    continue
-                }
-                document.image.notes.append("DWARF disagrees: \(disagreement)")
-            }
-            if memberless > 0 {
-                document.image.notes.append(
-                    "DWARF describes \(memberless) Swift types without their members (plain -g): build with -Xfrontend -gdwarf-types to check field offsets against DWARF too")
-            }
-        } catch .noDebugInfo {
-            // Nothing to add.
-        } catch {
-            document.image.notes.append("DWARF not used: \(error)")
-        }
-        return document
     }
 
     /// The running executable, so `typeinfo dump` with no argument has something to show.

@@ -1,11 +1,10 @@
 import ArgumentParser
-import BinaryInfo
-import DWARFInfo
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import LayoutReading
 import TypeLayout
 
 /// `typeinfo snapshot`: record the layouts of a binary's types for later `typeinfo check`.
@@ -37,10 +36,12 @@ struct SnapshotCommand: ParsableCommand {
 
     @OptionGroup var selection: LayoutSelectionOptions
 
+    @OptionGroup var reading: ReadOptions
+
     func run() throws {
         let filter = try selection.filter()
-        let document = try LayoutInput.readBinary(binary)
-        var snapshot = LayoutSnapshot(types: document.types.filter(filter.matchesBinaryType))
+        let document = try LayoutInput.readBinary(binary, selection: filter.binaryFilter, reading: reading).document
+        var snapshot = LayoutSnapshot(types: document.types)
         snapshot.selection = selection.isEmpty ? nil : selection.stored
         let data = snapshot.jsonData()
         if let output {
@@ -87,20 +88,19 @@ struct LayoutSelectionOptions: ParsableArguments {
 /// A compiled type selection. Snapshots do not keep module names, so on the snapshot side
 /// only the name and kind filters apply (the module filter was applied when it was taken).
 struct LayoutSelection {
-    let binaryFilter: DumpFilter
-    let snapshotFilter: DumpFilter
+    let binaryFilter: TypeFilter
+    let snapshotFilter: TypeFilter
 
     /// Compiles a selection; a `/regex/` that does not compile is an input error (exit 2).
     init(_ selection: LayoutSnapshot.Selection) throws {
         do {
-            binaryFilter = try DumpFilter(typePatterns: selection.typePatterns, kinds: selection.kinds, modules: selection.modules)
-            snapshotFilter = try DumpFilter(typePatterns: selection.typePatterns, kinds: selection.kinds, modules: [])
-        } catch let error as ValidationError {
-            throw LayoutInput.fail(error.message)
+            binaryFilter = try TypeFilter(selection)
+            snapshotFilter = try TypeFilter(selection, ignoringModules: true)
+        } catch {
+            throw LayoutInput.fail(error.description)
         }
     }
 
-    func matchesBinaryType(_ type: TypeLayout) -> Bool { binaryFilter.matches(type) }
     func matchesSnapshotType(_ type: TypeLayout) -> Bool { snapshotFilter.matches(type) }
 }
 
@@ -120,40 +120,20 @@ enum LayoutInput {
         Console.writeError("typeinfo: \(message)\n")
     }
 
-    /// Reads an ELF file's Swift types (metadata) and C types (DWARF, when present).
+    /// Reads the types of an ELF file that `filter` selects (Swift types with their computed
+    /// layouts, C types from DWARF), printing a warning for a source that could not be used.
     ///
-    /// Swift types come from the metadata only; DWARF adds the C and C++ types (structs,
-    /// unions, enums) the metadata does not have. Swift types DWARF describes are left out:
-    /// their member offsets are the compiler's synthesis, a second witness at best (`typeinfo
-    /// dump` reports where the two disagree), never the source of a snapshot.
-    static func readBinary(_ path: String) throws -> LayoutDocument {
-        var document: LayoutDocument?
-        var metadataError: BinaryInfoError?
+    /// DWARF's description of Swift types is not read: its member offsets are the compiler's
+    /// synthesis, a second witness at best (`typeinfo dump` reports where the two disagree),
+    /// never the source of a snapshot.
+    static func readBinary(_ path: String, selection filter: TypeFilter = .all, reading: ReadOptions) throws -> LayoutReadResult {
         do {
-            document = try ComputedLayoutReading.read(path)
-        } catch let error as BinaryInfoError {
-            metadataError = error
+            let result = try BinaryLayoutReader.read(path: path, selection: filter, options: reading.readOptions(checksSwiftAgainstDWARF: false))
+            for warning in result.warnings { note("warning: \(warning)") }
+            return result
+        } catch {
+            throw fail(error.description)
         }
-        if let metadataError, metadataError != .notSwift {
-            throw fail("\(path): \(metadataError)")
-        }
-        var dwarfTypes: [TypeLayout] = []
-        if document?.image.hasDebugInfo != false {
-            do {
-                dwarfTypes = try DWARFReader(path: path).typeLayouts(languages: .cFamily)
-            } catch .noDebugInfo {
-                dwarfTypes = []
-            } catch {
-                if document == nil { throw fail("\(error)") }
-                note("warning: DWARF not used: \(error)")
-            }
-        }
-        guard var result = document ?? (dwarfTypes.isEmpty ? nil : LayoutDocument(image: ImageSummary(path: path), types: [])) else {
-            throw fail("\(path): \(metadataError.map(String.init(describing:)) ?? "no types"); it has no DWARF C types either")
-        }
-        let known = Set(result.types.map(\.name))
-        result.types += dwarfTypes.filter { !known.contains($0.name) }
-        return result
     }
 
     /// Reads a snapshot file (or a layout document).
@@ -175,33 +155,5 @@ enum LayoutInput {
     static func isJSON(_ path: String) -> Bool {
         guard let head = Console.head(ofFile: path, count: 64) else { return false }
         return head.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "{")
-    }
-}
-
-/// The output formats of `typeinfo check` and `typeinfo diff`.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text
-    case json
-}
-
-/// Which changes make `check` and `diff` exit with status 1.
-enum FailurePolicy: String, ExpressibleByArgument, CaseIterable {
-    /// Any change, compatible or not.
-    case any
-    /// Only breaking changes.
-    case breaking
-}
-
-/// Prints a diff in the chosen format and exits 0 (no relevant change) or 1.
-enum DiffOutput {
-    static func finish(_ diff: LayoutDiff, format: ReportFormat, title: String, old: String, new: String, failOn: FailurePolicy) throws {
-        switch format {
-        case .text:
-            Console.write(diff.textReport(title: title))
-        case .json:
-            Console.write(try diff.jsonData(old: old, new: new))
-        }
-        let failed = failOn == .any ? !diff.isEmpty : diff.hasBreakingChanges
-        if failed { throw ExitCode(1) }
     }
 }

@@ -1,3 +1,4 @@
+import BinaryFixtures
 import Testing
 import TypeLayout
 @testable import BinaryInfo
@@ -12,7 +13,7 @@ struct FixtureDumpTests {
         let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build))
         #expect(oracle.count >= 30)
         for expected in oracle {
-            guard let actual = Self.find(expected, in: document.types) else {
+            guard let actual = expected.find(in: document.types) else {
                 Issue.record("\(build): \(expected.name) (\(expected.mangledName)) not in the dump")
                 continue
             }
@@ -29,29 +30,6 @@ struct FixtureDumpTests {
         #expect(document.image.fileType == expectedType)
         #expect(document.image.hasSymbols == true)
         #expect(document.types.allSatisfy { ["Fixture", "Swift", "__C"].contains($0.module ?? "") })
-    }
-
-    static func find(_ expected: OracleType, in types: [TypeLayout]) -> TypeLayout? {
-        if expected.generic {
-            // `M.Outer<Swift.Int>.Inner<Swift.String>` is the declaration `M.Outer<A>.Inner<A1>`.
-            let shape = withoutGenericArguments(expected.name)
-            return types.first { withoutGenericArguments($0.name) == shape }
-        }
-        if expected.isPrivate {
-            // The runtime names private contexts by address; the file names them by discriminator.
-            return types.first { $0.name.hasPrefix("Fixture.(\(expected.simpleName) in _") }
-        }
-        return types.first { $0.mangledName == expected.mangledName }
-    }
-
-    /// The name with every `<…>` group removed.
-    static func withoutGenericArguments(_ name: String) -> String {
-        var depth = 0
-        var result = ""
-        for character in name {
-            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 { result.append(character) }
-        }
-        return result
     }
 
     static func compare(_ expected: OracleType, _ actual: TypeLayout, build: FixtureBuild) {

@@ -1,3 +1,4 @@
+import BinaryFixtures
 import Foundation
 import Testing
 import TypeLayout

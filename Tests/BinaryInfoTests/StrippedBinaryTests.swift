@@ -1,3 +1,4 @@
+import BinaryFixtures
 import Testing
 import TypeLayout
 @testable import BinaryInfo
@@ -20,7 +21,7 @@ struct StrippedBinaryTests {
         #expect(document.image.notes.contains { $0.contains("stripped") })
         let oracle = try FixtureToolchain.oracle(build)
         for expected in oracle where !expected.isPrivate {
-            guard let actual = FixtureDumpTests.find(expected, in: document.types) else {
+            guard let actual = expected.find(in: document.types) else {
                 Issue.record("stripped: \(expected.name) not in the dump")
                 continue
             }

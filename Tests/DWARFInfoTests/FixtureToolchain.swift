@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Why a fixture could not be built or run.
 struct FixtureError: Error, CustomStringConvertible {
@@ -100,14 +101,24 @@ enum FixtureToolchain {
     }
 
     /// GCC, when the machine has one: it writes DWARF differently from clang (implicit
-    /// constants, members at offset 0 without a location).
-    static let gcc: String? = {
+    /// constants, members at offset 0 without a location). `Tools/setup` installs it; tests
+    /// that need it are disabled, with ``missingGCC`` as the reason, where it is absent.
+    static let gcc: String? = onPath("gcc")
+    /// g++, when the machine has one (installed by `Tools/setup`).
+    static let gxx: String? = onPath("g++")
+
+    /// The reason shown for tests disabled because GCC is missing.
+    static let missingGCC: Comment = "gcc is not installed: run Tools/setup (apt-get install gcc) to read GCC-written DWARF"
+    /// The reason shown for tests disabled because g++ is missing.
+    static let missingGXX: Comment = "g++ is not installed: run Tools/setup (apt-get install g++) to read g++-written DWARF"
+
+    private static func onPath(_ name: String) -> String? {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") + ["/usr/bin"] {
-            let path = "\(directory)/gcc"
+            let path = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil
-    }()
+    }
 
     /// Compiles and runs a C program; returns what it prints.
     static func compileAndRun(cSource source: String, named name: String, compiler: String = clang) throws -> String {

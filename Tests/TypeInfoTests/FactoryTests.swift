@@ -42,6 +42,9 @@ final class FactoryPet: FactoryAnimal {
 }
 
 struct WithDefaults: DefaultInitializable { var retries = 3; var label = "x" }
+/// Size 5, stride 8: a payload case and a tag byte.
+enum CanarySubject { case one, two(Unicode.Scalar), three }
+
 struct HoldsDefaults { var inner: WithDefaults; var count: Int }
 
 struct HoldsAny { var number: Int; var payload: Any }
@@ -107,6 +110,27 @@ private func message(_ body: () throws -> Any) -> String {
         #expect(String(describing: try ClassInfo.of(WithPayload.self).makeInstance()) == "empty")
         #expect(String(describing: try ClassInfo.of(OnlyPayloads.self).makeInstance()) == "number(0)")
         #expect(try ClassInfo.of(Int?.self).makeInstance(Int?.self) == nil)
+    }
+
+    /// A built value writes its size and no further: the bytes between its size and its stride
+    /// belong to the next field (found by ASan: templates once copied a whole stride).
+    @Test(arguments: [CanarySubject.self, (Int32, Int8).self, Int32?.self, FactoryAddress.self] as [Any.Type])
+    func buildingWritesNoByteBeyondTheValue(_ type: Any.Type) throws {
+        func check<T>(_: T.Type) throws {
+            let size = MemoryLayout<T>.size, guardBytes = 16
+            let recipe = try ClassInfo.recipe(for: T.self, path: "", enclosing: [])
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + guardBytes, alignment: MemoryLayout<T>.alignment)
+            defer { buffer.deallocate() }
+            buffer.initializeMemory(as: UInt8.self, repeating: 0xA5, count: size + guardBytes)
+            // Twice: the first build may make the template, the second copies it.
+            for _ in 0..<2 {
+                InstanceFactoryMemory.initialize(recipe, at: buffer)
+                let tail = UnsafeRawBufferPointer(start: buffer + size, count: guardBytes)
+                #expect(tail.allSatisfy { $0 == 0xA5 }, "bytes after \(T.self)'s \(size) written")
+                buffer.withMemoryRebound(to: T.self, capacity: 1) { _ = $0.deinitialize(count: 1) }
+            }
+        }
+        try check(type)
     }
 
     @Test func defaultInitializableKeepsDeclaredDefaults() throws {

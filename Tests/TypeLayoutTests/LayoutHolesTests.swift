@@ -136,4 +136,76 @@ private struct OddReordered { var whole: Int64; var odd: NineBytes; var byte: In
         #expect(LayoutHoles.summaryLine(analyses).hasPrefix("total: \(Int.max) bytes wasted"))
         #expect(LayoutHolesReport(analyses).total.wastedBytes == Int.max)
     }
+
+    @Test func cacheLineMarkersOverHostileOffsetsAreCappedAndCounted() {
+        let huge = TypeLayout(name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 1, stride: Int.max,
+                              fields: [FieldLayout(name: "first", type: "T", offset: 0, size: 1),
+                                       FieldLayout(name: "last", type: "T", offset: Int.max - 8, size: 8)])
+        let holes = LayoutHoles(huge)
+        let text = holes.textReport(cacheLineSize: 64)
+        #expect(text.components(separatedBy: "---- cache line ").count - 1 == 256)
+        #expect(text.contains("cache lines: \((Int.max - 1) / 64 + 1) of 64 bytes (markers shown for the first 256 boundaries)"))
+        #expect(holes.cacheLines(lineSize: 64).straddling.isEmpty)
+        #expect(!holes.textReport(cacheLineSize: nil).contains("cache line"))
+    }
+}
+
+private struct ExpandDeep { var flag: Bool; var value: Int64 }
+private struct ExpandInner { var tag: UInt8; var deep: ExpandDeep; var count: Int32 }
+private struct ExpandOuter { var first: UInt16; var inner: ExpandInner; var last: UInt8 }
+
+@Suite struct LayoutExpansionTests {
+    let deep = Measured.structLayout(ExpandDeep.self, name: "Demo.ExpandDeep", [("flag", \ExpandDeep.flag), ("value", \ExpandDeep.value)])
+    let inner = Measured.structLayout(ExpandInner.self, name: "Demo.ExpandInner",
+                                      [("tag", \ExpandInner.tag), ("deep", \ExpandInner.deep), ("count", \ExpandInner.count)])
+    let outer = Measured.structLayout(ExpandOuter.self, name: "Demo.ExpandOuter",
+                                      [("first", \ExpandOuter.first), ("inner", \ExpandOuter.inner), ("last", \ExpandOuter.last)])
+
+    /// The expansion over the three types; the fields' type names are `String(reflecting:)`.
+    func expansion(depth: Int) -> LayoutExpansion {
+        var renamed = [deep, inner, outer]
+        renamed[0].name = String(reflecting: ExpandDeep.self)
+        renamed[1].name = String(reflecting: ExpandInner.self)
+        return LayoutExpansion(depth: depth, types: renamed)
+    }
+
+    @Test func nestedFieldsAppearAtTheirAbsoluteOffsets() throws {
+        let rows = LayoutHoles(outer).expandedRows(expansion(depth: 2)).rows
+        func row(_ name: String, depth: Int) -> LayoutHoles.Row? {
+            rows.first { $0.depth == depth && $0.row.kind == .field && $0.row.name == name }?.row
+        }
+        // Composed key paths give the compiler's own absolute offsets.
+        #expect(row("tag", depth: 1)?.offset == MemoryLayout<ExpandOuter>.offset(of: \.inner.tag))
+        #expect(row("count", depth: 1)?.offset == MemoryLayout<ExpandOuter>.offset(of: \.inner.count))
+        #expect(row("flag", depth: 2)?.offset == MemoryLayout<ExpandOuter>.offset(of: \.inner.deep.flag))
+        #expect(row("value", depth: 2)?.offset == MemoryLayout<ExpandOuter>.offset(of: \.inner.deep.value))
+        #expect(row("last", depth: 0)?.offset == MemoryLayout<ExpandOuter>.offset(of: \.last))
+        // The hole inside ExpandDeep, between flag and value, shows at depth 2.
+        let flagEnd = try #require(MemoryLayout<ExpandOuter>.offset(of: \.inner.deep.flag)) + MemoryLayout<Bool>.size
+        let valueStart = try #require(MemoryLayout<ExpandOuter>.offset(of: \.inner.deep.value))
+        #expect(rows.contains { $0.depth == 2 && $0.row.kind == .hole && $0.row.offset == flagEnd && $0.row.size == valueStart - flagEnd })
+        // Rows stay in offset order.
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.row.offset <= $1.row.offset })
+    }
+
+    @Test func depthLimitsTheExpansionAndTheTextIndents() throws {
+        let one = LayoutHoles(outer).expandedRows(expansion(depth: 1)).rows
+        #expect(one.map(\.depth).max() == 1 && one.contains { $0.row.name == "deep" } && !one.contains { $0.row.name == "flag" })
+        let none = LayoutHoles(outer).expandedRows(nil).rows
+        #expect(none.map(\.row) == LayoutHoles(outer).rows)
+        let text = LayoutHoles(outer).textReport(cacheLineSize: nil, expansion: expansion(depth: 2))
+        let offset = try #require(MemoryLayout<ExpandOuter>.offset(of: \.inner.deep.value))
+        let padded = String(repeating: " ", count: 6 - String(offset).count) + String(offset)
+        #expect(text.contains("\n  \(padded)     8      value: Swift.Int64\n"), "\(text)")
+        // The waste line still counts the outer type's own bytes only.
+        #expect(text.contains("wasted \(LayoutHoles(outer).wastedBytes) of \(MemoryLayout<ExpandOuter>.stride) bytes"))
+    }
+
+    @Test func aNestedTypeWhoseSizeDisagreesIsNotOpened() {
+        var wrong = inner
+        wrong.name = String(reflecting: ExpandInner.self)
+        wrong.size = MemoryLayout<ExpandInner>.size + 8
+        let rows = LayoutHoles(outer).expandedRows(LayoutExpansion(depth: 3, types: [wrong])).rows
+        #expect(rows.allSatisfy { $0.depth == 0 })
+    }
 }

@@ -6,6 +6,7 @@ import Testing
 import TypeLayout
 
 private struct Padded { var a: Bool; var b: Int; var c: Bool }
+private struct Straddling { var a: (Int64, Int64, Int64, Int64, Int64, Int64, Int64); var b: UInt16; var c: (UInt32, UInt32, UInt32); var d: Int64 }
 
 /// Collects element names and attributes, proving the document parses as XML.
 private final class SVGCollector: NSObject, XMLParserDelegate {
@@ -81,5 +82,34 @@ private final class SVGCollector: NSObject, XMLParserDelegate {
         let boxes = collector.elements.filter { $0.name == "rect" && $0.attributes["rx"] == "3" }
         #expect(boxes.count == 2)
         #expect(Set(boxes.compactMap { $0.attributes["y"] }).count == 2, "one lane each")
+    }
+
+    /// Box labels drop module qualifiers but keep brackets and generic arguments; the runtime's
+    /// own qualified and unqualified spellings of a type are the oracle.
+    @Test func shortLabelsKeepBracketsAndGenericArguments() throws {
+        let qualified = _typeName([String: Int?].self, qualified: true)
+        let unqualified = _typeName([String: Int?].self, qualified: false)
+        #expect(qualified != unqualified)
+        for (type, expected) in [("[Swift.String]", "[String]"), (qualified, unqualified)] {
+            let layout = TypeLayout(name: "Demo.Labels", kind: .struct, size: 8, alignment: 8, stride: 8,
+                                    fields: [FieldLayout(name: "a", type: type, offset: 0, size: 8)])
+            let collector = try #require(SVGCollector.parse(LayoutHoles(layout).svg()))
+            #expect(collector.texts.contains(expected), "\(collector.texts)")
+        }
+    }
+
+    @Test func cacheLineBoundariesAreDrawnAndCounted() throws {
+        let layout = Measured.structLayout(Straddling.self, name: "Demo.Straddling",
+                                           [("a", \Straddling.a), ("b", \Straddling.b), ("c", \Straddling.c), ("d", \Straddling.d)])
+        let holes = LayoutHoles(layout)
+        let collector = try #require(SVGCollector.parse(holes.svg()))
+        let boundaries = (MemoryLayout<Straddling>.size - 1) / 64
+        for line in 1...max(boundaries, 1) where boundaries > 0 {
+            #expect(collector.texts.contains("cache line \(line) starts at offset \(line * 64)"))
+        }
+        let offsetC = try #require(MemoryLayout<Straddling>.offset(of: \.c))
+        #expect(collector.texts.contains("cache lines: \(boundaries + 1) of 64 bytes; 'c' (offset \(offsetC), size \(MemoryLayout<(UInt32, UInt32, UInt32)>.size)) straddles a boundary"))
+        let none = try #require(SVGCollector.parse(holes.svg(.init(cacheLineSize: nil))))
+        #expect(!none.texts.contains { $0.hasPrefix("cache line") })
     }
 }

@@ -76,6 +76,14 @@ struct JSONTape {
         }
     }
 
+    /// The index of element `index` of the array at `array`, or `nil` when it has fewer.
+    func element(_ index: Int, in array: Int) -> Int? {
+        guard index >= 0, index < Int(nodes[array].count) else { return nil }
+        var k = array + 1
+        for _ in 0..<index { k = next(after: k) }
+        return k
+    }
+
     /// A short description of the value's JSON type, for error messages.
     func typeName(_ i: Int) -> String {
         switch nodes[i].kind {

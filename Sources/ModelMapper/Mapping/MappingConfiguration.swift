@@ -74,6 +74,20 @@ public struct MappingConfiguration: Sendable {
         if let encoding { dateEncoding[property] = encoding }
     }
 
+    /// The keys of a designated path: its components without empty ones, as HandyJSON reads
+    /// them (`"data.result."`, `".data.result"` are `data.result`; `""` and `"."` the root).
+    static func designatedComponents(of path: String) -> [String] {
+        components(of: path).filter { !$0.isEmpty }
+    }
+
+    /// The array index a key-path component names: plain decimal digits, no sign or leading zero.
+    static func arrayIndex(_ component: String) -> Int? {
+        guard let first = component.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+            component == "0" || first != UInt8(ascii: "0"), component.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else { return nil }
+        return Int(component)
+    }
+
     /// Splits a dotted key path, honouring `\.` (literal dot) and `\\` (literal backslash).
     static func components(of path: String) -> [String] {
         var components: [String] = []

@@ -34,6 +34,10 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
         case hookFailed(String)
         /// The mapping configuration names something that does not exist.
         case invalidConfiguration(String)
+        /// The JSON has a value for a property the mapper will not write: a `let` whose reads
+        /// an optimized build may fold, or a property whose type has no JSON mapping.
+        /// `reason` says why and what to change.
+        case unsettableProperty(type: String, property: String, reason: String)
     }
 
     /// What went wrong.
@@ -81,6 +85,7 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
         case .transformFailed(let reason): what = "transformer failed: \(reason)"
         case .hookFailed(let reason): what = "hook rejected the model: \(reason)"
         case .invalidConfiguration(let reason): what = "invalid mapping configuration: \(reason)"
+        case .unsettableProperty(let type, let property, let reason): what = "\(type).\(property) is not decoded: \(reason)"
         }
         return "\(pathString): \(what)"
     }

@@ -72,6 +72,10 @@ public struct MappingOptions: Sendable {
     public var fieldAccess: FieldAccessStrategy
     /// Layout of encoded `Data` and `String` output (pretty printing, sorted keys). Default compact.
     public var outputFormatting: JSONOutputFormatting
+    /// Where a lenient mapper reports, once per property, what it will not decode (a class
+    /// `let` an optimized build may fold, a property whose type has no JSON mapping).
+    /// `nil` (the default) writes the lines to standard error.
+    public var diagnostics: (@Sendable (String) -> Void)?
 
     /// Creates options.
     public init(
@@ -83,7 +87,8 @@ public struct MappingOptions: Sendable {
         reading: JSONReadOptions = JSONReadOptions(),
         writesNilAsNull: Bool = true,
         fieldAccess: FieldAccessStrategy = .instanceStorage,
-        outputFormatting: JSONOutputFormatting = []
+        outputFormatting: JSONOutputFormatting = [],
+        diagnostics: (@Sendable (String) -> Void)? = nil
     ) {
         self.mode = mode
         self.convertsTypes = convertsTypes
@@ -94,5 +99,6 @@ public struct MappingOptions: Sendable {
         self.writesNilAsNull = writesNilAsNull
         self.fieldAccess = fieldAccess
         self.outputFormatting = outputFormatting
+        self.diagnostics = diagnostics
     }
 }

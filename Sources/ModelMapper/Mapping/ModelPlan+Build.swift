@@ -39,24 +39,61 @@ extension ModelPlan {
                 configuration.includedProperties?.contains(name) ?? true
             else { continue }
             let keyPaths = configuration.keyPaths[name] ?? [[naming.key(for: name)]]
+            let binding: PropertyBinding<T>
             if let transformer = configuration.transformers[name] {
-                bindings.append(transformBinding(property, keyPaths: keyPaths, transformer: transformer))
-                continue
+                binding = transformBinding(property, keyPaths: keyPaths, transformer: transformer)
+            } else {
+                let factory = CodecFactory(
+                    dateDecoding: configuration.dateDecoding[name] ?? options.dateDecoding,
+                    dateEncoding: configuration.dateEncoding[name] ?? options.dateEncoding
+                )
+                guard let typed = typedBinding(property, keyPaths: keyPaths, factory: factory) else {
+                    unmapped.append(name)
+                    let reason = "its type \(String(reflecting: property.type)) has no JSON mapping; give it a transformer "
+                        + "(mapping.transform), make the type Mappable, or leave it out (mapping.excludedProperties)"
+                    bindings.append(RefusedBinding(property: property, keyPaths: keyPaths, inner: nil, reason: reason))
+                    continue
+                }
+                binding = typed
             }
-            let factory = CodecFactory(
-                dateDecoding: configuration.dateDecoding[name] ?? options.dateDecoding,
-                dateEncoding: configuration.dateEncoding[name] ?? options.dateEncoding
-            )
-            guard let binding = typedBinding(property, keyPaths: keyPaths, factory: factory) else {
-                unmapped.append(name)
-                continue
+            if let reason = foldableLetReason(property) {
+                bindings.append(RefusedBinding(property: property, keyPaths: keyPaths, inner: binding, reason: reason))
+            } else {
+                bindings.append(binding)
             }
-            bindings.append(binding)
         }
         return ModelPlan(
             info: info, configurationVersion: version, configuration: configuration,
             bindings: bindings, unmapped: unmapped, keyNaming: naming, fieldAccess: options.fieldAccess
         )
+    }
+
+    /// Why a `let` must not be written, or `nil` when writing it is safe.
+    ///
+    /// The optimizer's let-property pass (LetPropertiesOpts) replaces every read of a class's
+    /// `let` with the constant its initializers store, when they all store the same value
+    /// built from integer and floating-point literals: `let id = 0` or `init() { id = 0 }`
+    /// in an optimized build reads back 0 whatever was written into the field. Whether the
+    /// initial value is such a constant is not in the metadata, so every class `let` of a
+    /// trivial type (numbers, `Bool`, structs and tuples of them: the only types such a
+    /// constant can have) is refused. Structs are not folded (their fields can be written
+    /// through any address of the value), and non-trivial types (`String`, arrays, classes,
+    /// optionals of them) have no literal constant to fold to.
+    private static func foldableLetReason(_ property: PropertyInfo) -> String? {
+        guard !property.isVar, property.declaringType is AnyObject.Type else { return nil }
+        func isTrivial<V>(_ type: V.Type) -> Bool { _isPOD(V.self) }
+        guard isTrivial(property.type) else { return nil }
+        return "it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads "
+            + "with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), "
+            + "or leave it out (mapping.excludedProperties)"
+    }
+
+    /// The lines the mapper reports once per property (lenient mode): properties it will not decode.
+    static func refusalDiagnostics(_ bindings: [PropertyBinding<T>]) -> [String] {
+        bindings.compactMap { binding in
+            guard let refused = binding as? RefusedBinding<T> else { return nil }
+            return "ModelMapper: \(T.self).\(refused.property) is not decoded: \(refused.reason)"
+        }
     }
 
     /// A binding typed by the property's own type `V`, found by opening `property.type`.

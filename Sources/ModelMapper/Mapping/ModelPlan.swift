@@ -46,7 +46,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         self.bindings = bindings
         self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
         self.unmappedProperties = unmapped
-        self.designatedPath = configuration.designatedPath.map(MappingConfiguration.components(of:))
+        self.designatedPath = configuration.designatedPath.map(MappingConfiguration.designatedComponents(of:))
         self.subclassSelector = configuration.subclassSelector
         self.caseInsensitive = keyNaming.isCaseInsensitive
         let simple = bindings.indices.filter { bindings[$0].isSimple }
@@ -172,7 +172,12 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         }
         for index in complex {
             for path in fields[index].keyPaths {
-                guard let node = resolve(path, in: i, tape) else { continue }
+                let node: Int?
+                do { node = try resolve(path, in: i, tape, strict: context.strict) } catch let error as MappingError {
+                    try handle(error, at: [], context)
+                    break
+                }
+                guard let node else { continue }
                 if !present.isEmpty { present[index] = true }
                 do {
                     try context.within(context.tracksPath ? path.map(JSONPathComponent.key) : []) { try apply(index, node) }
@@ -224,12 +229,36 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         UnsafeBufferPointer(rebasing: keyStorage[keyRanges[j]])
     }
 
-    /// The node at `path` below the object at `i`, or `nil`.
-    func resolve(_ path: [String], in i: Int, _ tape: JSONTape) -> Int? {
+    /// The node at `path` below the object at `i`, or `nil` when the path is absent. A
+    /// component that is a decimal integer indexes an array (`"distances.0.value"`); on an
+    /// object it is a key. A `null` on the way means absent.
+    ///
+    /// - Throws: in strict mode, when the path runs through a value that is neither an object
+    ///   nor an array (a string, a number, ...): the error's path is where it does.
+    func resolve(_ path: [String], in i: Int, _ tape: JSONTape, strict: Bool) throws -> Int? {
         var node = i
+        var walked: [JSONPathComponent] = []
         for component in path {
-            guard tape.kind(node) == .object, let member = tape.member(component, in: node) else { return nil }
-            node = member
+            switch tape.kind(node) {
+            case .object:
+                guard let member = tape.member(component, in: node) else { return nil }
+                walked.append(.key(component))
+                node = member
+            case .array:
+                guard let index = MappingConfiguration.arrayIndex(component) else {
+                    guard strict else { return nil }
+                    throw MappingError(.typeMismatch(expected: "an object with key \"\(component)\"", found: "an array"), path: walked)
+                }
+                guard let element = tape.element(index, in: node) else { return nil }
+                walked.append(.index(index))
+                node = element
+            case .null:
+                return nil
+            default:
+                guard strict else { return nil }
+                let expected = MappingConfiguration.arrayIndex(component) == nil ? "an object with key" : "an array or object with"
+                throw MappingError(.typeMismatch(expected: "\(expected) \"\(component)\"", found: tape.typeName(node)), path: walked)
+            }
         }
         return node
     }
@@ -344,15 +373,33 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         writer.value(.object(object))
     }
 
+    /// Puts `value` at `path` inside `object`, creating what is missing: an array where the
+    /// component is an index (earlier elements `null`), else an object.
     private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout JSONObject) {
         guard let first = path.first else { return }
-        if path.count == 1 {
-            object[first] = value
+        var inner = object[first] ?? .null
+        insert(value, at: path.dropFirst(), into: &inner)
+        object[first] = inner
+    }
+
+    private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into container: inout JSONValue) {
+        guard let first = path.first else {
+            container = value
             return
         }
-        var inner: JSONObject
-        if case .object(let existing)? = object[first] { inner = existing } else { inner = JSONObject() }
-        insert(value, at: path.dropFirst(), into: &inner)
-        object[first] = .object(inner)
+        if case .object(var object) = container {
+            insert(value, at: path, into: &object)
+            container = .object(object)
+        } else if let index = MappingConfiguration.arrayIndex(first) {
+            var elements: [JSONValue] = []
+            if case .array(let existing) = container { elements = existing }
+            if elements.count <= index { elements.append(contentsOf: repeatElement(.null, count: index + 1 - elements.count)) }
+            insert(value, at: path.dropFirst(), into: &elements[index])
+            container = .array(elements)
+        } else {
+            var object = JSONObject()
+            insert(value, at: path, into: &object)
+            container = .object(object)
+        }
     }
 }

@@ -101,7 +101,7 @@ final class TransformBinding<T>: PropertyBinding<T>, @unchecked Sendable {
     override func encode(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
         let value: Any
         do { value = try storage.get(Any.self, info) } catch { throw accessError(error) }
-        return try write(value, &writer)
+        return try write(value, &writer, context)
     }
 
     override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
@@ -112,7 +112,7 @@ final class TransformBinding<T>: PropertyBinding<T>, @unchecked Sendable {
     override func encode(_ instance: T, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
         let value: Any
         do { value = try info.get(from: instance) } catch { throw accessError(error) }
-        return try write(value, &writer)
+        return try write(value, &writer, context)
     }
 
     private func transformed(_ tape: JSONTape, _ node: Int) throws -> Any? {
@@ -127,10 +127,61 @@ final class TransformBinding<T>: PropertyBinding<T>, @unchecked Sendable {
         MappingError(.typeMismatch(expected: String(describing: info.type), found: "a transformed \(type(of: decoded))"))
     }
 
-    private func write(_ value: Any, _ writer: inout JSONWriter) throws -> Bool {
+    /// Writes `value` through the transformer; a `nil` optional is written as `null` or left
+    /// out (``MappingOptions/writesNilAsNull``) without calling it: the transformer converts
+    /// values, and an absent one has nothing to convert.
+    private func write(_ value: Any, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        var value = value
+        if info.type is any OptionalProtocol.Type, let optional = value as? any OptionalProtocol {
+            guard let wrapped = optional.wrappedAny else {
+                guard context.writesNilAsNull else { return false }
+                writer.null()
+                return true
+            }
+            value = wrapped
+        }
         do { writer.value(try transformer.encode(value)) } catch let error as MappingError { throw error } catch {
             throw MappingError(.transformFailed(String(describing: error)))
         }
         return true
+    }
+}
+
+/// A property the mapper reads for encoding but never writes when decoding: a `let` whose
+/// reads an optimized build may fold, or (with no `inner` binding) a property whose type has
+/// no JSON mapping. A value for it in the JSON is an ``MappingError/Kind/unsettableProperty(type:property:reason:)``:
+/// thrown in strict mode, recorded and skipped in lenient mode (the mapper also reports the
+/// property once, when the plan is built).
+final class RefusedBinding<T>: PropertyBinding<T>, @unchecked Sendable {
+    /// Encodes the property (a `let` is read correctly); `nil` when the type has no mapping.
+    let inner: PropertyBinding<T>?
+    /// Why the property is not decoded, and what to change.
+    let reason: String
+
+    init(property: PropertyInfo, keyPaths: [[String]], inner: PropertyBinding<T>?, reason: String) {
+        self.inner = inner
+        self.reason = reason
+        super.init(info: property, keyPaths: keyPaths)
+    }
+
+    /// The error for a JSON value that would have been written to the property.
+    var refusal: MappingError {
+        MappingError(.unsettableProperty(type: String(describing: T.self), property: info.name, reason: reason))
+    }
+
+    override func decode(into storage: MutableInstanceStorage, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
+        throw refusal
+    }
+
+    override func encode(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        try inner?.encode(from: storage, &writer, context) ?? false
+    }
+
+    override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
+        throw refusal
+    }
+
+    override func encode(_ instance: T, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        try inner?.encode(instance, &writer, context) ?? false
     }
 }

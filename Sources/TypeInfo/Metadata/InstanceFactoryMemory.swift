@@ -59,7 +59,9 @@ final class ValueTemplate: @unchecked Sendable {
         func make<T>(_: T.Type) -> (UnsafeMutableRawPointer) -> Void {
             let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
             InstanceFactoryMemory.initialize(recipe, at: UnsafeMutableRawPointer(value))
-            return { $0.initializeMemory(as: T.self, from: value, count: 1) }
+            // One value, not `from:count:`: that copies a whole stride, which runs past a value
+            // whose size is less than its stride (an enum's tag byte) into the next field.
+            return { $0.initializeMemory(as: T.self, to: value.pointee) }
         }
         copyValue = make(type)
     }

@@ -1,7 +1,6 @@
-import TypeLayout
 
 /// Compares two witnesses of Swift layouts: the metadata (from `BinaryInfo` or the runtime) and
-/// DWARF (from ``DWARFReader``, for a build with `-Xfrontend -gdwarf-types`).
+/// DWARF (from `DWARFInfo.DWARFReader`, for a build with `-Xfrontend -gdwarf-types`).
 ///
 /// For C types DWARF is the only witness and needs no comparison. For Swift types the metadata
 /// is what the runtime reads, so it is the source used, and every place where DWARF says

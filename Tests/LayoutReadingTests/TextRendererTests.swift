@@ -1,3 +1,4 @@
+import BinaryFixtures
 import Foundation
 import Testing
 import TypeLayout
@@ -23,7 +24,7 @@ struct TextRendererTests {
         let document = try Self.stableDocument()
         let renderer = LayoutTextRenderer()
         for expected in try FixtureToolchain.oracle(.plain) where !expected.isPrivate {
-            guard let type = FixtureDumpTests.find(expected, in: document.types) else {
+            guard let type = expected.find(in: document.types) else {
                 Issue.record("\(expected.name) not in the dump")
                 continue
             }

@@ -1,6 +1,5 @@
 import Testing
-import TypeLayout
-@testable import DWARFInfo
+@testable import TypeLayout
 
 /// The comparison's rules on small hand-built pairs of layouts: each expected disagreement
 /// repeats the input values, so the test states rules, not measured numbers.

@@ -1,16 +1,17 @@
 import Foundation
+import TypeLayout
 import Synchronization
 
 /// How a fixture is compiled.
-enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertible {
     case plain, debug, optimized, sharedLibrary, object
     /// Linked by lld with `-z pack-relative-relocs`: relative relocations in `.relr.dyn`.
     case packedRelocations
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// The product file name.
-    var product: String {
+    public var product: String {
         switch self {
         case .plain: return "fixture-plain"
         case .debug: return "fixture-debug"
@@ -22,12 +23,12 @@ enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the product runs and prints its own oracle.
-    var isExecutable: Bool { self == .plain || self == .debug || self == .optimized || self == .packedRelocations }
+    public var isExecutable: Bool { self == .plain || self == .debug || self == .optimized || self == .packedRelocations }
 
     /// The build whose printout is the oracle for this product (a library or object file cannot run).
-    var oracleBuild: FixtureBuild { isExecutable ? self : .plain }
+    public var oracleBuild: FixtureBuild { isExecutable ? self : .plain }
 
-    var swiftcArguments: [String] {
+    public var swiftcArguments: [String] {
         let library = FixtureToolchain.fixturesDirectory + "/LayoutFixture.swift"
         let main = FixtureToolchain.fixturesDirectory + "/main.swift"
         switch self {
@@ -41,20 +42,22 @@ enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Compiles fixtures with the toolchain's `swiftc`, once per test run, into a temporary directory.
-enum FixtureToolchain {
-    static let fixturesDirectory: String = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+/// Compiles fixtures with the toolchain's `swiftc` (shared by the BinaryInfo and LayoutReading tests), once per test run, into a temporary directory.
+public enum FixtureToolchain {
+    public static let fixturesDirectory: String = {
+        // The sources stay with the BinaryInfo tests, which they were written for.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BinaryInfoTests/Fixtures").path
     }()
 
-    static let buildDirectory: String = {
+    public static let buildDirectory: String = {
         let path = NSTemporaryDirectory() + "binaryinfo-fixtures-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
 
     /// The compiler: `$SWIFTC`, else the `swiftc` next to the running toolchain, else from PATH.
-    static let swiftc: String = {
+    public static let swiftc: String = {
         if let explicit = ProcessInfo.processInfo.environment["SWIFTC"] { return explicit }
         for candidate in ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"] where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
@@ -67,7 +70,7 @@ enum FixtureToolchain {
     private static let compiling: [FixtureBuild: NSLock] = Dictionary(uniqueKeysWithValues: FixtureBuild.allCases.map { ($0, NSLock()) })
 
     /// The path of the built product (compiled on first use).
-    static func product(_ build: FixtureBuild) throws -> String {
+    public static func product(_ build: FixtureBuild) throws -> String {
         if let done = built.withLock({ $0[build] }) { return try done.get() }
         let lock = compiling[build] ?? NSLock()
         lock.lock()
@@ -86,7 +89,7 @@ enum FixtureToolchain {
     }
 
     /// What the built executable prints about its own types.
-    static func oracle(_ build: FixtureBuild) throws -> [OracleType] {
+    public static func oracle(_ build: FixtureBuild) throws -> [OracleType] {
         let executable = try product(build.oracleBuild)
         let printed = try run(executable, [], in: buildDirectory)
         return try JSONDecoder().decode([OracleType].self, from: Data(printed.utf8))
@@ -94,7 +97,7 @@ enum FixtureToolchain {
 
     /// Runs a program and returns its standard output, or throws with its standard error.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String], in directory: String) throws -> String {
+    public static func run(_ program: String, _ arguments: [String], in directory: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
         process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
@@ -114,36 +117,64 @@ enum FixtureToolchain {
     }
 }
 
-struct FixtureError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+public struct FixtureError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+
+    public init(message: String) { self.message = message }
 }
 
 /// One type as the fixture program sees itself (see `fixtureOracleJSON()` in Fixtures/LayoutFixture.swift).
-struct OracleType: Decodable, Sendable {
-    struct Field: Decodable, Sendable {
-        var name: String
-        var offset: Int
-        var type: String
-        var size: Int
-        var alignment: Int
+public struct OracleType: Decodable, Sendable {
+    public struct Field: Decodable, Sendable {
+        public var name: String
+        public var offset: Int
+        public var type: String
+        public var size: Int
+        public var alignment: Int
     }
 
-    var name: String
-    var mangledName: String
-    var kind: String
-    var generic: Bool
-    var size: Int
-    var alignment: Int
-    var stride: Int
-    var superclass: String?
-    var fields: [Field]
-    var cases: [String]
-    var conformances: [String]
+    public var name: String
+    public var mangledName: String
+    public var kind: String
+    public var generic: Bool
+    public var size: Int
+    public var alignment: Int
+    public var stride: Int
+    public var superclass: String?
+    public var fields: [Field]
+    public var cases: [String]
+    public var conformances: [String]
 
     /// Whether the runtime could not name the type's context (private and fileprivate types).
-    var isPrivate: Bool { mangledName.contains("XZ") }
+    public var isPrivate: Bool { mangledName.contains("XZ") }
 
     /// The last component of the name, for private types: `PrivateThing`.
-    var simpleName: String { String(name.split(separator: ".").last ?? "") }
+    public var simpleName: String { String(name.split(separator: ".").last ?? "") }
+}
+
+extension OracleType {
+    /// The reader's layout of this type among `types`.
+    public func find(in types: [TypeLayout]) -> TypeLayout? {
+        if generic {
+            // `M.Outer<Swift.Int>.Inner<Swift.String>` is the declaration `M.Outer<A>.Inner<A1>`.
+            let shape = Self.withoutGenericArguments(name)
+            return types.first { Self.withoutGenericArguments($0.name) == shape }
+        }
+        if isPrivate {
+            // The runtime names private contexts by address; the file names them by discriminator.
+            return types.first { $0.name.hasPrefix("Fixture.(\(simpleName) in _") }
+        }
+        return types.first { $0.mangledName == mangledName }
+    }
+
+    /// The name with every `<…>` group removed.
+    public static func withoutGenericArguments(_ name: String) -> String {
+        var depth = 0
+        var result = ""
+        for character in name {
+            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 { result.append(character) }
+        }
+        return result
+    }
 }

@@ -66,7 +66,7 @@ private enum FixtureV2 {
 }
 
 /// Builds the fixture libraries once per test run and runs the `typeinfo` executable.
-private enum CheckFixture {
+enum CheckFixture {
     struct Built: Sendable {
         var v1: String
         var v1Rebuilt: String
@@ -182,7 +182,7 @@ private enum CheckFixture {
     }
 }
 
-private struct FixtureFailure: Error, CustomStringConvertible {
+struct FixtureFailure: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
 }

@@ -1,4 +1,3 @@
-import TypeLayout
 
 /// One fact on which DWARF and the Swift metadata disagree about a Swift type.
 ///

@@ -1,0 +1,81 @@
+import DWARFInfo
+import TypeLayout
+
+extension BinaryLayoutReader {
+    /// Adds DWARF's C and C++ types (those the document does not already have), and, when
+    /// `comparingSwift`, a note for every place where DWARF's description of a Swift type
+    /// disagrees with the merged layout (whose numbers are kept: they are what the runtime uses).
+    static func mergeDWARF(path: String, into document: inout LayoutDocument, comparingSwift: Bool) throws(DWARFReaderError) {
+        let reader = try DWARFReader(path: path)
+        let cTypes: [TypeLayout]
+        var swiftTypes: [TypeLayout] = []
+        if comparingSwift {
+            (cTypes, swiftTypes) = try reader.typeLayoutsByLanguage()
+        } else {
+            cTypes = try reader.typeLayouts(languages: .cFamily)
+        }
+        let known = Set(document.types.map(\.name))
+        document.types += cTypes.filter { !known.contains($0.name) }
+        guard comparingSwift else { return }
+        document.image.notes += dwarfAgreementNotes(merged: document.types, dwarf: swiftTypes)
+    }
+
+    /// The notes for the disagreements between the merged Swift layouts and DWARF's.
+    ///
+    /// Plain `-g` describes Swift types without members: every field of such a type comes back
+    /// as "not in DWARF". One summary line says that; real disagreements are listed one a line.
+    static func dwarfAgreementNotes(merged types: [TypeLayout], dwarf: [TypeLayout]) -> [String] {
+        let report = LayoutWitnessComparison.compare(metadata: types, dwarf: dwarf)
+        var byName: [String: TypeLayout] = [:]
+        for type in types where byName[type.name] == nil { byName[type.name] = type }
+        let byType = Dictionary(grouping: report.disagreements, by: \.typeName)
+        var notes: [String] = []
+        var memberless = 0
+        for disagreement in report.disagreements {
+            let all = byType[disagreement.typeName] ?? []
+            let describedWithoutMembers = all.count == byName[disagreement.typeName]?.fields.count
+                && all.allSatisfy { $0.reason == .memberNotDescribed }
+            if describedWithoutMembers {
+                if all.first == disagreement { memberless += 1 }
+                continue
+            }
+            notes.append("DWARF disagrees: \(describe(disagreement, in: byName[disagreement.typeName]))")
+        }
+        if memberless > 0 {
+            notes.append(
+                "DWARF describes \(memberless) Swift types without their members (plain -g): build with -Xfrontend -gdwarf-types to check field offsets against DWARF too")
+        }
+        return notes
+    }
+
+    /// One greppable line, naming the source(s) the kept value came from: `metadata`, `computed`,
+    /// or both (`metadata+computed`) when they agreed.
+    static func describe(_ disagreement: LayoutDisagreement, in type: TypeLayout?) -> String {
+        let kept: String
+        let what: String
+        switch disagreement.fact {
+        case .size(let value, let dwarf):
+            kept = sourceName(type?.factSources["size"], type?.source)
+            what = "size \(kept) \(value), DWARF \(dwarf)"
+        case .fieldOffset(let field, let value, let dwarf):
+            let stated = type?.fields.first { $0.name == field }?.factSources["offset"]
+            kept = sourceName(stated, type?.source)
+            what = "field '\(field)' offset \(kept) \(value), DWARF \(dwarf)"
+        case .fieldMissingFromDWARF(let field):
+            kept = sourceName(nil, type?.source)
+            what = "field '\(field)' not in DWARF"
+        case .fieldMissingFromMetadata(let field):
+            kept = sourceName(nil, type?.source)
+            what = "member '\(field)' in DWARF only"
+        case .kind(let value, let dwarf):
+            kept = sourceName(nil, type?.source)
+            what = "kind \(kept) \(value.rawValue), DWARF \(dwarf.rawValue)"
+        }
+        return "\(disagreement.typeName): \(what) (using \(kept): \(disagreement.reason.explanation))"
+    }
+
+    private static func sourceName(_ stated: [LayoutSource]?, _ typeSource: LayoutSource?) -> String {
+        let sources = stated.flatMap { $0.isEmpty ? nil : $0 } ?? [typeSource ?? .metadata]
+        return sources.map(\.rawValue).joined(separator: "+")
+    }
+}

@@ -1,0 +1,57 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+extension BinaryLayoutReader {
+    /// Reads the types `names` ask for, as `typeinfo layout --type` does: for each name, the
+    /// type with exactly that qualified name; else those whose name contains it or that a
+    /// `/REGEX/` matches; else, for a generic instantiation the file does not define
+    /// (`Module.Wrapper<Swift.Int>`, `T?`, or a mangled `$s…` name), its computed layout.
+    ///
+    /// - Returns: the named types in the order asked, each once; with no names, every type.
+    /// - Throws: ``LayoutReadingError/noTypeMatches(path:name:)``, ``LayoutReadingError/cannotLayOut(path:name:reason:)``,
+    ///   or a reading error.
+    public static func read(path: String, typeNames names: [String], options: LayoutReadOptions = LayoutReadOptions()) throws(LayoutReadingError) -> LayoutReadResult {
+        var full = try readAll(path: path, options: options)
+        guard !names.isEmpty else { return full }
+        let types = full.document.types
+        var chosen: [TypeLayout] = []
+        for name in names {
+            var matches = types.filter { $0.name == name }
+            if matches.isEmpty {
+                let filter: TypeFilter
+                do {
+                    filter = try TypeFilter(typePatterns: [name])
+                } catch {
+                    throw .invalidSelection(error)
+                }
+                matches = types.filter(filter.matches)
+            }
+            if matches.isEmpty, name.hasPrefix("$s") || name.contains("<") || name.hasSuffix("?") {
+                let (instantiation, reason) = Self.instantiation(named: name, path: path, types: types, options: options)
+                guard let instantiation else { throw .cannotLayOut(path: path, name: name, reason: reason) }
+                matches = [instantiation]
+            }
+            if matches.isEmpty { throw .noTypeMatches(path: path, name: name) }
+            chosen += matches.filter { match in !chosen.contains(match) }
+        }
+        full.relatedTypes = related(to: chosen, in: types)
+        full.document.types = chosen
+        return full
+    }
+
+    /// The layout of a type the file does not define but can lay out: a bound generic
+    /// instantiation named by its mangling (`$s…`) or by the name the file's own fields print.
+    /// Nil, with a reason, when neither works.
+    static func instantiation(named name: String, path: String, types: [TypeLayout], options: LayoutReadOptions) -> (TypeLayout?, String) {
+        guard options.computesLayouts else { return (nil, "computed layouts are off (TYPEINFO_COMPUTED_LAYOUTS=0)") }
+        let mangling = name.hasPrefix("$s") ? name : ComputedLayouts.mangling(ofTypeNamed: name, in: types)
+        guard let mangling else {
+            return (nil, "no field in the file has that type; give its mangled name ($s…) to lay it out")
+        }
+        let dependencies = runtimeLibraries(forFileAt: path, options)
+        let (layout, notes) = ComputedLayouts.instantiation(
+            mangledName: mangling, forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
+        return (layout, notes.last ?? "")
+    }
+}

@@ -1,0 +1,133 @@
+import BinaryInfo
+import DWARFInfo
+import TypeLayout
+import TypeLowering
+
+/// The one way every command reads a file's type layouts.
+///
+/// Sources, merged in this order, each fact keeping the sources that state it (`factSources`):
+/// 1. the binary's static metadata (BinaryInfo): what the runtime reads;
+/// 2. the layouts the toolchain's type lowering computes (TypeLowering): a fact the metadata
+///    lacks is taken, a fact both state must agree, else it becomes unknown and a note names both;
+/// 3. DWARF (DWARFInfo): the only source of C and C++ types; for Swift types a second witness,
+///    compared fact by fact, a disagreement noted with the source the kept value came from.
+public enum BinaryLayoutReader {
+    /// Reads the file at `path` and keeps the types `selection` matches.
+    ///
+    /// - Parameters:
+    ///   - path: an ELF executable, shared library or object file.
+    ///   - selection: which types to keep (all by default).
+    ///   - options: which sources to use, and the runtime libraries and tools they need.
+    /// - Returns: the document, the types the selected ones refer to, and warnings.
+    /// - Throws: ``LayoutReadingError`` naming the file and what is wrong with it.
+    public static func read(path: String, selection: TypeFilter = .all, options: LayoutReadOptions = LayoutReadOptions()) throws(LayoutReadingError) -> LayoutReadResult {
+        var full = try readAll(path: path, options: options)
+        guard !selection.isEmpty else { return full }
+        let selected = full.document.types.filter(selection.matches)
+        full.relatedTypes = related(to: selected, in: full.document.types)
+        full.document.types = selected
+        return full
+    }
+
+    /// Every type of the file, all sources merged.
+    static func readAll(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult {
+        var document: LayoutDocument
+        do {
+            document = try readSwift(path: path, options: options)
+        } catch .notSwift {
+            // A C program or library: DWARF alone may still describe its types.
+            guard options.readsDWARF else { throw .noTypes(path: path) }
+            let cTypes: [TypeLayout]
+            do {
+                cTypes = try DWARFReader(path: path).typeLayouts(languages: .cFamily)
+            } catch .noDebugInfo {
+                throw .noTypes(path: path)
+            } catch {
+                throw .dwarfUnreadable(path: path, error)
+            }
+            guard !cTypes.isEmpty else { throw .noTypes(path: path) }
+            var summary = ImageSummary(path: path, hasDebugInfo: true)
+            summary.notes.append("no Swift metadata: the types below come from DWARF")
+            return LayoutReadResult(document: LayoutDocument(image: summary, types: cTypes))
+        } catch {
+            throw .unreadable(path: path, error)
+        }
+        var warnings: [String] = []
+        if options.readsDWARF, document.image.hasDebugInfo != false {
+            do {
+                try mergeDWARF(path: path, into: &document, comparingSwift: options.checksSwiftAgainstDWARF)
+            } catch .noDebugInfo {
+                // Nothing to add.
+            } catch {
+                warnings.append("DWARF not used: \(error)")
+            }
+        }
+        return LayoutReadResult(document: document, warnings: warnings)
+    }
+
+    /// The static metadata's layouts with the computed ones merged in.
+    static func readSwift(path: String, options: LayoutReadOptions) throws(BinaryInfoError) -> LayoutDocument {
+        guard options.computesLayouts else { return try metadataLayouts(path) }
+        let dependencies = runtimeLibraries(forFileAt: path, options)
+        // The worker lays the images out while the metadata is read.
+        let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
+        let document = try metadataLayouts(path)
+        guard document.image.fileType != "relocatable" else { return document }
+        var merged = pending.compute(types: document.types).merged(into: document)
+        merged.image.notes += dependencies.notes
+        return merged
+    }
+
+    private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> LayoutDocument {
+        do {
+            return try BinaryImage.layouts(atPath: path)
+        } catch let error as BinaryInfoError {
+            throw error
+        } catch {
+            throw .unreadable(detail: "\(error)")
+        }
+    }
+
+    static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [String]) {
+        switch options.runtimeLibraries {
+        case .explicit(let paths):
+            return (paths, [])
+        case .resolved(let toolchainDirectory):
+            return LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory)
+        }
+    }
+
+    static func loweringConfiguration(_ options: LayoutReadOptions) -> LoweringConfiguration {
+        .resolved(remoteMirrorPath: options.remoteMirrorPath, workerPath: options.workerPath)
+    }
+
+    /// The types `selected` refer to that are not among them: superclasses (transitively) and
+    /// field types, by name.
+    static func related(to selected: [TypeLayout], in all: [TypeLayout]) -> [TypeLayout] {
+        var byName: [String: TypeLayout] = [:]
+        for type in all where byName[type.name] == nil { byName[type.name] = type }
+        var wanted = Set(selected.map(\.name))
+        var result: [TypeLayout] = []
+        var queue = selected
+        while let type = queue.popLast() {
+            var names = type.fields.map(\.type)
+            if let superclass = type.superclass { names.append(superclass) }
+            for name in names.flatMap(optionalUnwrapped) where !wanted.contains(name) {
+                wanted.insert(name)
+                guard let found = byName[name] else { continue }
+                result.append(found)
+                queue.append(found)
+            }
+        }
+        return result
+    }
+
+    /// A type name and, for an optional, its wrapped type's (whose alignment an optional has).
+    private static func optionalUnwrapped(_ name: String) -> [String] {
+        if name.hasSuffix("?") { return [name] + optionalUnwrapped(String(name.dropLast())) }
+        for prefix in ["Swift.Optional<", "Optional<"] where name.hasPrefix(prefix) && name.hasSuffix(">") {
+            return [name] + optionalUnwrapped(String(name.dropFirst(prefix.count).dropLast()))
+        }
+        return [name]
+    }
+}

@@ -1,0 +1,44 @@
+/// What a reading may use besides the file itself. Every input is explicit: the library reads no
+/// environment variable and never asks the running process for a layout.
+public struct LayoutReadOptions: Sendable, Equatable {
+    /// The Swift libraries the file's types may refer to (their layouts are read from these files).
+    public enum RuntimeLibraries: Sendable, Equatable {
+        /// Found as the dynamic loader would (DT_NEEDED in DT_RUNPATH, the file's directory), then
+        /// in this toolchain library directory (e.g. /opt/swift/usr/lib/swift/linux).
+        case resolved(toolchainDirectory: String?)
+        /// Exactly these files.
+        case explicit([String])
+    }
+
+    /// Read DWARF: C and C++ types are added, and with ``checksSwiftAgainstDWARF`` the Swift
+    /// layouts are compared with DWARF's (a disagreement is a note).
+    public var readsDWARF: Bool
+    /// Compare the Swift layouts with DWARF's description of them (costs reading DWARF's Swift types).
+    public var checksSwiftAgainstDWARF: Bool
+    /// Merge the layouts the toolchain's type lowering computes (libswiftRemoteMirror in a worker
+    /// process) into the static metadata's.
+    public var computesLayouts: Bool
+    /// The runtime libraries the file depends on.
+    public var runtimeLibraries: RuntimeLibraries
+    /// The libswiftRemoteMirror.so to lay types out with; nil: the one beside the toolchain libraries.
+    public var remoteMirrorPath: String?
+    /// The `typeinfo-lowering` worker executable; nil: the one beside the running executable.
+    public var workerPath: String?
+
+    /// Creates options; the defaults read every source.
+    public init(
+        readsDWARF: Bool = true,
+        checksSwiftAgainstDWARF: Bool = true,
+        computesLayouts: Bool = true,
+        runtimeLibraries: RuntimeLibraries = .resolved(toolchainDirectory: nil),
+        remoteMirrorPath: String? = nil,
+        workerPath: String? = nil
+    ) {
+        self.readsDWARF = readsDWARF
+        self.checksSwiftAgainstDWARF = checksSwiftAgainstDWARF
+        self.computesLayouts = computesLayouts
+        self.runtimeLibraries = runtimeLibraries
+        self.remoteMirrorPath = remoteMirrorPath
+        self.workerPath = workerPath
+    }
+}

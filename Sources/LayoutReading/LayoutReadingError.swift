@@ -1,0 +1,35 @@
+import BinaryInfo
+import DWARFInfo
+
+/// Why ``BinaryLayoutReader`` could not read a file, or could not answer a question about it.
+public enum LayoutReadingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file's Swift metadata could not be read (malformed, truncated, not ELF...).
+    case unreadable(path: String, BinaryInfoError)
+    /// The file has no Swift metadata, and DWARF (not read, or read) describes no C types either.
+    case noTypes(path: String)
+    /// The file has no Swift metadata, and its DWARF could not be read.
+    case dwarfUnreadable(path: String, DWARFReaderError)
+    /// No type of the file has this name, or a name containing it, or one the `/REGEX/` matches.
+    case noTypeMatches(path: String, name: String)
+    /// A `--type` pattern that does not compile.
+    case invalidSelection(TypeFilterError)
+    /// An instantiation the file does not define, which could not be laid out, and why.
+    case cannotLayOut(path: String, name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let error):
+            return "\(path): \(error)"
+        case .noTypes(let path):
+            return "\(path): \(BinaryInfoError.notSwift); it has no DWARF C types either"
+        case .dwarfUnreadable(_, let error):
+            return "\(error)"
+        case .noTypeMatches(let path, let name):
+            return "\(path): no type matches '\(name)'; `typeinfo dump \(path)` lists them"
+        case .invalidSelection(let error):
+            return "\(error)"
+        case .cannotLayOut(let path, let name, let reason):
+            return "\(path): cannot lay out '\(name)': \(reason)"
+        }
+    }
+}
