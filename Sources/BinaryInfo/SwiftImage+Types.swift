@@ -219,19 +219,12 @@ extension SwiftImage {
 
     /// The name of the module that (ultimately) contains a context.
     func moduleName(of context: ContextDescriptor) throws -> String? {
-        var current: ContextDescriptor? = context
-        var steps = 0
-        while let descriptor = current {
-            steps += 1
-            guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: descriptor.address)
-            }
-            if descriptor.kind == .module {
-                return try relativeString(at: descriptor.address &+ 8, what: "module name")
-            }
-            guard case .address(let parent)? = descriptor.parent else { return nil }
-            current = try contextDescriptor(at: parent)
+        var module = context.kind == .module ? context : nil
+        for ancestor in ancestors(of: context) where module == nil {
+            let parent = try ancestor.get()
+            if parent.kind == .module { module = parent }
         }
-        return nil
+        guard let module else { return nil }
+        return try relativeString(at: module.address &+ 8, what: "module name")
     }
 }
