@@ -81,7 +81,10 @@ let package = Package(
         .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
         // The reading entry point, and the typeinfo CLI end to end (run as users run it).
         .testTarget(name: "LayoutReadingTests", dependencies: ["LayoutReading", "BinaryInfo", "DWARFInfo", "BinaryFixtures"]),
-        .testTarget(name: "ModelMapperTests", dependencies: ["ModelMapper"], resources: [.copy("Resources")]),
+        .testTarget(
+            name: "ModelMapperTests", dependencies: ["ModelMapper", "TypeInfo", "BinaryFixtures"], exclude: ["ReleaseFixture"],
+            resources: [.copy("Resources")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
