@@ -16,9 +16,12 @@ let package = Package(
         .library(name: "ModelMapper", targets: ["ModelMapper"]),
         .executable(name: "typeinfo", targets: ["typeinfo"]),
         .executable(name: "typeinfo-lowering", targets: ["typeinfo-lowering"]),
+        .plugin(name: "LayoutCheckPlugin", targets: ["LayoutCheckPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` for the DocC catalogs; builds nothing for `swift build`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Plain value types every layer speaks.
@@ -60,6 +63,16 @@ let package = Package(
                 "typeinfo-lowering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // `swift package layout-check`: a package's layout regression test, typeinfo built from here.
+        .plugin(
+            name: "LayoutCheckPlugin",
+            capability: .command(
+                intent: .custom(verb: "layout-check", description: "Check the product's type layouts against a committed snapshot (--record writes it)."),
+                permissions: [.writeToPackageDirectory(reason: "--record writes the layout snapshot into the package")]
+            ),
+            dependencies: ["typeinfo", "typeinfo-lowering"]
         ),
 
         // Types declared in a second module, so tests can read metadata across module boundaries.
