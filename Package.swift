@@ -82,9 +82,11 @@ let package = Package(
         .testTarget(name: "TypeInfoTests", dependencies: ["TypeInfo", "TypeInfoFixtures"]),
         // Fixture programs compiled once per test run, shared by the BinaryInfo and LayoutReading tests.
         .target(name: "BinaryFixtures", dependencies: ["TypeLayout"], path: "Tests/BinaryFixtures"),
+        // The toolchain's static reflection reader, an oracle for BinaryInfoTests (declared only, loaded with dlopen).
+        .systemLibrary(name: "CStaticMirror", path: "Tests/CStaticMirror"),
         .testTarget(
             name: "BinaryInfoTests",
-            dependencies: ["BinaryInfo", "TypeInfo", "BinaryFixtures"],
+            dependencies: ["BinaryInfo", "TypeInfo", "BinaryFixtures", "CStaticMirror"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo"], exclude: ["Fixtures"]),
