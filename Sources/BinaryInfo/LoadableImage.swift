@@ -8,7 +8,7 @@ import TypeLayout
 /// A linked ELF image described the way a loader sees it, for a reader that must lay it out in
 /// memory without running it (TypeLowering's worker hands such images to libswiftRemoteMirror).
 ///
-/// Nothing here executes or maps the file executable: ``copyContents(into:capacity:)`` copies the
+/// Nothing here executes or maps the file executable: ``copyContents(into:capacity:excluding:)`` copies the
 /// allocated sections' bytes to where their virtual addresses say, and ``relocations`` lists what
 /// the dynamic loader would write into pointer slots.
 ///
