@@ -47,45 +47,45 @@ public final class ModelMapper: Sendable {
     ///     ``MappingConfiguration/designatedPath``).
     /// - Returns: the model.
     /// - Throws: ``MappingError`` (malformed JSON; in strict mode, any value that does not fit).
-    public func decode<T: Mappable>(_ type: T.Type, from data: Data, at path: String? = nil) throws -> T {
+    public func decode<T: MappableModel>(_ type: T.Type, from data: Data, at path: String? = nil) throws -> T {
         try withTape(data) { try decodeRoot(ModelCodec<T>(), $0, path: path, designated: plan(for: T.self).designatedPath) }
     }
 
-    /// Decodes a model from JSON text (see ``decode(_:from:at:)-(_,Data,_)``).
-    public func decode<T: Mappable>(_ type: T.Type, from text: String, at path: String? = nil) throws -> T {
+    /// Decodes a model from JSON text (see `decode(_:from:at:)` with `Data`).
+    public func decode<T: MappableModel>(_ type: T.Type, from text: String, at path: String? = nil) throws -> T {
         try withTape(text) { try decodeRoot(ModelCodec<T>(), $0, path: path, designated: plan(for: T.self).designatedPath) }
     }
 
     /// Decodes a model from an already parsed `[String: Any]` (from `JSONSerialization`, say).
-    public func decode<T: Mappable>(_ type: T.Type, from object: [String: Any], at path: String? = nil) throws -> T {
+    public func decode<T: MappableModel>(_ type: T.Type, from object: [String: Any], at path: String? = nil) throws -> T {
         try withTape(anyObject: object) { try decodeRoot(ModelCodec<T>(), $0, path: path, designated: plan(for: T.self).designatedPath) }
     }
 
     /// Decodes a model from a ``JSONValue`` tree.
-    public func decode<T: Mappable>(_ type: T.Type, from value: JSONValue, at path: String? = nil) throws -> T {
+    public func decode<T: MappableModel>(_ type: T.Type, from value: JSONValue, at path: String? = nil) throws -> T {
         try decode(type, from: value.jsonData(), at: path)
     }
 
     /// Decodes a top-level array of models from UTF-8 JSON. In lenient mode elements that do
     /// not convert are left out; in strict mode they fail with their index in the path.
-    public func decode<T: Mappable>(_ type: [T].Type, from data: Data, at path: String? = nil) throws -> [T] {
+    public func decode<T: MappableModel>(_ type: [T].Type, from data: Data, at path: String? = nil) throws -> [T] {
         try withTape(data) { try decodeRoot(ArrayCodec(ModelCodec<T>()), $0, path: path, designated: nil) }
     }
 
     /// Decodes a top-level array of models from JSON text.
-    public func decode<T: Mappable>(_ type: [T].Type, from text: String, at path: String? = nil) throws -> [T] {
+    public func decode<T: MappableModel>(_ type: [T].Type, from text: String, at path: String? = nil) throws -> [T] {
         try withTape(text) { try decodeRoot(ArrayCodec(ModelCodec<T>()), $0, path: path, designated: nil) }
     }
 
     /// Decodes an array of models from an already parsed `[Any]`.
-    public func decode<T: Mappable>(_ type: [T].Type, from array: [Any]) throws -> [T] {
+    public func decode<T: MappableModel>(_ type: [T].Type, from array: [Any]) throws -> [T] {
         try withTape(anyObject: array) { try decodeRoot(ArrayCodec(ModelCodec<T>()), $0, path: nil, designated: nil) }
     }
 
     /// Decodes a model leniently and also returns every problem that was skipped.
     ///
     /// - Returns: the model, and the skipped values' errors with their JSON paths.
-    public func decodeReportingIssues<T: Mappable>(_ type: T.Type, from data: Data) throws -> (T, [MappingError]) {
+    public func decodeReportingIssues<T: MappableModel>(_ type: T.Type, from data: Data) throws -> (T, [MappingError]) {
         try withTape(data) { tape in
             let context = DecodeContext(mapper: self, collectsIssues: true)
             let model = try decodeRoot(ModelCodec<T>(), tape, path: nil, designated: plan(for: T.self).designatedPath, context: context)
@@ -93,7 +93,7 @@ public final class ModelMapper: Sendable {
         }
     }
 
-    private func decodeRoot<V>(
+    func decodeRoot<V>(
         _ codec: ValueCodec<V>, _ tape: JSONTape, path: String?, designated: [String]?,
         context: DecodeContext? = nil
     ) throws -> V {
@@ -125,7 +125,7 @@ public final class ModelMapper: Sendable {
         return try codec.decode(tape, node, context)
     }
 
-    private func withTape<R>(_ data: Data, _ body: (JSONTape) throws -> R) throws -> R {
+    func withTape<R>(_ data: Data, _ body: (JSONTape) throws -> R) throws -> R {
         do {
             return try data.withUnsafeBytes { raw in
                 try JSONReader.withTape(raw.bindMemory(to: UInt8.self), options: options.reading, body)
@@ -135,7 +135,7 @@ public final class ModelMapper: Sendable {
         }
     }
 
-    private func withTape<R>(_ text: String, _ body: (JSONTape) throws -> R) throws -> R {
+    func withTape<R>(_ text: String, _ body: (JSONTape) throws -> R) throws -> R {
         var text = text
         do {
             return try text.withUTF8 { try JSONReader.withTape($0, options: options.reading, body) }
@@ -156,26 +156,26 @@ public final class ModelMapper: Sendable {
     ///
     /// - Throws: ``MappingError`` for values with no JSON form (in strict mode, also for
     ///   infinities and NaN, which lenient mode writes as `null`).
-    public func encode<T: Mappable>(_ model: T) throws -> Data {
+    public func encode<T: MappableModel>(_ model: T) throws -> Data {
         Data(formatted(try encodeBytes(model, codec: ModelCodec<T>())))
     }
 
     /// Encodes an array of models as UTF-8 JSON.
-    public func encode<T: Mappable>(_ models: [T]) throws -> Data {
+    public func encode<T: MappableModel>(_ models: [T]) throws -> Data {
         Data(formatted(try encodeBytes(models, codec: ArrayCodec(ModelCodec<T>()))))
     }
 
     /// Encodes a model as JSON text.
-    public func encodeToString<T: Mappable>(_ model: T) throws -> String {
+    public func encodeToString<T: MappableModel>(_ model: T) throws -> String {
         String(decoding: formatted(try encodeBytes(model, codec: ModelCodec<T>())), as: UTF8.self)
     }
 
-    private func formatted(_ bytes: [UInt8]) -> [UInt8] {
+    func formatted(_ bytes: [UInt8]) -> [UInt8] {
         options.outputFormatting.isEmpty ? bytes : JSONWriter.formatted(bytes, options.outputFormatting)
     }
 
     /// Encodes a model as a Foundation-style `[String: Any]`.
-    public func encodeToDictionary<T: Mappable>(_ model: T) throws -> [String: Any] {
+    public func encodeToDictionary<T: MappableModel>(_ model: T) throws -> [String: Any] {
         let bytes = try encodeBytes(model, codec: ModelCodec<T>())
         let any = try bytes.withUnsafeBufferPointer { buffer in
             try JSONReader.withTape(buffer, options: JSONReadOptions(maxDepth: .max)) { $0.anyValue(at: 0) }
@@ -184,14 +184,14 @@ public final class ModelMapper: Sendable {
     }
 
     /// Encodes a model as a ``JSONValue`` tree.
-    public func encodeToJSONValue<T: Mappable>(_ model: T) throws -> JSONValue {
+    public func encodeToJSONValue<T: MappableModel>(_ model: T) throws -> JSONValue {
         let bytes = try encodeBytes(model, codec: ModelCodec<T>())
         return try bytes.withUnsafeBufferPointer { buffer in
             try JSONReader.withTape(buffer, options: JSONReadOptions(maxDepth: .max)) { $0.value(at: 0) }
         }
     }
 
-    private func encodeBytes<V>(_ value: V, codec: ValueCodec<V>) throws -> [UInt8] {
+    func encodeBytes<V>(_ value: V, codec: ValueCodec<V>) throws -> [UInt8] {
         var writer = JSONWriter(capacity: 1024)
         try codec.encode(value, into: &writer, EncodeContext(mapper: self))
         return writer.bytes
@@ -205,7 +205,7 @@ public final class ModelMapper: Sendable {
     /// - Parameters:
     ///   - type: the model type.
     ///   - body: adjusts the configuration.
-    public func configure<T: Mappable>(
+    public func configure<T: MappableModel>(
         _ type: T.Type, _ body: @escaping @Sendable (inout MappingConfiguration) -> Void
     ) {
         let id = ObjectIdentifier(type)
@@ -228,14 +228,14 @@ public final class ModelMapper: Sendable {
     /// types with no conversion), for diagnostics.
     ///
     /// - Throws: ``MappingError`` when the type's configuration is invalid.
-    public func unmappedProperties<T: Mappable>(of type: T.Type) throws -> [String] {
+    public func unmappedProperties<T: MappableModel>(of type: T.Type) throws -> [String] {
         try plan(for: type).unmappedProperties
     }
 
     /// The current plan for `T`: cached, rebuilt when the `ClassInfo` was rebuilt or the
     /// configuration changed. Building happens outside the lock; two threads racing to build
     /// the same plan both get a correct one and the last stored wins.
-    func plan<T: Mappable>(for type: T.Type) throws -> ModelPlan<T> {
+    func plan<T: MappableModel>(for type: T.Type) throws -> ModelPlan<T> {
         let info = ClassInfo.of(T.self)
         let id = ObjectIdentifier(T.self)
         let (cached, version, configuration) = state.withLock { state in
@@ -255,7 +255,7 @@ public final class ModelMapper: Sendable {
     }
 
     /// Reports each line not reported before by this mapper.
-    private func report(_ lines: [String]) {
+    func report(_ lines: [String]) {
         guard !lines.isEmpty else { return }
         let fresh = state.withLock { state in lines.filter { state.reported.insert($0).inserted } }
         for line in fresh {

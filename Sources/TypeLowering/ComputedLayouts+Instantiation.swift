@@ -8,6 +8,8 @@ extension ComputedLayouts {
     /// - Parameters:
     ///   - mangledName: the type's mangling, with or without `$s`.
     ///   - path: the file whose images (with `dependencies`) define the types involved.
+    ///   - dependencies: the Swift libraries the file depends on, as for `compute(forFileAt:types:dependencies:configuration:)`.
+    ///   - configuration: where the reflection library and the worker are.
     /// - Returns: the layout, or nil with notes saying why.
     public static func instantiation(
         mangledName: String,
@@ -33,8 +35,11 @@ extension ComputedLayouts {
         }
         var layout = TypeLayout(name: name, mangledName: mangling, kind: typeKind, size: answer.size,
                                 alignment: answer.alignment, stride: answer.stride, source: .computed)
+        layout.extraInhabitants = answer.extraInhabitants
         if typeKind == .enum {
-            layout.enumStrategy = kind == "noPayloadEnum" ? .noPayload : kind == "singlePayloadEnum" ? .singlePayload : .multiPayload
+            layout.enumStrategy = enumStrategy(answer)
+            layout.enumTagBytes = enumTagBytes(answer)
+            layout.enumTagSpareBits = layout.enumStrategy == .multiPayload ? answer.tagSpareBits : nil
             layout.cases = answer.children.map { child in
                 var enumCase = EnumCaseLayout(name: child.name, payloadType: child.mangledType.map { SwiftDemangler.typeName(mangling: $0) ?? $0 })
                 enumCase.payloadSize = child.mangledType == nil ? nil : child.size

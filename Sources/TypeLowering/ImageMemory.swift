@@ -26,8 +26,21 @@ final class ImageMemory {
     private var scratchUsed = 0
     /// Bytes reserved per synthetic record: kind, descriptor, and zeroed words the reader may look at.
     static let syntheticRecordSize = 64
+    /// A value the library is asked to read (``probe``): enum bit patterns, for the tag's spare bits.
+    private let probeArea = UnsafeMutableRawBufferPointer.allocate(byteCount: ImageMemory.probeCapacity, alignment: 16)
+    /// The largest value ``probe`` holds.
+    static let probeCapacity = 256
     /// Symbols no image defines, for one note.
     private(set) var unresolvedSymbols: Set<String> = []
+
+    /// Allocated sections the reflection library never reaches (it follows pointers into type
+    /// metadata, descriptors, reflection records and strings; symbols it asks for through a
+    /// callback): left uncopied, their pages cost no memory. The worker's RSS is the reading's peak.
+    static let unreadSections: Set<String> = [
+        ".eh_frame", ".eh_frame_hdr", ".gcc_except_table", ".rela.dyn", ".rela.plt", ".relr.dyn",
+        ".dynsym", ".dynstr", ".gnu.hash", ".hash", ".gnu.version", ".gnu.version_r", ".gnu.version_d",
+        ".note.gnu.build-id", ".note.gnu.property", ".note.ABI-tag", ".interp",
+    ]
 
     /// Copies and relocates `images` (the first is the file being read; the rest, its dependencies).
     init(images loadable: [LoadableImage]) throws(TypeLoweringError) {
@@ -39,7 +52,7 @@ final class ImageMemory {
             }
             images.append(MappedImage(image: image, base: mapped, size: size))
             do {
-                try image.copyContents(into: mapped, capacity: UInt64(size))
+                try image.copyContents(into: mapped, capacity: UInt64(size), excluding: Self.unreadSections)
             } catch {
                 throw .imageUnusable(path: image.path, reason: "\(error)")
             }
@@ -72,6 +85,16 @@ final class ImageMemory {
     deinit {
         for image in images { munmap(image.base, image.size) }
         scratch.deallocate()
+        probeArea.deallocate()
+    }
+
+    /// The address of a value the library may read, holding `bytes` (at most ``probeCapacity``);
+    /// nil when it does not fit. The next call overwrites it.
+    func probe(_ bytes: [UInt8]) -> UInt64? {
+        guard let base = probeArea.baseAddress, bytes.count <= probeArea.count else { return nil }
+        probeArea.initializeMemory(as: UInt8.self, repeating: 0)
+        bytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(base), byteCount: $0.count) }
+        return UInt64(UInt(bitPattern: base))
     }
 
     /// A minimal value-type metadata record (`kind`, then the descriptor pointer) for a type known
@@ -129,6 +152,12 @@ final class ImageMemory {
 
     /// `count` bytes at `address` if they lie wholly inside one image's copy, else nil.
     func bytes(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
+        if let base = probeArea.baseAddress, address >= UInt64(UInt(bitPattern: base)) {
+            let offset = address - UInt64(UInt(bitPattern: base))
+            if offset < UInt64(probeArea.count) {
+                return count <= UInt64(probeArea.count) - offset ? UnsafeRawPointer(base + Int(offset)) : nil
+            }
+        }
         if let base = scratch.baseAddress, address >= UInt64(UInt(bitPattern: base)) {
             let offset = address - UInt64(UInt(bitPattern: base))
             if offset < UInt64(scratchUsed) {

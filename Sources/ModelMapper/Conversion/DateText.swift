@@ -8,7 +8,9 @@ import Foundation
 ///   `±HHMM` or `±HH`; no zone means UTC;
 /// - a date alone (`2024-11-08`, also with `/` separators) as midnight UTC;
 /// - the basic ISO form `20241108T211503Z`;
-/// - RFC 2822 / HTTP dates: `Fri, 08 Nov 2024 21:15:03 GMT`, `8 Nov 2024 21:15 +0100`.
+/// - RFC 2822 / HTTP dates: `Fri, 08 Nov 2024 21:15:03 GMT`, `8 Nov 2024 21:15 +0100`;
+/// - Twitter's and Weibo's `Fri Sep 04 00:12:21 +0800 2015` (also with `.000` after the
+///   seconds), the forms YYModel reads.
 ///
 /// Numbers are handled by the caller (seconds or milliseconds since 1970).
 enum DateText {
@@ -17,7 +19,9 @@ enum DateText {
         var scanner = Scanner(bytes: text)
         if let date = scanner.isoDate() { return date }
         scanner = Scanner(bytes: text)
-        return scanner.rfc2822Date()
+        if let date = scanner.rfc2822Date() { return date }
+        scanner = Scanner(bytes: text)
+        return scanner.twitterDate()
     }
 
     /// The date in `text` when it is in one of the ISO 8601 forms (not RFC 2822).
@@ -289,6 +293,36 @@ enum DateText {
             skipSpaces()
             guard atEnd else { return nil }
             return makeDate(year, Int64(index + 1), day, hour, minute, second, nanos: 0, offset: offset)
+        }
+
+        /// `Fri Sep 04 00:12:21 +0800 2015` or `Fri Sep 04 00:12:21.000 +0800 2015`.
+        mutating func twitterDate() -> Date? {
+            guard word().count >= 3 else { return nil }
+            skipSpaces()
+            let monthName = word()
+            guard monthName.count >= 3, let index = Self.months.firstIndex(of: String(monthName.prefix(3))) else {
+                return nil
+            }
+            skipSpaces()
+            guard let day = shortNumber() else { return nil }
+            skipSpaces()
+            guard let hour = digits(2), take(UInt8(ascii: ":")), let minute = digits(2), take(UInt8(ascii: ":")),
+                let second = digits(2)
+            else { return nil }
+            var nanos: Int64 = 0
+            if take(UInt8(ascii: ".")) {
+                guard let millis = digits(3) else { return nil }
+                nanos = millis * 1_000_000
+            }
+            skipSpaces()
+            guard let sign = peek, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+            i += 1
+            guard let hhmm = digits(4), hhmm / 100 <= 23, hhmm % 100 <= 59 else { return nil }
+            let magnitude = (hhmm / 100) * 3600 + (hhmm % 100) * 60
+            skipSpaces()
+            guard let year = digits(4), atEnd else { return nil }
+            return makeDate(year, Int64(index + 1), day, hour, minute, second, nanos: nanos,
+                            offset: sign == UInt8(ascii: "-") ? -magnitude : magnitude)
         }
     }
 }

@@ -15,6 +15,14 @@ extension Dictionary: DictionaryShape {}
 struct CodecFactory {
     let dateDecoding: DateDecodingStrategy
     let dateEncoding: DateEncodingStrategy
+    /// Enum codecs being built, so a recursive enum (`indirect case node(Tree, Tree)`,
+    /// `case list([Tree])`) refers to itself instead of recursing forever.
+    private let enumsInProgress = EnumCodecsInProgress()
+
+    init(dateDecoding: DateDecodingStrategy, dateEncoding: DateEncodingStrategy) {
+        self.dateDecoding = dateDecoding
+        self.dateEncoding = dateEncoding
+    }
 
     /// The codec for `V`, or `nil` when the type has no JSON mapping (closures, weak
     /// references, enums without raw values, ...).
@@ -26,7 +34,7 @@ struct CodecFactory {
         if let scalar = scalarCodec(type) { return scalar }
         if type == Date.self { return DateCodec(decoding: dateDecoding, encoding: dateEncoding) }
         // Models first: a model that is also RawRepresentable is still mapped as a model.
-        if let model = type as? any Mappable.Type { return modelCodec(model) }
+        if let model = type as? any MappableModel.Type { return modelCodec(model) }
         if let optional = type as? any OptionalProtocol.Type {
             let wrapped = genericArguments(of: type).first ?? optional.wrappedType
             return optionalCodec(wrapped)
@@ -45,7 +53,46 @@ struct CodecFactory {
             return dictionaryCodec(key: arguments[0], value: arguments[1])
         }
         if let raw = type as? any RawRepresentable.Type { return rawValueCodec(raw) }
+        let info = ClassInfo.of(type)
+        if info.kind == .enum { return enumCodec(type, info) }
         return nil
+    }
+
+    /// An enum without raw values, in `Codable`'s shape (see `EnumPayloadCodec.swift`), when
+    /// every associated value has a codec.
+    private func enumCodec<E>(_ type: E.Type, _ info: ClassInfo) -> AnyObject? {
+        let id = ObjectIdentifier(type)
+        if let pending = enumsInProgress.codecs[id] { return pending }
+        let deferred = DeferredCodec<E>()
+        enumsInProgress.codecs[id] = deferred
+        defer { enumsInProgress.codecs[id] = nil }
+        guard let built = enumCases(info).map({ EnumPayloadCodec<E>(info: info, cases: $0) }) else { return nil }
+        deferred.target = built
+        return built
+    }
+
+    private func enumCases(_ info: ClassInfo) -> [EnumCaseCodec]? {
+        var cases: [EnumCaseCodec] = []
+        for enumCase in info.cases {
+            guard let payloadType = enumCase.payloadType else {
+                cases.append(EnumCaseCodec(name: enumCase.name, keys: [], elements: [], isTuple: false))
+                continue
+            }
+            let payloadInfo = ClassInfo.of(payloadType)
+            let isTuple = payloadInfo.kind == .tuple
+            let types = isTuple ? payloadInfo.tupleElements.map(\.type) : [payloadType]
+            let keys = isTuple
+                ? payloadInfo.tupleElements.enumerated().map { index, element in element.label ?? "_\(index)" }
+                : ["_0"]
+            var elements: [ErasedCodec] = []
+            for elementType in types {
+                func erased<V>(_: V.Type) -> ErasedCodec? { codec(for: V.self).map(ErasedCodec.init) }
+                guard let element = erased(elementType) else { return nil }
+                elements.append(element)
+            }
+            cases.append(EnumCaseCodec(name: enumCase.name, keys: keys, elements: elements, isTuple: isTuple))
+        }
+        return cases
     }
 
     /// The seam to TypeInfo for generic arguments: `Array<Int>` -> `[Int]`.
@@ -70,6 +117,7 @@ struct CodecFactory {
         case ObjectIdentifier(UInt32.self): return IntegerCodec<UInt32>()
         case ObjectIdentifier(UInt64.self): return IntegerCodec<UInt64>()
         case ObjectIdentifier(Decimal.self): return DecimalCodec()
+        case ObjectIdentifier(CGFloat.self): return CGFloatCodec()
         case ObjectIdentifier(URL.self): return URLCodec()
         case ObjectIdentifier(UUID.self): return UUIDCodec()
         case ObjectIdentifier(Data.self): return DataCodec()
@@ -79,7 +127,7 @@ struct CodecFactory {
         }
     }
 
-    private func modelCodec<M: Mappable>(_ type: M.Type) -> AnyObject { ModelCodec<M>() }
+    private func modelCodec<M: MappableModel>(_ type: M.Type) -> AnyObject { ModelCodec<M>() }
 
     private func optionalCodec<W>(_ wrapped: W.Type) -> AnyObject? {
         if W.self == String.self { return OptionalStringCodec() }
@@ -121,4 +169,9 @@ struct CodecFactory {
         guard let raw = codec(for: R.RawValue.self) else { return nil }
         return RawValueCodec<R>(raw)
     }
+}
+
+/// The enum codecs a factory is building (one factory builds one plan's codecs, on one thread).
+final class EnumCodecsInProgress {
+    var codecs: [ObjectIdentifier: AnyObject] = [:]
 }

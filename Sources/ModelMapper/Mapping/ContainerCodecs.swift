@@ -9,7 +9,7 @@ final class OptionalCodec<Wrapped>: ValueCodec<Wrapped?>, @unchecked Sendable {
     override var expected: String { wrapped.expected + " or null" }
 
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Wrapped? {
-        if tape.kind(i) == .null { return nil }
+        if tape.kind(i) == .null || wrapped.isAbsent(tape, i) { return nil }
         return try wrapped.decode(tape, i, context)
     }
 

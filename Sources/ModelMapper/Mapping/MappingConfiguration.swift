@@ -28,7 +28,7 @@ public struct MappingConfiguration: Sendable {
     /// Chooses the concrete type to decode from the JSON object about to be read (for a class
     /// hierarchy: the subclass named by a `"type"` member, say). Return `nil` to keep the
     /// declared type. The returned type must be the declared type or a subclass of it.
-    public var subclassSelector: (@Sendable (JSONObjectReader) -> (any Mappable.Type)?)?
+    public var subclassSelector: (@Sendable (JSONObjectReader) -> (any MappableModel.Type)?)?
 
     /// Creates an empty configuration.
     public init() {}

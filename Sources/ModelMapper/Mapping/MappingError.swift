@@ -90,6 +90,19 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
         return "\(pathString): \(what)"
     }
 
+    /// This error with the expected type's name `old` replaced by `new` (a codec that
+    /// delegates to another one's conversion names its own type).
+    func retyped(from old: String, to new: String) -> MappingError {
+        let kind: Kind
+        switch self.kind {
+        case .typeMismatch(let expected, let found): kind = .typeMismatch(expected: expected == old ? new : expected, found: found)
+        case .numberOverflow(let expected, let found): kind = .numberOverflow(expected: expected == old ? new : expected, found: found)
+        case .invalidValue(let expected, let found): kind = .invalidValue(expected: expected == old ? new : expected, found: found)
+        default: kind = self.kind
+        }
+        return MappingError(kind, path: path)
+    }
+
     /// This error with `component` in front of its path (as it propagates outwards).
     func prefixed(_ component: JSONPathComponent) -> MappingError {
         var copy = self

@@ -50,7 +50,7 @@ extension ModelPlan {
                 guard let typed = typedBinding(property, keyPaths: keyPaths, factory: factory) else {
                     unmapped.append(name)
                     let reason = "its type \(String(reflecting: property.type)) has no JSON mapping; give it a transformer "
-                        + "(mapping.transform), make the type Mappable, or leave it out (mapping.excludedProperties)"
+                        + "(mapping.transform), make the type MappableModel, or leave it out (mapping.excludedProperties)"
                     bindings.append(RefusedBinding(property: property, keyPaths: keyPaths, inner: nil, reason: reason))
                     continue
                 }
@@ -117,16 +117,35 @@ extension ModelPlan {
 
 /// A nested model: decoded and encoded through its own plan, looked up (and revalidated)
 /// in the mapper's cache on every use, so invalidation reaches nested types too.
-final class ModelCodec<M: Mappable>: ValueCodec<M>, @unchecked Sendable {
+///
+/// A struct model held by a property is decoded into the property's current value, so the
+/// fields the JSON does not mention keep the defaults the outer model gave them. A class
+/// model is made afresh: its default instance may be shared with other holders.
+final class ModelCodec<M: MappableModel>: ValueCodec<M>, @unchecked Sendable {
+    private let mergesIntoCurrent = !(M.self is AnyObject.Type)
+
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> M {
         try context.mapper.plan(for: M.self).decode(tape, i, context)
+    }
+
+    override func decode(
+        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
+    ) throws {
+        guard mergesIntoCurrent else { return try super.decode(into: storage, property, tape, i, context) }
+        let current = try storage.get(M.self, property)
+        try storage.set(try context.mapper.plan(for: M.self).decode(tape, i, context, updating: current), property)
+    }
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, merging current: M) throws -> M {
+        guard mergesIntoCurrent else { return try decode(tape, i, context) }
+        return try context.mapper.plan(for: M.self).decode(tape, i, context, updating: current)
     }
 
     override func encode(_ value: M, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         // A subclass instance is written with the subclass's plan.
         let dynamicType: Any.Type = type(of: value)
-        if dynamicType != M.self, let subclass = dynamicType as? any Mappable.Type {
-            func encodeAs<S: Mappable>(_ type: S.Type) throws -> Bool {
+        if dynamicType != M.self, let subclass = dynamicType as? any MappableModel.Type {
+            func encodeAs<S: MappableModel>(_ type: S.Type) throws -> Bool {
                 guard let typed = value as? S else { return false }
                 try context.mapper.plan(for: S.self).encode(typed, into: &writer, context)
                 return true

@@ -5,7 +5,7 @@ import TypeInfo
 /// through which codec. Built once from the type's `ClassInfo` and configuration, then
 /// immutable and shared by every thread; stale when the `ClassInfo` is rebuilt (another
 /// instance or generation) or the type's configuration version changes.
-final class ModelPlan<T: Mappable>: @unchecked Sendable {
+final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     let info: ClassInfo
     let generation: UInt64
     let configurationVersion: Int
@@ -15,7 +15,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
-    let subclassSelector: (@Sendable (JSONObjectReader) -> (any Mappable.Type)?)?
+    let subclassSelector: (@Sendable (JSONObjectReader) -> (any MappableModel.Type)?)?
 
     /// Bindings read by one plain key, in declaration order, and their key bytes.
     private let simple: [Int]
@@ -104,29 +104,35 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
 
     // MARK: Decoding
 
-    /// Reads a `T` from the object at `i`.
-    func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, runHooks: Bool = true) throws -> T {
+    /// Reads a `T` from the object at `i`: a fresh one (`makeForMapping()`), or `existing` with the members the
+    /// JSON has written into it (a class instance in place).
+    func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, runHooks: Bool = true, updating existing: T? = nil) throws -> T {
         guard tape.kind(i) == .object else {
             throw MappingError(.typeMismatch(expected: "an object for \(T.self)", found: tape.typeName(i)))
         }
-        if let subclassSelector, let chosen = subclassSelector(JSONObjectReader(tape: tape, object: i)),
+        if existing == nil, let subclassSelector, let chosen = subclassSelector(JSONObjectReader(tape: tape, object: i)),
             chosen != T.self, chosen is T.Type
         {
             return try decodeSubclass(chosen, tape, i, context)
         }
-        if hasWillDecode && runHooks { return try decodeAfterWillDecode(tape, i, context) }
+        if hasWillDecode && runHooks { return try decodeAfterWillDecode(tape, i, context, updating: existing) }
 
-        var instance = T()
+        var instance = try existing ?? T.makeForMapping()
+        // An object the caller already holds may have had its `let`s read and the values kept
+        // by the optimizer (they cannot change, as far as it knows): they are not written.
+        let refusesLets = existing != nil && T.self is AnyObject.Type
         var present = required.isEmpty ? [] : [Bool](repeating: false, count: bindings.count)
         if accessesThroughStorage {
-            // `instance` is a fresh `T()`, so TypeInfo's instance check cannot fail.
+            // `instance` is a new `T` or a `T` the caller passed, so TypeInfo's instance check cannot fail.
             try info.withStorage(of: &instance) { storage in
                 try mapMembers(tape, i, context, &present) { index, node in
+                    if refusesLets && !fields[index].info.isVar { throw ModelPlan.inPlaceLetRefusal(fields[index], context) }
                     try fields[index].decode(into: storage, tape, node, context)
                 }
             }
         } else {
             try mapMembers(tape, i, context, &present) { index, node in
+                if refusesLets && !fields[index].info.isVar { throw ModelPlan.inPlaceLetRefusal(fields[index], context) }
                 try bindings[index].decode(&instance, tape, node, context)
             }
         }
@@ -263,8 +269,8 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         return node
     }
 
-    private func decodeSubclass(_ chosen: any Mappable.Type, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
-        func decodeAs<S: Mappable>(_ type: S.Type) throws -> T {
+    private func decodeSubclass(_ chosen: any MappableModel.Type, _ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
+        func decodeAs<S: MappableModel>(_ type: S.Type) throws -> T {
             let model = try context.mapper.plan(for: S.self).decode(tape, i, context)
             guard let typed = model as? T else {
                 throw MappingError(.invalidConfiguration("\(S.self) chosen for \(T.self) is not a subclass of it"))
@@ -274,8 +280,18 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         return try decodeAs(chosen)
     }
 
-    private func decodeAfterWillDecode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> T {
-        guard let hook = T.self as? any MappingWillDecode.Type else { return try decode(tape, i, context, runHooks: false) }
+    /// The error for a `let` of a class instance updated in place.
+    static func inPlaceLetRefusal(_ field: FieldBinding, _ context: DecodeContext) -> MappingError {
+        let reason = "it is a 'let', and the instance being updated may already have had it read; an optimized build "
+            + "may keep using that value, so it is never changed in place; declare it 'var', or decode a new instance"
+        if !context.strict { context.mapper.report(["ModelMapper: \(T.self).\(field.property) is not decoded: \(reason)"]) }
+        return MappingError(.unsettableProperty(type: String(describing: T.self), property: field.property, reason: reason))
+    }
+
+    private func decodeAfterWillDecode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, updating existing: T?) throws -> T {
+        guard let hook = T.self as? any MappingWillDecode.Type else {
+            return try decode(tape, i, context, runHooks: false, updating: existing)
+        }
         let replaced: JSONValue
         do { replaced = try hook.willDecode(tape.value(at: i)) } catch let error as MappingError { throw error } catch {
             throw MappingError(.hookFailed(String(describing: error)))
@@ -284,7 +300,7 @@ final class ModelPlan<T: Mappable>: @unchecked Sendable {
         writer.value(replaced)
         return try writer.bytes.withUnsafeBufferPointer { bytes in
             try JSONReader.withTape(bytes, options: JSONReadOptions(maxDepth: .max)) { rewritten in
-                try decode(rewritten, 0, context, runHooks: false)
+                try decode(rewritten, 0, context, runHooks: false, updating: existing)
             }
         }
     }

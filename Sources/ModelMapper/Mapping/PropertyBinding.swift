@@ -70,7 +70,9 @@ final class TypedBinding<T, V>: PropertyBinding<T>, @unchecked Sendable {
     }
 
     override func decode(_ instance: inout T, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
-        let value = try codec.decode(tape, node, context)
+        let current: V
+        do { current = try info.get(V.self, from: instance) } catch { throw accessError(error) }
+        let value = try codec.decode(tape, node, context, merging: current)
         do { try info.set(value, on: &instance) } catch { throw accessError(error) }
     }
 

@@ -69,6 +69,12 @@ class ValueCodec<V>: @unchecked Sendable {
         throw MappingError(.invalidConfiguration("no conversion for \(expected)"))
     }
 
+    /// Reads a `V` from the node at `i` into the property's `current` value: nested struct
+    /// models keep what the JSON does not mention; every other type replaces it.
+    func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, merging current: V) throws -> V {
+        try decode(tape, i, context)
+    }
+
     /// Writes `value` as JSON.
     func encode(_ value: V, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         throw MappingError(.unencodable("no conversion for \(expected)"))
@@ -76,6 +82,10 @@ class ValueCodec<V>: @unchecked Sendable {
 
     /// Whether `value` is `nil` (only optionals say yes).
     func isNil(_ value: V) -> Bool { false }
+
+    /// Whether the node means "no value" for an optional of this type besides `null` (a blank
+    /// string for a URL).
+    func isAbsent(_ tape: JSONTape, _ i: Int) -> Bool { false }
 
     /// Reads the node and stores it in `property` through the instance's storage (TypeInfo
     /// does the write). Scalar codecs override this with concrete code, so the store is
@@ -198,6 +208,8 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
                 throw MappingError(.invalidValue(expected: expected, found: "the string \"\(tape.string(at: i))\""))
             }
             return try convert(text)
+        case .true where context.convertsTypes: return 1
+        case .false where context.convertsTypes: return 0
         default: throw mismatch(tape, i)
         }
     }
@@ -235,6 +247,7 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
 final class FloatCodec: ValueCodec<Float>, @unchecked Sendable {
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Float {
         let kind = tape.kind(i)
+        if context.convertsTypes && (kind == .true || kind == .false) { return kind == .true ? 1 : 0 }
         guard kind == .number || (kind == .string && context.convertsTypes) else { throw mismatch(tape, i) }
         let text = tape.slice(i)
         guard JSONNumberScanner.isValidNumber(text) else {
@@ -252,6 +265,21 @@ final class FloatCodec: ValueCodec<Float>, @unchecked Sendable {
         }
         var text = value.description
         text.withUTF8 { writer.bytes.append(contentsOf: $0) }
+    }
+}
+
+/// `CGFloat` (Foundation's, a `Double` on 64-bit Linux): read and written as a `Double`.
+final class CGFloatCodec: ValueCodec<CGFloat>, @unchecked Sendable {
+    private let double = DoubleCodec()
+
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> CGFloat {
+        do { return CGFloat(try double.decode(tape, i, context)) } catch let error as MappingError {
+            throw error.retyped(from: "Double", to: expected)
+        }
+    }
+
+    override func encode(_ value: CGFloat, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        try double.encode(Double(value), into: &writer, context)
     }
 }
 
@@ -281,19 +309,31 @@ final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
         case .true: return true
         case .false: return false
         case .number where context.convertsTypes:
-            switch try? JSONNumberScanner.integer(tape.slice(i), as: Int.self) {
-            case 0: return false
-            case 1: return true
-            default: throw MappingError(.invalidValue(expected: expected, found: tape.typeName(i)))
-            }
+            // Any non-zero number is true, as in YYModel, KakaJSON and HandyJSON (100, -1, 0.666).
+            return !BoolCodec.isZero(tape.slice(i))
         case .string where context.convertsTypes:
-            switch tape.string(at: i).lowercased() {
-            case "true", "yes", "1": return true
-            case "false", "no", "0": return false
-            default: throw MappingError(.invalidValue(expected: expected, found: "the string \"\(tape.string(at: i))\""))
+            let text = tape.string(at: i)
+            switch text.lowercased() {
+            case "true", "yes": return true
+            case "false", "no": return false
+            default:
+                guard JSONNumberScanner.isValidNumber(tape.slice(i)) else {
+                    throw MappingError(.invalidValue(expected: expected, found: "the string \"\(text)\""))
+                }
+                return !BoolCodec.isZero(tape.slice(i))
             }
         default: throw mismatch(tape, i)
         }
+    }
+
+    /// Whether the valid JSON number `text` is zero: every digit before the exponent is `0`
+    /// (exact for any magnitude, with no conversion that could overflow).
+    static func isZero(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in text {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
+        }
+        return true
     }
 
     override func encode(_ value: Bool, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -351,11 +391,18 @@ final class URLCodec: ValueCodec<URL>, @unchecked Sendable {
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> URL {
         guard tape.kind(i) == .string else { throw mismatch(tape, i) }
         let text = tape.string(at: i)
-        guard !text.isEmpty, let url = URL(string: text) else {
+        guard !URLCodec.isBlank(text), let url = URL(string: text) else {
             throw MappingError(.invalidValue(expected: "a URL", found: "the string \"\(text)\""))
         }
         return url
     }
+
+    /// Blank and whitespace-only strings are no URL (Foundation would make `%20` of them).
+    override func isAbsent(_ tape: JSONTape, _ i: Int) -> Bool {
+        tape.kind(i) == .string && URLCodec.isBlank(tape.string(at: i))
+    }
+
+    static func isBlank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
 
     override func encode(_ value: URL, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.string(value.absoluteString)

@@ -83,7 +83,7 @@ struct FoldedLetTests {
         let model = try lenient.decode(UnmappableProperty.self, from: #"{"name": "a", "opaque": {"x": 1}}"#)
         #expect(model.name == "a" && model.opaque.x == 0)
         #expect(collector.reported == [
-            "ModelMapper: UnmappableProperty.opaque is not decoded: its type ModelMapperTests.NoJSONForm has no JSON mapping; give it a transformer (mapping.transform), make the type Mappable, or leave it out (mapping.excludedProperties)"
+            "ModelMapper: UnmappableProperty.opaque is not decoded: its type ModelMapperTests.NoJSONForm has no JSON mapping; give it a transformer (mapping.transform), make the type MappableModel, or leave it out (mapping.excludedProperties)"
         ])
         #expect(try lenient.unmappedProperties(of: UnmappableProperty.self) == ["opaque"])
         #expect {

@@ -98,7 +98,8 @@ struct Conversions: Mappable {
         for (text, expected) in [("\"no\"", false), ("\"TRUE\"", true), ("0", false), ("1", true), ("\"false\"", false)] {
             #expect(try ModelMapper.shared.decode(Conversions.self, from: #"{"bool": \#(text)}"#).bool == expected)
         }
-        #expect(try ModelMapper.shared.decode(Conversions.self, from: #"{"bool": 2}"#).bool == false)
+        // Any non-zero number is true, as in YYModel, KakaJSON and HandyJSON (issue 11).
+        #expect(try ModelMapper.shared.decode(Conversions.self, from: #"{"bool": 2}"#).bool == true)
         // Strict mode converts nothing.
         #expect(throws: MappingError.self) {
             _ = try ModelMapper(options: MappingOptions(mode: .strict)).decode(Conversions.self, from: #"{"int": "42"}"#)
