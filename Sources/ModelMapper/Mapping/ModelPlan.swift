@@ -12,6 +12,9 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     let bindings: [PropertyBinding<T>]
     /// The same bindings, typed without `T`, for the loops (see ``FieldBinding``).
     private let fields: ContiguousArray<FieldBinding>
+    /// Per binding: its property, and how the encoder writes it.
+    private let infos: ContiguousArray<PropertyInfo>
+    private let encodings: ContiguousArray<FieldEncoding>
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
@@ -45,6 +48,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         self.configurationVersion = configurationVersion
         self.bindings = bindings
         self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
+        self.infos = ContiguousArray(bindings.map(\.info))
+        self.encodings = ContiguousArray(bindings.map { FieldEncoding($0) })
         self.unmappedProperties = unmapped
         self.designatedPath = configuration.designatedPath.map(MappingConfiguration.designatedComponents(of:))
         self.subclassSelector = configuration.subclassSelector
@@ -317,13 +322,34 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         if encodesThroughTree { return try encodeThroughTree(value, into: &writer, context) }
         writer.byte(UInt8(ascii: "{"))
         if accessesThroughStorage {
-            try info.withStorage(reading: value) { storage in
-                try writeMembers(&writer) { index, writer in try fields[index].encode(from: storage, &writer, context) }
-            }
+            try info.withStorage(reading: value) { storage in try writeMembers(from: storage, &writer, context) }
         } else {
             try writeMembers(&writer) { index, writer in try bindings[index].encode(value, &writer, context) }
         }
         writer.byte(UInt8(ascii: "}"))
+    }
+
+    /// ``writeMembers(_:_:)`` through the instance's storage, the common scalars written inline
+    /// (``FieldEncoding``): no closure or dynamic dispatch per field for them.
+    private func writeMembers(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws {
+        var first = true
+        for index in fields.indices {
+            let mark = writer.bytes.count
+            if !first { writer.byte(UInt8(ascii: ",")) }
+            writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
+            let field = fields[index]
+            do {
+                if try encodings[index].write(field, infos[index], from: storage, &writer, context) {
+                    first = false
+                } else {
+                    writer.bytes.removeSubrange(mark...)
+                }
+            } catch let error as MappingError {
+                throw error.prefixed(.key(field.keyPaths[0].first ?? field.property))
+            } catch {
+                throw field.accessError(error).prefixed(.key(field.keyPaths[0].first ?? field.property))
+            }
+        }
     }
 
     /// Writes `"key":value` for every binding, comma-separated; `write` returns `false` for an
