@@ -66,3 +66,12 @@ enum FieldEncoding {
         return true
     }
 }
+
+/// One field as the encoder's loop sees it. The references are `unowned(unsafe)`: the plan
+/// keeps the bindings (and through them the properties) alive in its `fields` for as long as
+/// it exists, and reading them here then costs no reference counting per field.
+struct EncodingSlot {
+    let encoding: FieldEncoding
+    unowned(unsafe) let binding: FieldBinding
+    unowned(unsafe) let info: PropertyInfo
+}

@@ -12,9 +12,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     let bindings: [PropertyBinding<T>]
     /// The same bindings, typed without `T`, for the loops (see ``FieldBinding``).
     private let fields: ContiguousArray<FieldBinding>
-    /// Per binding: its property, and how the encoder writes it.
-    private let infos: ContiguousArray<PropertyInfo>
-    private let encodings: ContiguousArray<FieldEncoding>
+    /// Per binding: how the encoder writes it (see ``EncodingSlot``).
+    private let slots: ContiguousArray<EncodingSlot>
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
@@ -48,8 +47,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         self.configurationVersion = configurationVersion
         self.bindings = bindings
         self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
-        self.infos = ContiguousArray(bindings.map(\.info))
-        self.encodings = ContiguousArray(bindings.map { FieldEncoding($0) })
+        self.slots = ContiguousArray(bindings.map { EncodingSlot(encoding: FieldEncoding($0), binding: $0, info: $0.info) })
         self.unmappedProperties = unmapped
         self.designatedPath = configuration.designatedPath.map(MappingConfiguration.designatedComponents(of:))
         self.subclassSelector = configuration.subclassSelector
@@ -337,17 +335,17 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
             let mark = writer.bytes.count
             if !first { writer.byte(UInt8(ascii: ",")) }
             writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
-            let field = fields[index]
+            let slot = slots[index]
             do {
-                if try encodings[index].write(field, infos[index], from: storage, &writer, context) {
+                if try slot.encoding.write(slot.binding, slot.info, from: storage, &writer, context) {
                     first = false
                 } else {
                     writer.bytes.removeSubrange(mark...)
                 }
             } catch let error as MappingError {
-                throw error.prefixed(.key(field.keyPaths[0].first ?? field.property))
+                throw error.prefixed(.key(fields[index].keyPaths[0].first ?? fields[index].property))
             } catch {
-                throw field.accessError(error).prefixed(.key(field.keyPaths[0].first ?? field.property))
+                throw fields[index].accessError(error).prefixed(.key(fields[index].keyPaths[0].first ?? fields[index].property))
             }
         }
     }
