@@ -74,4 +74,6 @@ struct EncodingSlot {
     let encoding: FieldEncoding
     unowned(unsafe) let binding: FieldBinding
     unowned(unsafe) let info: PropertyInfo
+    /// `"key":`, escaped, in the plan's prefix buffer (which lives as long as the plan).
+    let prefix: UnsafeBufferPointer<UInt8>
 }

@@ -47,7 +47,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         self.configurationVersion = configurationVersion
         self.bindings = bindings
         self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
-        self.slots = ContiguousArray(bindings.map { EncodingSlot(encoding: FieldEncoding($0), binding: $0, info: $0.info) })
+
         self.unmappedProperties = unmapped
         self.designatedPath = configuration.designatedPath.map(MappingConfiguration.designatedComponents(of:))
         self.subclassSelector = configuration.subclassSelector
@@ -81,6 +81,11 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         _ = prefixStorage.initialize(from: prefixes.bytes)
         self.prefixStorage = prefixStorage
         self.prefixRanges = prefixRanges
+        self.slots = ContiguousArray(bindings.indices.map { index in
+            EncodingSlot(
+                encoding: FieldEncoding(bindings[index]), binding: bindings[index], info: bindings[index].info,
+                prefix: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
+        })
         // A model with nothing to map needs no storage (and an empty struct has no address to
         // give: TypeInfo's withStorage traps on it in debug builds).
         self.accessesThroughStorage = fieldAccess == .instanceStorage && !bindings.isEmpty
@@ -334,8 +339,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         for index in fields.indices {
             let mark = writer.bytes.count
             if !first { writer.byte(UInt8(ascii: ",")) }
-            writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
             let slot = slots[index]
+            writer.bytes.append(contentsOf: slot.prefix)
             do {
                 if try slot.encoding.write(slot.binding, slot.info, from: storage, &writer, context) {
                     first = false
