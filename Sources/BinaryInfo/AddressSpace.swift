@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// Where a pointer-sized slot of the image points once the loader has done its work.
 enum PointerTarget: Hashable, Sendable {
     /// An address inside this image.
@@ -115,8 +117,9 @@ struct AddressSpace: ByteReader, Sendable {
     // MARK: - Linked images
 
     private mutating func recordDynamicRelocations(_ file: ELFFile) {
-        let relative: Set<UInt32> = [8, 1027]       // R_X86_64_RELATIVE, R_AARCH64_RELATIVE
-        let symbolic: Set<UInt32> = [1, 6, 7, 257, 1025, 1026] // 64, GLOB_DAT, JUMP_SLOT (x86_64, aarch64)
+        guard let types = ELFMachine(rawValue: file.machine)?.relocationTypes else { return }
+        let relative = types.relative
+        let symbolic = types.absolute64.union(types.globalData).union(types.jumpSlot)
         for relocationSection in file.relocationSections where relocationSection.isDynamic {
             let symbols = file.symbolTables[relocationSection.symbolTableSection] ?? []
             for entry in relocationSection.entries {
@@ -195,6 +198,8 @@ struct AddressSpace: ByteReader, Sendable {
         var gotSlots: [PointerTarget: UInt64] = [:]
         var nextSlot = Self.syntheticSlotBase
 
+        // Another machine's relocations are not applied: the references they fill stay unknown.
+        guard let types = ELFMachine(rawValue: file.machine)?.relocationTypes else { return }
         for relocationSection in file.relocationSections {
             guard let targetBase = sectionAddresses[relocationSection.targetSection],
                   let target = file.sections.first(where: { $0.index == relocationSection.targetSection }),
@@ -222,10 +227,10 @@ struct AddressSpace: ByteReader, Sendable {
                 let fileOffset = target.offset &+ entry.offset
                 let addend = UInt64(bitPattern: entry.addend)
                 switch entry.type {
-                case 2, 4, 261: // R_X86_64_PC32, R_X86_64_PLT32, R_AARCH64_PREL32: S + A - P
+                case let type where types.pcRelative32.contains(type): // S + A - P
                     let value = Int64(bitPattern: symbolAddress &+ addend &- place)
                     try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
-                case 9, 41, 42: // R_X86_64_GOTPCREL, GOTPCRELX, REX_GOTPCRELX: G + GOT + A - P
+                case let type where types.gotPCRelative32.contains(type): // G + GOT + A - P
                     let pointee: PointerTarget = symbol.isDefined ? .address(symbolAddress) : .symbol(symbol.name)
                     let slot: UInt64
                     if let existing = gotSlots[pointee] {
@@ -238,7 +243,7 @@ struct AddressSpace: ByteReader, Sendable {
                     }
                     let value = Int64(bitPattern: slot &+ addend &- place)
                     try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
-                case 1, 257: // R_X86_64_64, R_AARCH64_ABS64: S + A
+                case let type where types.absolute64.contains(type): // S + A
                     if symbol.isDefined {
                         slots[place] = .address(symbolAddress &+ addend)
                         try bytes.patch(symbolAddress &+ addend, atOffset: fileOffset)

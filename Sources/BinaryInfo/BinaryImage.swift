@@ -16,8 +16,17 @@ public enum BinaryImage {
     /// - Returns: the types in the file's order, with an image summary.
     /// - Throws: ``BinaryInfoError`` for a missing, unreadable, non-ELF, malformed or non-Swift file.
     public static func layouts(atPath path: String) throws -> LayoutDocument {
+        try read(atPath: path).document
+    }
+
+    /// Reads every Swift type in the ELF file at `path`, with what a reader merging other
+    /// sources needs to keep the result true (``BinaryReading``).
+    ///
+    /// - Parameter path: an executable, shared library or relocatable object (`.o`).
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
+    public static func read(atPath path: String) throws -> BinaryReading {
         let bytes = try ImageLoader.readFile(path)
-        return try layouts(of: bytes, path: path)
+        return try read(bytes, path: path)
     }
 
     /// Reads every Swift type in an ELF image held in memory (for fuzzing and tests).
@@ -32,6 +41,10 @@ public enum BinaryImage {
     }
 
     static func layouts(of bytes: FileBytes, path: String) throws -> LayoutDocument {
+        try read(bytes, path: path).document
+    }
+
+    static func read(_ bytes: FileBytes, path: String) throws -> BinaryReading {
         let file = try ELFFile(bytes: bytes)
         let space = try AddressSpace(file: file, bytes: bytes)
         let image = SwiftImage(file: file, space: space)
@@ -54,6 +67,19 @@ public enum BinaryImage {
             path: path, fileType: fileType, architecture: file.architecture,
             hasSymbols: file.hasSymtab, hasDebugInfo: file.hasDebugInfo, notes: notes
         )
-        return LayoutDocument(image: summary, types: types)
+        let document = LayoutDocument(image: summary, types: types)
+        return BinaryReading(document: document, runtimeSharedTypes: Set(image.runtimeSharedForeignTypes.flatMap(\.manglings)))
     }
+}
+
+/// What ``BinaryImage/read(atPath:)`` found.
+public struct BinaryReading: Sendable {
+    /// The types and the image summary.
+    public var document: LayoutDocument
+    /// The manglings of imported C types that the Swift runtime merges with another of the
+    /// same name but a different layout (C anonymous members such as `__Unnamed_union_data`):
+    /// which layout the runtime uses is decided at run time, so their layouts are withheld.
+    /// A reader that merges other sources withholds them again afterwards
+    /// (``BinaryImage/withholdLayouts(ofRuntimeSharedTypes:in:)``).
+    public var runtimeSharedTypes: Set<String>
 }

@@ -1,4 +1,5 @@
 import CLibElf
+import TypeLayout
 
 /// One ELF section header, as plain Swift values.
 struct ELFSection: Sendable {
@@ -82,18 +83,9 @@ struct ELFFile: Sendable {
     /// Whether a PT_INTERP program header names a dynamic loader (a PIE executable has one; a library does not).
     var hasInterpreter: Bool
 
-    /// The machine name as `uname -m` spells it.
+    /// The machine name as `uname -m` spells it (BinaryInfo reads little-endian files only).
     var architecture: String {
-        switch Int32(machine) {
-        case EM_X86_64: return "x86_64"
-        case EM_AARCH64: return "aarch64"
-        case EM_386: return "i386"
-        case EM_ARM: return "arm"
-        case EM_RISCV: return "riscv64"
-        case EM_PPC64: return "ppc64le"
-        case EM_S390: return "s390x"
-        default: return "machine \(machine)"
-        }
+        ELFMachine.architectureName(of: machine, isLittleEndian: true) ?? "machine \(machine)"
     }
 
     /// Parses the ELF structure of `bytes` with libelf.

@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// A linked ELF image described the way a loader sees it, for a reader that must lay it out in
 /// memory without running it (TypeLowering's worker hands such images to libswiftRemoteMirror).
 ///
@@ -190,10 +192,10 @@ public final class LoadableImage {
     }
 
     private static func relocations(of file: ELFFile, space: AddressSpace) -> [Relocation] {
-        let relative: Set<UInt32> = [8, 1027]                   // R_X86_64_RELATIVE, R_AARCH64_RELATIVE
-        // 64 and GLOB_DAT (x86_64, aarch64). JUMP_SLOT (7, 1026) fills PLT slots of functions, which
-        // a reflection reader never follows.
-        let symbolic: Set<UInt32> = [1, 6, 257, 1025]
+        let types = ELFMachine(rawValue: file.machine)?.relocationTypes
+        let relative = types?.relative ?? []
+        // 64 and GLOB_DAT. JUMP_SLOT fills PLT slots of functions, which a reflection reader never follows.
+        let symbolic = (types?.absolute64 ?? []).union(types?.globalData ?? [])
         var result: [Relocation] = []
         var covered: Set<UInt64> = []
         for section in file.relocationSections where section.isDynamic {

@@ -60,7 +60,7 @@ extension SwiftImage {
         var layouts: [TypeLayout] = []
         // Kept beside `layouts`, position for position: a descriptor that cannot be laid out
         // is skipped in both, so one corrupt record never shifts another type's superclass.
-        var superclassManglings: [String?] = []
+        var laidOut: [TypeDescriptor] = []
         var layoutIndexByMangling: [String: Int] = [:]
         var runtimeInitialised = 0
         for descriptor in descriptors {
@@ -70,12 +70,12 @@ extension SwiftImage {
                 if !descriptor.context.isGeneric, descriptor.context.metadataInitialization == 1 { runtimeInitialised += 1 }
                 if let mangled = layout.mangledName { layoutIndexByMangling[mangled] = layouts.count }
                 layouts.append(layout)
-                superclassManglings.append(descriptor.superclassMangling?.text)
+                laidOut.append(descriptor)
             } catch {
                 failures.append((descriptor.address, error))
             }
         }
-        prependSuperclassFields(&layouts, superclassManglings: superclassManglings, index: layoutIndexByMangling)
+        prependSuperclassFields(&layouts, superclassManglings: laidOut.map { $0.superclassMangling?.text }, index: layoutIndexByMangling)
 
         // Builtin type descriptors: layouts of imported C types (whose metadata the runtime
         // completes) and of builtin field types.
@@ -109,6 +109,8 @@ extension SwiftImage {
             }
         }
 
+        runtimeSharedForeignTypes = withholdRuntimeSharedLayouts(&layouts, descriptors: laidOut)
+
         // 5. Protocols.
         for record in try recordAddresses(in: "swift5_protocols") {
             attempted += 1
@@ -137,14 +139,15 @@ extension SwiftImage {
         return layouts
     }
 
-    /// The addresses of the 4-byte records of every section named `sectionName`, in file order.
-    func recordAddresses(in sectionName: String) throws -> [UInt64] {
-        var addresses: [UInt64] = []
+    /// The addresses of the 4-byte records of every section named `sectionName`, in file order:
+    /// generated as they are read, so a large table costs no memory before its records do.
+    func recordAddresses(in sectionName: String) throws -> FlattenSequence<[StrideTo<UInt64>]> {
+        var tables: [StrideTo<UInt64>] = []
         for section in sections[sectionName] ?? [] where section.size > 0 {
             let end = try recordTableEnd(section, name: sectionName, recordSize: 4)
-            addresses.append(contentsOf: Swift.stride(from: section.address, to: end, by: 4))
+            tables.append(Swift.stride(from: section.address, to: end, by: 4))
         }
-        return addresses
+        return tables.joined()
     }
 
     /// The end address of a record table: its size must be a whole number of records, and the

@@ -14,6 +14,8 @@ final class SwiftImage {
     let symbolsByAddress: [DefinedSymbol]
     /// Things the reader could not do, said plainly, for ``ImageSummary/notes``.
     var notes: [String] = []
+    /// Imported C types the runtime merges by name although their layouts differ (found by ``readTypes()``).
+    var runtimeSharedForeignTypes: [RuntimeSharedForeignTypes] = []
 
     /// Memoised context manglings by descriptor address.
     var contextManglings: [UInt64: String] = [:]

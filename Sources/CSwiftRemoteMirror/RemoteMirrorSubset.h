@@ -69,5 +69,9 @@ typedef rm_typeref_t (*rm_typeref_for_metadata_fn)(rm_context_t, uintptr_t metad
 typedef rm_typeinfo_t (*rm_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
 typedef char *(*rm_copy_name_for_typeref_fn)(rm_context_t, rm_typeref_t, bool mangled);
 typedef rm_childinfo_t (*rm_child_of_typeref_fn)(rm_context_t, rm_typeref_t, unsigned index);
+/// Prints RemoteInspection's TypeInfo dump of a typeref (`num_extra_inhabitants=` among it) on stdout.
+typedef void (*rm_dump_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
+/// Which case the enum value at `address` holds; nonzero on success.
+typedef int (*rm_project_enum_value_fn)(rm_context_t, rm_addr_t address, rm_typeref_t, int *caseIndex);
 
 #endif

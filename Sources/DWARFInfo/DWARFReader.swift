@@ -168,15 +168,6 @@ public struct DWARFReader: Sendable {
             throw .truncated(path: path, detail: "\(filled) bytes, shorter than the \(headerSize)-byte ELF header")
         }
         let machine = isLittleEndian ? UInt16(bytes[18]) | UInt16(bytes[19]) << 8 : UInt16(bytes[18]) << 8 | UInt16(bytes[19])
-        let architecture: String?
-        switch machine {
-        case 3: architecture = "i386"
-        case 40: architecture = "arm"
-        case 62: architecture = "x86_64"
-        case 183: architecture = "aarch64"
-        case 243: architecture = "riscv"
-        default: architecture = nil
-        }
-        return (is64Bit, isLittleEndian, architecture)
+        return (is64Bit, isLittleEndian, ELFMachine.architectureName(of: machine, isLittleEndian: isLittleEndian))
     }
 }

@@ -12,9 +12,36 @@ extension BinaryLayoutReader {
     /// - Throws: ``LayoutReadingError/noTypeMatches(path:name:)``, ``LayoutReadingError/cannotLayOut(path:name:reason:)``,
     ///   or a reading error.
     public static func read(path: String, typeNames names: [String], options: LayoutReadOptions = LayoutReadOptions()) throws(LayoutReadingError) -> LayoutReadResult {
+        guard !names.isEmpty else { return try readAll(path: path, options: options) }
+        if options.selectionReachesReaders, !options.wantsFileNotes {
+            // Every type a name can select matches the names as patterns (an exact name contains
+            // itself): read just those, and fall back to the whole reading only for a name that
+            // selects none (an instantiation is found through the fields of every type).
+            let patterns: TypeFilter
+            do {
+                patterns = try TypeFilter(typePatterns: names)
+            } catch {
+                throw .invalidSelection(error)
+            }
+            let selected = try readSelected(path: path, selection: patterns, options: options)
+            if let chosen = try? choose(names, among: selected.document.types, path: path, options: options, allowInstantiations: false) {
+                var result = selected
+                result.relatedTypes = related(to: chosen, in: selected.document.types + selected.relatedTypes)
+                result.document.types = chosen
+                return result
+            }
+        }
         var full = try readAll(path: path, options: options)
-        guard !names.isEmpty else { return full }
-        let types = full.document.types
+        let chosen = try choose(names, among: full.document.types, path: path, options: options, allowInstantiations: true)
+        full.relatedTypes = related(to: chosen, in: full.document.types)
+        full.document.types = chosen
+        return full
+    }
+
+    /// The types `names` pick among `types`, in the order asked, each once.
+    private static func choose(
+        _ names: [String], among types: [TypeLayout], path: String, options: LayoutReadOptions, allowInstantiations: Bool
+    ) throws(LayoutReadingError) -> [TypeLayout] {
         var chosen: [TypeLayout] = []
         for name in names {
             var matches = types.filter { $0.name == name }
@@ -27,7 +54,7 @@ extension BinaryLayoutReader {
                 }
                 matches = types.filter(filter.matches)
             }
-            if matches.isEmpty, name.hasPrefix("$s") || name.contains("<") || name.hasSuffix("?") {
+            if matches.isEmpty, allowInstantiations, name.hasPrefix("$s") || name.contains("<") || name.hasSuffix("?") {
                 let (instantiation, reason) = Self.instantiation(named: name, path: path, types: types, options: options)
                 guard let instantiation else { throw .cannotLayOut(path: path, name: name, reason: reason) }
                 matches = [instantiation]
@@ -35,9 +62,7 @@ extension BinaryLayoutReader {
             if matches.isEmpty { throw .noTypeMatches(path: path, name: name) }
             chosen += matches.filter { match in !chosen.contains(match) }
         }
-        full.relatedTypes = related(to: chosen, in: types)
-        full.document.types = chosen
-        return full
+        return chosen
     }
 
     /// The layout of a type the file does not define but can lay out: a bound generic

@@ -21,6 +21,9 @@ public enum BinaryLayoutReader {
     /// - Returns: the document, the types the selected ones refer to, and warnings.
     /// - Throws: ``LayoutReadingError`` naming the file and what is wrong with it.
     public static func read(path: String, selection: TypeFilter = .all, options: LayoutReadOptions = LayoutReadOptions()) throws(LayoutReadingError) -> LayoutReadResult {
+        if !selection.isEmpty, options.selectionReachesReaders, !options.wantsFileNotes {
+            return try readSelected(path: path, selection: selection, options: options)
+        }
         var full = try readAll(path: path, options: options)
         guard !selection.isEmpty else { return full }
         let selected = full.document.types.filter(selection.matches)
@@ -65,22 +68,79 @@ public enum BinaryLayoutReader {
         return LayoutReadResult(document: document, warnings: warnings)
     }
 
-    /// The static metadata's layouts with the computed ones merged in.
-    static func readSwift(path: String, options: LayoutReadOptions) throws(BinaryInfoError) -> LayoutDocument {
-        guard options.computesLayouts else { return try metadataLayouts(path) }
+    /// The static metadata's layouts with the computed ones merged in; with `selection`, only the
+    /// types it matches and the types they refer to are lowered, and only they are returned.
+    static func readSwift(path: String, options: LayoutReadOptions, selection: TypeFilter? = nil) throws(BinaryInfoError) -> LayoutDocument {
+        guard options.computesLayouts else {
+            var document = try metadataLayouts(path).document
+            if let selection { document.types = selectedWithRelated(document.types, selection) }
+            return document
+        }
         let dependencies = runtimeLibraries(forFileAt: path, options)
         // The worker lays the images out while the metadata is read.
         let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
-        let document = try metadataLayouts(path)
+        let reading = try metadataLayouts(path)
+        var document = reading.document
+        if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
         var merged = pending.compute(types: document.types).merged(into: document)
+        // The computed layouts know each imported C type by its own record; which of several
+        // same-named ones the runtime uses is still unknown.
+        BinaryImage.withholdLayouts(ofRuntimeSharedTypes: reading.runtimeSharedTypes, in: &merged.types)
         merged.image.notes += dependencies.notes
         return merged
     }
 
-    private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> LayoutDocument {
+    /// The types `selection` matches and those they refer to, in file order.
+    private static func selectedWithRelated(_ types: [TypeLayout], _ selection: TypeFilter) -> [TypeLayout] {
+        let selected = types.filter(selection.matches)
+        let wanted = Set((selected + related(to: selected, in: types)).map(\.name))
+        return types.filter { wanted.contains($0.name) }
+    }
+
+    /// A reading for a caller that shows no notes: only the selected types (and the types they
+    /// refer to) are lowered, and DWARF is read only when a C type can be selected.
+    static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult {
+        var document: LayoutDocument
         do {
-            return try BinaryImage.layouts(atPath: path)
+            document = try readSwift(path: path, options: options, selection: selection)
+        } catch .notSwift {
+            var whole = try readAll(path: path, options: options)
+            let selected = whole.document.types.filter(selection.matches)
+            whole.relatedTypes = related(to: selected, in: whole.document.types)
+            whole.document.types = selected
+            return whole
+        } catch {
+            throw .unreadable(path: path, error)
+        }
+        var warnings: [String] = []
+        if options.readsDWARF, !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection), document.image.hasDebugInfo != false {
+            do {
+                try mergeDWARF(path: path, into: &document, comparingSwift: false)
+            } catch .noDebugInfo {
+                // Nothing to add.
+            } catch {
+                warnings.append("DWARF not used: \(error)")
+            }
+        }
+        let selected = document.types.filter(selection.matches)
+        return LayoutReadResult(
+            document: LayoutDocument(image: document.image, types: selected),
+            relatedTypes: related(to: selected, in: document.types), warnings: warnings)
+    }
+
+    /// Whether a selected type has a field whose alignment neither it nor the types read so far
+    /// give: a C type from DWARF may give it, so DWARF is read as in a whole reading.
+    private static func needsOtherTypes(_ types: [TypeLayout], _ selection: TypeFilter) -> Bool {
+        let alignments = LayoutAlignments(types)
+        return types.contains { type in
+            selection.matches(type) && type.fields.contains { alignments.alignment(of: $0) == nil }
+        }
+    }
+
+    private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> BinaryReading {
+        do {
+            return try BinaryImage.read(atPath: path)
         } catch let error as BinaryInfoError {
             throw error
         } catch {

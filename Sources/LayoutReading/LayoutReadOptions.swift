@@ -24,6 +24,13 @@ public struct LayoutReadOptions: Sendable, Equatable {
     public var remoteMirrorPath: String?
     /// The `typeinfo-lowering` worker executable; nil: the one beside the running executable.
     public var workerPath: String?
+    /// The document's notes describe the whole file (counts of what stayed unknown, DWARF
+    /// disagreements), so every type is laid out and compared. A caller that does not show notes
+    /// sets it false: a selection then decides what is lowered and whether DWARF is read.
+    public var wantsFileNotes: Bool
+    /// The selection reaches the readers (true), or every type is read and the selection applied
+    /// afterwards (false: the way to check, and to measure, that the two give the same output).
+    public var selectionReachesReaders: Bool
 
     /// Creates options; the defaults read every source.
     public init(
@@ -32,7 +39,9 @@ public struct LayoutReadOptions: Sendable, Equatable {
         computesLayouts: Bool = true,
         runtimeLibraries: RuntimeLibraries = .resolved(toolchainDirectory: nil),
         remoteMirrorPath: String? = nil,
-        workerPath: String? = nil
+        workerPath: String? = nil,
+        wantsFileNotes: Bool = true,
+        selectionReachesReaders: Bool = true
     ) {
         self.readsDWARF = readsDWARF
         self.checksSwiftAgainstDWARF = checksSwiftAgainstDWARF
@@ -40,5 +49,7 @@ public struct LayoutReadOptions: Sendable, Equatable {
         self.runtimeLibraries = runtimeLibraries
         self.remoteMirrorPath = remoteMirrorPath
         self.workerPath = workerPath
+        self.wantsFileNotes = wantsFileNotes
+        self.selectionReachesReaders = selectionReachesReaders
     }
 }

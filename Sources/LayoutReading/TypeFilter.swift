@@ -54,6 +54,29 @@ public struct TypeFilter: Sendable {
     /// Whether no filter was given (every type passes).
     public var isEmpty: Bool { names.isEmpty && kinds.isEmpty && modules.isEmpty }
 
+    /// Whether no C or C++ type that DWARF describes can pass: a reading may then skip DWARF's
+    /// C types. True when the kinds exclude every C kind, when the modules exclude C types (they
+    /// have no module), or when every name pattern is a substring starting `Identifier.`, which
+    /// no C or C++ name contains (C++ scopes with `::`; DWARFInfo names anonymous types without a path).
+    public var excludesCFamilyTypes: Bool {
+        let cKinds: Set<TypeKind> = [.struct, .class, .enum, .union]
+        if !kinds.isEmpty, kinds.isDisjoint(with: cKinds) { return true }
+        if !modules.isEmpty, !modules.contains("") { return true }
+        guard !names.isEmpty else { return false }
+        return names.allSatisfy { pattern in
+            guard case .substring(let text) = pattern else { return false }
+            return Self.startsWithQualifiedName(text)
+        }
+    }
+
+    /// Whether `text` starts with an identifier followed by a dot (`NIOCore.`).
+    private static func startsWithQualifiedName(_ text: String) -> Bool {
+        guard let dot = text.firstIndex(of: "."), dot > text.startIndex else { return false }
+        let head = text[..<dot]
+        guard let first = head.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return head.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+
     /// Whether `type` passes every filter (a type passes a filter that was not given).
     public func matches(_ type: TypeLayout) -> Bool {
         if !kinds.isEmpty, !kinds.contains(type.kind) { return false }

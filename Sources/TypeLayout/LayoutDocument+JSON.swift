@@ -100,7 +100,7 @@ extension TypeLayout: Codable {
     private enum CodingKeys: String, CodingKey {
         case name, mangledName, kind, module, size, alignment, stride, instanceSize, instanceAlignment
         case superclass, genericParameters, conformances, fields, cases, source
-        case sources, enumStrategy
+        case sources, enumStrategy, extraInhabitants, enumTagBytes, enumTagSpareBits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -122,6 +122,14 @@ extension TypeLayout: Codable {
         source = try container.decodeIfPresent(LayoutSource.self, forKey: .source)
         factSources = try container.decodeIfPresent([String: [LayoutSource]].self, forKey: .sources) ?? [:]
         enumStrategy = try container.decodeIfPresent(EnumStrategy.self, forKey: .enumStrategy)
+        extraInhabitants = try container.decodeIfPresent(Int.self, forKey: .extraInhabitants)
+        enumTagBytes = try container.decodeIfPresent(Int.self, forKey: .enumTagBytes)
+        if let mask = try container.decodeIfPresent(String.self, forKey: .enumTagSpareBits) {
+            guard let bytes = SpareBitMask.bytes(hex: mask) else {
+                throw DecodingError.dataCorruptedError(forKey: .enumTagSpareBits, in: container, debugDescription: "expected hexadecimal bytes, two digits each")
+            }
+            enumTagSpareBits = bytes
+        }
     }
 
     // Every key is written, unknown ones as null, so tools can rely on the shape.
@@ -145,6 +153,9 @@ extension TypeLayout: Codable {
         // Additions within schema version 1, present only where a merged reading knows them.
         if !factSources.isEmpty { try container.encode(factSources, forKey: .sources) }
         try container.encodeIfPresent(enumStrategy, forKey: .enumStrategy)
+        try container.encodeIfPresent(extraInhabitants, forKey: .extraInhabitants)
+        try container.encodeIfPresent(enumTagBytes, forKey: .enumTagBytes)
+        try container.encodeIfPresent(enumTagSpareBits.map(SpareBitMask.hex), forKey: .enumTagSpareBits)
     }
 }
 

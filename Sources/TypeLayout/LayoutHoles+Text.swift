@@ -58,7 +58,8 @@ extension LayoutHoles {
             }
             if truncated { out += "  ... expanded rows cut at \(LayoutExpansion.rowLimit)\n" }
         }
-        if let note { out += "  note: \(note)\n" }
+        if let enumLayout { out += enumLayout.textLines() }
+        if let note, enumLayout == nil { out += "  note: \(note)\n" }
         if kind == .struct || kind == .class || kind == .tuple || kind == .union {
             let total = extent.map { " of \($0) bytes" } ?? ""
             let holes = holeCount == 1 ? "1 hole" : "\(holeCount) holes"

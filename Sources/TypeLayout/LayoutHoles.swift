@@ -25,6 +25,8 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
     public var reorder: ReorderSuggestion?
     /// Why there is no reorder suggestion, or `nil` when there is one.
     public var reorderNote: String?
+    /// For enums: how the cases share storage (shown instead of holes).
+    public var enumLayout: EnumLayoutSummary? = nil
 
     /// One row of the picture.
     public struct Row: Hashable, Sendable, Codable {
@@ -130,6 +132,7 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
             isComplete = false
             note = "holes are shown for structs, classes, tuples and unions, not for \(layout.kind.rawValue)s"
             reorderNote = note
+            if layout.kind == .enum || layout.kind == .optional { enumLayout = EnumLayoutSummary(layout) }
             return
         }
         buildRows(layout)

@@ -106,7 +106,10 @@ public struct LayoutTextRenderer: Sendable {
             out += fieldTable(type.fields, isC: type.source == .dwarf && type.mangledName == nil)
         }
         if let strategy = type.enumStrategy {
-            out += "  enum layout: \(strategy.rawValue)\n"
+            out += "  enum layout: \(strategy.rawValue)" + enumTagDescription(type) + "\n"
+        }
+        if let extraInhabitants = type.extraInhabitants {
+            out += "  extra inhabitants: \(extraInhabitants)\n"
         }
         for enumCase in type.cases {
             out += "  " + caseLine(enumCase) + "\n"
@@ -115,6 +118,21 @@ public struct LayoutTextRenderer: Sendable {
     }
 
     // MARK: - Pieces
+
+    /// `, tag bytes 0, tag in 2 spare bits (mask 00000000000000c0)`: where the case is stored.
+    private func enumTagDescription(_ type: TypeLayout) -> String {
+        var text = ""
+        if let tagBytes = type.enumTagBytes { text += ", tag bytes \(tagBytes)" }
+        if type.enumStrategy == .multiPayload {
+            if let mask = type.enumTagSpareBits {
+                let count = SpareBitMask.bitCount(mask)
+                text += count == 0 ? ", no spare bits used" : ", tag in \(count) spare bit\(count == 1 ? "" : "s") (mask \(SpareBitMask.hex(mask)))"
+            } else {
+                text += ", spare bits used ?"
+            }
+        }
+        return text
+    }
 
     private func titleLine(_ type: TypeLayout) -> String {
         // C names from DWARF already say their kind (`struct point`): do not repeat it.

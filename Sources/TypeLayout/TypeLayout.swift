@@ -43,6 +43,17 @@ public struct TypeLayout: Hashable, Sendable {
     public var factSources: [String: [LayoutSource]] = [:]
     /// For enums laid out by the toolchain's type lowering: how the cases share storage.
     public var enumStrategy: EnumStrategy? = nil
+    /// The bit patterns of the type's storage that are not valid values, which an enclosing
+    /// `Optional` or single-payload enum uses for its other cases (the value witness table's
+    /// `extraInhabitantCount`), where known.
+    public var extraInhabitants: Int? = nil
+    /// For enums: the tag bytes stored after the largest payload (the whole value for a
+    /// no-payload enum), where known.
+    public var enumTagBytes: Int? = nil
+    /// For multi-payload enums: the bits of the payload area (the largest payload's bytes) that
+    /// hold the case tag, as a mask in memory order (the payloads' spare bits the tag uses);
+    /// all zero when the tag is only in ``enumTagBytes``. Nil when unknown.
+    public var enumTagSpareBits: [UInt8]? = nil
 
     /// Creates a layout; everything but the name and kind defaults to unknown or empty.
     public init(

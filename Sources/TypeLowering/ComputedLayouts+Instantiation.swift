@@ -33,8 +33,11 @@ extension ComputedLayouts {
         }
         var layout = TypeLayout(name: name, mangledName: mangling, kind: typeKind, size: answer.size,
                                 alignment: answer.alignment, stride: answer.stride, source: .computed)
+        layout.extraInhabitants = answer.extraInhabitants
         if typeKind == .enum {
-            layout.enumStrategy = kind == "noPayloadEnum" ? .noPayload : kind == "singlePayloadEnum" ? .singlePayload : .multiPayload
+            layout.enumStrategy = enumStrategy(answer)
+            layout.enumTagBytes = enumTagBytes(answer)
+            layout.enumTagSpareBits = layout.enumStrategy == .multiPayload ? answer.tagSpareBits : nil
             layout.cases = answer.children.map { child in
                 var enumCase = EnumCaseLayout(name: child.name, payloadType: child.mangledType.map { SwiftDemangler.typeName(mangling: $0) ?? $0 })
                 enumCase.payloadSize = child.mangledType == nil ? nil : child.size

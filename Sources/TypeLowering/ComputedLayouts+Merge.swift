@@ -32,17 +32,29 @@ extension ComputedLayouts {
                 }
             }
             var typeSources = type.factSources
+            let disagreedBefore = disagreements.count
             combine(&type.size, computed.size, "size", &typeSources, "size")
             combine(&type.alignment, computed.alignment, "alignment", &typeSources, "alignment")
             combine(&type.stride, computed.stride, "stride", &typeSources, "stride")
             combine(&type.instanceSize, computed.instanceSize, "instance size", &typeSources, "instanceSize")
             combine(&type.instanceAlignment, computed.instanceAlignment, "instance alignment", &typeSources, "instanceAlignment")
-            type.factSources = typeSources
-            if computed.enumStrategy != nil {
+            // Facts only the computed layout states (static metadata and DWARF do not), kept only
+            // when the sources agree on the type's size and alignment.
+            let trusted = disagreements.count == disagreedBefore
+            if trusted, let extraInhabitants = computed.extraInhabitants {
+                type.extraInhabitants = extraInhabitants
+                typeSources["extraInhabitants"] = [.computed]
+            }
+            if trusted, computed.enumStrategy != nil {
                 type.enumStrategy = computed.enumStrategy
+                type.enumTagBytes = computed.enumTagBytes
+                type.enumTagSpareBits = computed.enumTagSpareBits
+                if computed.enumTagBytes != nil { typeSources["enumTagBytes"] = [.computed] }
+                if computed.enumTagSpareBits != nil { typeSources["enumTagSpareBits"] = [.computed] }
                 let payloads = Dictionary(computed.cases.map { ($0.name, $0.payloadSize) }, uniquingKeysWith: { first, _ in first })
                 for index in type.cases.indices { type.cases[index].payloadSize = payloads[type.cases[index].name] ?? nil }
             }
+            type.factSources = typeSources
             var inherited = 0
             if type.kind == .class, computed.fields.count > type.fields.count {
                 // The computed layout lists inherited fields from other images too: they come first,

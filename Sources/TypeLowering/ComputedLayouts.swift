@@ -46,16 +46,28 @@ public struct ComputedLayouts: Sendable {
         var classes = ClassCatalog(local: types, dependencies: dependencies)
         var manglings: [String] = []
         var seen: Set<String> = []
+        var sizeOnly: Set<String> = []
         func ask(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling) } }
+        // Field types need only their size and alignment: asked after the file's own types, so a
+        // type wanted whole is never cut down to its size.
+        func askSize(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling); sizeOnly.insert(mangling) } }
+        for type in types where type.genericParameters.isEmpty {
+            guard let mangling = type.mangledName, [.struct, .enum, .optional].contains(type.kind) else { continue }
+            ask(mangling)
+        }
         for type in types where type.genericParameters.isEmpty {
             guard let mangling = type.mangledName else { continue }
             switch type.kind {
-            case .struct, .enum, .optional: ask(mangling)
-            case .class: classes.fieldTypeManglings(ofClass: mangling).forEach(ask)
+            case .struct:
+                // Should the struct itself not lower, its fields' sizes still come from their types.
+                for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
+            case .class:
+                classes.fieldTypeManglings(ofClass: mangling).forEach(askSize)
+                for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
             default: break
             }
         }
-        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies, started: &started)
+        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies, started: &started, sizeOnly: sizeOnly)
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {
@@ -63,9 +75,12 @@ public struct ComputedLayouts: Sendable {
             switch type.kind {
             case .struct, .enum, .optional:
                 if let answer = lowered[mangling], answer.kind != nil {
-                    result.layouts[mangling] = Self.valueLayout(of: type, from: answer)
+                    // Imported C structs lower as opaque (`builtin`, no children): their fields'
+                    // sizes come from the fields' types.
+                    result.layouts[mangling] = Self.filledFieldSizes(Self.valueLayout(of: type, from: answer), from: type, lowered: lowered)
                 } else {
                     unknown += 1
+                    if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
             case .class:
                 if let instance = classes.instanceLayout(ofClass: mangling, lowered: lowered) {
@@ -80,6 +95,7 @@ public struct ComputedLayouts: Sendable {
                     result.layouts[mangling] = layout
                 } else {
                     unknown += 1
+                    if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
             default:
                 break
@@ -91,6 +107,61 @@ public struct ComputedLayouts: Sendable {
         return result
     }
 
+    /// For a type whose own layout could not be computed: its fields' sizes and alignments, each
+    /// from the lowering of the field's type (a stored property occupies exactly its type's
+    /// size). Offsets, and the type's own size, stay with the other sources. Nil when no field
+    /// type could be lowered either.
+    static func fieldSizes(of type: TypeLayout, lowered: [String: LoweredType]) -> TypeLayout? {
+        var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
+        layout.source = .computed
+        var any = false
+        layout.fields = type.fields.map { field in
+            var sized = FieldLayout(name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
+            if let mangling = ClassCatalog.lowerableMangling(of: field), let answer = lowered[mangling], answer.kind != nil {
+                sized.size = answer.size
+                sized.alignment = answer.alignment
+                any = true
+            }
+            return sized
+        }
+        return any ? layout : nil
+    }
+
+    /// `layout` with each field of unknown size given its type's size and alignment, where the
+    /// field's type lowered (see ``fieldSizes(of:lowered:)``).
+    static func filledFieldSizes(_ layout: TypeLayout, from type: TypeLayout, lowered: [String: LoweredType]) -> TypeLayout {
+        guard layout.fields.contains(where: { $0.size == nil }), let sizes = fieldSizes(of: type, lowered: lowered) else { return layout }
+        var filled = layout
+        for index in filled.fields.indices where filled.fields[index].size == nil && index < sizes.fields.count {
+            filled.fields[index].size = sizes.fields[index].size
+            filled.fields[index].alignment = sizes.fields[index].alignment
+        }
+        return filled
+    }
+
+    /// How an enum's cases share storage, from the library's layout kind.
+    static func enumStrategy(_ answer: LoweredType) -> EnumStrategy? {
+        switch answer.kind {
+        case "noPayloadEnum": return .noPayload
+        case "singlePayloadEnum": return .singlePayload
+        case "multiPayloadEnum": return .multiPayload
+        default: return nil
+        }
+    }
+
+    /// The tag bytes after an enum's largest payload: its size less that payload's (the whole
+    /// value without payloads). Nil when a payload's size is unknown.
+    static func enumTagBytes(_ answer: LoweredType) -> Int? {
+        guard let strategy = enumStrategy(answer), let size = answer.size else { return nil }
+        // Cases without payload have no type (and so no size); a payload case whose type the
+        // library could not lower has a type but no size, which makes the answer unknown.
+        let payloads = answer.children.filter { $0.kind != nil || $0.mangledType != nil }
+        guard strategy != .noPayload else { return payloads.isEmpty ? size : nil }
+        let sizes = payloads.compactMap(\.size)
+        guard !sizes.isEmpty, sizes.count == payloads.count, let largest = sizes.max(), largest <= size else { return nil }
+        return size - largest
+    }
+
     /// A struct's or enum's layout from the worker's answer: fields matched by name.
     static func valueLayout(of type: TypeLayout, from answer: LoweredType) -> TypeLayout {
         var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
@@ -98,13 +169,11 @@ public struct ComputedLayouts: Sendable {
         layout.alignment = answer.alignment
         layout.stride = answer.stride
         layout.source = .computed
+        layout.extraInhabitants = answer.extraInhabitants
         if type.kind == .enum || type.kind == .optional {
-            switch answer.kind {
-            case "noPayloadEnum": layout.enumStrategy = .noPayload
-            case "singlePayloadEnum": layout.enumStrategy = .singlePayload
-            case "multiPayloadEnum": layout.enumStrategy = .multiPayload
-            default: break
-            }
+            layout.enumStrategy = Self.enumStrategy(answer)
+            layout.enumTagBytes = Self.enumTagBytes(answer)
+            layout.enumTagSpareBits = layout.enumStrategy == .multiPayload ? answer.tagSpareBits : nil
             let payloads = Dictionary(answer.children.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
             layout.cases = type.cases.map { enumCase in
                 var computed = enumCase

@@ -26,6 +26,10 @@ final class ImageMemory {
     private var scratchUsed = 0
     /// Bytes reserved per synthetic record: kind, descriptor, and zeroed words the reader may look at.
     static let syntheticRecordSize = 64
+    /// A value the library is asked to read (``probe``): enum bit patterns, for the tag's spare bits.
+    private let probeArea = UnsafeMutableRawBufferPointer.allocate(byteCount: ImageMemory.probeCapacity, alignment: 16)
+    /// The largest value ``probe`` holds.
+    static let probeCapacity = 256
     /// Symbols no image defines, for one note.
     private(set) var unresolvedSymbols: Set<String> = []
 
@@ -72,6 +76,16 @@ final class ImageMemory {
     deinit {
         for image in images { munmap(image.base, image.size) }
         scratch.deallocate()
+        probeArea.deallocate()
+    }
+
+    /// The address of a value the library may read, holding `bytes` (at most ``probeCapacity``);
+    /// nil when it does not fit. The next call overwrites it.
+    func probe(_ bytes: [UInt8]) -> UInt64? {
+        guard let base = probeArea.baseAddress, bytes.count <= probeArea.count else { return nil }
+        probeArea.initializeMemory(as: UInt8.self, repeating: 0)
+        bytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(base), byteCount: $0.count) }
+        return UInt64(UInt(bitPattern: base))
     }
 
     /// A minimal value-type metadata record (`kind`, then the descriptor pointer) for a type known
@@ -111,6 +125,14 @@ final class ImageMemory {
         (mapped.base + Int(place)).storeBytes(of: value, as: UInt64.self)
     }
 
+    /// The address of the nominal type descriptor `name` (`$s…Mn`) in the file being read (the
+    /// first image) only: a private type is referred to only from its own module, and looking
+    /// through the dependencies would parse each one's whole `.symtab` for every miss.
+    func localDescriptorAddress(_ name: String) -> UInt64? {
+        guard let mapped = images.first, let address = mapped.image.address(ofSymbol: name) else { return nil }
+        return UInt64(UInt(bitPattern: mapped.base)) &+ address
+    }
+
     /// The address of `name` in the first image that defines it (the loader's search order).
     func symbolAddress(_ name: String) -> UInt64? {
         if let known = resolved[name] { return known }
@@ -129,6 +151,12 @@ final class ImageMemory {
 
     /// `count` bytes at `address` if they lie wholly inside one image's copy, else nil.
     func bytes(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
+        if let base = probeArea.baseAddress, address >= UInt64(UInt(bitPattern: base)) {
+            let offset = address - UInt64(UInt(bitPattern: base))
+            if offset < UInt64(probeArea.count) {
+                return count <= UInt64(probeArea.count) - offset ? UnsafeRawPointer(base + Int(offset)) : nil
+            }
+        }
         if let base = scratch.baseAddress, address >= UInt64(UInt(bitPattern: base)) {
             let offset = address - UInt64(UInt(bitPattern: base))
             if offset < UInt64(scratchUsed) {

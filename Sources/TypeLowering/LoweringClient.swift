@@ -27,7 +27,10 @@ struct LoweringClient {
 
     /// Like ``lower(manglings:file:dependencies:)``, using a worker from ``start(file:dependencies:)``
     /// (the preamble already sent) for the first attempt; `started` is consumed.
-    func lower(manglings: [String], file: String, dependencies: [String], started: inout WorkerProcess?, includeTypeNames: Bool = false) -> (types: [String: LoweredType], notes: [String]) {
+    func lower(
+        manglings: [String], file: String, dependencies: [String], started: inout WorkerProcess?,
+        includeTypeNames: Bool = false, sizeOnly: Set<String> = []
+    ) -> (types: [String: LoweredType], notes: [String]) {
         guard !manglings.isEmpty else {
             started?.abandon()
             started = nil
@@ -46,6 +49,7 @@ struct LoweringClient {
         while !remaining.isEmpty {
             var request = LoweringRequest(libraryPath: libraryPath, imagePaths: [file] + dependencies, manglings: remaining)
             request.includeTypeNames = includeTypeNames
+            request.sizeOnly = sizeOnly
             var parser = LoweringWire.ReplyParser()
             let ending: WorkerProcess.Ending
             do {

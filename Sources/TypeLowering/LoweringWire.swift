@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// The worker's message format: UTF-8 lines, one record per line, fields separated by single
 /// spaces (the last field of a line may itself hold spaces: a path or a field name never holds a
 /// newline, which ``LoweringRequest/encoded()`` checks). The first line names the format and its
@@ -5,25 +7,28 @@
 ///
 /// Request (client → worker):
 ///
-///     typeinfo-lowering 1
+///     typeinfo-lowering 2
 ///     library /opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so
 ///     image /path/to/the/file            (the file being read, first)
 ///     image /path/to/a/dependency        (then its dependencies)
 ///     option type-names                  (optional: name each child's type in the reply)
 ///     type 2nc6PacketV                   (mangled names without `$s`, any number)
+///     size 2nc7WrapperVySiG              (only size, alignment and stride wanted: a field's type)
 ///     end
 ///
 /// Reply (worker → client), flushed after every type so a crash names the type it happened on:
 ///
-///     typeinfo-lowering 1
+///     typeinfo-lowering 2
 ///     note <text>                        (any number, before the first type)
 ///     ready
 ///     begin <mangling>
 ///     info <kind> <size> <alignment> <stride> <children>   |   unknown <reason>
 ///     child <offset> <kind> <size> <alignment> <stride> <mangled type> <name>   (`?` when unknown)
+///     extra <extra inhabitants>          (optional, after the children)
+///     tagbits <hex mask, memory order>   (optional: a multi-payload enum's tag bits in its payload)
 ///     end <mangling>
 enum LoweringWire {
-    static let header = "typeinfo-lowering 1"
+    static let header = "typeinfo-lowering 2"
     /// The longest line either side accepts.
     static let maximumLineLength = 1 << 16
     /// The most children one type may report (real types have a few hundred at most).
@@ -35,6 +40,9 @@ struct LoweringRequest: Sendable, Equatable {
     var libraryPath: String
     var imagePaths: [String]
     var manglings: [String]
+    /// Manglings among ``manglings`` whose size, alignment and stride are all that is wanted
+    /// (`size` lines): no children, extra inhabitants or tag bits, which cost time.
+    var sizeOnly: Set<String> = []
     /// Whether the reply names each child's type (`option type-names`).
     var includeTypeNames = false
 
@@ -57,7 +65,7 @@ struct LoweringRequest: Sendable, Equatable {
     func encodedTypes() -> String {
         var text = includeTypeNames ? "option type-names\n" : ""
         for mangling in manglings where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
-            text += "type " + mangling + "\n"
+            text += (sizeOnly.contains(mangling) ? "size " : "type ") + mangling + "\n"
         }
         return text + "end\n"
     }
@@ -76,6 +84,9 @@ struct LoweringRequest: Sendable, Equatable {
             case "library": request.libraryPath = rest
             case "image": request.imagePaths.append(rest)
             case "type": request.manglings.append(rest)
+            case "size":
+                request.manglings.append(rest)
+                request.sizeOnly.insert(rest)
             case "option" where rest == "type-names": request.includeTypeNames = true
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))
@@ -110,6 +121,10 @@ struct LoweredType: Sendable, Equatable {
     var children: [Child] = []
     /// Why nothing is known, when ``kind`` is nil.
     var unknownReason: String?
+    /// The type's extra inhabitants, from the library's TypeInfo dump.
+    var extraInhabitants: Int?
+    /// For a multi-payload enum: the payload bits that hold the case tag, in memory order.
+    var tagSpareBits: [UInt8]?
 
     /// The reply lines for this type.
     func encoded() -> String {
@@ -121,6 +136,8 @@ struct LoweredType: Sendable, Equatable {
                 let type = child.mangledType.flatMap { $0.isEmpty || $0.contains(" ") ? nil : $0 } ?? "?"
                 text += "child \(child.offset) \(child.kind ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(type) \(child.name)\n"
             }
+            if let extraInhabitants { text += "extra \(extraInhabitants)\n" }
+            if let tagSpareBits, !tagSpareBits.isEmpty { text += "tagbits \(SpareBitMask.hex(tagSpareBits))\n" }
         } else {
             text += "unknown \(unknownReason ?? "the library knows nothing about it")\n"
         }
@@ -179,6 +196,16 @@ extension LoweringWire {
                     size: Int(parts[2]), alignment: Int(parts[3]), stride: Int(parts[4]),
                     mangledType: parts[5] == "?" ? nil : parts[5]
                 ))
+            case "extra":
+                guard current?.kind != nil, let count = Int(rest), count >= 0, count <= Int(UInt32.max) else {
+                    throw .protocolViolation(detail: "malformed 'extra \(rest.prefix(80))'")
+                }
+                current?.extraInhabitants = count
+            case "tagbits":
+                guard current?.kind != nil, let mask = SpareBitMask.bytes(hex: rest), !mask.isEmpty, mask.count <= (current?.size ?? 0) else {
+                    throw .protocolViolation(detail: "malformed 'tagbits \(rest.prefix(80))'")
+                }
+                current?.tagSpareBits = mask
             case "unknown":
                 guard current != nil else { throw .protocolViolation(detail: "'unknown' outside a type") }
                 current?.unknownReason = rest

@@ -27,7 +27,7 @@ public enum LoweringWorker {
                 return 2
             }
             let keyword = LoweringWire.split(line).keyword
-            if session == nil, keyword == "type" || keyword == "end" {
+            if session == nil, keyword == "type" || keyword == "size" || keyword == "end" {
                 switch LoweringRequest.decode(lines: lines + ["end"]) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
@@ -53,7 +53,8 @@ public enum LoweringWorker {
         }
         emit("ready")
         for mangling in request.manglings {
-            emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames).encoded(), newline: false)
+            let sizeOnly = request.sizeOnly.contains(mangling)
+            emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames, sizeOnly: sizeOnly).encoded(), newline: false)
         }
         return 0
     }
@@ -77,8 +78,8 @@ public enum LoweringWorker {
 /// The library, the images and their reflection context for one request.
 final class LoweringSession {
     private let library: RemoteMirrorLibrary
-    private let memory: ImageMemory
-    private let context: RemoteMirrorContext
+    let memory: ImageMemory
+    let context: RemoteMirrorContext
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
     private var zeroSizedMemo: [UInt64: Bool] = [:]
 
@@ -107,7 +108,8 @@ final class LoweringSession {
     ///
     /// - Parameter includeTypeNames: also name each child's type (for instantiations the file
     ///   has no field list of; remangling every child costs time the ordinary reading saves).
-    func lower(mangling: String, includeTypeNames: Bool = false) -> LoweredType {
+    /// - Parameter sizeOnly: only size, alignment and stride are wanted (a field's type).
+    func lower(mangling: String, includeTypeNames: Bool = false, sizeOnly: Bool = false) -> LoweredType {
         var result = LoweredType(mangling: mangling)
         // By name first; private types (`…LL` names) the library resolves by name but cannot
         // find the fields of, so their typeref is built again from the descriptor.
@@ -131,6 +133,7 @@ final class LoweringSession {
         result.size = info.size
         result.alignment = info.alignment
         result.stride = info.stride
+        if sizeOnly { return result }
         for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
             guard let child = context.child(of: typeRef, at: index) else { continue }
             var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
@@ -140,8 +143,16 @@ final class LoweringSession {
                 entry.size = childInfo.size
                 entry.alignment = childInfo.alignment
                 entry.stride = childInfo.stride
+            } else if child.typeRef != nil {
+                // A child with a type the library cannot lower (unlike an enum case without payload).
+                entry.kind = Self.name(of: .unknown)
             }
             result.children.append(entry)
+        }
+        result.extraInhabitants = extraInhabitants(of: typeRef)
+        if info.kind == .multiPayloadEnum {
+            let payloadSize = result.children.compactMap(\.size).max() ?? 0
+            result.tagSpareBits = tagSpareBits(of: typeRef, size: info.size, payloadSize: payloadSize)
         }
         return result
     }
@@ -153,7 +164,7 @@ final class LoweringSession {
     /// (`$s…Mn`), for names the library cannot resolve (private types).
     private func typeRefThroughDescriptor(_ mangling: String) -> UInt64? {
         guard let last = mangling.last, let kind = Self.metadataKinds[last], !mangling.hasSuffix("G"),
-              let descriptor = memory.symbolAddress("$s" + mangling + "Mn"),
+              let descriptor = memory.localDescriptorAddress("$s" + mangling + "Mn"),
               let metadata = memory.syntheticMetadata(kind: kind, descriptor: descriptor)
         else { return nil }
         return context.typeRef(metadata: metadata)

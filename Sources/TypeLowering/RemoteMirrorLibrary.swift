@@ -19,6 +19,8 @@ final class RemoteMirrorLibrary {
     let infoForTypeRef: rm_info_for_typeref_fn
     let childOfTypeRef: rm_child_of_typeref_fn
     let copyNameForTypeRef: rm_copy_name_for_typeref_fn
+    let dumpInfoForTypeRef: rm_dump_info_for_typeref_fn
+    let projectEnumValue: rm_project_enum_value_fn
 
     /// Loads the library at `path` and looks up every function this module calls.
     init(path: String) throws(TypeLoweringError) {
@@ -41,6 +43,8 @@ final class RemoteMirrorLibrary {
         infoForTypeRef = try symbol("swift_reflection_infoForTypeRef", as: rm_info_for_typeref_fn.self)
         childOfTypeRef = try symbol("swift_reflection_childOfTypeRef", as: rm_child_of_typeref_fn.self)
         copyNameForTypeRef = try symbol("swift_reflection_copyNameForTypeRef", as: rm_copy_name_for_typeref_fn.self)
+        dumpInfoForTypeRef = try symbol("swift_reflection_dumpInfoForTypeRef", as: rm_dump_info_for_typeref_fn.self)
+        projectEnumValue = try symbol("swift_reflection_projectEnumValue", as: rm_project_enum_value_fn.self)
     }
 
     deinit { dlclose(handle) }
@@ -85,7 +89,45 @@ final class RemoteMirrorContext {
         for image in memory.images { add(image) }
     }
 
-    deinit { library.destroyContext(context) }
+    deinit {
+        library.destroyContext(context)
+        if let dumpFile { fclose(dumpFile) }
+    }
+
+    /// Where ``dump(of:)`` sends the library's standard output (a temporary file, so a large dump
+    /// cannot fill a pipe and block), and the real standard output while it does.
+    private var dumpFile: UnsafeMutablePointer<FILE>?
+    private var savedStandardOutput: Int32 = -1
+
+    /// The start of RemoteInspection's TypeInfo dump of a typeref (at most `limit` bytes), which
+    /// says what the C API's `swift_typeinfo_t` does not: `num_extra_inhabitants=`,
+    /// `bitwise_takable=`. The library prints it on standard output, captured here.
+    func dump(of typeRef: UInt64, limit: Int = 512) -> String? {
+        if dumpFile == nil {
+            dumpFile = tmpfile()
+            savedStandardOutput = dup(1)
+        }
+        guard let dumpFile, savedStandardOutput >= 0 else { return nil }
+        let descriptor = fileno(dumpFile)
+        // fflush(nil) flushes every stream, standard output among them (which Swift 6 cannot name safely).
+        fflush(nil)
+        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0, dup2(descriptor, 1) >= 0 else { return nil }
+        library.dumpInfoForTypeRef(context, typeRef)
+        fflush(nil)
+        _ = dup2(savedStandardOutput, 1)
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, limit, 0) }
+        guard count > 0 else { return nil }
+        return String(decoding: bytes.prefix(count), as: UTF8.self)
+    }
+
+    /// The case index of the enum value at `address` (a ``ImageMemory/probe(_:)`` address), as the
+    /// library decodes it; nil when it cannot.
+    func caseIndex(ofValueAt address: UInt64, typeRef: UInt64) -> Int? {
+        var index: Int32 = -1
+        guard library.projectEnumValue(context, address, typeRef, &index) != 0, index >= 0 else { return nil }
+        return Int(index)
+    }
 
     private func add(_ image: ImageMemory.MappedImage) {
         func mapping(_ name: String) -> rm_section_mapping_t {

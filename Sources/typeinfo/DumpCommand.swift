@@ -72,7 +72,7 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         let filter = try selection()
         let targets = paths.isEmpty ? [Self.ownExecutablePath()] : paths
-        let options = reading.readOptions(checksSwiftAgainstDWARF: true)
+        let options = reading.readOptions(printsNotes: true)
         var documents: [LayoutDocument] = []
         var holeReports: [String] = []
         var failed = false

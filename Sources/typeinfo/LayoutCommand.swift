@@ -91,7 +91,7 @@ struct LayoutCommand: ParsableCommand {
     func run() throws {
         let result: LayoutReadResult
         do {
-            result = try BinaryLayoutReader.read(path: binary, typeNames: typeNames, options: reading.readOptions(checksSwiftAgainstDWARF: false))
+            result = try BinaryLayoutReader.read(path: binary, typeNames: typeNames, options: reading.readOptions(printsNotes: false))
         } catch {
             throw LayoutInput.fail(error.description)
         }

@@ -22,15 +22,20 @@ struct ReadOptions: ParsableArguments {
         valueName: "file"))
     var remoteMirrorPath: String?
 
-    /// The reading options these flags describe. `TYPEINFO_COMPUTED_LAYOUTS=0` reads static
-    /// metadata and DWARF only.
-    func readOptions(checksSwiftAgainstDWARF: Bool) -> LayoutReadOptions {
-        LayoutReadOptions(
+    /// The reading options these flags describe, for a command that prints the document's notes
+    /// (`dump`: the whole file is read and compared) or not (a selection then decides what is read).
+    /// `TYPEINFO_COMPUTED_LAYOUTS=0` reads static metadata and DWARF only;
+    /// `TYPEINFO_EAGER_SELECTION=1` reads every type and filters afterwards (Tools/bench-dump, tests).
+    func readOptions(printsNotes: Bool) -> LayoutReadOptions {
+        let environment = ProcessInfo.processInfo.environment
+        return LayoutReadOptions(
             readsDWARF: !noDWARF,
-            checksSwiftAgainstDWARF: checksSwiftAgainstDWARF,
-            computesLayouts: ProcessInfo.processInfo.environment["TYPEINFO_COMPUTED_LAYOUTS"] != "0",
+            checksSwiftAgainstDWARF: printsNotes,
+            computesLayouts: environment["TYPEINFO_COMPUTED_LAYOUTS"] != "0",
             runtimeLibraries: .resolved(toolchainDirectory: runtimeLibraryDirectory),
-            remoteMirrorPath: remoteMirrorPath
+            remoteMirrorPath: remoteMirrorPath,
+            wantsFileNotes: printsNotes,
+            selectionReachesReaders: environment["TYPEINFO_EAGER_SELECTION"] != "1"
         )
     }
 }

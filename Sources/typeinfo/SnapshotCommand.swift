@@ -128,7 +128,7 @@ enum LayoutInput {
     /// never the source of a snapshot.
     static func readBinary(_ path: String, selection filter: TypeFilter = .all, reading: ReadOptions) throws -> LayoutReadResult {
         do {
-            let result = try BinaryLayoutReader.read(path: path, selection: filter, options: reading.readOptions(checksSwiftAgainstDWARF: false))
+            let result = try BinaryLayoutReader.read(path: path, selection: filter, options: reading.readOptions(printsNotes: false))
             for warning in result.warnings { note("warning: \(warning)") }
             return result
         } catch {

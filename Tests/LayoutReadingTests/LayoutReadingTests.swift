@@ -55,6 +55,59 @@ struct LayoutReadingTests {
         #expect(selected.types == whole.types.filter(filter.matches))
     }
 
+    /// The hole analyses `typeinfo layout` prints for a reading.
+    static func holes(_ result: LayoutReadResult) -> String {
+        let alignments = result.alignments
+        let analyses = result.document.types.map { LayoutHoles($0, alignmentOf: alignments.alignment(of:), superclass: result.superclass(of: $0)) }
+        return LayoutHoles.textReport(analyses, includeTight: true)
+    }
+
+    static let lazy = LayoutReadOptions(checksSwiftAgainstDWARF: false, wantsFileNotes: false)
+    static let eager = LayoutReadOptions(checksSwiftAgainstDWARF: false, wantsFileNotes: false, selectionReachesReaders: false)
+
+    @Test("a selection that reaches the readers gives what reading everything and filtering gives",
+          arguments: [FixtureBuild.plain, .debug, .optimized, .sharedLibrary, .object])
+    func lazyEqualsEager(_ build: FixtureBuild) throws {
+        let path = try FixtureToolchain.product(build)
+        for patterns in [["Fixture.Inner"], ["Fixture.Leaf", "Fixture.MixedScalars"], ["/^Fixture\\.(Base|Leaf)$/"], ["Fixture."]] {
+            let filter = try TypeFilter(typePatterns: patterns)
+            let lazy = try BinaryLayoutReader.read(path: path, selection: filter, options: Self.lazy)
+            let eager = try BinaryLayoutReader.read(path: path, selection: filter, options: Self.eager)
+            #expect(!lazy.document.types.isEmpty, "\(patterns)")
+            #expect(lazy.document.types == eager.document.types, "\(build) \(patterns)")
+            #expect(Self.holes(lazy) == Self.holes(eager), "\(build) \(patterns)")
+            let named = try BinaryLayoutReader.read(path: path, typeNames: patterns, options: Self.lazy)
+            let namedEager = try BinaryLayoutReader.read(path: path, typeNames: patterns, options: Self.eager)
+            #expect(named.document.types == namedEager.document.types, "\(build) \(patterns)")
+            #expect(Self.holes(named) == Self.holes(namedEager), "\(build) \(patterns)")
+        }
+    }
+
+    @Test("lazy and eager selections agree on a toolchain library",
+          .enabled(if: FileManager.default.fileExists(atPath: toolchainCore), "no toolchain libswiftCore.so at \(toolchainCore)"))
+    func lazyEqualsEagerOnToolchainLibrary() throws {
+        for patterns in [["Swift.Dictionary"], ["/^Swift\\.(Int16|String|Array<.*>)$/"], ["Swift.__RawDictionaryStorage"]] {
+            let filter = try TypeFilter(typePatterns: patterns)
+            let lazy = try BinaryLayoutReader.read(path: Self.toolchainCore, selection: filter, options: Self.lazy)
+            let eager = try BinaryLayoutReader.read(path: Self.toolchainCore, selection: filter, options: Self.eager)
+            #expect(!lazy.document.types.isEmpty, "\(patterns)")
+            #expect(lazy.document.types == eager.document.types, "\(patterns)")
+            #expect(Self.holes(lazy) == Self.holes(eager), "\(patterns)")
+        }
+    }
+
+    @Test("which selections can skip DWARF's C types")
+    func cFamilyExclusion() throws {
+        #expect(try TypeFilter(typePatterns: ["NIOCore.ByteBuffer"]).excludesCFamilyTypes)
+        #expect(try TypeFilter(typePatterns: [], modules: ["NIOCore"]).excludesCFamilyTypes)
+        #expect(try TypeFilter(typePatterns: [], kinds: [.protocol]).excludesCFamilyTypes)
+        #expect(try !TypeFilter(typePatterns: ["ByteBuffer"]).excludesCFamilyTypes)
+        #expect(try !TypeFilter(typePatterns: ["/^NIOCore\\./"]).excludesCFamilyTypes)
+        #expect(try !TypeFilter(typePatterns: ["NIOCore.ByteBuffer", "sockaddr"]).excludesCFamilyTypes)
+        #expect(try !TypeFilter(typePatterns: [], kinds: [.struct]).excludesCFamilyTypes)
+        #expect(!TypeFilter.all.excludesCFamilyTypes)
+    }
+
     @Test("related types hold the superclasses and field types the selected layouts need")
     func relatedTypes() throws {
         let path = try FixtureToolchain.product(.plain)
@@ -100,5 +153,18 @@ struct LayoutReadingTests {
         #expect(notes.contains { $0.hasPrefix("DWARF disagrees: M.S: size metadata+computed 16, DWARF 9 (using metadata+computed:") })
         #expect(notes.contains { $0.hasPrefix("DWARF disagrees: M.S: field 'b' offset computed 8, DWARF 1 (using computed:") })
         #expect(notes.count == 2)
+    }
+}
+
+/// Issue 8 §3 through every source: the computed layouts know each imported C type by its own
+/// record too, so what the runtime shares stays unknown after the merge.
+@Suite("Imported C types, all sources merged")
+struct ImportedCMergeTests {
+    @Test("runtime-shared C anonymous member types stay unknown after the computed layouts are merged")
+    func sharedStayUnknown() throws {
+        let (path, oracle) = try ImportedCFixture.program()
+        let document = try BinaryLayoutReader.read(path: path).document
+        #expect(oracle.runtimeShared.contains("__C.token_s.__Unnamed_union_data"))
+        #expect(ImportedCFixture.disagreements(of: document.types, with: oracle) == [])
     }
 }

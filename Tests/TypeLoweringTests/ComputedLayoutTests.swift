@@ -34,7 +34,7 @@ struct ComputedLayoutTests {
         let byMangling = Dictionary(document.types.compactMap { type in type.mangledName.map { ($0, type) } }, uniquingKeysWith: { first, _ in first })
         let disagreements = document.image.notes.filter { $0.contains("static metadata says") }
         #expect(disagreements.isEmpty, "sources disagree: \(disagreements)")
-        #expect(oracle.count == 22)
+        #expect(oracle.count == 24)
         for expected in oracle where !expected.mangling.hasSuffix("G") && !expected.mangling.hasSuffix("Sg") {
             let type = try #require(byMangling[expected.mangling], "\(expected.mangling) not read from \(build)")
             if Self.rawLayoutTypes.contains(expected.mangling) {
@@ -49,6 +49,17 @@ struct ComputedLayoutTests {
                 #expect(type.size == expected.size, "\(type.name) size")
                 #expect(type.alignment == expected.alignment, "\(type.name) alignment")
                 #expect(type.stride == expected.stride, "\(type.name) stride")
+            }
+            #expect(type.extraInhabitants == expected.extraInhabitants, "\(type.name) extra inhabitants")
+            if let tagSpareBits = expected.tagSpareBits {
+                #expect(type.enumStrategy == .multiPayload, "\(type.name) is a multi-payload enum")
+                #expect(type.enumTagBytes == expected.tagBytes, "\(type.name) tag bytes")
+                #expect(type.enumTagSpareBits.map(SpareBitMask.hex) == tagSpareBits, "\(type.name) tag spare bits")
+                // `typeinfo layout` shows the same facts in place of holes.
+                let bits = SpareBitMask.bitCount(SpareBitMask.bytes(hex: tagSpareBits) ?? [])
+                let whereTag = bits == 0 ? "no spare bits used" : "tag in \(bits) spare bit\(bits == 1 ? "" : "s") (mask \(tagSpareBits))"
+                let text = LayoutHoles(type).textReport()
+                #expect(text.contains("enum layout: multi-payload, tag bytes \(expected.tagBytes ?? -1), \(whereTag), extra inhabitants \(expected.extraInhabitants ?? -1)"), "\(text)")
             }
             #expect(type.fields.map(\.name) == expected.fields.map(\.name), "\(type.name) fields")
             for (field, truth) in zip(type.fields, expected.fields) {
@@ -70,20 +81,24 @@ struct ComputedLayoutTests {
     func instantiations(build: LoweringFixture) throws {
         let path = try build.product()
         let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory).paths
-        let instantiations = try build.oracle().filter { $0.mangling.hasSuffix("G") || $0.mangling.hasSuffix("Sg") }
+        let oracle = try build.oracle()
+        let instantiations = oracle.filter { $0.mangling.hasSuffix("G") || $0.mangling.hasSuffix("Sg") }
+        let payload = try #require(oracle.first { $0.mangling == "15LoweringFixture12MultiPayloadO" })
         #expect(instantiations.count == 4)
         for expected in instantiations {
             let (layout, notes) = ComputedLayouts.instantiation(mangledName: "$s" + expected.mangling, forFileAt: path, dependencies: dependencies, configuration: lowering)
             let type = try #require(layout, "\(expected.mangling): \(notes)")
             #expect(type.size == expected.size && type.alignment == expected.alignment && type.stride == expected.stride,
                     "\(type.name): \(type.size ?? -1)/\(type.alignment ?? -1)/\(type.stride ?? -1)")
+            #expect(type.extraInhabitants == expected.extraInhabitants, "\(type.name) extra inhabitants")
             #expect(type.fields.map(\.name) == expected.fields.map(\.name), "\(type.name) fields")
             for (field, truth) in zip(type.fields, expected.fields) {
                 #expect(field.offset == truth.offset && field.size == truth.size, "\(type.name).\(field.name)")
             }
             if expected.mangling.hasSuffix("Sg") {
                 #expect(type.enumStrategy == .singlePayload)
-                #expect(type.cases.first?.payloadSize == 17, "Optional<MultiPayload>'s payload is MultiPayload, 17 bytes")
+                #expect(type.cases.first?.payloadSize == payload.size, "Optional<MultiPayload>'s payload is MultiPayload")
+                #expect(type.enumTagBytes == expected.size - payload.size, "Optional<MultiPayload> tag bytes")
             }
         }
     }

@@ -46,9 +46,14 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
         var instanceSize: Int?
         var instanceAlignment: Int?
         var fields: [Field] = []
+        /// The value witness table's extra inhabitant count (value types only).
+        var extraInhabitants: Int?
+        /// Multi-payload enums: tag bytes after the largest payload, and the payload bits holding the tag.
+        var tagBytes: Int?
+        var tagSpareBits: String?
     }
 
-    /// The fixture's printout (`type` and `field` lines, see Fixtures/main.swift).
+    /// The fixture's printout (`type`, `field`, `extra` and `tagbits` lines, see Fixtures/main.swift).
     func oracle() throws -> [OracleType] {
         var types: [OracleType] = []
         for line in try Self.run(try product(), []).split(separator: "\n") {
@@ -59,6 +64,12 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
             } else if parts.first == "field", parts.count == 6, let offset = Int(parts[3]), let size = Int(parts[4]), let alignment = Int(parts[5]),
                       types.last?.mangling == parts[1] {
                 types[types.count - 1].fields.append(OracleType.Field(name: parts[2], offset: offset, size: size, alignment: alignment))
+            } else if parts.first == "extra", parts.count == 3, let count = Int(parts[2]), types.last?.mangling == parts[1] {
+                types[types.count - 1].extraInhabitants = count
+            } else if parts.first == "tagbits", parts.count == 4, let tagBytes = Int(parts[2]),
+                      let index = types.firstIndex(where: { $0.mangling == parts[1] }) {
+                types[index].tagBytes = tagBytes
+                types[index].tagSpareBits = parts[3]
             } else {
                 throw FixtureError(message: "unexpected fixture line: \(line)")
             }

@@ -20,7 +20,7 @@ struct WorkerIsolationTests {
             end) break;;
           esac
         done
-        echo "typeinfo-lowering 1"
+        echo "\(LoweringWire.header)"
         echo ready
         for t in $types; do
           echo "begin $t"

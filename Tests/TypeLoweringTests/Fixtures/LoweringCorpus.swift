@@ -32,6 +32,8 @@ public struct Optionals {
 
 public enum MultiPayload { case number(Int), text(String), flag(Bool), none }
 public enum PointerPayloads { case left(Node), right(Node), neither }
+public enum SpareBitPayloads { case yes(Bool), no(Bool), unknown }
+public enum ObjectOrString { case object(Node), text(String), pair(Node, Node) }
 public enum NoPayload { case north, east, south, west }
 public indirect enum Tree { case leaf(Int), branch(Tree, Tree) }
 

@@ -1,6 +1,8 @@
 // Prints the layout of every corpus type as the runtime knows it:
 //   type <mangling> <size> <alignment> <stride> <instance size or -> <instance alignment or ->
 //   field <mangling> <name> <offset> <size> <alignment>
+//   extra <mangling> <extra inhabitants>            (value types: the value witness table's count)
+//   tagbits <mangling> <tag bytes> <hex mask>       (multi-payload enums: payload bits holding the tag)
 @_spi(Reflection) import Swift
 
 func sizeAndAlignment(_ type: Any.Type) -> (Int, Int) {
@@ -19,12 +21,48 @@ func report<T>(_ type: T.Type, isClass: Bool = false) {
         instance = "\(size) \(Int(mask) + 1)"
     }
     print("type \(mangling) \(MemoryLayout<T>.size) \(MemoryLayout<T>.alignment) \(MemoryLayout<T>.stride) \(instance)")
+    if !isClass { print("extra \(mangling) \(extraInhabitants(type))") }
     let options: _EachFieldOptions = isClass ? [.classType] : []
     _ = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
         let (size, alignment) = sizeAndAlignment(fieldType)
         print("field \(mangling) \(String(cString: name)) \(offset) \(size) \(alignment)")
         return true
     }
+}
+
+/// The value witness table's extraInhabitantCount (ValueWitnessTable: 8 function pointers,
+/// size, stride, flags (uint32), then the count (uint32) at +84 on 64-bit targets).
+func extraInhabitants(_ type: Any.Type) -> Int {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    let witnesses = metadata.load(fromByteOffset: -8, as: UnsafeRawPointer.self)
+    return Int(witnesses.load(fromByteOffset: 84, as: UInt32.self))
+}
+
+/// The payload bits that hold a multi-payload enum's case, found with the enum's own getEnumTag
+/// witness (EnumValueWitnessTable, right after the value witness table, at +88): a zeroed value
+/// is the first payload case; each bit of the largest payload is set alone, and the bits that
+/// change the tag are the tag's. getEnumTag only reads the bits, so the garbage payloads are safe.
+func tagSpareBits<T>(_ type: T.Type, largestPayload: Int) {
+    let metadata = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self)
+    let witnesses = metadata.load(fromByteOffset: -8, as: UnsafeRawPointer.self)
+    typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
+    let getEnumTag = unsafeBitCast(witnesses.load(fromByteOffset: 88, as: UnsafeRawPointer.self), to: GetEnumTag.self)
+    let size = MemoryLayout<T>.size
+    let value = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { value.deallocate() }
+    value.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+    let base = getEnumTag(value, metadata)
+    var mask = ""
+    for byte in 0..<largestPayload {
+        var bits: UInt8 = 0
+        for bit in 0..<8 {
+            value.storeBytes(of: UInt8(1) << UInt8(bit), toByteOffset: byte, as: UInt8.self)
+            if getEnumTag(value, metadata) != base { bits |= UInt8(1) << UInt8(bit) }
+        }
+        value.storeBytes(of: 0, toByteOffset: byte, as: UInt8.self)
+        mask += String(bits >> 4, radix: 16) + String(bits & 0xf, radix: 16)
+    }
+    print("tagbits \(_mangledTypeName(type) ?? "?") \(size - largestPayload) \(mask)")
 }
 
 report(BoundGenerics.self)
@@ -50,3 +88,10 @@ report(Wrapper<Int>.self)
 report(Wrapper<String?>.self)
 report(Wrapper<Wrapper<Bool>>.self)
 report(Optional<MultiPayload>.self)
+// Multi-payload enums: where the tag lives (spare bits of the payloads, or tag bytes after them).
+report(SpareBitPayloads.self)
+report(ObjectOrString.self)
+tagSpareBits(MultiPayload.self, largestPayload: MemoryLayout<String>.size)
+tagSpareBits(PointerPayloads.self, largestPayload: MemoryLayout<Node>.size)
+tagSpareBits(SpareBitPayloads.self, largestPayload: MemoryLayout<Bool>.size)
+tagSpareBits(ObjectOrString.self, largestPayload: MemoryLayout<String>.size)

@@ -1,0 +1,46 @@
+/// The facts the C API's `swift_typeinfo_t` lacks: extra inhabitants (from the library's own
+/// TypeInfo dump) and, for multi-payload enums, which payload bits hold the case tag (from the
+/// library's own enum projection).
+extension LoweringSession {
+    /// The type's extra inhabitants as RemoteInspection's TypeInfo dump states them
+    /// (`(struct size=16 alignment=8 stride=16 num_extra_inhabitants=2147483647 bitwise_takable=1`),
+    /// or nil when the dump does not say.
+    func extraInhabitants(of typeRef: UInt64) -> Int? {
+        guard let dump = context.dump(of: typeRef) else { return nil }
+        return Self.extraInhabitants(inDump: dump)
+    }
+
+    /// `num_extra_inhabitants=` of the dump's first line (the type itself, not its fields).
+    static func extraInhabitants(inDump dump: String) -> Int? {
+        let firstLine = dump.prefix { $0 != "\n" }
+        let key = "num_extra_inhabitants="
+        guard let field = firstLine.split(separator: " ").first(where: { $0.hasPrefix(key) }) else { return nil }
+        let digits = field.dropFirst(key.count).prefix { $0.isASCII && $0.isNumber }
+        // The count is a uint32 in the runtime's value witness table.
+        guard !digits.isEmpty, digits.count <= 10, let count = Int(digits), count <= Int(UInt32.max) else { return nil }
+        return count
+    }
+
+    /// The bits of a multi-payload enum's payload area (its first `payloadSize` bytes) that hold
+    /// the case tag, as a mask in memory order; nil when the library cannot decode the probes.
+    ///
+    /// An all-zero value is the first payload case with an all-zero payload. Each payload bit is
+    /// set alone and the value decoded by the library (`swift_reflection_projectEnumValue`): the
+    /// bits that change the case are the spare bits the tag uses. Bits of extra tag bytes, after
+    /// the payload, are not spare bits and are not probed.
+    func tagSpareBits(of typeRef: UInt64, size: Int, payloadSize: Int) -> [UInt8]? {
+        guard payloadSize > 0, payloadSize <= size, size <= ImageMemory.probeCapacity else { return nil }
+        var value = [UInt8](repeating: 0, count: size)
+        guard let zero = memory.probe(value), let baseCase = context.caseIndex(ofValueAt: zero, typeRef: typeRef) else { return nil }
+        var mask = [UInt8](repeating: 0, count: payloadSize)
+        for byte in 0..<payloadSize {
+            for bit in 0..<8 {
+                value[byte] = 1 << UInt8(bit)
+                guard let address = memory.probe(value), let decoded = context.caseIndex(ofValueAt: address, typeRef: typeRef) else { return nil }
+                if decoded != baseCase { mask[byte] |= 1 << UInt8(bit) }
+            }
+            value[byte] = 0
+        }
+        return mask
+    }
+}
