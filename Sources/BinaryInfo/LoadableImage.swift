@@ -56,8 +56,10 @@ public final class LoadableImage {
     ///
     /// - Throws: ``BinaryInfoError`` for a missing or malformed file, an object file (`.o`, which
     ///   has no load addresses), or an image whose addresses span more than ``maximumAddressLimit``.
-    /// - Parameter includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
-    ///   up front and `.symtab` on the first descriptor lookup (most images never need it).
+    /// - Parameters:
+    ///   - path: the ELF file to read.
+    ///   - includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
+    ///     up front and `.symtab` on the first descriptor lookup (most images never need it).
     public convenience init(path: String, includeStaticSymbols: Bool = true) throws {
         try self.init(bytes: try ImageLoader.readFile(path), path: path, includeStaticSymbols: includeStaticSymbols)
     }
@@ -100,9 +102,11 @@ public final class LoadableImage {
     /// Copies every allocated section's file bytes to `base + address` (NOBITS sections are left
     /// as they are: the caller provides zeroed memory). Relocations are not applied.
     ///
-    /// - Parameter capacity: the bytes available at `base`; at least ``addressLimit``.
-    /// - Parameter excluded: names of further sections to leave zero (ones the caller's reader
-    ///   never reads, so their pages are never touched).
+    /// - Parameters:
+    ///   - base: where the image's address 0 goes.
+    ///   - capacity: the bytes available at `base`; at least ``addressLimit``.
+    ///   - excluded: names of further sections to leave zero (ones the caller's reader never
+    ///     reads, so their pages are never touched).
     public func copyContents(into base: UnsafeMutableRawPointer, capacity: UInt64, excluding excluded: Set<String> = []) throws {
         guard capacity >= addressLimit else {
             throw BinaryInfoError.outOfBounds(what: "image copy", address: 0, length: addressLimit)

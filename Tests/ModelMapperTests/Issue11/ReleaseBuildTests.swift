@@ -14,8 +14,13 @@ enum ReleaseFixture {
             var objects: [String] = []
             for module in ["ModelMapper", "TypeInfo", "TypeLayout"] {
                 let directory = build.appendingPathComponent("\(module).build")
-                let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                let found = files.filter { $0.hasSuffix(".o") }.map { directory.appendingPathComponent($0).path }
+                // The objects of the module's current sources, as the build's own file map names
+                // them: the directory may also hold objects of sources renamed or deleted since.
+                let map = directory.appendingPathComponent("output-file-map.json")
+                let entries = (try? JSONSerialization.jsonObject(with: Data(contentsOf: map))) as? [String: [String: String]] ?? [:]
+                var found = entries.compactMap { $0.value["object"] }.sorted()
+                let wrapped = directory.appendingPathComponent("\(module).swiftmodule.o").path
+                if FileManager.default.fileExists(atPath: wrapped) { found.append(wrapped) }
                 guard !found.isEmpty else { throw FixtureError(message: "no object files of \(module) in \(directory.path)") }
                 objects += found
             }
