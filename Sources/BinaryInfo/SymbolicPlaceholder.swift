@@ -296,17 +296,27 @@ enum SymbolicPlaceholder {
 }
 
 extension String {
-    /// Replaces every occurrence of `target` (no Foundation needed).
+    /// Replaces every occurrence of `target` (no Foundation needed). Compares UTF-8 bytes:
+    /// `firstRange(of:)` builds a substring searcher per call, which cost more than the rest of
+    /// a reading's name printing.
     func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
+        let needle = Array(target.utf8)
+        guard let first = needle.first else { return self }
+        let haystack = Array(utf8)
+        let inserted = Array(replacement.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(haystack.count)
+        var index = 0
+        while index < haystack.count {
+            if haystack[index] == first, index + needle.count <= haystack.count,
+               haystack[index..<index + needle.count].elementsEqual(needle) {
+                result += inserted
+                index += needle.count
+            } else {
+                result.append(haystack[index])
+                index += 1
+            }
         }
-        result += rest
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 }
