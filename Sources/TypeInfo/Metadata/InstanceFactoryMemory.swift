@@ -49,21 +49,30 @@ enum InstanceFactoryMemory {
 }
 
 /// A value built once from a recipe, copied (through its type's value witnesses) into every
-/// value built after. It lives as long as the recipe that holds it, which the factory keeps for
-/// the life of the process, so its memory is never freed.
+/// value built after. The factory keeps the recipes that hold templates for the life of the
+/// process; a template made while working out a recipe that then fails is released, and with it
+/// its value.
 final class ValueTemplate: @unchecked Sendable {
     // Immutable after init; copies only read the template.
     private let copyValue: (UnsafeMutableRawPointer) -> Void
+    private let destroyValue: () -> Void
 
     init(_ type: Any.Type, recipe: ValueRecipe) {
-        func make<T>(_: T.Type) -> (UnsafeMutableRawPointer) -> Void {
+        func make<T>(_: T.Type) -> (copy: (UnsafeMutableRawPointer) -> Void, destroy: () -> Void) {
             let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
             InstanceFactoryMemory.initialize(recipe, at: UnsafeMutableRawPointer(value))
             // One value, not `from:count:`: that copies a whole stride, which runs past a value
             // whose size is less than its stride (an enum's tag byte) into the next field.
-            return { $0.initializeMemory(as: T.self, to: value.pointee) }
+            return ({ $0.initializeMemory(as: T.self, to: value.pointee) }, {
+                value.deinitialize(count: 1)
+                value.deallocate()
+            })
         }
-        copyValue = make(type)
+        (copyValue, destroyValue) = make(type)
+    }
+
+    deinit {
+        destroyValue()
     }
 
     /// Initializes the memory at `address` with a copy of the template.
