@@ -25,11 +25,11 @@ final class StorageOwner {
         var target = MixedScalars()
         try info.withStorage(of: &target) { storage in
             for property in info.propertyInfos {
-                try storage.set(try property.get(from: source), property)
+                try storage.set(try property.get(from: source), for: property)
             }
         }
         #expect(String(describing: target) == String(describing: source))
-        let wide = try info.withStorage(reading: target) { try $0.get(Int64.self, try #require(info.propertyInfo(named: "wide"))) }
+        let wide = try info.withStorage(reading: target) { try $0.get(Int64.self, for: try #require(info.propertyInfo(named: "wide"))) }
         #expect(wide == 77)
     }
 
@@ -39,9 +39,9 @@ final class StorageOwner {
             let first = StorageTracked(), second = StorageTracked()
             var owner = StorageOwner(first)
             try info.withStorage(of: &owner) { storage in
-                try storage.set(second, try #require(info.propertyInfo(named: "object")))
-                try storage.set(second, try #require(info.propertyInfo(named: "weakObject")))   // cast Tracked -> Tracked?
-                try storage.set(second, try #require(info.propertyInfo(named: "unownedObject")))
+                try storage.set(second, for: try #require(info.propertyInfo(named: "object")))
+                try storage.set(second, for: try #require(info.propertyInfo(named: "weakObject")))   // cast Tracked -> Tracked?
+                try storage.set(second, for: try #require(info.propertyInfo(named: "unownedObject")))
             }
             #expect(owner.object === second && owner.weakObject === second && owner.unownedObject === second)
             #expect(StorageTracked.live == 2)
@@ -51,7 +51,7 @@ final class StorageOwner {
 
         let dogInfo = ClassInfo.of(Dog.self)
         var dog = Dog()
-        try dogInfo.withStorage(of: &dog) { try $0.set("rex", try #require(dogInfo.propertyInfo(named: "name"))) }
+        try dogInfo.withStorage(of: &dog) { try $0.set("rex", for: try #require(dogInfo.propertyInfo(named: "name"))) }
         #expect(dog.name == "rex")
     }
 
@@ -61,10 +61,10 @@ final class StorageOwner {
         var value = MixedScalars()
         let before = String(describing: value)
         #expect(throws: PropertyAccessError.self) {
-            try info.withStorage(of: &value) { try $0.set(Int32(5), foreign) }
+            try info.withStorage(of: &value) { try $0.set(Int32(5), for: foreign) }
         }
         #expect(throws: PropertyAccessError.self) {
-            try info.withStorage(of: &value) { try $0.set("not a double", try #require(info.propertyInfo(named: "real"))) }
+            try info.withStorage(of: &value) { try $0.set("not a double", for: try #require(info.propertyInfo(named: "real"))) }
         }
         #expect(String(describing: value) == before, "nothing written")
         var other = Inner()
@@ -88,10 +88,10 @@ struct ZeroSizedFields {
         var value = ZeroSizedFields()
         let empty = try #require(info.propertyInfo(named: "empty"))
         try info.withStorage(of: &value) { storage in
-            try storage.set(EmptyStruct(), empty)
-            _ = try storage.get(EmptyStruct.self, empty)
+            try storage.set(EmptyStruct(), for: empty)
+            _ = try storage.get(EmptyStruct.self, for: empty)
         }
-        _ = try info.withStorage(reading: value) { try $0.get(EmptyStruct.self, empty) }
+        _ = try info.withStorage(reading: value) { try $0.get(EmptyStruct.self, for: empty) }
         try empty.set(EmptyStruct(), on: &value)
         _ = try empty.get(EmptyStruct.self, from: value)
         _ = try empty.get(from: value)

@@ -206,18 +206,18 @@ private func mirrorValue(_ value: Any, _ label: String) -> Any? {
             (structInfo, structName, RTPerson()), (objectInfo, objectName, RTPersonObject()),
         ]
         for (info, property, value) in values {
-            #expect(try info.withStorage(reading: value) { try $0.get(String.self, property) } == "Wes")
+            #expect(try info.withStorage(reading: value) { try $0.get(String.self, for: property) } == "Wes")
             let existential = try #require(value as? any RTPersonProtocol)
-            #expect(try info.withStorage(reading: existential) { try $0.get(String.self, property) } == existential.firstname)
+            #expect(try info.withStorage(reading: existential) { try $0.get(String.self, for: property) } == existential.firstname)
         }
         var boxed: Any = RTPerson()
         let before = boxed
-        try structInfo.withStorage(of: &boxed) { try $0.set("Ann", structName) }
+        try structInfo.withStorage(of: &boxed) { try $0.set("Ann", for: structName) }
         #expect((boxed as? RTPerson)?.firstname == "Ann")
         #expect((before as? RTPerson)?.firstname == "Wes", "value semantics through an existential")
         let object = RTPersonObject()
         var protocolTyped: any RTPersonProtocol = object
-        try objectInfo.withStorage(of: &protocolTyped) { try $0.set("Bo", objectName) }
+        try objectInfo.withStorage(of: &protocolTyped) { try $0.set("Bo", for: objectName) }
         #expect(object.firstname == "Bo")
     }
 }

@@ -132,11 +132,11 @@ func fillTimings() -> [Timing?] {
         row("ClassInfo.withStorage + set x5", iterations: 300_000) {
             counter &+= 1
             try? info.withStorage(of: &model) { storage in
-                try storage.set(counter, properties[0])
-                try storage.set("two", properties[1])
-                try storage.set(3.5, properties[2])
-                try storage.set(counter, properties[3])
-                try storage.set("twelve", properties[4])
+                try storage.set(counter, for: properties[0])
+                try storage.set("two", for: properties[1])
+                try storage.set(3.5, for: properties[2])
+                try storage.set(counter, for: properties[3])
+                try storage.set("twelve", for: properties[4])
             }
         },
     ]

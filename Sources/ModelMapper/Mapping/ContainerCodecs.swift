@@ -202,7 +202,7 @@ final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: String? = try decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(_ value: String?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -212,7 +212,7 @@ final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        guard let value = try storage.get(String?.self, property) else {
+        guard let value = try storage.get(String?.self, for: property) else {
             guard context.writesNilAsNull else { return false }
             writer.null()
             return true
@@ -236,7 +236,7 @@ final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: Int? = try decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(_ value: Int?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -246,7 +246,7 @@ final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        guard let value = try storage.get(Int?.self, property) else {
+        guard let value = try storage.get(Int?.self, for: property) else {
             guard context.writesNilAsNull else { return false }
             writer.null()
             return true
@@ -272,7 +272,7 @@ final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: Bool? = try decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(_ value: Bool?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -282,7 +282,7 @@ final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        guard let value = try storage.get(Bool?.self, property) else {
+        guard let value = try storage.get(Bool?.self, for: property) else {
             guard context.writesNilAsNull else { return false }
             writer.null()
             return true

@@ -67,13 +67,13 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: Date = try decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        try encode(storage.get(Date.self, property), into: &writer, context)
+        try encode(storage.get(Date.self, for: property), into: &writer, context)
         return true
     }
 

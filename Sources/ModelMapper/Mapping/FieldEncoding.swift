@@ -32,26 +32,26 @@ enum FieldEncoding {
     ) throws -> Bool {
         switch self {
         case .string:
-            writer.string(try storage.get(String.self, info))
+            writer.string(try storage.get(String.self, for: info))
         case .int:
-            writer.integer(try storage.get(Int.self, info))
+            writer.integer(try storage.get(Int.self, for: info))
         case .bool:
-            writer.bool(try storage.get(Bool.self, info))
+            writer.bool(try storage.get(Bool.self, for: info))
         case .double:
-            let value = try storage.get(Double.self, info)
+            let value = try storage.get(Double.self, for: info)
             // Infinities and NaN: the codec decides (null, or an error in strict mode).
             guard value.isFinite else { return try binding.encode(from: storage, &writer, context) }
             writer.double(value)
         case .isoDate:
-            DateText.writeQuotedISO8601(try storage.get(Date.self, info), into: &writer.bytes)
+            DateText.writeQuotedISO8601(try storage.get(Date.self, for: info), into: &writer.bytes)
         case .optionalString:
-            guard let value = try storage.get(String?.self, info) else { return Self.writeNil(&writer, context) }
+            guard let value = try storage.get(String?.self, for: info) else { return Self.writeNil(&writer, context) }
             writer.string(value)
         case .optionalInt:
-            guard let value = try storage.get(Int?.self, info) else { return Self.writeNil(&writer, context) }
+            guard let value = try storage.get(Int?.self, for: info) else { return Self.writeNil(&writer, context) }
             writer.integer(value)
         case .optionalBool:
-            guard let value = try storage.get(Bool?.self, info) else { return Self.writeNil(&writer, context) }
+            guard let value = try storage.get(Bool?.self, for: info) else { return Self.writeNil(&writer, context) }
             writer.bool(value)
         case .general:
             return try binding.encode(from: storage, &writer, context)

@@ -132,8 +132,8 @@ final class ModelCodec<M: MappableModel>: ValueCodec<M>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         guard mergesIntoCurrent else { return try super.decode(into: storage, property, tape, i, context) }
-        let current = try storage.get(M.self, property)
-        try storage.set(try context.mapper.plan(for: M.self).decode(tape, i, context, updating: current), property)
+        let current = try storage.get(M.self, for: property)
+        try storage.set(try context.mapper.plan(for: M.self).decode(tape, i, context, updating: current), for: property)
     }
 
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, merging current: M) throws -> M {

@@ -103,12 +103,12 @@ final class TransformBinding<T>: PropertyBinding<T>, @unchecked Sendable {
 
     override func decode(into storage: MutableInstanceStorage, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
         guard let decoded = try transformed(tape, node) else { return }
-        do { try storage.set(decoded, info) } catch { throw mismatch(decoded) }
+        do { try storage.set(decoded, for: info) } catch { throw mismatch(decoded) }
     }
 
     override func encode(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
         let value: Any
-        do { value = try storage.get(Any.self, info) } catch { throw accessError(error) }
+        do { value = try storage.get(Any.self, for: info) } catch { throw accessError(error) }
         return try write(value, &writer, context)
     }
 

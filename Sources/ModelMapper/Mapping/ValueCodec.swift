@@ -93,7 +93,7 @@ class ValueCodec<V>: @unchecked Sendable {
     func decode(
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
-        try storage.set(decode(tape, i, context), property)
+        try storage.set(decode(tape, i, context), for: property)
     }
 
     /// Writes the value of `property`, read through the instance's storage; returns `false`,
@@ -101,7 +101,7 @@ class ValueCodec<V>: @unchecked Sendable {
     func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        let value = try storage.get(V.self, property)
+        let value = try storage.get(V.self, for: property)
         if !context.writesNilAsNull && isNil(value) { return false }
         try encode(value, into: &writer, context)
         return true
@@ -170,13 +170,13 @@ final class IntCodec: ValueCodec<Int>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: Int = try IntegerConversion.decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        try writer.integer(storage.get(Int.self, property))
+        try writer.integer(storage.get(Int.self, for: property))
         return true
     }
 
@@ -224,13 +224,13 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: Double = try decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        try encode(storage.get(Double.self, property), into: &writer, context)
+        try encode(storage.get(Double.self, for: property), into: &writer, context)
         return true
     }
 
@@ -344,13 +344,13 @@ final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: Bool = try decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        try writer.bool(storage.get(Bool.self, property))
+        try writer.bool(storage.get(Bool.self, for: property))
         return true
     }
 }
@@ -375,13 +375,13 @@ final class StringCodec: ValueCodec<String>, @unchecked Sendable {
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
         let value: String = try decode(tape, i, context)
-        try storage.set(value, property)
+        try storage.set(value, for: property)
     }
 
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        try writer.string(storage.get(String.self, property))
+        try writer.string(storage.get(String.self, for: property))
         return true
     }
 }

@@ -27,7 +27,7 @@ public struct InstanceStorage {
     /// - Returns: a copy of the value.
     /// - Throws: ``PropertyAccessError`` when the property belongs to another type or the value is not a `Value`.
     @inlinable @inline(__always)
-    public func get<Value>(_ type: Value.Type, _ property: PropertyInfo) throws -> Value {
+    public func get<Value>(_ type: Value.Type, for property: PropertyInfo) throws -> Value {
         if property.declaringTypeID == owners[0], property.allowsDirectAccess, Value.self == property.type {
             return (base + property.offset).assumingMemoryBound(to: Value.self).pointee
         }
@@ -60,10 +60,10 @@ public struct MutableInstanceStorage {
         self.owners = owners
     }
 
-    /// Reads a property of the instance (see ``InstanceStorage/get(_:_:)``).
+    /// Reads a property of the instance (see ``InstanceStorage/get(_:for:)``).
     @inlinable
-    public func get<Value>(_ type: Value.Type, _ property: PropertyInfo) throws -> Value {
-        try InstanceStorage(base: base, owners: owners).get(type, property)
+    public func get<Value>(_ type: Value.Type, for property: PropertyInfo) throws -> Value {
+        try InstanceStorage(base: base, owners: owners).get(type, for: property)
     }
 
     /// Writes a property of the instance, `let` properties included.
@@ -77,7 +77,7 @@ public struct MutableInstanceStorage {
     /// - Throws: ``PropertyAccessError`` when the property belongs to another type or the value
     ///   does not fit; nothing is written then.
     @inlinable @inline(__always)
-    public func set<Value>(_ value: consuming Value, _ property: PropertyInfo) throws {
+    public func set<Value>(_ value: consuming Value, for property: PropertyInfo) throws {
         if property.declaringTypeID == owners[0], property.allowsDirectAccess, Value.self == property.type {
             (base + property.offset).assumingMemoryBound(to: Value.self).pointee = value
             return
@@ -209,7 +209,7 @@ extension PropertyInfo {
         return value
     }
 
-    /// The general path of ``MutableInstanceStorage/set(_:_:)``.
+    /// The general path of ``MutableInstanceStorage/set(_:for:)``.
     @usableFromInline
     func storeThroughStorage<Value>(_ value: Value, at field: UnsafeMutableRawPointer) throws {
         guard canAccessValue else { throw unsupported }
