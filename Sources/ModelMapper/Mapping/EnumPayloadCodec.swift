@@ -82,7 +82,7 @@ final class EnumPayloadCodec<E>: ValueCodec<E>, @unchecked Sendable {
         } else if !enumCase.isTuple {
             payload = values[0]
         } else {
-            payload = try EnumPayloadCodec.tuple(values, caseName: name)
+            payload = try tuple(values, caseName: name)
         }
         do { return try info.makeEnumValue(E.self, caseNamed: name, payload: payload) } catch {
             throw MappingError(.invalidValue(expected: "a value of \(E.self)", found: "case \(name): \(error)"), path: [.key(name)])
@@ -124,28 +124,17 @@ final class EnumPayloadCodec<E>: ValueCodec<E>, @unchecked Sendable {
         tape.kind(i) == .object ? "an object with \(tape.nodes[i].count) members" : tape.typeName(i)
     }
 
-    /// The tuple of `values` (TypeInfo casts it to the case's labelled tuple type). Swift code
-    /// can form tuples of two or more elements; a case with one labelled associated value
-    /// (`circle(radius:)`) needs a one-element tuple, which it cannot.
-    private static func tuple(_ values: [Any], caseName: String) throws -> Any {
-        func pair<A>(_ a: A) -> Any {
-            func second<B>(_ b: B) -> Any {
-                guard values.count > 2 else { return (a, b) }
-                func third<C>(_ c: C) -> Any {
-                    guard values.count > 3 else { return (a, b, c) }
-                    func fourth<D>(_ d: D) -> Any { (a, b, c, d) }
-                    return _openExistential(values[3], do: fourth)
-                }
-                return _openExistential(values[2], do: third)
-            }
-            return _openExistential(values[1], do: second)
+    /// The case's payload tuple built from `values` by TypeInfo, which can build any tuple type,
+    /// including the one-element labelled tuple of `circle(radius:)` that has no literal form.
+    private func tuple(_ values: [Any], caseName: String) throws -> Any {
+        guard let payloadType = info.cases.first(where: { $0.name == caseName })?.payloadType else {
+            throw MappingError(.invalidValue(expected: "a case of \(E.self) with associated values", found: "case \(caseName)"))
         }
-        guard (2...4).contains(values.count) else {
-            throw MappingError(.invalidValue(
-                expected: "a case with 2 to 4 associated values, or one unlabelled value",
-                found: "case \(caseName) with \(values.count) labelled value\(values.count == 1 ? "" : "s"), which the mapper cannot build yet"))
+        do {
+            return try ClassInfo.of(payloadType).makeTuple(elements: values)
+        } catch {
+            throw MappingError(.invalidValue(expected: "the associated values of \(E.self).\(caseName)", found: "\(error)"))
         }
-        return _openExistential(values[0], do: pair)
     }
 }
 

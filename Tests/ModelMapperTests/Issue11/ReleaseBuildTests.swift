@@ -116,5 +116,6 @@ struct ReleaseBuildTests {
 
     @Test func enumsWithAssociatedValues() throws {
         #expect(try ReleaseFixture.value("enum") == #"rect(w: 2.0, h: 3.5) [main.Figure.pair(1, 2), main.Figure.value(7), main.Figure.none] {"figure":{"rect":{"w":2,"h":3.5}},"figures":[{"pair":{"_0":1,"_1":2}},{"value":{"_0":7}},{"none":{}}]}"#)
+        #expect(try ReleaseFixture.value("enum.circle") == #"true {"shape":{"circle":{"radius":2}}}"#)
     }
 }

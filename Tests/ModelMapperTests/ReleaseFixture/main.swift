@@ -162,3 +162,12 @@ attempt("enum") {
     let drawing = try strict.decode(Drawing.self, from: #"{"figure": {"rect": {"w": 2, "h": 3.5}}, "figures": [{"pair": {"_0": 1, "_1": 2}}, {"value": {"_0": 7}}, {"none": {}}]}"#)
     return "\(drawing.figure) \(drawing.figures) \(String(decoding: try lenient.encode(drawing), as: UTF8.self))"
 }
+
+// One labelled associated value: a one-element tuple payload, built by TypeInfo.
+enum Round: Equatable { case circle(radius: Double) }
+struct RoundDrawing: Mappable { var shape = Round.circle(radius: 1) }
+
+attempt("enum.circle") {
+    let drawing = try strict.decode(RoundDrawing.self, from: #"{"shape": {"circle": {"radius": 2}}}"#)
+    return "\(drawing.shape == .circle(radius: 2)) \(String(decoding: try lenient.encode(drawing), as: UTF8.self))"
+}
