@@ -16,9 +16,12 @@ let package = Package(
         .library(name: "ModelMapper", targets: ["ModelMapper"]),
         .executable(name: "typeinfo", targets: ["typeinfo"]),
         .executable(name: "typeinfo-lowering", targets: ["typeinfo-lowering"]),
+        .plugin(name: "LayoutCheckPlugin", targets: ["LayoutCheckPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` for the DocC catalogs; builds nothing for `swift build`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Plain value types every layer speaks.
@@ -62,6 +65,16 @@ let package = Package(
             ]
         ),
 
+        // `swift package layout-check`: a package's layout regression test, typeinfo built from here.
+        .plugin(
+            name: "LayoutCheckPlugin",
+            capability: .command(
+                intent: .custom(verb: "layout-check", description: "Check the product's type layouts against a committed snapshot (--record writes it)."),
+                permissions: [.writeToPackageDirectory(reason: "--record writes the layout snapshot into the package")]
+            ),
+            dependencies: ["typeinfo", "typeinfo-lowering"]
+        ),
+
         // Types declared in a second module, so tests can read metadata across module boundaries.
         .target(name: "TypeInfoFixtures", path: "Tests/TypeInfoFixtures"),
 
@@ -69,9 +82,11 @@ let package = Package(
         .testTarget(name: "TypeInfoTests", dependencies: ["TypeInfo", "TypeInfoFixtures"]),
         // Fixture programs compiled once per test run, shared by the BinaryInfo and LayoutReading tests.
         .target(name: "BinaryFixtures", dependencies: ["TypeLayout"], path: "Tests/BinaryFixtures"),
+        // The toolchain's static reflection reader, an oracle for BinaryInfoTests (declared only, loaded with dlopen).
+        .systemLibrary(name: "CStaticMirror", path: "Tests/CStaticMirror"),
         .testTarget(
             name: "BinaryInfoTests",
-            dependencies: ["BinaryInfo", "TypeInfo", "BinaryFixtures"],
+            dependencies: ["BinaryInfo", "TypeInfo", "BinaryFixtures", "CStaticMirror"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo"], exclude: ["Fixtures"]),

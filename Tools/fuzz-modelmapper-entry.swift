@@ -5,6 +5,7 @@
 // trap, hang, sanitizer report or a changed round trip is a bug.
 import Foundation
 import ModelMapper
+import TypeInfo
 
 struct FuzzChild: Mappable {
     var name = ""
@@ -63,12 +64,43 @@ final class FuzzSubmodel: FuzzModel, MappingDidEncode {
     func didEncode(into json: inout JSONObject) throws { json["schema"] = 1 }
 }
 
+/// Issue 11's paths: enums with associated values (recursive, optional values), a model
+/// without `init()`, key paths with array indexes, a class `let` the mapper refuses.
+indirect enum FuzzShape {
+    case rect(w: Double, h: Double)
+    case pair(Int, Int)
+    case value(Int)
+    case circle(radius: Double)
+    case group([FuzzShape], name: String?)
+    case none
+}
+
+struct FuzzPlain: MappableModel {
+    let id: Int
+    let label: String?
+    let shape: FuzzShape
+    let shapes: [FuzzShape]
+    let first: Int
+    let deep: String
+
+    static func configureMapping(_ mapping: inout MappingConfiguration) {
+        mapping.map("first", to: "items.0.id", "children.1.id")
+        mapping.map("deep", to: "data.2.name.0")
+    }
+}
+
+final class FuzzFolded: Mappable {
+    let id = 0
+    var name = ""
+    required init() {}
+}
+
 let mappers = [FieldAccessStrategy.instanceStorage, .propertyInfo].flatMap { access in
     [
-        ModelMapper(options: MappingOptions(fieldAccess: access)),
+        ModelMapper(options: MappingOptions(fieldAccess: access, diagnostics: { _ in })),
         ModelMapper(options: MappingOptions(mode: .strict, fieldAccess: access)),
     ]
-} + [ModelMapper(options: MappingOptions(keyNaming: .caseInsensitive, writesNilAsNull: false))]
+} + [ModelMapper(options: MappingOptions(keyNaming: .caseInsensitive, writesNilAsNull: false, diagnostics: { _ in }))]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func modelMapperFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -87,6 +119,17 @@ public func modelMapperFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: I
         if let model = try? mapper.decode(FuzzModel.self, from: bytes) {
             _ = try? mapper.encode(model)
             if index == 0 { _ = try? mapper.encodeToDictionary(model) }
+        }
+        if let plain = try? mapper.decode(FuzzPlain.self, from: bytes) { _ = try? mapper.encode(plain) }
+        if let byName = try? mapper.decode([String: FuzzChild].self, from: bytes) { _ = try? mapper.encode(byName) }
+        var updated = FuzzChild()
+        if (try? mapper.update(&updated, from: bytes)) != nil { _ = try? mapper.encode(updated) }
+        let folded = FuzzFolded()
+        // Read the field through TypeInfo: this optimized program's own reads of `id` are folded to 0.
+        if (try? mapper.update(folded, from: bytes)) != nil,
+            let stored = try? ClassInfo.of(FuzzFolded.self).propertyInfosByName["id"]?.get(Int.self, from: folded), stored != 0
+        {
+            fatalError("a class let was written in place")
         }
         guard index < 2 else { continue }
         if let models = try? mapper.decode([FuzzChild].self, from: bytes) { _ = try? mapper.encode(models) }

@@ -8,7 +8,7 @@ import TypeLayout
 /// ```
 ///
 /// Facts the file does not hold (the layout of generic types, of types whose metadata the
-/// runtime completes at load time) are `nil`, never guessed; ``ImageSummary/notes`` says why.
+/// runtime completes at load time) are `nil`, never guessed; the summary's `notes` say why.
 public enum BinaryImage {
     /// Reads every Swift type in the ELF file at `path`.
     ///

@@ -1,14 +1,7 @@
-/// The kinds of context descriptor (`ContextDescriptorKind` in the ABI's MetadataValues.h).
-enum ContextKind: UInt8 {
-    case module = 0
-    case `extension` = 1
-    case anonymous = 2
-    case `protocol` = 3
-    case opaqueType = 4
-    case `class` = 16
-    case `struct` = 17
-    case `enum` = 18
-}
+import TypeLayout
+
+/// The kinds of context descriptor: the ABI vocabulary shared with TypeInfo.
+typealias ContextKind = ContextDescriptorKind
 
 /// The fixed head of every context descriptor: flags and the parent reference.
 ///
@@ -19,12 +12,12 @@ struct ContextDescriptor {
     let flags: UInt32
     let parent: PointerTarget?
 
-    var rawKind: UInt8 { UInt8(flags & 0x1F) }
-    var kind: ContextKind? { ContextKind(rawValue: rawKind) }
-    var isGeneric: Bool { flags & 0x80 != 0 }
+    var rawKind: UInt8 { ContextDescriptorKind.rawKind(ofFlags: flags) }
+    var kind: ContextKind? { ContextKind(flags: flags) }
+    var isGeneric: Bool { flags & ContextDescriptorKind.isGenericFlag != 0 }
     /// The top 16 bits: meaning depends on the kind.
     var kindSpecificFlags: UInt16 { UInt16(flags >> 16) }
-    var isTypeContext: Bool { kind == .class || kind == .struct || kind == .enum }
+    var isTypeContext: Bool { kind?.isTypeContext == true }
 
     /// For struct, class and enum descriptors: how the runtime must initialise the metadata
     /// (0 none: the static metadata is complete; 1 singleton; 2 foreign).
@@ -123,24 +116,30 @@ extension SwiftImage {
                 result = parentMangling + Self.identifier(name)
             }
         case .struct, .class, .enum:
-            if let parent = descriptor.parent,
-               let parentMangling = try mangling(of: parent, depth: depth + 1),
-               let nameAddress = try space.relativeTarget(at: address &+ 8, what: "type name pointer") {
-                let name = try space.cString(at: nameAddress, what: "type name")
-                var suffix = descriptor.kind == .struct ? "V" : descriptor.kind == .class ? "C" : "O"
-                // Imported C types (TypeContextDescriptorFlags bit 2) follow their name with
-                // NUL-terminated import info; symbol namespace "St" marks a typedef, mangled `a`.
-                if descriptor.kindSpecificFlags & 0x4 != 0,
-                   try importInfo(after: nameAddress, nameLength: name.utf8.count).contains("St") {
-                    suffix = "a"
-                }
-                result = parentMangling + Self.identifier(name) + suffix
+            if let parent = descriptor.parent, let parentMangling = try mangling(of: parent, depth: depth + 1) {
+                result = try nominalMangling(of: descriptor, in: parentMangling)
             }
         case .opaqueType, nil:
             result = nil
         }
         if let result { contextManglings[address] = result }
         return result
+    }
+
+    /// A struct, class or enum descriptor's mangling inside its parent's: identifier, then the
+    /// kind operator. Both context-mangling builders (``mangling(ofContextAt:depth:)`` and
+    /// ``plainMangling(ofContextAt:depth:)``) spell nominal types here.
+    func nominalMangling(of descriptor: ContextDescriptor, in parentMangling: String) throws -> String? {
+        guard let nameAddress = try space.relativeTarget(at: descriptor.address &+ 8, what: "type name pointer") else { return nil }
+        let name = try space.cString(at: nameAddress, what: "type name")
+        var suffix = descriptor.kind == .struct ? "V" : descriptor.kind == .class ? "C" : "O"
+        // Imported C types (TypeContextDescriptorFlags bit 2) follow their name with
+        // NUL-terminated import info; symbol namespace "St" marks a typedef, mangled `a`.
+        if descriptor.kindSpecificFlags & 0x4 != 0,
+           try importInfo(after: nameAddress, nameLength: name.utf8.count).contains("St") {
+            suffix = "a"
+        }
+        return parentMangling + Self.identifier(name) + suffix
     }
 
     /// The import info strings after an imported type's name, up to the empty string that ends them.

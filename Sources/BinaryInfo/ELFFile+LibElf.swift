@@ -145,7 +145,13 @@ struct ELFFile: Sendable {
                 index: index, name: name, type: sh.sh_type, flags: sh.sh_flags, address: sh.sh_addr,
                 offset: sh.sh_offset, size: sh.sh_size, link: sh.sh_link, info: sh.sh_info
             )
-            if entry.hasFileBytes && entry.type != UInt32(SHT_NULL) {
+            // SHT_NULL marks an inactive header whose other fields mean nothing (gABI): it is not
+            // a section, so no reader sees it (its offset, size or address would be a guess).
+            if entry.type == UInt32(SHT_NULL) {
+                scn = elf_nextscn(elf, section)
+                continue
+            }
+            if entry.hasFileBytes {
                 let (end, overflow) = entry.offset.addingReportingOverflow(entry.size)
                 if overflow || end > UInt64(bytes.count) {
                     throw BinaryInfoError.outOfBounds(what: "section \(name.isEmpty ? "#\(index)" : name)", address: entry.offset, length: entry.size)

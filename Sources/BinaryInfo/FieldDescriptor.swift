@@ -42,7 +42,7 @@ extension SwiftImage {
         for _ in 0..<count {
             let flags = try space.read(UInt32.self, at: cursor, what: "field record flags")
             let typeOffset = try space.read(Int32.self, at: cursor &+ 4, what: "field type pointer")
-            let mangled = typeOffset == 0 ? nil : try mangledNameWithPlaceholders(at: cursor &+ 4, what: "field type")
+            let mangled = typeOffset == 0 ? nil : try resolvedMangledName(at: cursor &+ 4, what: "field type")
             let name = try relativeString(at: cursor &+ 8, what: "field name") ?? ""
             records.append(FieldRecord(
                 name: name, mangledType: mangled, hasType: typeOffset != 0,

@@ -1,9 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TypeLayout
 
 /// A linked ELF image described the way a loader sees it, for a reader that must lay it out in
 /// memory without running it (TypeLowering's worker hands such images to libswiftRemoteMirror).
 ///
-/// Nothing here executes or maps the file executable: ``copyContents(into:capacity:)`` copies the
+/// Nothing here executes or maps the file executable: ``copyContents(into:capacity:excluding:)`` copies the
 /// allocated sections' bytes to where their virtual addresses say, and ``relocations`` lists what
 /// the dynamic loader would write into pointer slots.
 ///
@@ -51,8 +56,10 @@ public final class LoadableImage {
     ///
     /// - Throws: ``BinaryInfoError`` for a missing or malformed file, an object file (`.o`, which
     ///   has no load addresses), or an image whose addresses span more than ``maximumAddressLimit``.
-    /// - Parameter includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
-    ///   up front and `.symtab` on the first descriptor lookup (most images never need it).
+    /// - Parameters:
+    ///   - path: the ELF file to read.
+    ///   - includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
+    ///     up front and `.symtab` on the first descriptor lookup (most images never need it).
     public convenience init(path: String, includeStaticSymbols: Bool = true) throws {
         try self.init(bytes: try ImageLoader.readFile(path), path: path, includeStaticSymbols: includeStaticSymbols)
     }
@@ -95,15 +102,19 @@ public final class LoadableImage {
     /// Copies every allocated section's file bytes to `base + address` (NOBITS sections are left
     /// as they are: the caller provides zeroed memory). Relocations are not applied.
     ///
-    /// - Parameter capacity: the bytes available at `base`; at least ``addressLimit``.
-    public func copyContents(into base: UnsafeMutableRawPointer, capacity: UInt64) throws {
+    /// - Parameters:
+    ///   - base: where the image's address 0 goes.
+    ///   - capacity: the bytes available at `base`; at least ``addressLimit``.
+    ///   - excluded: names of further sections to leave zero (ones the caller's reader never
+    ///     reads, so their pages are never touched).
+    public func copyContents(into base: UnsafeMutableRawPointer, capacity: UInt64, excluding excluded: Set<String> = []) throws {
         guard capacity >= addressLimit else {
             throw BinaryInfoError.outOfBounds(what: "image copy", address: 0, length: addressLimit)
         }
         // Code is never read by a reflection reader: executable sections stay zero (untouched
         // anonymous pages cost no memory).
         for section in file.sections where section.isAllocated && !section.isThreadLocal && section.hasFileBytes
-            && section.address != 0 && section.size > 0 && section.flags & Self.executableFlag == 0 {
+            && section.address != 0 && section.size > 0 && section.flags & Self.executableFlag == 0 && !excluded.contains(section.name) {
             let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
             try space.bytes.fetch(into: destination, fromOffset: section.offset, what: "section \(section.name)")
         }
@@ -155,8 +166,9 @@ public final class LoadableImage {
             let start = table.offset + UInt64(symbol.nameOffset)
             let limit = Int(min(table.size - UInt64(symbol.nameOffset), UInt64(bytes.count) - start))
             let raw = UnsafeRawBufferPointer(start: base + Int(start), count: limit)
-            guard let end = raw.firstIndex(of: 0) else { continue }
-            body(UnsafeRawBufferPointer(rebasing: raw[..<end]), symbol.value)
+            // memchr: names are long (Swift manglings), and this runs over every symbol.
+            guard let start = raw.baseAddress, let terminator = memchr(start, 0, raw.count) else { continue }
+            body(UnsafeRawBufferPointer(start: start, count: UnsafeRawPointer(terminator) - start), symbol.value)
         }
     }
 

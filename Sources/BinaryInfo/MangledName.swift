@@ -1,20 +1,53 @@
 import TypeLayout
 
+/// The nesting of a nominal type that is the base of a bound generic name.
+struct NominalLevels: Hashable {
+    /// Nominal types from the module down to this one (`Outer.Inner`: 2).
+    var count: Int
+    /// Whether a level between the outermost and this one declares generic parameters of its own
+    /// (its argument list in the name is then not empty).
+    var middleLevelsHaveParameters: Bool
+}
+
 /// A mangled name read from the image with its symbolic references resolved.
 ///
-/// A symbolic reference counts as one entry in the demangler's substitution table, but its
-/// textual spelling (`7Fixture4TreeO`) adds several, which would shift every later
-/// substitution (`AA`, `AB`) onto the wrong entity. So for demangling, each reference that
-/// stands as a whole type is replaced by a placeholder that adds exactly one entry (a bound
-/// generic of standard types with an arity no real type has), and the placeholder's printed
-/// form is then replaced by the referenced type's own demangled name.
+/// The demangler (Demangler.cpp, `demangleSymbolicReference`) adds a resolved context reference
+/// to its substitution table as exactly one entry and adds no word to its word table. Spelling
+/// the reference out (`7Fixture4TreeO`) adds an entry per identifier and one per word, so every
+/// later back-reference (`AA`, `AB`, `0B3Low`) would land on another entity. So the name is
+/// demangled from a form in which each reference is replaced by a placeholder with the same
+/// cost (see ``SymbolicPlaceholder``), and each placeholder's printed form is then replaced by
+/// the referenced entity's own name. The spelled-out ``text`` is kept for lookups, and is shown
+/// as a mangling only when it demangles to the same name (``SwiftImage/checkedMangling(_:printed:)``).
 struct MangledName: Hashable {
-    /// The textual mangling, every reference spelled out: what `mangledType` shows.
+    /// The textual mangling, every reference spelled out (exact only without back-references past one).
     var text: String
-    /// The same name with placeholders, for the demangler.
-    var demanglable: String
-    /// Placeholder printed form -> the textual mangling it stands for.
-    var placeholders: [String: String]
+    /// The name in pieces: mangling bytes and the references between them.
+    var pieces: [Piece]
+
+    enum Piece: Hashable {
+        case literal(String)
+        /// A nominal type used as a whole type (or as the context of a spelled-out name):
+        /// its spelled mangling, which ends with the kind operator (`V`, `C`, `O`, `a`).
+        case type(String)
+        /// A nominal type that is the base of a bound generic type (`<ref> y … G`): its spelled
+        /// mangling and its nominal levels (nil when unknown: another image's type).
+        case genericBase(String, levels: NominalLevels?)
+        /// A protocol: its spelled context mangling (without `P`).
+        case `protocol`(String)
+    }
+
+    /// True when the name holds no symbolic reference: the text is the original mangling.
+    var isPlain: Bool { pieces.allSatisfy { if case .literal = $0 { true } else { false } } }
+
+    /// Drops the last `count` characters (a reference-storage suffix such as `Xw`).
+    mutating func removeSuffix(_ count: Int) {
+        text.removeLast(count)
+        if case .literal(var last)? = pieces.last, last.count >= count {
+            last.removeLast(count)
+            pieces[pieces.count - 1] = .literal(last)
+        }
+    }
 }
 
 extension SwiftImage {
@@ -22,46 +55,34 @@ extension SwiftImage {
     ///
     /// - Returns: nil for a null pointer or a name holding a reference that cannot be spelled.
     func mangledName(at address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws -> String? {
-        try mangledNameWithPlaceholders(at: address, what: what(), depth: depth)?.text
+        try resolvedMangledName(at: address, what: what(), depth: depth)?.text
     }
 
-    /// Like ``mangledName(at:what:depth:)``, keeping the placeholder form for demangling.
-    func mangledNameWithPlaceholders(at address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws -> MangledName? {
+    /// Like ``mangledName(at:what:depth:)``, keeping the references for demangling.
+    func resolvedMangledName(at address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws -> MangledName? {
         guard let target = try space.relativeTarget(at: address, what: what()) else { return nil }
         return try resolveMangledName(startingAt: target, what: what(), depth: depth)
-    }
-
-    /// Standard-library types whose one-entry bound generic forms the placeholders.
-    private static let placeholderDigits: [(mangling: String, printed: String)] = [
-        ("Si", "Swift.Int"), ("Su", "Swift.UInt"), ("Sd", "Swift.Double"),
-        ("Sf", "Swift.Float"), ("Sb", "Swift.Bool"), ("SS", "Swift.String"),
-    ]
-
-    /// The placeholder number `index` (0 ..< 216): mangling and printed form.
-    static func placeholder(_ index: Int) -> (mangling: String, printed: String)? {
-        let base = placeholderDigits.count
-        guard index < base * base * base else { return nil }
-        let digits = [index / (base * base), (index / base) % base, index % base].map { placeholderDigits[$0] }
-        return (
-            "Sry" + digits.map(\.mangling).joined() + "G",
-            "Swift.UnsafeMutableBufferPointer<" + digits.map(\.printed).joined(separator: ", ") + ">"
-        )
     }
 
     /// Resolves the mangled name that starts at `address`.
     ///
     /// Bytes 0x01...0x17 introduce a 4-byte relative reference, 0x18...0x1F an 8-byte absolute one;
-    /// the ones that name context descriptors (0x01 direct, 0x02 indirect) are replaced by the
-    /// descriptor's mangling. Others (accessor functions, existential shapes) make the name unspellable.
+    /// the ones that name context descriptors (0x01 direct, 0x02 indirect) are resolved to the
+    /// descriptor's mangling. Others (accessor functions, existential shapes, opaque types) make
+    /// the name unspellable.
     func resolveMangledName(startingAt address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws -> MangledName? {
         guard depth < Self.maximumChainDepth else {
             throw BinaryInfoError.referenceCycle(what: what(), address: address)
         }
         var text: [UInt8] = []
-        var demanglable: [UInt8] = []
-        var placeholders: [String: String] = [:]
+        var literal: [UInt8] = []
+        var pieces: [MangledName.Piece] = []
         var cursor = address
         var spellable = true
+        func flush() {
+            if !literal.isEmpty { pieces.append(.literal(String(decoding: literal, as: UTF8.self))) }
+            literal.removeAll()
+        }
         while true {
             guard text.count < maximumStringLength, cursor &- address < UInt64(maximumStringLength) else {
                 throw BinaryInfoError.malformedRecord(what: what(), address: address, detail: "mangled name has no terminator within \(maximumStringLength) bytes")
@@ -70,11 +91,14 @@ extension SwiftImage {
             switch byte {
             case 0:
                 guard spellable else { return nil }
-                return MangledName(
-                    text: String(decoding: text, as: UTF8.self),
-                    demanglable: String(decoding: demanglable, as: UTF8.self),
-                    placeholders: placeholders
-                )
+                flush()
+                var name = MangledName(text: String(decoding: text, as: UTF8.self), pieces: pieces)
+                // Protocols' field descriptors name them as symbols (`$ss14_ArrayProtocolP`).
+                if name.text.hasPrefix("$s"), case .literal(let first)? = name.pieces.first, first.hasPrefix("$s") {
+                    name.text.removeFirst(2)
+                    name.pieces[0] = .literal(String(first.dropFirst(2)))
+                }
+                return name
             case 0x01, 0x02:
                 let referenceAddress = cursor &+ 1
                 let offset = try space.read(Int32.self, at: referenceAddress, what: what())
@@ -93,15 +117,13 @@ extension SwiftImage {
                     continue
                 }
                 text.append(contentsOf: spelled.utf8)
-                // A reference followed by `y` is the base of a bound generic type, and a protocol
-                // reference is part of an existential: both must stay nominal, so they are spelled out.
-                let next = try space.read(UInt8.self, at: cursor, what: what())
-                let isProtocol = try referencesProtocol(context)
-                if next != UInt8(ascii: "y"), !isProtocol, let placeholder = Self.placeholder(placeholders.count) {
-                    demanglable.append(contentsOf: placeholder.mangling.utf8)
-                    placeholders[placeholder.printed] = spelled
+                flush()
+                if try referencesProtocol(context) {
+                    pieces.append(.protocol(spelled))
+                } else if try space.read(UInt8.self, at: cursor, what: what()) == UInt8(ascii: "y") {
+                    pieces.append(.genericBase(spelled, levels: try nominalLevels(of: context)))
                 } else {
-                    demanglable.append(contentsOf: spelled.utf8)
+                    pieces.append(.type(spelled))
                 }
             case 0x03...0x17:
                 spellable = false
@@ -111,10 +133,54 @@ extension SwiftImage {
                 cursor &+= 9
             default:
                 text.append(byte)
-                demanglable.append(byte)
+                literal.append(byte)
                 cursor &+= 1
             }
         }
+    }
+
+    /// The nominal types in the chain from a type up to its module, counting through extensions
+    /// (to the type they extend) and over anonymous scopes: the generic argument lists a bound
+    /// generic name of the type carries. Nil for another image's type or a context that is neither.
+    func nominalLevels(of context: PointerTarget) throws -> NominalLevels? {
+        guard case .address(let address) = context else { return nil }
+        // Total generic parameters per level, innermost first.
+        var totals: [Int] = []
+        var current: PointerTarget? = .address(address)
+        var steps = 0
+        while case .address(let next)? = current {
+            steps += 1
+            guard steps < Self.maximumChainDepth else {
+                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: next)
+            }
+            let descriptor = try contextDescriptor(at: next)
+            switch descriptor.kind {
+            case .struct?, .class?, .enum?:
+                totals.append(try totalGenericParameters(of: descriptor))
+                current = descriptor.parent
+            case .anonymous?:
+                current = descriptor.parent
+            case .extension?:
+                switch try extendedNominal(of: descriptor) {
+                case .descriptor(let extended)?:
+                    current = extended
+                case .standard?:
+                    // A top-level standard-library type; only its own count is unknown here.
+                    totals.append(try totalGenericParameters(of: descriptor))
+                    current = nil
+                case nil:
+                    return nil
+                }
+            case .module?:
+                current = nil
+            default:
+                return nil
+            }
+        }
+        // A parent in another image ends the walk early: the depth is unknown.
+        guard current == nil, !totals.isEmpty else { return nil }
+        let own = totals.indices.map { totals[$0] - (($0 + 1 < totals.count) ? totals[$0 + 1] : 0) }
+        return NominalLevels(count: totals.count, middleLevelsHaveParameters: own.dropFirst().dropLast().contains { $0 != 0 })
     }
 
     private func referencesProtocol(_ context: PointerTarget) throws -> Bool {
@@ -127,32 +193,26 @@ extension SwiftImage {
     }
 
     /// Demangles a resolved name into the type as users write it (memoised).
-    func typeName(for name: MangledName) -> String {
-        if name.placeholders.isEmpty { return typeName(forMangling: name.text) }
-        guard var printed = SwiftDemangler.demangle(symbol: "$s" + name.demanglable + "D") else {
-            return typeName(forMangling: name.text)
+    ///
+    /// - Returns: nil when the name cannot be printed exactly (see ``SymbolicPlaceholder``).
+    func typeName(for name: MangledName) -> String? {
+        if name.isPlain {
+            return SwiftDemangler.typeName(mangling: name.text) == nil ? nil : typeName(forMangling: name.text)
         }
-        // Longest first is unnecessary: every placeholder prints with the same length prefix
-        // and a distinct argument list, so none is a prefix of another.
-        for (placeholder, mangling) in name.placeholders {
-            printed = printed.replacingAll(placeholder, with: typeName(forMangling: mangling))
-        }
-        return TypeNameSugar.apply(printed)
+        let key = "resolved " + name.pieces.map { "\($0)" }.joined(separator: "|")
+        if let known = resolvedNames[key] { return known }
+        let printed = SymbolicPlaceholder.print(
+            name,
+            typeName: { SwiftDemangler.demangle(symbol: "$s" + $0 + "D") },
+            protocolName: { protocolName(forMangling: $0) }
+        )
+        resolvedNames[key] = .some(printed)
+        return printed
     }
-}
 
-extension String {
-    /// Replaces every occurrence of `target` (no Foundation needed).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        result += rest
-        return result
+    /// `text` when it demangles to exactly `printed`, else nil: a mangling is shown only when true.
+    func checkedMangling(_ text: String, printed: String?) -> String? {
+        guard let printed, SwiftDemangler.typeName(mangling: text) != nil, typeName(forMangling: text) == printed else { return nil }
+        return text
     }
 }

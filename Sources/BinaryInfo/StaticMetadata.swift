@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// Size, alignment and stride from a value witness table (`TargetValueWitnessTable`:
 /// eight function pointers, then `size`, `stride`, `flags` whose low byte is the alignment mask).
 struct ValueWitnessLayout: Hashable, Sendable {
@@ -15,8 +17,8 @@ struct StaticLayout {
 }
 
 extension SwiftImage {
-    /// Metadata kinds of value types (MetadataKind.def): struct, enum, optional.
-    static let valueMetadataKinds: Set<UInt64> = [0x200, 0x201, 0x202]
+    /// Metadata kinds of value types: struct, enum, optional.
+    static let valueMetadataKinds: Set<UInt64> = Set([MetadataKind.struct, .enum, .optional].map { UInt64($0.rawValue) })
 
     /// Finds the static metadata record of each given type descriptor.
     ///

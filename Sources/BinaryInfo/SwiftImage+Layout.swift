@@ -29,7 +29,7 @@ extension SwiftImage {
         }
         if let superclass = descriptor.superclassMangling {
             layout.superclass = typeName(for: superclass)
-            layout.superclassMangledName = superclass.text
+            layout.superclassMangledName = checkedMangling(superclass.text, printed: layout.superclass)
         }
 
         let records = try descriptor.fieldDescriptor.map { try fieldDescriptor(at: $0).records } ?? []
@@ -54,7 +54,7 @@ extension SwiftImage {
             layout.cases = records.map { record in
                 EnumCaseLayout(
                     name: record.name,
-                    payloadType: record.hasType ? (record.mangledType.map(typeName(for:)) ?? "<unresolved>") : nil,
+                    payloadType: record.hasType ? (record.mangledType.flatMap(typeName(for:)) ?? "<unresolved>") : nil,
                     indirect: record.isIndirectCase
                 )
             }
@@ -79,13 +79,18 @@ extension SwiftImage {
         var ownership = Ownership.strong
         for (suffix, kind) in [("Xw", Ownership.weak), ("Xo", .unowned), ("Xu", .unownedUnsafe)] where mangled.text.hasSuffix(suffix) {
             ownership = kind
-            mangled.text.removeLast(2)
-            mangled.demanglable.removeLast(2)
+            mangled.removeSuffix(2)
             break
         }
-        var field = FieldLayout(name: record.name, type: typeName(for: mangled), mangledType: full, isVar: record.isVar, ownership: ownership)
-        if ownership == .strong {
-            let known = RuntimeWitnessTables.shared?.typeLayout(mangling: mangled.text)
+        let printed = typeName(for: mangled)
+        // The spelled-out mangling is shown (and used to look sizes up) only when it names the printed type.
+        let exact = checkedMangling(mangled.text, printed: printed)
+        var field = FieldLayout(
+            name: record.name, type: printed ?? "<unresolved>", mangledType: exact == nil ? nil : full,
+            isVar: record.isVar, ownership: ownership
+        )
+        if ownership == .strong, let exact {
+            let known = RuntimeWitnessTables.shared?.typeLayout(mangling: exact)
             field.size = known?.size
             field.alignment = known?.alignment
         }

@@ -35,6 +35,20 @@ extension SwiftImage {
             }
         }
 
+        // 1b. Descriptors without a metadata record: named by field descriptors or as parents.
+        do {
+            for address in try typeDescriptorsNotListed(known: seen, listed: descriptors) {
+                attempted += 1
+                do {
+                    descriptors.append(try typeDescriptor(at: address))
+                } catch {
+                    failures.append((address, error))
+                }
+            }
+        } catch {
+            notes.append("types without a type metadata record could not all be found: \(error)")
+        }
+
         // 2. Static metadata, found through the pointers that name each descriptor.
         var kinds: [UInt64: ContextKind] = [:]
         // Foreign metadata (imported C types, kind 2) is complete on disk; only the runtime's
@@ -197,27 +211,23 @@ extension SwiftImage {
     private func protocolLayout(at address: UInt64) throws -> TypeLayout? {
         let context = try contextDescriptor(at: address)
         guard context.kind == .protocol, let mangling = try mangling(ofContextAt: address, depth: 0) else { return nil }
+        let name = protocolName(forMangling: mangling)
+        // As a type, a protocol is mangled with its `P` (`s9CodingKeyP`), a standard one without
+        // (`SK`); shown only if it demangles to the name.
         return TypeLayout(
-            name: protocolName(forMangling: mangling), mangledName: mangling, kind: .protocol,
+            name: name, mangledName: checkedMangling(mangling + "P", printed: name) ?? checkedMangling(mangling, printed: name), kind: .protocol,
             module: try moduleName(of: context), source: .metadata
         )
     }
 
     /// The name of the module that (ultimately) contains a context.
     func moduleName(of context: ContextDescriptor) throws -> String? {
-        var current: ContextDescriptor? = context
-        var steps = 0
-        while let descriptor = current {
-            steps += 1
-            guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: descriptor.address)
-            }
-            if descriptor.kind == .module {
-                return try relativeString(at: descriptor.address &+ 8, what: "module name")
-            }
-            guard case .address(let parent)? = descriptor.parent else { return nil }
-            current = try contextDescriptor(at: parent)
+        var module = context.kind == .module ? context : nil
+        for ancestor in ancestors(of: context) where module == nil {
+            let parent = try ancestor.get()
+            if parent.kind == .module { module = parent }
         }
-        return nil
+        guard let module else { return nil }
+        return try relativeString(at: module.address &+ 8, what: "module name")
     }
 }

@@ -21,6 +21,8 @@ final class SwiftImage {
     var contextManglings: [UInt64: String] = [:]
     /// Memoised demangled type names by mangling.
     var demangled: [String: String] = [:]
+    /// Memoised names of manglings with symbolic references (nil: not printable exactly).
+    var resolvedNames: [String: String?] = [:]
 
     /// The deepest chain of parent contexts or superclasses a real program has, with room to spare.
     static let maximumChainDepth = 64

@@ -2,7 +2,7 @@
 ///
 /// Offsets (Metadata.h): name +8, access function +12, field descriptor +16; then
 /// struct: field count +20, field offset vector offset +24;
-/// enum: payload cases (low 24 bits) and payload size offset +20, empty cases +24;
+/// enum: payload cases +20, empty cases +24 (not read: the field descriptor lists the cases);
 /// class: superclass mangled name +20, field count +36, field offset vector offset +40.
 struct TypeDescriptor {
     let context: ContextDescriptor
@@ -12,8 +12,6 @@ struct TypeDescriptor {
     /// In words from the start of the metadata.
     let fieldOffsetVectorOffset: UInt32
     let superclassMangling: MangledName?
-    let payloadCaseCount: UInt32
-    let emptyCaseCount: UInt32
     /// Generic parameters this type and its enclosing contexts declare, in total.
     let genericParameterCount: Int
 
@@ -35,8 +33,6 @@ extension SwiftImage {
         var fieldCount: UInt32 = 0
         var vectorOffset: UInt32 = 0
         var superclass: MangledName?
-        var payloadCases: UInt32 = 0
-        var emptyCases: UInt32 = 0
         let genericHeader: UInt64
         switch context.kind {
         case .struct:
@@ -44,12 +40,10 @@ extension SwiftImage {
             vectorOffset = try space.read(UInt32.self, at: address &+ 24, what: "struct field offset vector offset")
             genericHeader = address &+ 28
         case .enum:
-            let payload = try space.read(UInt32.self, at: address &+ 20, what: "enum payload case count")
-            payloadCases = payload & 0x00FF_FFFF
-            emptyCases = try space.read(UInt32.self, at: address &+ 24, what: "enum empty case count")
+            // Case counts (+20, +24) are not needed: the field descriptor lists the cases.
             genericHeader = address &+ 28
         default:
-            superclass = try mangledNameWithPlaceholders(at: address &+ 20, what: "superclass name")
+            superclass = try resolvedMangledName(at: address &+ 20, what: "superclass name")
             fieldCount = try space.read(UInt32.self, at: address &+ 36, what: "class field count")
             vectorOffset = try space.read(UInt32.self, at: address &+ 40, what: "class field offset vector offset")
             genericHeader = address &+ 44
@@ -63,7 +57,7 @@ extension SwiftImage {
         return TypeDescriptor(
             context: context, name: name, fieldDescriptor: fields, fieldCount: fieldCount,
             fieldOffsetVectorOffset: vectorOffset, superclassMangling: superclass,
-            payloadCaseCount: payloadCases, emptyCaseCount: emptyCases, genericParameterCount: parameters
+            genericParameterCount: parameters
         )
     }
 
@@ -74,18 +68,11 @@ extension SwiftImage {
     /// so they are skipped.
     func inheritedGenericParameters(of descriptor: ContextDescriptor) throws -> (count: Int, depth: Int) {
         var totals: [Int] = []
-        var current = descriptor.parent
-        var steps = 0
-        while case .address(let address)? = current {
-            steps += 1
-            guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
-            }
-            let context = try contextDescriptor(at: address)
+        for ancestor in ancestors(of: descriptor) {
+            let context = try ancestor.get()
             if context.isGeneric, context.kind != .anonymous {
                 totals.append(try totalGenericParameters(of: context))
             }
-            current = context.parent
         }
         // Nearest first: the nearest generic ancestor's total counts every outer parameter;
         // each ancestor that adds parameters to its own parent's is one more level.

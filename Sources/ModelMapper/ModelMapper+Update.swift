@@ -8,7 +8,7 @@ extension ModelMapper {
     /// Writes the members `data` has into `model`; every other property keeps its value.
     ///
     /// The model changes only when decoding succeeds (a struct is updated as a copy, then
-    /// assigned). In lenient mode values that do not convert are skipped, as in ``decode(_:from:at:)-(_,Data,_)``.
+    /// assigned). In lenient mode values that do not convert are skipped, as in `decode(_:from:at:)` with `Data`.
     ///
     /// ```swift
     /// var settings = Settings()                   // volume 5, muted false
@@ -17,7 +17,7 @@ extension ModelMapper {
     /// ```
     ///
     /// - Parameters:
-    ///   - model: the model to update (a struct, or a class reference: see ``update(_:from:at:)-(_,Data,_)``).
+    ///   - model: the model to update (a struct, or a class reference: see `update(_:from:at:)` with `Data`).
     ///   - data: UTF-8 JSON; an object, or one reached by `path`.
     ///   - path: a dotted key path to the object to read (overrides the type's designated path).
     /// - Throws: ``MappingError``, as decoding does.
@@ -28,7 +28,7 @@ extension ModelMapper {
         }
     }
 
-    /// Writes the members `text` has into `model` (see ``update(_:from:at:)-(_,Data,_)``).
+    /// Writes the members `text` has into `model` (see `update(_:from:at:)` with `Data`).
     public func update<T: MappableModel>(_ model: inout T, from text: String, at path: String? = nil) throws {
         let current = model
         model = try withTape(text) { tape in
@@ -53,7 +53,7 @@ extension ModelMapper {
     }
 
     /// Writes the members `text` has into the class instance `object`, in place (see
-    /// ``update(_:from:at:)-(_,Data,_)``).
+    /// `update(_:from:at:)` with `Data`).
     public func update<T: MappableModel & AnyObject>(_ object: T, from text: String, at path: String? = nil) throws {
         _ = try withTape(text) { tape in
             try decodeRoot(UpdatingCodec(object), tape, path: path, designated: plan(for: T.self).designatedPath)

@@ -51,7 +51,7 @@ public final class ModelMapper: Sendable {
         try withTape(data) { try decodeRoot(ModelCodec<T>(), $0, path: path, designated: plan(for: T.self).designatedPath) }
     }
 
-    /// Decodes a model from JSON text (see ``decode(_:from:at:)-(_,Data,_)``).
+    /// Decodes a model from JSON text (see `decode(_:from:at:)` with `Data`).
     public func decode<T: MappableModel>(_ type: T.Type, from text: String, at path: String? = nil) throws -> T {
         try withTape(text) { try decodeRoot(ModelCodec<T>(), $0, path: path, designated: plan(for: T.self).designatedPath) }
     }
@@ -200,7 +200,7 @@ public final class ModelMapper: Sendable {
     // MARK: Plans
 
     /// Replaces how `type` maps on this mapper: `body` runs after the type's own
-    /// ``Mappable/configureMapping(_:)`` when the plan is (re)built. Takes effect at once.
+    /// `configureMapping(_:)` when the plan is (re)built. Takes effect at once.
     ///
     /// - Parameters:
     ///   - type: the model type.

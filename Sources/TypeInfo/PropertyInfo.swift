@@ -24,7 +24,7 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
     /// The alignment in bytes of the property's type.
     public let alignment: Int
 
-    /// Whether ``get(from:)`` and ``set(_:on:)`` can read and write this property.
+    /// Whether `get(from:)` and `set(_:on:)` can read and write this property.
     ///
     /// False for properties that hold functions (`(Int) -> Int`, or an optional or tuple
     /// of them): a stored closure is kept in the calling convention of its declared type,

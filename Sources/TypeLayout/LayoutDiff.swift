@@ -1,8 +1,8 @@
 /// The differences between two sets of type layouts (an old build and a new one, or a recorded
 /// snapshot and the current build), each change classified breaking or compatible.
 ///
-/// Build one with ``init(old:new:)`` (layouts, snapshots or documents); render it with
-/// ``textReport(options:)`` for people or ``jsonData()`` for tools. The classification rules
+/// Build one with `init(old:new:)` (layouts, snapshots or documents); render it with
+/// ``textReport(title:)`` for people or ``jsonData(old:new:)`` for tools. The classification rules
 /// are in `docs/layout-checks.md`.
 public struct LayoutDiff: Hashable, Sendable {
     /// Every change, grouped by type (types in name order), type-level changes first, then

@@ -123,7 +123,12 @@ extension LayoutHoles {
         let padding = LayoutHoles.total(analyses.map { $0.paddingBytes })
         let saved = LayoutHoles.total(analyses.map { ($0.reorder?.savedBytes ?? 0) })
         var line = "total: \(bytes(total([holes, padding]))) wasted (\(holes) in \(holeCount) hole\(holeCount == 1 ? "" : "s"), \(padding) of tail padding)"
-        line += " in \(wasting) of \(analyses.count) type\(analyses.count == 1 ? "" : "s")"
+        // Enums (and other kinds without holes) are not classified byte by byte: they are left
+        // out of the count rather than counted as wasting nothing.
+        let other = analyses.filter { ![.struct, .class, .tuple, .union].contains($0.kind) }.count
+        let counted = analyses.count - other
+        line += " in \(wasting) of \(counted) type\(counted == 1 ? "" : "s")"
+        if other > 0 { line += " (\(other) enum\(other == 1 ? "" : "s") or other type\(other == 1 ? "" : "s") not analysed for holes)" }
         if saved > 0 { line += "; reordering fields would save \(bytes(saved)) per value" }
         if analyses.contains(where: { !$0.isComplete && $0.note != nil && $0.kind != .enum }) {
             line += "; some layouts are incomplete"

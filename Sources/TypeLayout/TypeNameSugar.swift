@@ -5,14 +5,32 @@
 /// interpret the mangling (the runtime's demangler does that). Both the in-process and the
 /// on-disk readers spell names through it, so their layouts compare equal.
 public enum TypeNameSugar {
+    /// Whether `name` holds `Swift.Optional<`, `Swift.Array<` or `Swift.Dictionary<`: a byte
+    /// scan, because `String.contains(String)` builds a substring searcher per call (about 25,000
+    /// instructions) and every type and field name of a reading passes through here.
+    static func mentionsSugarable(_ name: String) -> Bool {
+        let patterns: [[UInt8]] = [Array("Swift.Optional<".utf8), Array("Swift.Array<".utf8), Array("Swift.Dictionary<".utf8)]
+        let bytes = Array(name.utf8)
+        var start = 0
+        while start + 12 <= bytes.count {
+            if bytes[start] == UInt8(ascii: "S") {
+                for pattern in patterns where start + pattern.count <= bytes.count {
+                    var index = 0
+                    while index < pattern.count && bytes[start + index] == pattern[index] { index += 1 }
+                    if index == pattern.count { return true }
+                }
+            }
+            start += 1
+        }
+        return false
+    }
+
     /// The name with `Optional`, `Array` and `Dictionary` written as `X?`, `[X]` and `[K: V]`.
     ///
     /// - Parameter name: a type name as the runtime's demangler prints it.
     /// - Returns: the same name with sugar.
     public static func apply(_ name: String) -> String {
-        guard name.contains("Swift.Optional<") || name.contains("Swift.Array<") || name.contains("Swift.Dictionary<") else {
-            return name
-        }
+        guard mentionsSugarable(name) else { return name }
         let characters = Array(name)
         var output = ""
         var index = 0

@@ -8,6 +8,8 @@ extension ComputedLayouts {
     /// - Parameters:
     ///   - mangledName: the type's mangling, with or without `$s`.
     ///   - path: the file whose images (with `dependencies`) define the types involved.
+    ///   - dependencies: the Swift libraries the file depends on, as for `compute(forFileAt:types:dependencies:configuration:)`.
+    ///   - configuration: where the reflection library and the worker are.
     /// - Returns: the layout, or nil with notes saying why.
     public static func instantiation(
         mangledName: String,

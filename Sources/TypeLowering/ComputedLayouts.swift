@@ -21,7 +21,7 @@ public struct ComputedLayouts: Sendable {
     ///
     /// - Parameters:
     ///   - path: the file the types were read from.
-    ///   - types: its types, as ``BinaryImage`` read them (mangled names and field types included).
+    ///   - types: its types, as BinaryInfo's `BinaryImage` read them (mangled names and field types included).
     ///   - dependencies: the Swift libraries it depends on (``LibraryDependencies/resolve(forFileAt:toolchainDirectory:)``):
     ///     an explicit input, so a reading never depends on what this process happens to find.
     ///   - configuration: where the reflection library and the worker are.

@@ -33,6 +33,15 @@ final class ImageMemory {
     /// Symbols no image defines, for one note.
     private(set) var unresolvedSymbols: Set<String> = []
 
+    /// Allocated sections the reflection library never reaches (it follows pointers into type
+    /// metadata, descriptors, reflection records and strings; symbols it asks for through a
+    /// callback): left uncopied, their pages cost no memory. The worker's RSS is the reading's peak.
+    static let unreadSections: Set<String> = [
+        ".eh_frame", ".eh_frame_hdr", ".gcc_except_table", ".rela.dyn", ".rela.plt", ".relr.dyn",
+        ".dynsym", ".dynstr", ".gnu.hash", ".hash", ".gnu.version", ".gnu.version_r", ".gnu.version_d",
+        ".note.gnu.build-id", ".note.gnu.property", ".note.ABI-tag", ".interp",
+    ]
+
     /// Copies and relocates `images` (the first is the file being read; the rest, its dependencies).
     init(images loadable: [LoadableImage]) throws(TypeLoweringError) {
         for image in loadable {
@@ -43,7 +52,7 @@ final class ImageMemory {
             }
             images.append(MappedImage(image: image, base: mapped, size: size))
             do {
-                try image.copyContents(into: mapped, capacity: UInt64(size))
+                try image.copyContents(into: mapped, capacity: UInt64(size), excluding: Self.unreadSections)
             } catch {
                 throw .imageUnusable(path: image.path, reason: "\(error)")
             }
@@ -123,14 +132,6 @@ final class ImageMemory {
         let (end, overflow) = place.addingReportingOverflow(8)
         guard !overflow, end <= UInt64(mapped.size) else { return }
         (mapped.base + Int(place)).storeBytes(of: value, as: UInt64.self)
-    }
-
-    /// The address of the nominal type descriptor `name` (`$s…Mn`) in the file being read (the
-    /// first image) only: a private type is referred to only from its own module, and looking
-    /// through the dependencies would parse each one's whole `.symtab` for every miss.
-    func localDescriptorAddress(_ name: String) -> UInt64? {
-        guard let mapped = images.first, let address = mapped.image.address(ofSymbol: name) else { return nil }
-        return UInt64(UInt(bitPattern: mapped.base)) &+ address
     }
 
     /// The address of `name` in the first image that defines it (the loader's search order).

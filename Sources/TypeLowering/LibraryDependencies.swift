@@ -15,7 +15,9 @@ public enum LibraryDependencies {
 
     /// The Swift dependencies of the file at `path`, transitively, in breadth-first order.
     ///
-    /// - Parameter toolchainDirectory: the toolchain's `usr/lib/swift/linux` directory, searched last.
+    /// - Parameters:
+    ///   - path: the ELF file whose `DT_NEEDED` entries start the search.
+    ///   - toolchainDirectory: the toolchain's `usr/lib/swift/linux` directory, searched last.
     /// - Returns: absolute paths (never `path` itself), and a note per DT_NEEDED Swift library not found.
     public static func resolve(forFileAt path: String, toolchainDirectory: String?) -> (paths: [String], notes: [String]) {
         var found: [String] = []

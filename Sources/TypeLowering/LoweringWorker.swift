@@ -164,7 +164,8 @@ final class LoweringSession {
     /// (`$s…Mn`), for names the library cannot resolve (private types).
     private func typeRefThroughDescriptor(_ mangling: String) -> UInt64? {
         guard let last = mangling.last, let kind = Self.metadataKinds[last], !mangling.hasSuffix("G"),
-              let descriptor = memory.localDescriptorAddress("$s" + mangling + "Mn"),
+              // Not only the file's own: a superclass's private field types live in its image.
+              let descriptor = memory.symbolAddress("$s" + mangling + "Mn"),
               let metadata = memory.syntheticMetadata(kind: kind, descriptor: descriptor)
         else { return nil }
         return context.typeRef(metadata: metadata)

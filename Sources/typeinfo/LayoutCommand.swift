@@ -103,7 +103,8 @@ struct LayoutCommand: ParsableCommand {
         } else if sizesOnly {
             selected = types.filter { $0.kind != .class ? $0.size != nil : $0.instanceSize != nil }
         } else {
-            selected = types.filter { [.struct, .class, .tuple, .union].contains($0.kind) }
+            // --all adds tight types and enums (shown with their enum layout, not counted in the total).
+            selected = types.filter { [.struct, .class, .tuple, .union].contains($0.kind) || (includeTight && $0.kind == .enum) }
         }
         let alignments = result.alignments
         let analyses = selected.map { type in

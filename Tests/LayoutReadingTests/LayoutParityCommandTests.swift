@@ -101,6 +101,21 @@ private enum Mode { case a, b }
         #expect(unknownMode.status == 2 && unknownMode.error.contains("bitz"))
     }
 
+    @Test func unknownOptionsAndValuesAreUsageErrorsWithStatus2() throws {
+        // docs/layout-checks.md: exit 2 for an unknown option or option value, in every mode.
+        let cases: [([String], String)] = [
+            (["check", "x", "--bogus"], "Unknown option '--bogus'"),
+            (["check", "x", "--bogus", "--exit-status", "bits"], "Unknown option '--bogus'"),
+            (["diff", "a", "b", "--format", "yaml"], "The value 'yaml' is invalid for '--format <format>'"),
+            (["layout", "a", "--expand", "x"], "The value 'x' is invalid for '--expand <depth>'"),
+            (["layout", "a", "--expand", "65"], "--expand 65: give a depth from 0 (no expansion) to 64"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CheckFixture.typeinfo(arguments)
+            #expect(result.status == 2 && result.error.contains(message), "\(arguments): \(result.status) \(result.error)")
+        }
+    }
+
     @Test func markdownReportForPullRequests() throws {
         let (built, snapshot) = try snapshot("markdown.layouts")
         let result = try CheckFixture.typeinfo(["check", built.v2, "--against", snapshot, "--format", "markdown"])
@@ -177,6 +192,29 @@ private enum Mode { case a, b }
         let json = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "1", "--format", "json"])
         #expect(json.status == 2 && json.error.contains("--expand opens nested types in the text view; leave out --format json"), "\(json.error)")
     }
+
+    @Test func enumsShowPayloadsAndTheExtraTag() throws {
+        let built = try CheckFixture.built.get()
+        let source = built.directory + "/tagged.swift"
+        let library = built.directory + "/libtagged.so"
+        try write(taggedSource, to: source)
+        let compiled = try CheckFixture.run(CheckFixture.swiftc, ["-O", "-emit-library", "-module-name", "Tagged", source, "-o", library], in: built.directory)
+        try #require(compiled.status == 0, "\(compiled.error)")
+
+        let shape = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Shape"])
+        #expect(shape.status == 0, "\(shape.error)")
+        let shapeTag = MemoryLayout<TaggedShape>.size - MemoryLayout<Int64>.size
+        #expect(shape.output.contains("  enum layout: multi-payload, tag bytes \(shapeTag), "), "\(shape.output)")
+        #expect(shape.output.contains("  case circle(Swift.Int64)  payload \(MemoryLayout<Int64>.size)\n"), "\(shape.output)")
+        let maybe = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Maybe"])
+        #expect(maybe.output.contains("enum layout: single-payload, tag bytes \(MemoryLayout<TaggedMaybe>.size - MemoryLayout<UInt8>.size), "), "\(maybe.output)")
+        let flagged = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Flagged"])
+        #expect(flagged.output.contains("enum layout: single-payload, tag bytes \(MemoryLayout<TaggedFlagged>.size - MemoryLayout<Bool>.size), "), "\(flagged.output)")
+        // --all shows the enums too, and the total leaves them out of its count.
+        let all = try CheckFixture.typeinfo(["layout", library, "--all"])
+        #expect(all.output.contains("enum Tagged.Shape  size \(MemoryLayout<TaggedShape>.size)"), "\(all.output)")
+        #expect(all.output.contains(" in 0 of 0 types (3 enums or other types not analysed for holes)"), "\(all.output)")
+    }
 }
 
 private struct NestDeep { var flag: Bool; var value: Int64 }
@@ -187,4 +225,14 @@ private let nestSource = """
     public struct Deep { public var flag = false; public var value: Int64 = 0 }
     public struct Inner { public var tag: UInt8 = 0; public var deep = Deep(); public var count: Int32 = 0 }
     public struct Outer { public var first: UInt16 = 0; public var inner = Inner(); public var last: UInt8 = 0 }
+    """
+
+private enum TaggedShape { case circle(Int64), square(Bool), none }
+private enum TaggedMaybe { case some(UInt8), nothing }
+private enum TaggedFlagged { case on(Bool), off }
+/// The same declarations as TaggedShape, TaggedMaybe and TaggedFlagged, public in module Tagged.
+private let taggedSource = """
+    public enum Shape { case circle(Int64), square(Bool), none }
+    public enum Maybe { case some(UInt8), nothing }
+    public enum Flagged { case on(Bool), off }
     """

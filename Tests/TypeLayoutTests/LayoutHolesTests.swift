@@ -209,3 +209,40 @@ private struct ExpandOuter { var first: UInt16; var inner: ExpandInner; var last
         #expect(rows.allSatisfy { $0.depth == 0 })
     }
 }
+
+private enum TaggedShape { case circle(Int64), square(Bool), none }
+
+@Suite struct EnumLayoutSummaryTests {
+    /// The layout a computed reading gives for TaggedShape, its numbers from MemoryLayout.
+    var shape: TypeLayout {
+        var layout = Measured.enumLayout(TaggedShape.self, name: "Demo.TaggedShape",
+                                         cases: [("circle", Int64.self), ("square", Bool.self), ("none", nil)])
+        layout.enumStrategy = .multiPayload
+        layout.enumTagBytes = MemoryLayout<TaggedShape>.size - MemoryLayout<Int64>.size
+        layout.cases[0].payloadSize = MemoryLayout<Int64>.size
+        layout.cases[1].payloadSize = MemoryLayout<Bool>.size
+        return layout
+    }
+
+    @Test func tagBytesAreWhereTheLiveValuesKeepTheCase() throws {
+        let summary = LayoutHoles(shape).enumLayout
+        let tag = try #require(summary?.tagBytes)
+        let largest = MemoryLayout<Int64>.size
+        // Live values: the payload fills bytes 0..<largest, and the bytes after it tell the cases apart.
+        let circle = withUnsafeBytes(of: TaggedShape.circle(1)) { Array($0) }
+        let square = withUnsafeBytes(of: TaggedShape.square(true)) { Array($0) }
+        #expect(tag > 0)
+        #expect(Array(circle[..<largest]) == withUnsafeBytes(of: Int64(1)) { Array($0) }, "the payload starts at offset 0")
+        #expect(square[0] == 1)
+        #expect(circle[largest..<(largest + tag)] != square[largest..<(largest + tag)], "the tag tells circle from square")
+    }
+
+    @Test func totalLeavesEnumsOut() {
+        let text = LayoutHoles(shape).textReport(cacheLineSize: nil)
+        #expect(text.contains("  case circle(Swift.Int64)  payload \(MemoryLayout<Int64>.size)\n"), "\(text)")
+        #expect(!text.contains("note: holes are shown"))
+        // The total does not count an enum as a type without waste.
+        let padded = LayoutHoles(Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)]))
+        #expect(LayoutHoles.summaryLine([padded, LayoutHoles(shape)]).contains(" in 1 of 1 type (1 enum or other type not analysed for holes)"))
+    }
+}

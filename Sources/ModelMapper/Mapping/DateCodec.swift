@@ -7,6 +7,9 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
     private let decoding: DateDecodingStrategy
     private let encoding: DateEncodingStrategy
 
+    /// Whether dates are written as ISO 8601 text (the plan's encoder does that inline).
+    var writesISO8601: Bool { if case .iso8601 = encoding { return true } else { return false } }
+
     init(decoding: DateDecodingStrategy, encoding: DateEncodingStrategy) {
         self.decoding = decoding
         self.encoding = encoding

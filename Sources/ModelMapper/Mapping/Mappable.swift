@@ -22,7 +22,7 @@ import TypeInfo
 /// Values are written to the properties' storage, not through their setters: `didSet` and
 /// `willSet` observers do not run. Do their work in ``MappingDidDecode/didDecode()``.
 ///
-/// Customise the mapping by implementing ``configureMapping(_:)``. In a class hierarchy,
+/// Customise the mapping by implementing `configureMapping(_:)`. In a class hierarchy,
 /// declare it as `class func` in the base class so subclasses can `override` it (and call
 /// `super`); a subclass's configuration then applies to the subclass only.
 public protocol MappableModel {

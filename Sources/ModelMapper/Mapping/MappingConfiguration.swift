@@ -1,7 +1,7 @@
 import Foundation
 
 /// How one model type maps to JSON: keys, key paths, exclusions, naming and per-property
-/// conversions. Filled in by ``Mappable/configureMapping(_:)`` or
+/// conversions. Filled in by `configureMapping(_:)` or
 /// ``ModelMapper/configure(_:_:)``; properties are named as declared in Swift.
 ///
 /// Keys are written as dotted paths: `"user.profile.name"` reads `name` inside `profile`

@@ -12,6 +12,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     let bindings: [PropertyBinding<T>]
     /// The same bindings, typed without `T`, for the loops (see ``FieldBinding``).
     private let fields: ContiguousArray<FieldBinding>
+    /// Per binding: how the encoder writes it (see ``EncodingSlot``).
+    private let slots: ContiguousArray<EncodingSlot>
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
@@ -45,6 +47,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         self.configurationVersion = configurationVersion
         self.bindings = bindings
         self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
+
         self.unmappedProperties = unmapped
         self.designatedPath = configuration.designatedPath.map(MappingConfiguration.designatedComponents(of:))
         self.subclassSelector = configuration.subclassSelector
@@ -78,6 +81,11 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         _ = prefixStorage.initialize(from: prefixes.bytes)
         self.prefixStorage = prefixStorage
         self.prefixRanges = prefixRanges
+        self.slots = ContiguousArray(bindings.indices.map { index in
+            EncodingSlot(
+                encoding: FieldEncoding(bindings[index]), binding: bindings[index], info: bindings[index].info,
+                prefix: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
+        })
         // A model with nothing to map needs no storage (and an empty struct has no address to
         // give: TypeInfo's withStorage traps on it in debug builds).
         self.accessesThroughStorage = fieldAccess == .instanceStorage && !bindings.isEmpty
@@ -317,13 +325,34 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         if encodesThroughTree { return try encodeThroughTree(value, into: &writer, context) }
         writer.byte(UInt8(ascii: "{"))
         if accessesThroughStorage {
-            try info.withStorage(reading: value) { storage in
-                try writeMembers(&writer) { index, writer in try fields[index].encode(from: storage, &writer, context) }
-            }
+            try info.withStorage(reading: value) { storage in try writeMembers(from: storage, &writer, context) }
         } else {
             try writeMembers(&writer) { index, writer in try bindings[index].encode(value, &writer, context) }
         }
         writer.byte(UInt8(ascii: "}"))
+    }
+
+    /// ``writeMembers(_:_:)`` through the instance's storage, the common scalars written inline
+    /// (``FieldEncoding``): no closure or dynamic dispatch per field for them.
+    private func writeMembers(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws {
+        var first = true
+        for index in fields.indices {
+            let mark = writer.bytes.count
+            if !first { writer.byte(UInt8(ascii: ",")) }
+            let slot = slots[index]
+            writer.bytes.append(contentsOf: slot.prefix)
+            do {
+                if try slot.encoding.write(slot.binding, slot.info, from: storage, &writer, context) {
+                    first = false
+                } else {
+                    writer.bytes.removeSubrange(mark...)
+                }
+            } catch let error as MappingError {
+                throw error.prefixed(.key(fields[index].keyPaths[0].first ?? fields[index].property))
+            } catch {
+                throw fields[index].accessError(error).prefixed(.key(fields[index].keyPaths[0].first ?? fields[index].property))
+            }
+        }
     }
 
     /// Writes `"key":value` for every binding, comma-separated; `write` returns `false` for an

@@ -35,6 +35,10 @@ class FieldBinding: @unchecked Sendable {
         false
     }
 
+    /// The codec that converts this property's values, when it is one of the mapper's own
+    /// (for the plan's inline encoder); `nil` for transformers and refused properties.
+    var codecObject: AnyObject? { nil }
+
     /// The mapping error for a failed access (a TypeInfo error: the plan and the instance disagree).
     final func accessError(_ error: any Error) -> MappingError {
         if let error = error as? MappingError { return error }
@@ -60,6 +64,8 @@ final class TypedBinding<T, V>: PropertyBinding<T>, @unchecked Sendable {
         self.codec = codec
         super.init(info: property, keyPaths: keyPaths)
     }
+
+    override var codecObject: AnyObject? { codec }
 
     override func decode(into storage: MutableInstanceStorage, _ tape: JSONTape, _ node: Int, _ context: DecodeContext) throws {
         do { try codec.decode(into: storage, info, tape, node, context) } catch { throw accessError(error) }

@@ -40,8 +40,8 @@ final class DecodeContext {
     }
 }
 
-/// State of one encode call.
-final class EncodeContext {
+/// State of one encode call: immutable, so a value (no allocation per call).
+struct EncodeContext {
     let mapper: ModelMapper
     let strict: Bool
     let writesNilAsNull: Bool

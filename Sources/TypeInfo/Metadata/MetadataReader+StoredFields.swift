@@ -1,3 +1,4 @@
+import TypeLayout
 // A struct's or class's own stored properties, read straight from its type descriptor: the
 // field descriptor's records (name, var/let, mangled type) and the metadata's field offset
 // vector, each field type resolved once by `swift_getTypeByMangledNameInContext` against this
@@ -30,12 +31,12 @@ extension MetadataReader {
         let fieldCount: Int
         let offsetVectorWords: Int
         let wordSizedOffsets: Bool
-        switch flags & 0x1F {
-        case 17:  // struct: numFields at 20, fieldOffsetVectorOffset at 24
+        switch ContextDescriptorKind(flags: flags) {
+        case .struct?:  // struct: numFields at 20, fieldOffsetVectorOffset at 24
             fieldCount = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self))
             offsetVectorWords = Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
             wordSizedOffsets = false
-        case 16:  // class: numFields at 36, fieldOffsetVectorOffset at 40
+        case .class?:  // class: numFields at 36, fieldOffsetVectorOffset at 40
             guard (flags >> 16) & (1 << 13) == 0 else { return nil }  // resilient superclass
             fieldCount = Int(descriptor.load(fromByteOffset: 36, as: UInt32.self))
             offsetVectorWords = Int(descriptor.load(fromByteOffset: 40, as: UInt32.self))

@@ -107,7 +107,7 @@ struct MetadataReader {
     /// For classes: whether the class is an actor (its instances hold runtime state no field
     /// record describes). Class descriptor flag `IsActor`, bit 7 of the kind-specific flags.
     var isActorClass: Bool {
-        guard kind == .class, let flags = descriptorFlags, flags & 0x1F == 16 else { return false }
+        guard kind == .class, let flags = descriptorFlags, ContextDescriptorKind(flags: flags) == .class else { return false }
         return (flags >> 16) & (1 << 7) != 0
     }
 
@@ -156,9 +156,9 @@ struct MetadataReader {
     /// Offset of the generic context header, which follows the kind-specific descriptor fields.
     private var genericHeaderOffset: Int? {
         guard let flags = descriptorFlags else { return nil }
-        switch flags & 0x1F {
-        case 16: return 44  // class: 20 common bytes + 6 x UInt32
-        case 17, 18: return 28  // struct, enum: 20 common bytes + 2 x UInt32
+        switch ContextDescriptorKind(flags: flags) {
+        case .class?: return 44  // class: 20 common bytes + 6 x UInt32
+        case .struct?, .enum?: return 28  // struct, enum: 20 common bytes + 2 x UInt32
         default: return nil
         }
     }
@@ -166,10 +166,10 @@ struct MetadataReader {
     /// Where the generic argument vector starts, in bytes from the metadata's address point.
     var genericArgumentOffset: Int? {
         guard let descriptor, let flags = descriptorFlags else { return nil }
-        switch flags & 0x1F {
-        case 17, 18:
+        switch ContextDescriptorKind(flags: flags) {
+        case .struct?, .enum?:
             return 2 * Self.wordSize
-        case 16:
+        case .class?:
             let classFlags = flags >> 16
             if classFlags & (1 << 13) != 0 {
                 // Resilient superclass: the runtime stores the bounds beside the descriptor.
@@ -193,7 +193,7 @@ struct MetadataReader {
     /// Pack and value parameters have no plain metadata in the argument vector; a type that
     /// has them reports only the type arguments before the first of them.
     var genericArguments: [Any.Type] {
-        guard let descriptor, let flags = descriptorFlags, flags & 0x80 != 0,
+        guard let descriptor, let flags = descriptorFlags, flags & ContextDescriptorKind.isGenericFlag != 0,
               let headerOffset = genericHeaderOffset, let argumentOffset = genericArgumentOffset
         else { return [] }
         // TypeGenericContextDescriptorHeader: two relative pointers, then

@@ -1,3 +1,4 @@
+import TypeLayout
 // The protocol conformance records of every Swift image loaded in the process, as the runtime
 // registered them (`swift_enumerateAllMetadataSections`, stdlib/public/SwiftShims/MetadataSections.h),
 // read per include/swift/ABI/Metadata.h (TargetProtocolConformanceDescriptor) and
@@ -124,7 +125,7 @@ enum ProtocolConformanceRecords {
         // ProtocolContextDescriptorFlags (kind-specific flags): bit 0 is the class constraint,
         // 0 for class-bound protocols, 1 for any (ProtocolClassConstraint uses the same values).
         let flags = protocolDescriptor.load(as: UInt32.self)
-        guard flags & 0x1F == 3 else { return nil }  // a protocol descriptor
+        guard ContextDescriptorKind(flags: flags) == .protocol else { return nil }
         let classConstraint = UInt8((flags >> 16) & 1)
         let metadata = withUnsafePointer(to: protocolDescriptor) { make(classConstraint, nil, 1, $0) }
         return unsafeBitCast(metadata, to: Any.Type.self)

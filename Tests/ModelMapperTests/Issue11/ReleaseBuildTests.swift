@@ -1,5 +1,8 @@
 import BinaryFixtures
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Builds `ReleaseFixture/main.swift` with `-O` against this build's ModelMapper, TypeInfo and
@@ -14,8 +17,13 @@ enum ReleaseFixture {
             var objects: [String] = []
             for module in ["ModelMapper", "TypeInfo", "TypeLayout"] {
                 let directory = build.appendingPathComponent("\(module).build")
-                let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                let found = files.filter { $0.hasSuffix(".o") }.map { directory.appendingPathComponent($0).path }
+                // The objects of the module's current sources, as the build's own file map names
+                // them: the directory may also hold objects of sources renamed or deleted since.
+                let map = directory.appendingPathComponent("output-file-map.json")
+                let entries = (try? JSONSerialization.jsonObject(with: Data(contentsOf: map))) as? [String: [String: String]] ?? [:]
+                var found = entries.compactMap { $0.value["object"] }.sorted()
+                let wrapped = directory.appendingPathComponent("\(module).swiftmodule.o").path
+                if FileManager.default.fileExists(atPath: wrapped) { found.append(wrapped) }
                 guard !found.isEmpty else { throw FixtureError(message: "no object files of \(module) in \(directory.path)") }
                 objects += found
             }
@@ -23,7 +31,8 @@ enum ReleaseFixture {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let product = directory + "/release-fixture"
             let modules = build.appendingPathComponent("Modules").path
-            try FixtureToolchain.run(FixtureToolchain.swiftc, ["-O", "-I", modules, source] + objects + ["-o", product], in: directory)
+            try FixtureToolchain.run(
+                FixtureToolchain.swiftc, ["-O"] + sanitizerFlags + ["-I", modules, source] + objects + ["-o", product], in: directory)
             let printed = try FixtureToolchain.run(product, [], in: directory)
             var lines: [String: [String]] = [:]
             for line in printed.split(separator: "\n") {
@@ -37,6 +46,15 @@ enum ReleaseFixture {
             return .failure(FixtureError(message: "\(error)"))
         }
     }()
+
+    /// Under `Tools/sanitize` the objects are instrumented: the fixture links with the same runtime.
+    static var sanitizerFlags: [String] {
+        let process = dlopen(nil, RTLD_NOW)
+        defer { if let process { dlclose(process) } }
+        if dlsym(process, "__tsan_init") != nil { return ["-sanitize=thread"] }
+        if dlsym(process, "__asan_init") != nil { return ["-sanitize=address"] }
+        return []
+    }
 
     /// The single value printed for `name`.
     static func value(_ name: String) throws -> String {

@@ -1,4 +1,5 @@
 import TypeLayout
+
 /// Spelling a generic type's own parameters into its name, as the demangler prints a bound
 /// generic type: `M.Outer<A>.Inner<A1>` rather than `M.Outer.Inner` plus a parameter list.
 extension SwiftImage {
@@ -107,15 +108,8 @@ extension SwiftImage {
             guard let extendedMangling, let module = try parentMangling() else { return nil }
             return extendedMangling + module + "E"
         case .struct, .class, .enum:
-            guard let parent = try parentMangling(),
-                  let nameAddress = try space.relativeTarget(at: address &+ 8, what: "type name pointer")
-            else { return nil }
-            let name = try space.cString(at: nameAddress, what: "type name")
-            var suffix = context.kind == .struct ? "V" : context.kind == .class ? "C" : "O"
-            if context.kindSpecificFlags & 0x4 != 0, try importInfo(after: nameAddress, nameLength: name.utf8.count).contains("St") {
-                suffix = "a"
-            }
-            return parent + Self.identifier(name) + suffix
+            guard let parent = try parentMangling() else { return nil }
+            return try nominalMangling(of: context, in: parent)
         default:
             return nil
         }
@@ -147,12 +141,6 @@ extension SwiftImage {
         else { return nil }
         if kind == 0x01 { return .descriptor(space.externalName(at: target).map(PointerTarget.symbol) ?? .address(target)) }
         return try space.pointer(at: target, what: "extended context").map(ExtendedNominal.descriptor)
-    }
-
-    /// The descriptor of the nominal type an extension extends, when it is in this image.
-    func extendedTypeDescriptor(of extensionContext: ContextDescriptor) throws -> UInt64? {
-        guard case .descriptor(.address(let address))? = try extendedNominal(of: extensionContext) else { return nil }
-        return address
     }
 
     /// Mangling.rst: `x` is depth 0 index 0; `q INDEX` depth 0 index N+1; `qd INDEX INDEX` deeper,
