@@ -9,7 +9,8 @@ public struct TypeFilter: Sendable {
     private enum NamePattern: @unchecked Sendable {
         case substring(String)
         // `Regex` is not Sendable; a compiled pattern is never mutated after `init`.
-        case regex(Regex<AnyRegexOutput>)
+        // The source is kept to tell whether the expression can match a C name.
+        case regex(Regex<AnyRegexOutput>, source: String)
     }
 
     private let names: [NamePattern]
@@ -28,7 +29,7 @@ public struct TypeFilter: Sendable {
             if pattern.count >= 2, pattern.hasPrefix("/"), pattern.hasSuffix("/") {
                 let body = String(pattern.dropFirst().dropLast())
                 do {
-                    names.append(.regex(try Regex(body)))
+                    names.append(.regex(try Regex(body), source: body))
                 } catch {
                     throw .invalidRegularExpression(pattern: pattern, reason: "\(error)")
                 }
@@ -64,17 +65,44 @@ public struct TypeFilter: Sendable {
         if !modules.isEmpty, !modules.contains("") { return true }
         guard !names.isEmpty else { return false }
         return names.allSatisfy { pattern in
-            guard case .substring(let text) = pattern else { return false }
-            return Self.startsWithQualifiedName(text)
+            switch pattern {
+            case .substring(let text): return Self.startsWithQualifiedName(text)
+            case .regex(_, let source): return Self.anchoredToQualifiedNames(source)
+            }
         }
+    }
+
+    /// Whether the regular expression `source` matches only names starting `Identifier.`:
+    /// `^Identifier\.…` or `^(Identifier\.…|Identifier\.…)…` (the form a snapshot of a few
+    /// named types stores). Anything else may match a C name.
+    private static func anchoredToQualifiedNames(_ source: String) -> Bool {
+        guard source.hasPrefix("^") else { return false }
+        let rest = source.dropFirst()
+        guard rest.hasPrefix("(") else { return !rest.contains("|") && startsWithEscapedQualifiedName(rest) }
+        guard let close = rest.firstIndex(of: ")") else { return false }
+        let group = rest[rest.index(after: rest.startIndex)..<close]
+        let after = rest[rest.index(after: close)...]
+        // An alternative outside the group, or a quantifier that makes it optional, lets any name through.
+        guard !group.contains("("), !after.contains("|"), !["?", "*", "{"].contains(after.first) else { return false }
+        return group.split(separator: "|", omittingEmptySubsequences: false).allSatisfy(startsWithEscapedQualifiedName)
+    }
+
+    /// Whether `text` starts with a literal identifier followed by an escaped dot (`NIOCore\.`).
+    private static func startsWithEscapedQualifiedName(_ text: Substring) -> Bool {
+        guard let slash = text.firstIndex(of: "\\"), text[slash...].hasPrefix("\\.") else { return false }
+        return isIdentifier(text[..<slash])
     }
 
     /// Whether `text` starts with an identifier followed by a dot (`NIOCore.`).
     private static func startsWithQualifiedName(_ text: String) -> Bool {
-        guard let dot = text.firstIndex(of: "."), dot > text.startIndex else { return false }
-        let head = text[..<dot]
-        guard let first = head.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
-        return head.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        guard let dot = text.firstIndex(of: ".") else { return false }
+        return isIdentifier(text[..<dot])
+    }
+
+    /// Whether `text` is a whole identifier (letters, digits, `_`; not starting with a digit).
+    private static func isIdentifier(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
     }
 
     /// Whether `type` passes every filter (a type passes a filter that was not given).
@@ -85,7 +113,7 @@ public struct TypeFilter: Sendable {
         return names.contains { pattern in
             switch pattern {
             case .substring(let text): return type.name.contains(text)
-            case .regex(let regex): return type.name.contains(regex)
+            case .regex(let regex, _): return type.name.contains(regex)
             }
         }
     }
