@@ -29,7 +29,8 @@ struct LayoutCheckPlugin: CommandPlugin {
         }
         guard let binary = build.builtArtifacts.first(where: { $0.kind == .executable || $0.kind == .dynamicLibrary }) else {
             throw LayoutCheckFailure(
-                "\(product.name) built no executable or shared library to read; make the library product `type: .dynamic`, or name an executable product with --product")
+                "\(product.name) built no executable or shared library to read; make the library product `type: .dynamic`, or name an executable product with --product"
+            )
         }
 
         let typeinfo = try context.tool(named: "typeinfo")
@@ -41,7 +42,8 @@ struct LayoutCheckPlugin: CommandPlugin {
         } else {
             guard FileManager.default.fileExists(atPath: snapshotURL.path) else {
                 throw LayoutCheckFailure(
-                    "no snapshot at \(snapshot); record one with `swift package --allow-writing-to-package-directory layout-check --record`, then commit it")
+                    "no snapshot at \(snapshot); record one with `swift package --allow-writing-to-package-directory layout-check --record`, then commit it"
+                )
             }
             command = ["check", binary.url.path, "--against", snapshotURL.path]
         }
@@ -61,7 +63,8 @@ struct LayoutCheckPlugin: CommandPlugin {
             throw LayoutCheckFailure(
                 request.record
                     ? "\(what) failed (exit status \(status))"
-                    : "\(what) found layout changes against \(snapshot) (exit status \(status)); if they are intended, re-record with --record or accept them in \(Self.suppressionsName(of: snapshot))")
+                    : "\(what) found layout changes against \(snapshot) (exit status \(status)); if they are intended, re-record with --record or accept them in \(Self.suppressionsName(of: snapshot))"
+            )
         }
     }
 
@@ -131,7 +134,8 @@ struct LayoutCheckRequest {
         }
         if let productName {
             guard let named = package.products.first(where: { $0.name == productName }) else {
-                throw LayoutCheckFailure("no product named '\(productName)'; products: \(package.products.map(\.name).joined(separator: ", "))")
+                throw LayoutCheckFailure(
+                    "no product named '\(productName)'; products: \(package.products.map(\.name).joined(separator: ", "))")
             }
             return named
         }
@@ -139,7 +143,8 @@ struct LayoutCheckRequest {
             throw LayoutCheckFailure(
                 readable.isEmpty
                     ? "\(package.displayName) has no executable or dynamic library product; add one, or name a product with --product"
-                    : "\(package.displayName) has \(readable.count) products to read (\(readable.map(\.name).joined(separator: ", "))); pick one with --product")
+                    : "\(package.displayName) has \(readable.count) products to read (\(readable.map(\.name).joined(separator: ", "))); pick one with --product"
+            )
         }
         return only
     }

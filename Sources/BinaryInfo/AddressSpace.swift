@@ -42,9 +42,13 @@ struct AddressSpace: ByteReader, Sendable {
             // Thread-local templates (.tdata/.tbss) overlap ordinary sections' addresses; the image never points into them.
             for section in file.sections where section.isAllocated && !section.isThreadLocal && section.address != 0 && section.size > 0 {
                 guard !section.address.addingReportingOverflow(section.size).overflow else {
-                    throw BinaryInfoError.outOfBounds(what: "section \(Self.label(section))", address: section.address, length: section.size)
+                    throw BinaryInfoError.outOfBounds(
+                        what: "section \(Self.label(section))", address: section.address, length: section.size)
                 }
-                regions.append(Region(start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes, section: section.index))
+                regions.append(
+                    Region(
+                        start: section.address, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes,
+                        section: section.index))
                 sectionAddresses[section.index] = section.address
             }
             regions.sort { $0.start < $1.start }
@@ -61,7 +65,8 @@ struct AddressSpace: ByteReader, Sendable {
             let names = [lower.section, upper.section].map { index in
                 file.sections.first { $0.index == index }.map(label) ?? "#\(index)"
             }
-            throw BinaryInfoError.malformedELF(detail: "sections \(names[0]) and \(names[1]) overlap at address 0x\(String(upper.start, radix: 16))")
+            throw BinaryInfoError.malformedELF(
+                detail: "sections \(names[0]) and \(names[1]) overlap at address 0x\(String(upper.start, radix: 16))")
         }
     }
 
@@ -183,7 +188,10 @@ struct AddressSpace: ByteReader, Sendable {
         var cursor = Self.objectBase
         for section in file.sections where section.isAllocated && section.size > 0 {
             cursor = (cursor + 15) & ~15
-            regions.append(Region(start: cursor, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes, section: section.index))
+            regions.append(
+                Region(
+                    start: cursor, size: section.size, fileOffset: section.offset, hasFileBytes: section.hasFileBytes,
+                    section: section.index))
             sectionAddresses[section.index] = cursor
             let (next, overflow) = cursor.addingReportingOverflow(section.size)
             guard !overflow, next < Self.externalBase else {
@@ -202,8 +210,8 @@ struct AddressSpace: ByteReader, Sendable {
         guard let types = ELFMachine(rawValue: file.machine)?.relocationTypes else { return }
         for relocationSection in file.relocationSections {
             guard let targetBase = sectionAddresses[relocationSection.targetSection],
-                  let target = file.sections.first(where: { $0.index == relocationSection.targetSection }),
-                  target.hasFileBytes
+                let target = file.sections.first(where: { $0.index == relocationSection.targetSection }),
+                target.hasFileBytes
             else { continue }
             let symbols = file.symbolTables[relocationSection.symbolTableSection] ?? []
             for entry in relocationSection.entries {
@@ -227,10 +235,10 @@ struct AddressSpace: ByteReader, Sendable {
                 let fileOffset = target.offset &+ entry.offset
                 let addend = UInt64(bitPattern: entry.addend)
                 switch entry.type {
-                case let type where types.pcRelative32.contains(type): // S + A - P
+                case let type where types.pcRelative32.contains(type):  // S + A - P
                     let value = Int64(bitPattern: symbolAddress &+ addend &- place)
                     try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
-                case let type where types.gotPCRelative32.contains(type): // G + GOT + A - P
+                case let type where types.gotPCRelative32.contains(type):  // G + GOT + A - P
                     let pointee: PointerTarget = symbol.isDefined ? .address(symbolAddress) : .symbol(symbol.name)
                     let slot: UInt64
                     if let existing = gotSlots[pointee] {
@@ -243,7 +251,7 @@ struct AddressSpace: ByteReader, Sendable {
                     }
                     let value = Int64(bitPattern: slot &+ addend &- place)
                     try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
-                case let type where types.absolute64.contains(type): // S + A
+                case let type where types.absolute64.contains(type):  // S + A
                     if symbol.isDefined {
                         slots[place] = .address(symbolAddress &+ addend)
                         try bytes.patch(symbolAddress &+ addend, atOffset: fileOffset)

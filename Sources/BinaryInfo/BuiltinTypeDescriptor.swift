@@ -15,7 +15,9 @@ extension SwiftImage {
                 let alignment = try space.read(UInt32.self, at: record &+ 8, what: "builtin type alignment") & 0xFFFF
                 let stride = try space.read(UInt32.self, at: record &+ 12, what: "builtin type stride")
                 guard alignment > 0, alignment & (alignment - 1) == 0, stride >= size || stride == 1 else {
-                    throw BinaryInfoError.malformedRecord(what: "builtin type descriptor", address: record, detail: "size \(size), alignment \(alignment), stride \(stride) are not a real layout")
+                    throw BinaryInfoError.malformedRecord(
+                        what: "builtin type descriptor", address: record,
+                        detail: "size \(size), alignment \(alignment), stride \(stride) are not a real layout")
                 }
                 layouts[name] = ValueWitnessLayout(size: Int(size), alignment: Int(alignment), stride: Int(stride))
             }

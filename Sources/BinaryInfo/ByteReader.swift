@@ -51,7 +51,8 @@ extension ByteReader {
             if byte == 0 { break }
             bytes.append(byte)
             guard bytes.count < maximumStringLength else {
-                throw BinaryInfoError.malformedRecord(what: what(), address: address, detail: "string has no terminator within \(maximumStringLength) bytes")
+                throw BinaryInfoError.malformedRecord(
+                    what: what(), address: address, detail: "string has no terminator within \(maximumStringLength) bytes")
             }
             cursor &+= 1
         }

@@ -99,8 +99,9 @@ extension SwiftImage {
         case .extension:
             // The extended type's mangling, then the extending module, then `E`.
             if let extended = try mangledName(at: address &+ 8, what: "extended context", depth: depth + 1),
-               let parent = descriptor.parent,
-               let module = try mangling(of: parent, depth: depth + 1) {
+                let parent = descriptor.parent,
+                let module = try mangling(of: parent, depth: depth + 1)
+            {
                 result = extended + module + "E"
             }
         case .anonymous:
@@ -111,8 +112,9 @@ extension SwiftImage {
             }
         case .protocol:
             if let parent = descriptor.parent,
-               let parentMangling = try mangling(of: parent, depth: depth + 1),
-               let name = try relativeString(at: address &+ 8, what: "protocol name") {
+                let parentMangling = try mangling(of: parent, depth: depth + 1),
+                let name = try relativeString(at: address &+ 8, what: "protocol name")
+            {
                 result = parentMangling + Self.identifier(name)
             }
         case .struct, .class, .enum:
@@ -136,7 +138,8 @@ extension SwiftImage {
         // Imported C types (TypeContextDescriptorFlags bit 2) follow their name with
         // NUL-terminated import info; symbol namespace "St" marks a typedef, mangled `a`.
         if descriptor.kindSpecificFlags & 0x4 != 0,
-           try importInfo(after: nameAddress, nameLength: name.utf8.count).contains("St") {
+            try importInfo(after: nameAddress, nameLength: name.utf8.count).contains("St")
+        {
             suffix = "a"
         }
         return parentMangling + Self.identifier(name) + suffix

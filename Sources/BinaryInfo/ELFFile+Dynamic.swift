@@ -26,8 +26,8 @@ extension ELFFile {
                 try bytes.fetch(into: buffer, fromOffset: dynamic.offset + index * 16, what: ".dynamic entry #\(index)")
             }
             let tag = Int64(littleEndian: entry.tag)
-            if tag == 0 { break } // DT_NULL
-            guard tag == 1 || tag == 15 || tag == 29 else { continue } // DT_NEEDED, DT_RPATH, DT_RUNPATH
+            if tag == 0 { break }  // DT_NULL
+            guard tag == 1 || tag == 15 || tag == 29 else { continue }  // DT_NEEDED, DT_RPATH, DT_RUNPATH
             let offset = UInt64(littleEndian: entry.value)
             guard offset < strings.size, let text = bytes.cString(atOffset: strings.offset + offset, limit: strings.size - offset) else {
                 throw BinaryInfoError.outOfBounds(what: ".dynamic string (entry #\(index))", address: offset, length: 1)

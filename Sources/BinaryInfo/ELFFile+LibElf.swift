@@ -98,11 +98,11 @@ struct ELFFile: Sendable {
     ///   section headers and `.dynamic` skips them).
     init(bytes: FileBytes, includeStaticSymbols: Bool = true, includeTables: Bool = true) throws {
         guard bytes.count >= 4,
-              let base = bytes.buffer.baseAddress,
-              base.load(as: UInt8.self) == 0x7F,
-              base.load(fromByteOffset: 1, as: UInt8.self) == UInt8(ascii: "E"),
-              base.load(fromByteOffset: 2, as: UInt8.self) == UInt8(ascii: "L"),
-              base.load(fromByteOffset: 3, as: UInt8.self) == UInt8(ascii: "F")
+            let base = bytes.buffer.baseAddress,
+            base.load(as: UInt8.self) == 0x7F,
+            base.load(fromByteOffset: 1, as: UInt8.self) == UInt8(ascii: "E"),
+            base.load(fromByteOffset: 2, as: UInt8.self) == UInt8(ascii: "L"),
+            base.load(fromByteOffset: 3, as: UInt8.self) == UInt8(ascii: "F")
         else { throw BinaryInfoError.notELF }
         guard bytes.count >= 64 else {
             throw BinaryInfoError.malformedELF(detail: "truncated ELF header (\(bytes.count) bytes)")
@@ -154,7 +154,8 @@ struct ELFFile: Sendable {
             if entry.hasFileBytes {
                 let (end, overflow) = entry.offset.addingReportingOverflow(entry.size)
                 if overflow || end > UInt64(bytes.count) {
-                    throw BinaryInfoError.outOfBounds(what: "section \(name.isEmpty ? "#\(index)" : name)", address: entry.offset, length: entry.size)
+                    throw BinaryInfoError.outOfBounds(
+                        what: "section \(name.isEmpty ? "#\(index)" : name)", address: entry.offset, length: entry.size)
                 }
             }
             sections.append(entry)
@@ -195,11 +196,12 @@ struct ELFFile: Sendable {
                 let symbols = try Self.readSymbols(elf: elf, section: section, header: sh)
                 definedSymbols.reserveCapacity(definedSymbols.count + symbols.count)
                 for symbol in symbols where symbol.isDefined && symbol.nameOffset != 0 {
-                    definedSymbols.append(DefinedSymbol(
-                        value: symbol.value, nameOffset: symbol.nameOffset,
-                        stringTable: UInt32(truncatingIfNeeded: symbol.stringTable),
-                        sectionIndex: UInt32(truncatingIfNeeded: symbol.sectionIndex)
-                    ))
+                    definedSymbols.append(
+                        DefinedSymbol(
+                            value: symbol.value, nameOffset: symbol.nameOffset,
+                            stringTable: UInt32(truncatingIfNeeded: symbol.stringTable),
+                            sectionIndex: UInt32(truncatingIfNeeded: symbol.sectionIndex)
+                        ))
                 }
                 if referenced.contains(index) { symbolTables[index] = symbols }
             }
@@ -230,13 +232,15 @@ struct ELFFile: Sendable {
             }
             var name = ""
             if sym.st_shndx == UInt16(SHN_UNDEF), sym.st_name != 0,
-               let pointer = elf_strptr(elf, Int(header.sh_link), Int(sym.st_name)) {
+                let pointer = elf_strptr(elf, Int(header.sh_link), Int(sym.st_name))
+            {
                 name = String(cString: pointer)
             }
-            symbols.append(ELFSymbol(
-                name: name, nameOffset: sym.st_name, stringTable: Int(header.sh_link),
-                value: sym.st_value, sectionIndex: Int(sym.st_shndx)
-            ))
+            symbols.append(
+                ELFSymbol(
+                    name: name, nameOffset: sym.st_name, stringTable: Int(header.sh_link),
+                    value: sym.st_value, sectionIndex: Int(sym.st_shndx)
+                ))
         }
         return symbols
     }
@@ -245,7 +249,7 @@ struct ELFFile: Sendable {
     /// string table or the offset is out of range.
     func name(of symbol: DefinedSymbol, in bytes: FileBytes) -> String? {
         guard let table = sections.first(where: { $0.index == Int(symbol.stringTable) }), table.hasFileBytes,
-              UInt64(symbol.nameOffset) < table.size
+            UInt64(symbol.nameOffset) < table.size
         else { return nil }
         return bytes.cString(atOffset: table.offset + UInt64(symbol.nameOffset), limit: table.size - UInt64(symbol.nameOffset))
     }
@@ -265,12 +269,13 @@ struct ELFFile: Sendable {
             guard gelf_getrela(data, Int32(entry), &rela) != nil else {
                 throw BinaryInfoError.malformedELF(detail: "unreadable relocation #\(entry) in section #\(index): \(lastError())")
             }
-            entries.append(ELFRelocation(
-                offset: rela.r_offset,
-                type: UInt32(truncatingIfNeeded: rela.r_info & 0xFFFF_FFFF),
-                symbolIndex: Int(rela.r_info >> 32),
-                addend: rela.r_addend
-            ))
+            entries.append(
+                ELFRelocation(
+                    offset: rela.r_offset,
+                    type: UInt32(truncatingIfNeeded: rela.r_info & 0xFFFF_FFFF),
+                    symbolIndex: Int(rela.r_info >> 32),
+                    addend: rela.r_addend
+                ))
         }
         // SHF_ALLOC relocation sections (.rela.dyn, .rela.plt) are applied by the loader to the image;
         // others (.rela.text in object files) patch the section named by sh_info.

@@ -25,7 +25,8 @@ extension SwiftImage {
         let recordSize = try space.read(UInt16.self, at: address &+ 10, what: "field record size")
         let count = try space.read(UInt32.self, at: address &+ 12, what: "field count")
         guard recordSize >= 12 else {
-            throw BinaryInfoError.malformedRecord(what: "field descriptor", address: address, detail: "record size \(recordSize) is below the 12 bytes of a field record")
+            throw BinaryInfoError.malformedRecord(
+                what: "field descriptor", address: address, detail: "record size \(recordSize) is below the 12 bytes of a field record")
         }
         // The header and every record must lie inside one section: check before allocating for them.
         let (span, overflow) = UInt64(count).multipliedReportingOverflow(by: UInt64(recordSize))
@@ -34,7 +35,9 @@ extension SwiftImage {
         }
         let remaining = region.size - (address - region.start)
         guard !overflow, count <= 1 << 20, span <= remaining, remaining - span >= 16 else {
-            throw BinaryInfoError.malformedRecord(what: "field descriptor", address: address, detail: "\(count) records of \(recordSize) bytes run past the end of the section")
+            throw BinaryInfoError.malformedRecord(
+                what: "field descriptor", address: address,
+                detail: "\(count) records of \(recordSize) bytes run past the end of the section")
         }
         var records: [FieldRecord] = []
         records.reserveCapacity(Int(count))
@@ -44,10 +47,11 @@ extension SwiftImage {
             let typeOffset = try space.read(Int32.self, at: cursor &+ 4, what: "field type pointer")
             let mangled = typeOffset == 0 ? nil : try resolvedMangledName(at: cursor &+ 4, what: "field type")
             let name = try relativeString(at: cursor &+ 8, what: "field name") ?? ""
-            records.append(FieldRecord(
-                name: name, mangledType: mangled, hasType: typeOffset != 0,
-                isIndirectCase: flags & 0x1 != 0, isVar: flags & 0x2 != 0
-            ))
+            records.append(
+                FieldRecord(
+                    name: name, mangledType: mangled, hasType: typeOffset != 0,
+                    isIndirectCase: flags & 0x1 != 0, isVar: flags & 0x2 != 0
+                ))
             cursor &+= UInt64(recordSize)
         }
         return FieldDescriptor(records: records)

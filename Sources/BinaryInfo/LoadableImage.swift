@@ -79,7 +79,10 @@ public final class LoadableImage {
         for region in space.regions {
             let (end, overflow) = region.start.addingReportingOverflow(region.size)
             guard !overflow, end <= Self.maximumAddressLimit else {
-                throw BinaryInfoError.unsupported(detail: "section at 0x\(String(region.start, radix: 16)) (\(region.size) bytes) lies beyond the \(Self.maximumAddressLimit)-byte address limit")
+                throw BinaryInfoError.unsupported(
+                    detail:
+                        "section at 0x\(String(region.start, radix: 16)) (\(region.size) bytes) lies beyond the \(Self.maximumAddressLimit)-byte address limit"
+                )
             }
             limit = max(limit, end)
         }
@@ -113,8 +116,10 @@ public final class LoadableImage {
         }
         // Code is never read by a reflection reader: executable sections stay zero (untouched
         // anonymous pages cost no memory).
-        for section in file.sections where section.isAllocated && !section.isThreadLocal && section.hasFileBytes
-            && section.address != 0 && section.size > 0 && section.flags & Self.executableFlag == 0 && !excluded.contains(section.name) {
+        for section in file.sections
+        where section.isAllocated && !section.isThreadLocal && section.hasFileBytes
+            && section.address != 0 && section.size > 0 && section.flags & Self.executableFlag == 0 && !excluded.contains(section.name)
+        {
             let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
             try space.bytes.fetch(into: destination, fromOffset: section.offset, what: "section \(section.name)")
         }
@@ -155,7 +160,7 @@ public final class LoadableImage {
         let file = file ?? self.file
         let bytes = space.bytes
         guard let base = bytes.buffer.baseAddress else { return }
-        let dynamicStrings = file.sections.first { $0.type == 11 }.map { $0.link } // SHT_DYNSYM's string table
+        let dynamicStrings = file.sections.first { $0.type == 11 }.map { $0.link }  // SHT_DYNSYM's string table
         var tables: [UInt32: (offset: UInt64, size: UInt64)] = [:]
         for section in file.sections where section.hasFileBytes {
             if exportedOnly && UInt32(truncatingIfNeeded: section.index) != dynamicStrings { continue }

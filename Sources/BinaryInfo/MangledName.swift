@@ -85,7 +85,8 @@ extension SwiftImage {
         }
         while true {
             guard text.count < maximumStringLength, cursor &- address < UInt64(maximumStringLength) else {
-                throw BinaryInfoError.malformedRecord(what: what(), address: address, detail: "mangled name has no terminator within \(maximumStringLength) bytes")
+                throw BinaryInfoError.malformedRecord(
+                    what: what(), address: address, detail: "mangled name has no terminator within \(maximumStringLength) bytes")
             }
             let byte = try space.read(UInt8.self, at: cursor, what: what())
             switch byte {

@@ -31,7 +31,9 @@ final class RuntimeWitnessTables: Sendable {
         space = try AddressSpace(file: file, bytes: bytes)
         var symbols: [String: UInt64] = [:]
         for symbol in file.definedSymbols {
-            guard let name = file.name(of: symbol, in: bytes), name.hasPrefix("$s"), name.hasSuffix("WV") || name.hasSuffix("N") else { continue }
+            guard let name = file.name(of: symbol, in: bytes), name.hasPrefix("$s"), name.hasSuffix("WV") || name.hasSuffix("N") else {
+                continue
+            }
             symbols[name] = symbol.value
         }
         self.symbols = symbols
@@ -47,9 +49,9 @@ final class RuntimeWitnessTables: Sendable {
     /// type mangling, from the witness table its static metadata points to.
     func typeLayout(mangling: String) -> ValueWitnessLayout? {
         guard let metadata = symbols["$s" + mangling + "N"], metadata >= 8,
-              // Only value-type metadata (struct, enum, optional) has the witness table pointer just before it.
-              let kind = try? space.read(UInt64.self, at: metadata, what: "metadata kind"),
-              SwiftImage.valueMetadataKinds.contains(kind)
+            // Only value-type metadata (struct, enum, optional) has the witness table pointer just before it.
+            let kind = try? space.read(UInt64.self, at: metadata, what: "metadata kind"),
+            SwiftImage.valueMetadataKinds.contains(kind)
         else { return nil }
         switch try? space.pointer(at: metadata - 8, what: "value witness table pointer") {
         case .address(let table)?:

@@ -67,14 +67,14 @@ extension SwiftImage {
         // Swift classes without Objective-C interop have a null isa word, and every class metadata
         // record is preceded by a value witness table pointer (usually the runtime's `$sBoWV`).
         guard let isa = try? space.read(UInt64.self, at: metadata, what: "class metadata kind"), isa == 0,
-              let instanceSize = try? space.read(UInt32.self, at: metadata &+ 24, what: "class instance size"), instanceSize >= 16,
-              metadata >= 8, let witnesses = try? space.pointer(at: metadata &- 8, what: "value witness table pointer"),
-              (try? valueWitnesses(witnesses)) != nil
+            let instanceSize = try? space.read(UInt32.self, at: metadata &+ 24, what: "class instance size"), instanceSize >= 16,
+            metadata >= 8, let witnesses = try? space.pointer(at: metadata &- 8, what: "value witness table pointer"),
+            (try? valueWitnesses(witnesses)) != nil
         else { return false }
         guard let addressPoint = try? space.read(UInt32.self, at: metadata &+ 20, what: "class instance address point"),
-              let classSize = try? space.read(UInt32.self, at: metadata &+ 32, what: "class size"),
-              let classAddressPoint = try? space.read(UInt32.self, at: metadata &+ 36, what: "class address point"),
-              let mask = try? space.read(UInt16.self, at: metadata &+ 28, what: "class alignment mask")
+            let classSize = try? space.read(UInt32.self, at: metadata &+ 32, what: "class size"),
+            let classAddressPoint = try? space.read(UInt32.self, at: metadata &+ 36, what: "class address point"),
+            let mask = try? space.read(UInt16.self, at: metadata &+ 28, what: "class alignment mask")
         else { return false }
         return addressPoint == 0 && classAddressPoint <= classSize && classSize >= 56 && (mask & (mask &+ 1)) == 0
     }
@@ -84,7 +84,8 @@ extension SwiftImage {
         var layout = StaticLayout()
         // No real type has this many stored properties; a larger count is a corrupt descriptor.
         guard descriptor.fieldCount <= 1 << 16 else {
-            throw BinaryInfoError.malformedRecord(what: "type descriptor", address: descriptor.address, detail: "\(descriptor.fieldCount) fields")
+            throw BinaryInfoError.malformedRecord(
+                what: "type descriptor", address: descriptor.address, detail: "\(descriptor.fieldCount) fields")
         }
         if let table = try space.pointer(at: metadata &- 8, what: "value witness table pointer") {
             layout.witnesses = try valueWitnesses(table)
@@ -99,7 +100,9 @@ extension SwiftImage {
                 layout.fieldOffsets = try (0..<UInt64(descriptor.fieldCount)).map { index in
                     let offset = try space.read(UInt64.self, at: vectorStart &+ index &* 8, what: "class field offset")
                     guard offset <= UInt64(size) else {
-                        throw BinaryInfoError.malformedRecord(what: "class field offset", address: vectorStart &+ index &* 8, detail: "offset \(offset) lies beyond the instance size \(size)")
+                        throw BinaryInfoError.malformedRecord(
+                            what: "class field offset", address: vectorStart &+ index &* 8,
+                            detail: "offset \(offset) lies beyond the instance size \(size)")
                     }
                     return Int(offset)
                 }
@@ -131,8 +134,10 @@ extension SwiftImage {
         let flags = try space.read(UInt32.self, at: table &+ 80, what: "value witness flags")
         let alignment = Int(flags & 0xFF) + 1
         guard size <= UInt64(Int32.max), stride <= UInt64(Int32.max), stride >= size || stride == 1,
-              alignment & (alignment - 1) == 0, stride % UInt64(alignment) == 0 || stride == 1 else {
-            throw BinaryInfoError.malformedRecord(what: "value witness table", address: table, detail: "size \(size) and stride \(stride) are not a real layout")
+            alignment & (alignment - 1) == 0, stride % UInt64(alignment) == 0 || stride == 1
+        else {
+            throw BinaryInfoError.malformedRecord(
+                what: "value witness table", address: table, detail: "size \(size) and stride \(stride) are not a real layout")
         }
         return ValueWitnessLayout(size: Int(size), alignment: alignment, stride: Int(stride))
     }

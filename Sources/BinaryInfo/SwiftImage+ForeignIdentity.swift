@@ -67,7 +67,8 @@ extension SwiftImage {
             let described = positions.map { "\(layouts[$0].name) (\(layouts[$0].size.map { "\($0) bytes" } ?? "size unknown"))" }
             notes.append(
                 "the Swift runtime merges imported C types by name: \(described.joined(separator: ", ")) are one type at run time, "
-                    + "laid out as whichever is registered first: their sizes and field offsets, and the sizes of fields of these types, are unknown")
+                    + "laid out as whichever is registered first: their sizes and field offsets, and the sizes of fields of these types, are unknown"
+            )
             groups.append(RuntimeSharedForeignTypes(identity: identity, manglings: positions.compactMap { layouts[$0].mangledName }))
         }
         BinaryImage.withholdLayouts(ofRuntimeSharedTypes: Set(groups.flatMap(\.manglings)), in: &layouts)
@@ -99,8 +100,10 @@ extension BinaryImage {
                     types[position].fields[field].factSources["offset"] = nil
                 }
             }
-            for field in types[position].fields.indices where types[position].fields[field].mangledType.map(manglings.contains) == true
-                || types[position].mangledName.map(manglings.contains) == true {
+            for field in types[position].fields.indices
+            where types[position].fields[field].mangledType.map(manglings.contains) == true
+                || types[position].mangledName.map(manglings.contains) == true
+            {
                 types[position].fields[field].size = nil
                 types[position].fields[field].alignment = nil
                 types[position].fields[field].factSources["size"] = nil

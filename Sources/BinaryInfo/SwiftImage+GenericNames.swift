@@ -132,12 +132,13 @@ extension SwiftImage {
             let letter = try space.read(UInt8.self, at: name &+ 1, what: "extended context")
             let next = try space.read(UInt8.self, at: name &+ 2, what: "extended context")
             guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(letter) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(letter),
-                  next == 0 || next == UInt8(ascii: "y")
+                next == 0 || next == UInt8(ascii: "y")
             else { return nil }
             return .standard("S" + String(UnicodeScalar(letter)))
         }
         guard kind == 0x01 || kind == 0x02,
-              let target = try AddressSpace.apply(offset: Int64(try space.read(Int32.self, at: name &+ 1, what: "extended context")), to: name &+ 1, what: "extended context")
+            let target = try AddressSpace.apply(
+                offset: Int64(try space.read(Int32.self, at: name &+ 1, what: "extended context")), to: name &+ 1, what: "extended context")
         else { return nil }
         if kind == 0x01 { return .descriptor(space.externalName(at: target).map(PointerTarget.symbol) ?? .address(target)) }
         return try space.pointer(at: target, what: "extended context").map(ExtendedNominal.descriptor)

@@ -5,7 +5,8 @@ extension SwiftImage {
     /// descriptor and (for non-generic types whose metadata is complete on disk) its static metadata.
     func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws -> TypeLayout {
         guard let mangling = try mangling(ofContextAt: descriptor.address, depth: 0) else {
-            throw BinaryInfoError.malformedRecord(what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
+            throw BinaryInfoError.malformedRecord(
+                what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
         }
         let kind: TypeKind
         switch descriptor.kind {
@@ -22,7 +23,7 @@ extension SwiftImage {
             let names = Self.genericParameterNames(count: own, depth: inherited.depth)
             layout.genericParameters = names
             if let bound = try boundGenericName(of: descriptor, mangling: mangling) {
-                layout.name = bound // no sugar: the declaration is Swift.Optional<A>, not A?
+                layout.name = bound  // no sugar: the declaration is Swift.Optional<A>, not A?
             } else if !names.isEmpty {
                 layout.name += "<" + names.joined(separator: ", ") + ">"
             }
@@ -118,7 +119,9 @@ extension SwiftImage {
             }
         }
         if foreignSuperclasses > 0 {
-            notes.append("\(foreignSuperclasses) classes have a superclass defined in another image (or a generic one): their inherited fields are not listed, their own fields keep their offsets")
+            notes.append(
+                "\(foreignSuperclasses) classes have a superclass defined in another image (or a generic one): their inherited fields are not listed, their own fields keep their offsets"
+            )
         }
     }
 }

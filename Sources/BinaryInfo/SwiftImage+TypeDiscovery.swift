@@ -65,7 +65,9 @@ extension SwiftImage {
                 let count = try space.read(UInt32.self, at: cursor &+ 12, what: "field count")
                 let (span, overflow) = UInt64(count).multipliedReportingOverflow(by: UInt64(recordSize))
                 guard !overflow, span <= end - cursor - 16 else {
-                    throw BinaryInfoError.malformedRecord(what: "field descriptor", address: cursor, detail: "\(count) records of \(recordSize) bytes run past the end of swift5_fieldmd")
+                    throw BinaryInfoError.malformedRecord(
+                        what: "field descriptor", address: cursor,
+                        detail: "\(count) records of \(recordSize) bytes run past the end of swift5_fieldmd")
                 }
                 addresses.append(cursor)
                 cursor = cursor &+ 16 &+ span
@@ -80,7 +82,9 @@ extension SwiftImage {
         let kind = try space.read(UInt8.self, at: name, what: "field descriptor type name")
         guard kind == 0x01 || kind == 0x02 else { return nil }
         let offset = try space.read(Int32.self, at: name &+ 1, what: "field descriptor type name")
-        guard let target = try AddressSpace.apply(offset: Int64(offset), to: name &+ 1, what: "field descriptor type name") else { return nil }
+        guard let target = try AddressSpace.apply(offset: Int64(offset), to: name &+ 1, what: "field descriptor type name") else {
+            return nil
+        }
         if kind == 0x01 {
             return space.externalName(at: target) == nil ? target : nil
         }

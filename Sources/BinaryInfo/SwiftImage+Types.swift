@@ -18,14 +18,18 @@ extension SwiftImage {
                 do {
                     // TypeMetadataRecord: relative pointer whose low two bits are a TypeReferenceKind.
                     let raw = try space.read(Int32.self, at: record, what: "type metadata record")
-                    guard let target = try AddressSpace.apply(offset: Int64(raw & ~3), to: record, what: "type metadata record") else { continue }
+                    guard let target = try AddressSpace.apply(offset: Int64(raw & ~3), to: record, what: "type metadata record") else {
+                        continue
+                    }
                     let descriptorAddress: UInt64
                     switch raw & 3 {
                     case 0: descriptorAddress = target
                     case 1:
-                        guard case .address(let address)? = try space.pointer(at: target, what: "indirect type descriptor") else { continue }
+                        guard case .address(let address)? = try space.pointer(at: target, what: "indirect type descriptor") else {
+                            continue
+                        }
                         descriptorAddress = address
-                    default: continue // Objective-C class references: not on Linux.
+                    default: continue  // Objective-C class references: not on Linux.
                     }
                     guard seen.insert(descriptorAddress).inserted else { continue }
                     descriptors.append(try typeDescriptor(at: descriptorAddress))
@@ -115,7 +119,8 @@ extension SwiftImage {
             }
         }
         for position in layouts.indices {
-            for field in layouts[position].fields.indices where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {
+            for field in layouts[position].fields.indices
+            where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {
                 if let mangled = layouts[position].fields[field].mangledType, let layout = known[mangled] {
                     layouts[position].fields[field].size = layout.size
                     layouts[position].fields[field].alignment = layout.alignment
@@ -138,13 +143,19 @@ extension SwiftImage {
 
         let hasFieldRecords = (sections["swift5_fieldmd"] ?? []).contains { $0.size > 0 }
         if !hasFieldRecords, !descriptors.isEmpty {
-            notes.append("no field descriptors (swift5_fieldmd is empty: built with -disable-reflection-metadata?): stored fields and enum cases are not listed")
+            notes.append(
+                "no field descriptors (swift5_fieldmd is empty: built with -disable-reflection-metadata?): stored fields and enum cases are not listed"
+            )
         }
         if runtimeInitialised > 0 {
-            notes.append("\(runtimeInitialised) non-generic types have metadata the runtime completes at load time (resilient or imported field types): their sizes and offsets are unknown")
+            notes.append(
+                "\(runtimeInitialised) non-generic types have metadata the runtime completes at load time (resilient or imported field types): their sizes and offsets are unknown"
+            )
         }
         if RuntimeWitnessTables.shared == nil {
-            notes.append("the Swift runtime library (libswiftCore.so) could not be read: sizes of types that reuse its value witness tables are unknown; set TYPEINFO_SWIFT_RUNTIME to its path")
+            notes.append(
+                "the Swift runtime library (libswiftCore.so) could not be read: sizes of types that reuse its value witness tables are unknown; set TYPEINFO_SWIFT_RUNTIME to its path"
+            )
         }
         if let (address, error) = failures.first {
             if layouts.isEmpty && attempted > 0 { throw error }
@@ -169,7 +180,8 @@ extension SwiftImage {
     /// against the file's size, so the record count is bounded by it).
     func recordTableEnd(_ section: (address: UInt64, size: UInt64), name: String, recordSize: UInt64) throws -> UInt64 {
         guard section.size % recordSize == 0 else {
-            throw BinaryInfoError.malformedRecord(what: "section \(name)", address: section.address, detail: "size \(section.size) is not a multiple of \(recordSize)")
+            throw BinaryInfoError.malformedRecord(
+                what: "section \(name)", address: section.address, detail: "size \(section.size) is not a multiple of \(recordSize)")
         }
         let (end, overflow) = section.address.addingReportingOverflow(section.size)
         guard !overflow else {
@@ -215,7 +227,8 @@ extension SwiftImage {
         // As a type, a protocol is mangled with its `P` (`s9CodingKeyP`), a standard one without
         // (`SK`); shown only if it demangles to the name.
         return TypeLayout(
-            name: name, mangledName: checkedMangling(mangling + "P", printed: name) ?? checkedMangling(mangling, printed: name), kind: .protocol,
+            name: name, mangledName: checkedMangling(mangling + "P", printed: name) ?? checkedMangling(mangling, printed: name),
+            kind: .protocol,
             module: try moduleName(of: context), source: .metadata
         )
     }

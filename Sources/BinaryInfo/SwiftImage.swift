@@ -38,7 +38,9 @@ final class SwiftImage {
                 // SHT_NOBITS: the file holds none of its bytes, so it holds no records either,
                 // whatever size the header claims.
                 if section.size > 0 {
-                    notes.append("section \(section.name) (#\(section.index)) is SHT_NOBITS (no bytes in the file) but claims \(section.size) bytes: its records are not read")
+                    notes.append(
+                        "section \(section.name) (#\(section.index)) is SHT_NOBITS (no bytes in the file) but claims \(section.size) bytes: its records are not read"
+                    )
                 }
                 continue
             }
@@ -52,7 +54,7 @@ final class SwiftImage {
         // Defined symbols sorted by address; their names are read only for the descriptor
         // addresses that are looked up (``descriptorSymbol(at:)``).
         let isObjectFile = file.fileType == ELFFile.typeRelocatable
-        var sorted = file.definedSymbols // already sorted by value: for linked images, by address
+        var sorted = file.definedSymbols  // already sorted by value: for linked images, by address
         if isObjectFile {
             // Object files' symbol values are offsets into their sections: make them addresses.
             sorted = sorted.compactMap { symbol in
@@ -76,14 +78,14 @@ final class SwiftImage {
         }
         while low < symbolsByAddress.count, symbolsByAddress[low].value == address {
             if let name = file.name(of: symbolsByAddress[low], in: space.bytes),
-               name.hasPrefix("$s"), name.hasSuffix("Mn") || name.hasSuffix("Mp") {
+                name.hasPrefix("$s"), name.hasSuffix("Mn") || name.hasSuffix("Mp")
+            {
                 return name
             }
             low += 1
         }
         return nil
     }
-
 
     /// Demangles a type mangling (memoised); falls back to the mangling itself when the runtime cannot.
     func typeName(forMangling mangling: String) -> String {

@@ -59,7 +59,8 @@ enum SymbolicPlaceholder {
         // rejects a base with fewer levels than argument lists.
         let hasUnknown = name.pieces.contains { if case .genericBase(_, levels: nil) = $0 { true } else { false } }
         for unknownLevels in 1...(hasUnknown ? 4 : 1) {
-            guard let exact = print(name, unknownLevels: unknownLevels, extraCost: false, typeName: typeName, protocolName: protocolName) else {
+            guard let exact = print(name, unknownLevels: unknownLevels, extraCost: false, typeName: typeName, protocolName: protocolName)
+            else {
                 continue
             }
             guard exact.costsMore else { return exact.printed }
@@ -99,7 +100,9 @@ enum SymbolicPlaceholder {
                 whole.append(("__C." + standIn.printed, real))
             case .genericBase(let spelled, let known):
                 let levels = known?.count ?? unknownLevels
-                guard let kind = nominalOperator(spelled), let real = typeName(spelled), levels >= 1, levels <= maximumLevels else { return nil }
+                guard let kind = nominalOperator(spelled), let real = typeName(spelled), levels >= 1, levels <= maximumLevels else {
+                    return nil
+                }
                 if levels == 1 {
                     guard let standIn = next() else { return nil }
                     mangling += "So" + standIn.mangling + kind
@@ -309,7 +312,8 @@ extension String {
         var index = 0
         while index < haystack.count {
             if haystack[index] == first, index + needle.count <= haystack.count,
-               haystack[index..<index + needle.count].elementsEqual(needle) {
+                haystack[index..<index + needle.count].elementsEqual(needle)
+            {
                 result += inserted
                 index += needle.count
             } else {

@@ -26,7 +26,8 @@ extension SwiftImage {
     func typeDescriptor(at address: UInt64) throws -> TypeDescriptor {
         let context = try contextDescriptor(at: address)
         guard context.isTypeContext else {
-            throw BinaryInfoError.malformedRecord(what: "type descriptor", address: address, detail: "context kind \(context.rawKind) is not a struct, class or enum")
+            throw BinaryInfoError.malformedRecord(
+                what: "type descriptor", address: address, detail: "context kind \(context.rawKind) is not a struct, class or enum")
         }
         let name = try relativeString(at: address &+ 8, what: "type name") ?? ""
         let fields = try space.relativeTarget(at: address &+ 16, what: "field descriptor pointer")

@@ -65,10 +65,11 @@ extension DWARFReader {
         guard let header = file.bytes(at: 0, count: is64Bit ? 64 : 52) else { return }
         let fields = Fields(bytes: header, littleEndian: isLittleEndian)
         guard let tableOffset = fields.value(at: is64Bit ? 0x28 : 0x20, width: is64Bit ? 8 : 4),
-              let entrySize = fields.value(at: is64Bit ? 0x3A : 0x2E, width: 2),
-              var count = fields.value(at: is64Bit ? 0x3C : 0x30, width: 2),
-              var namesIndex = fields.value(at: is64Bit ? 0x3E : 0x32, width: 2),
-              tableOffset != 0, entrySize >= (is64Bit ? 64 : 40) else { return }
+            let entrySize = fields.value(at: is64Bit ? 0x3A : 0x2E, width: 2),
+            var count = fields.value(at: is64Bit ? 0x3C : 0x30, width: 2),
+            var namesIndex = fields.value(at: is64Bit ? 0x3E : 0x32, width: 2),
+            tableOffset != 0, entrySize >= (is64Bit ? 64 : 40)
+        else { return }
         // Extended numbering: the real count and string-table index live in section 0.
         if count == 0 || namesIndex == 0xFFFF {
             guard let first = file.bytes(at: tableOffset, count: entrySize) else { return }
@@ -84,14 +85,16 @@ extension DWARFReader {
         func section(_ index: UInt64) -> (name: UInt64, type: UInt64, flags: UInt64, offset: UInt64, size: UInt64)? {
             guard let base = Int(exactly: index * entrySize) else { return nil }
             guard let name = sections.value(at: base, width: 4),
-                  let type = sections.value(at: base + 4, width: 4),
-                  let flags = sections.value(at: base + 8, width: is64Bit ? 8 : 4),
-                  let offset = sections.value(at: base + (is64Bit ? 0x18 : 0x10), width: is64Bit ? 8 : 4),
-                  let size = sections.value(at: base + (is64Bit ? 0x20 : 0x14), width: is64Bit ? 8 : 4) else { return nil }
+                let type = sections.value(at: base + 4, width: 4),
+                let flags = sections.value(at: base + 8, width: is64Bit ? 8 : 4),
+                let offset = sections.value(at: base + (is64Bit ? 0x18 : 0x10), width: is64Bit ? 8 : 4),
+                let size = sections.value(at: base + (is64Bit ? 0x20 : 0x14), width: is64Bit ? 8 : 4)
+            else { return nil }
             return (name, type, flags, offset, size)
         }
         guard let names = section(namesIndex), names.size <= 1 << 26,
-              let nameBytes = file.bytes(at: names.offset, count: names.size) else { return }
+            let nameBytes = file.bytes(at: names.offset, count: names.size)
+        else { return }
 
         for index in 0..<count {
             guard let entry = section(index), let nameStart = Int(exactly: entry.name), nameStart < nameBytes.count else { continue }

@@ -64,9 +64,11 @@ struct DebugEntry: Sendable {
     /// Sixteen unboxed numbers (a tuple keeps them inline, with no array allocation), one per
     /// ``Slot`` case; indexing by the enum rather than an `Int` keeps every access inside them.
     private struct SlotValues: Sendable {
-        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var storage:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
         subscript(slot: Slot) -> UInt64 {
             get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: slot.rawValue * 8, as: UInt64.self) } }
@@ -94,22 +96,43 @@ struct DebugEntry: Sendable {
         }
     }
 
-    var byteSize: UInt64? { get { get(.byteSize) } set { set(.byteSize, newValue) } }
-    var bitSize: UInt64? { get { get(.bitSize) } set { set(.bitSize, newValue) } }
+    var byteSize: UInt64? {
+        get { get(.byteSize) }
+        set { set(.byteSize, newValue) }
+    }
+    var bitSize: UInt64? {
+        get { get(.bitSize) }
+        set { set(.bitSize, newValue) }
+    }
     /// `DW_AT_data_member_location` as a constant, or decoded from a `DW_OP_plus_uconst` expression;
     /// see ``memberOffset``.
-    var dataMemberLocation: UInt64? { get { get(.dataMemberLocation) } set { set(.dataMemberLocation, newValue) } }
-    var dataBitOffset: UInt64? { get { get(.dataBitOffset) } set { set(.dataBitOffset, newValue) } }
+    var dataMemberLocation: UInt64? {
+        get { get(.dataMemberLocation) }
+        set { set(.dataMemberLocation, newValue) }
+    }
+    var dataBitOffset: UInt64? {
+        get { get(.dataBitOffset) }
+        set { set(.dataBitOffset, newValue) }
+    }
     /// The DWARF 2/3 `DW_AT_bit_offset`: bits from the most significant bit of the storage unit.
-    var legacyBitOffset: UInt64? { get { get(.legacyBitOffset) } set { set(.legacyBitOffset, newValue) } }
+    var legacyBitOffset: UInt64? {
+        get { get(.legacyBitOffset) }
+        set { set(.legacyBitOffset, newValue) }
+    }
     var type: DebugOffset? {
         get { get(.type).map(DebugOffset.init(rawValue:)) }
         set { set(.type, newValue?.rawValue) }
     }
     /// A `DW_FORM_ref_sig8` type reference, resolved to ``type`` once every type unit is read.
-    var typeSignature: UInt64? { get { get(.typeSignature) } set { set(.typeSignature, newValue) } }
+    var typeSignature: UInt64? {
+        get { get(.typeSignature) }
+        set { set(.typeSignature, newValue) }
+    }
     /// `DW_AT_signature` of a declaration stub: the type unit that defines the type.
-    var definitionSignature: UInt64? { get { get(.definitionSignature) } set { set(.definitionSignature, newValue) } }
+    var definitionSignature: UInt64? {
+        get { get(.definitionSignature) }
+        set { set(.definitionSignature, newValue) }
+    }
     /// ``definitionSignature`` resolved: where the full type is.
     var definition: DebugOffset? {
         get { get(.definition).map(DebugOffset.init(rawValue:)) }
@@ -123,12 +146,27 @@ struct DebugEntry: Sendable {
         get { get(.upperBound).map { Int64(bitPattern: $0) } }
         set { set(.upperBound, newValue.map { UInt64(bitPattern: $0) }) }
     }
-    var count: UInt64? { get { get(.count) } set { set(.count, newValue) } }
-    var alignment: UInt64? { get { get(.alignment) } set { set(.alignment, newValue) } }
-    var language: UInt64? { get { get(.language) } set { set(.language, newValue) } }
-    var encoding: UInt64? { get { get(.encoding) } set { set(.encoding, newValue) } }
+    var count: UInt64? {
+        get { get(.count) }
+        set { set(.count, newValue) }
+    }
+    var alignment: UInt64? {
+        get { get(.alignment) }
+        set { set(.alignment, newValue) }
+    }
+    var language: UInt64? {
+        get { get(.language) }
+        set { set(.language, newValue) }
+    }
+    var encoding: UInt64? {
+        get { get(.encoding) }
+        set { set(.encoding, newValue) }
+    }
     /// `DW_AT_APPLE_runtime_class`: `DW_LANG_Swift` on Swift types.
-    var runtimeClass: UInt64? { get { get(.runtimeClass) } set { set(.runtimeClass, newValue) } }
+    var runtimeClass: UInt64? {
+        get { get(.runtimeClass) }
+        set { set(.runtimeClass, newValue) }
+    }
 
     /// The member's offset in its aggregate: `DW_AT_data_member_location`, or 0 when the
     /// attribute is absent (DWARF 5, 5.7.6: a member at the start of its aggregate, and any union

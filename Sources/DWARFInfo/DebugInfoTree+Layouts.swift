@@ -94,9 +94,10 @@ extension DebugInfoTree {
             guard member.tag == DebugTag.member, !member.isDeclaration else { continue }
             let location = member.memberOffset
             if member.name == nil, let nested = stripTypedefsAndQualifiers(member.type),
-               entries[nested].name == nil,
-               entries[nested].tag == DebugTag.structureType || entries[nested].tag == DebugTag.unionType,
-               let offset = location.flatMap({ Self.add(base, $0) }) {
+                entries[nested].name == nil,
+                entries[nested].tag == DebugTag.structureType || entries[nested].tag == DebugTag.unionType,
+                let offset = location.flatMap({ Self.add(base, $0) })
+            {
                 var ignored: String?
                 collectFields(of: nested, base: offset, into: &fields, superclass: &ignored, depth: depth + 1, walk: &walk)
                 continue
@@ -106,7 +107,8 @@ extension DebugInfoTree {
             var field = field(for: member, location: location, base: base)
             if field.bitWidth == nil, !facts.overAlignedMembers.contains(child) {
                 // A member of a packed aggregate is aligned to 1, as the compiler's __alignof__ says.
-                field.alignment = member.alignment.flatMap { Int(exactly: $0) }
+                field.alignment =
+                    member.alignment.flatMap { Int(exactly: $0) }
                     ?? (facts.isPacked ? 1 : self.index(of: member.type).flatMap { alignment(ofTypeAt: $0, depth: depth + 1, walk: &walk) })
             }
             fields.append(field)
@@ -129,7 +131,8 @@ extension DebugInfoTree {
         }
         field.bitWidth = bitWidth
         guard let firstBit = firstBit(of: member, location: location, bitWidth: bitWidth),
-              let byteOffset = Self.add(base, firstBit / 8) else { return field }
+            let byteOffset = Self.add(base, firstBit / 8)
+        else { return field }
         field.offset = byteOffset
         field.bitOffset = Int(firstBit % 8)
         // The bytes the bitfield touches (a width from a corrupt file can be huge).
@@ -197,7 +200,7 @@ extension DebugInfoTree {
             if let underlying = self.index(of: entry.type) { return alignment(ofTypeAt: underlying, depth: depth + 1, walk: &walk) }
             return entry.byteSize.flatMap { Int(exactly: $0) }
         case DebugTag.typedef, DebugTag.constType, DebugTag.volatileType, DebugTag.restrictType,
-             DebugTag.atomicType, DebugTag.arrayType:
+            DebugTag.atomicType, DebugTag.arrayType:
             guard let target = self.index(of: entry.type) else { return nil }
             return alignment(ofTypeAt: target, depth: depth + 1, walk: &walk)
         case DebugTag.structureType, DebugTag.classType, DebugTag.unionType:
@@ -240,8 +243,9 @@ extension DebugInfoTree {
             guard member.tag == DebugTag.member || member.tag == DebugTag.inheritance, !member.isDeclaration else { continue }
             let explicit = member.alignment.flatMap { Int(exactly: $0) }
             guard let typeIndex = self.index(of: member.type),
-                  let memberAlignment = explicit ?? alignment(ofTypeAt: typeIndex, depth: depth + 1, walk: &walk),
-                  memberAlignment > 0 else {
+                let memberAlignment = explicit ?? alignment(ofTypeAt: typeIndex, depth: depth + 1, walk: &walk),
+                memberAlignment > 0
+            else {
                 unknown = true
                 continue
             }

@@ -109,7 +109,8 @@ extension DebugInfoTree {
             }
             var inner = symbol + declarator
             if let pointee = index(of: entry.type),
-               entries[pointee].tag == DebugTag.arrayType || entries[pointee].tag == DebugTag.subroutineType {
+                entries[pointee].tag == DebugTag.arrayType || entries[pointee].tag == DebugTag.subroutineType
+            {
                 inner = "(\(inner))"
             }
             return spell(entry.type, declarator: inner, depth: depth + 1, budget: &budget)

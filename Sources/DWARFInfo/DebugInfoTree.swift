@@ -51,7 +51,8 @@ struct DebugInfoTree: Sendable {
     func index(of offset: DebugOffset?) -> Int? {
         guard let position = Self.lookUp(offset, in: entries, index: indexByOffset) else { return nil }
         if let definition = entries[position].definition,
-           let full = Self.lookUp(definition, in: entries, index: indexByOffset) {
+            let full = Self.lookUp(definition, in: entries, index: indexByOffset)
+        {
             return full
         }
         return position
@@ -100,7 +101,7 @@ struct DebugInfoTree: Sendable {
         while let position = current, depth < Self.maximumChainDepth {
             switch entries[position].tag {
             case DebugTag.typedef, DebugTag.constType, DebugTag.volatileType, DebugTag.restrictType,
-                 DebugTag.atomicType, DebugTag.immutableType:
+                DebugTag.atomicType, DebugTag.immutableType:
                 current = index(of: entries[position].type)
                 depth += 1
             default:
@@ -119,7 +120,7 @@ struct DebugInfoTree: Sendable {
         }
         switch entry.tag {
         case DebugTag.typedef, DebugTag.constType, DebugTag.volatileType, DebugTag.restrictType,
-             DebugTag.atomicType, DebugTag.immutableType:
+            DebugTag.atomicType, DebugTag.immutableType:
             return byteSize(ofType: entry.type, depth: depth + 1)
         case DebugTag.pointerType, DebugTag.referenceType, DebugTag.rvalueReferenceType:
             return pointerSize

@@ -41,12 +41,12 @@ enum DebugTag {
     static func isRecorded(_ tag: UInt16, parentTag: UInt16?) -> Bool {
         switch tag {
         case compileUnit, partialUnit, typeUnit, module, namespace,
-             structureType, classType, unionType, enumerationType, enumerator,
-             member, inheritance, typedef, baseType, unspecifiedType,
-             pointerType, referenceType, rvalueReferenceType, pointerToMemberType,
-             constType, volatileType, restrictType, atomicType, immutableType,
-             arrayType, subrangeType, subroutineType,
-             variantPart, variant, templateTypeParameter:
+            structureType, classType, unionType, enumerationType, enumerator,
+            member, inheritance, typedef, baseType, unspecifiedType,
+            pointerType, referenceType, rvalueReferenceType, pointerToMemberType,
+            constType, volatileType, restrictType, atomicType, immutableType,
+            arrayType, subrangeType, subroutineType,
+            variantPart, variant, templateTypeParameter:
             return true
         case formalParameter, unspecifiedParameters:
             // Only a function type's parameters; a function's parameters are not types.
@@ -60,8 +60,8 @@ enum DebugTag {
     static func hasRecordedChildren(_ tag: UInt16) -> Bool {
         switch tag {
         case compileUnit, partialUnit, typeUnit, module, namespace,
-             structureType, classType, unionType, enumerationType,
-             arrayType, subroutineType, variantPart, variant:
+            structureType, classType, unionType, enumerationType,
+            arrayType, subroutineType, variantPart, variant:
             return true
         default:
             return false
@@ -83,8 +83,8 @@ enum SourceLanguage: Sendable {
 
     init(dwarfLanguage: UInt64?) {
         switch dwarfLanguage {
-        case 0x0001, 0x0002, 0x000c, 0x001d, 0x002c: self = .c // C89, C, C99, C11, C17
-        case 0x0004, 0x0019, 0x001a, 0x0021, 0x002a, 0x002b: self = .cPlusPlus // C++, 03, 11, 14, 17, 20
+        case 0x0001, 0x0002, 0x000c, 0x001d, 0x002c: self = .c  // C89, C, C99, C11, C17
+        case 0x0004, 0x0019, 0x001a, 0x0021, 0x002a, 0x002b: self = .cPlusPlus  // C++, 03, 11, 14, 17, 20
         case 0x001e: self = .swift
         default: self = .other
         }

@@ -101,8 +101,10 @@ final class LibDwarfFile {
     /// The COMDAT section groups (3 and up) that hold DWARF units: in a relocatable object each
     /// type unit sits in a group of its own, which a session of the base group does not see.
     func comdatDebugGroups() -> [UInt64] {
-        var sectionCount: Dwarf_Unsigned = 0, groupCount: Dwarf_Unsigned = 0
-        var selected: Dwarf_Unsigned = 0, mapCount: Dwarf_Unsigned = 0
+        var sectionCount: Dwarf_Unsigned = 0
+        var groupCount: Dwarf_Unsigned = 0
+        var selected: Dwarf_Unsigned = 0
+        var mapCount: Dwarf_Unsigned = 0
         var error: Dwarf_Error?
         guard dwarf_sec_group_sizes(debug, &sectionCount, &groupCount, &selected, &mapCount, &error) == DW_DLV_OK else {
             if let error { dwarf_dealloc_error(debug, error) }
@@ -367,26 +369,35 @@ final class LibDwarfFile {
         defer { dwarf_loc_head_c_dealloc(head) }
         guard listCount == 1 else { return nil }
         var entryKind: Dwarf_Small = 0
-        var rawLow: Dwarf_Unsigned = 0, rawHigh: Dwarf_Unsigned = 0
+        var rawLow: Dwarf_Unsigned = 0
+        var rawHigh: Dwarf_Unsigned = 0
         var addressUnavailable: Dwarf_Bool = 0
-        var low: Dwarf_Addr = 0, high: Dwarf_Addr = 0
+        var low: Dwarf_Addr = 0
+        var high: Dwarf_Addr = 0
         var operationCount: Dwarf_Unsigned = 0
         var description: Dwarf_Locdesc_c?
         var source: Dwarf_Small = 0
-        var expressionOffset: Dwarf_Unsigned = 0, descriptionOffset: Dwarf_Unsigned = 0
-        guard dwarf_get_locdesc_entry_d(
-            head, 0, &entryKind, &rawLow, &rawHigh, &addressUnavailable, &low, &high,
-            &operationCount, &description, &source, &expressionOffset, &descriptionOffset, &error
-        ) == DW_DLV_OK, let description, operationCount == 1 else {
+        var expressionOffset: Dwarf_Unsigned = 0
+        var descriptionOffset: Dwarf_Unsigned = 0
+        guard
+            dwarf_get_locdesc_entry_d(
+                head, 0, &entryKind, &rawLow, &rawHigh, &addressUnavailable, &low, &high,
+                &operationCount, &description, &source, &expressionOffset, &descriptionOffset, &error
+            ) == DW_DLV_OK, let description, operationCount == 1
+        else {
             if let error { dwarf_dealloc_error(debug, error) }
             return nil
         }
         var atom: Dwarf_Small = 0
-        var operand1: Dwarf_Unsigned = 0, operand2: Dwarf_Unsigned = 0, operand3: Dwarf_Unsigned = 0
+        var operand1: Dwarf_Unsigned = 0
+        var operand2: Dwarf_Unsigned = 0
+        var operand3: Dwarf_Unsigned = 0
         var branch: Dwarf_Unsigned = 0
-        guard dwarf_get_location_op_value_c(
-            description, 0, &atom, &operand1, &operand2, &operand3, &branch, &error
-        ) == DW_DLV_OK else {
+        guard
+            dwarf_get_location_op_value_c(
+                description, 0, &atom, &operand1, &operand2, &operand3, &branch, &error
+            ) == DW_DLV_OK
+        else {
             if let error { dwarf_dealloc_error(debug, error) }
             return nil
         }

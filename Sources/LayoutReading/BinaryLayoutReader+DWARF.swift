@@ -33,7 +33,8 @@ extension BinaryLayoutReader {
         var memberless = 0
         for disagreement in report.disagreements {
             let all = byType[disagreement.typeName] ?? []
-            let describedWithoutMembers = all.count == byName[disagreement.typeName]?.fields.count
+            let describedWithoutMembers =
+                all.count == byName[disagreement.typeName]?.fields.count
                 && all.allSatisfy { $0.reason == .memberNotDescribed }
             if describedWithoutMembers {
                 if all.first == disagreement { memberless += 1 }
@@ -43,7 +44,8 @@ extension BinaryLayoutReader {
         }
         if memberless > 0 {
             notes.append(
-                "DWARF describes \(memberless) Swift types without their members (plain -g): build with -Xfrontend -gdwarf-types to check field offsets against DWARF too")
+                "DWARF describes \(memberless) Swift types without their members (plain -g): build with -Xfrontend -gdwarf-types to check field offsets against DWARF too"
+            )
         }
         return notes
     }

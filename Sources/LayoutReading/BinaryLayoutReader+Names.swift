@@ -11,7 +11,9 @@ extension BinaryLayoutReader {
     /// - Returns: the named types in the order asked, each once; with no names, every type.
     /// - Throws: ``LayoutReadingError/noTypeMatches(path:name:)``, ``LayoutReadingError/cannotLayOut(path:name:reason:)``,
     ///   or a reading error.
-    public static func read(path: String, typeNames names: [String], options: LayoutReadOptions = LayoutReadOptions()) throws(LayoutReadingError) -> LayoutReadResult {
+    public static func read(path: String, typeNames names: [String], options: LayoutReadOptions = LayoutReadOptions())
+        throws(LayoutReadingError) -> LayoutReadResult
+    {
         guard !names.isEmpty else { return try readAll(path: path, options: options) }
         if options.selectionReachesReaders, !options.wantsFileNotes {
             // Every type a name can select matches the names as patterns (an exact name contains

@@ -20,7 +20,9 @@ public enum BinaryLayoutReader {
     ///   - options: which sources to use, and the runtime libraries and tools they need.
     /// - Returns: the document, the types the selected ones refer to, and warnings.
     /// - Throws: ``LayoutReadingError`` naming the file and what is wrong with it.
-    public static func read(path: String, selection: TypeFilter = .all, options: LayoutReadOptions = LayoutReadOptions()) throws(LayoutReadingError) -> LayoutReadResult {
+    public static func read(path: String, selection: TypeFilter = .all, options: LayoutReadOptions = LayoutReadOptions())
+        throws(LayoutReadingError) -> LayoutReadResult
+    {
         if !selection.isEmpty, options.selectionReachesReaders, !options.wantsFileNotes {
             return try readSelected(path: path, selection: selection, options: options)
         }
@@ -70,7 +72,8 @@ public enum BinaryLayoutReader {
 
     /// The static metadata's layouts with the computed ones merged in; with `selection`, only the
     /// types it matches and the types they refer to are lowered, and only they are returned.
-    static func readSwift(path: String, options: LayoutReadOptions, selection: TypeFilter? = nil) throws(BinaryInfoError) -> LayoutDocument {
+    static func readSwift(path: String, options: LayoutReadOptions, selection: TypeFilter? = nil) throws(BinaryInfoError) -> LayoutDocument
+    {
         guard options.computesLayouts else {
             var document = try metadataLayouts(path).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
@@ -100,7 +103,8 @@ public enum BinaryLayoutReader {
 
     /// A reading for a caller that shows no notes: only the selected types (and the types they
     /// refer to) are lowered, and DWARF is read only when a C type can be selected.
-    static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult {
+    static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult
+    {
         var document: LayoutDocument
         do {
             document = try readSwift(path: path, options: options, selection: selection)
@@ -114,7 +118,9 @@ public enum BinaryLayoutReader {
             throw .unreadable(path: path, error)
         }
         var warnings: [String] = []
-        if options.readsDWARF, !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection), document.image.hasDebugInfo != false {
+        if options.readsDWARF, !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection),
+            document.image.hasDebugInfo != false
+        {
             do {
                 try mergeDWARF(path: path, into: &document, comparingSwift: false)
             } catch .noDebugInfo {
@@ -153,7 +159,8 @@ public enum BinaryLayoutReader {
         case .explicit(let paths):
             return (paths, [])
         case .resolved(let toolchainDirectory):
-            return LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory)
+            return LibraryDependencies.resolve(
+                forFileAt: path, toolchainDirectory: toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory)
         }
     }
 

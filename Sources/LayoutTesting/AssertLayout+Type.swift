@@ -31,8 +31,9 @@ public func assertLayout(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    assertLayout([ClassInfo.of(type).layout], matchesSnapshot: name, record: record,
-                 fileID: fileID, filePath: filePath, line: line, column: column)
+    assertLayout(
+        [ClassInfo.of(type).layout], matchesSnapshot: name, record: record,
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Asserts that the layouts of several in-process types match one snapshot file.
@@ -54,6 +55,7 @@ public func assertLayout(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    assertLayout(types.map { ClassInfo.of($0).layout }, matchesSnapshot: name, record: record,
-                 fileID: fileID, filePath: filePath, line: line, column: column)
+    assertLayout(
+        types.map { ClassInfo.of($0).layout }, matchesSnapshot: name, record: record,
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }

@@ -53,8 +53,9 @@ public func assertLayout(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    assertLayout([layout], matchesSnapshot: name, record: record,
-                 fileID: fileID, filePath: filePath, line: line, column: column)
+    assertLayout(
+        [layout], matchesSnapshot: name, record: record,
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Reports a failure to whichever framework is running the current test: Swift Testing when

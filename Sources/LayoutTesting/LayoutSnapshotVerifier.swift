@@ -95,17 +95,20 @@ public struct LayoutSnapshotVerifier: Sendable {
     /// ``recordEnvironmentVariable`` is `1`, `true` or `yes`, otherwise ``RecordMode/missing``.
     public static func recordModeFromEnvironment() -> RecordMode {
         guard let value = ProcessInfo.processInfo.environment[recordEnvironmentVariable]?.lowercased(),
-              ["1", "true", "yes"].contains(value) else { return .missing }
+            ["1", "true", "yes"].contains(value)
+        else { return .missing }
         return .all
     }
 
     /// `Demo.Box<Swift.Int>` -> `Demo.Box_Swift.Int_.layout.json`.
     static func fileName(for name: String) -> String {
-        let safe = String(name.unicodeScalars.map { scalar -> Character in
-            let allowed = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
-                || (scalar >= "0" && scalar <= "9") || scalar == "." || scalar == "-" || scalar == "_"
-            return allowed ? Character(scalar) : "_"
-        })
+        let safe = String(
+            name.unicodeScalars.map { scalar -> Character in
+                let allowed =
+                    (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+                    || (scalar >= "0" && scalar <= "9") || scalar == "." || scalar == "-" || scalar == "_"
+                return allowed ? Character(scalar) : "_"
+            })
         return (safe.isEmpty ? "layout" : safe) + ".layout.json"
     }
 
@@ -124,16 +127,18 @@ public struct LayoutSnapshotVerifier: Sendable {
                 return .failed(message: "No layout snapshot at \(path). Record it with \(Self.recordEnvironmentVariable)=1.")
             }
             if let problem = write(current) { return .failed(message: problem) }
-            return .recordedMissing(message: """
-                No layout snapshot was found, so one was recorded at \(path).
-                Check it in; the next run compares against it.
-                """)
+            return .recordedMissing(
+                message: """
+                    No layout snapshot was found, so one was recorded at \(path).
+                    Check it in; the next run compares against it.
+                    """)
         }
         let recorded: LayoutSnapshot
         do {
             recorded = try LayoutSnapshot(jsonData: Data(contentsOf: snapshotURL))
         } catch let error as LayoutSnapshotError {
-            return .failed(message: "Cannot read the layout snapshot \(path): \(error). Re-record it with \(Self.recordEnvironmentVariable)=1.")
+            return .failed(
+                message: "Cannot read the layout snapshot \(path): \(error). Re-record it with \(Self.recordEnvironmentVariable)=1.")
         } catch {
             return .failed(message: "Cannot read the layout snapshot \(path): \(error.localizedDescription)")
         }

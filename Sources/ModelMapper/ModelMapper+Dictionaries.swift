@@ -12,12 +12,16 @@ extension ModelMapper {
     ///   - data: UTF-8 JSON.
     ///   - path: a dotted key path to the object to read.
     public func decode<T: MappableModel>(_ type: [String: T].Type, from data: Data, at path: String? = nil) throws -> [String: T] {
-        try withTape(data) { try decodeRoot(DictionaryCodec(keys: StringKeyCodec(), value: ModelCodec<T>()), $0, path: path, designated: nil) }
+        try withTape(data) {
+            try decodeRoot(DictionaryCodec(keys: StringKeyCodec(), value: ModelCodec<T>()), $0, path: path, designated: nil)
+        }
     }
 
     /// Decodes a top-level object of models from JSON text.
     public func decode<T: MappableModel>(_ type: [String: T].Type, from text: String, at path: String? = nil) throws -> [String: T] {
-        try withTape(text) { try decodeRoot(DictionaryCodec(keys: StringKeyCodec(), value: ModelCodec<T>()), $0, path: path, designated: nil) }
+        try withTape(text) {
+            try decodeRoot(DictionaryCodec(keys: StringKeyCodec(), value: ModelCodec<T>()), $0, path: path, designated: nil)
+        }
     }
 
     /// Encodes models keyed by name as one JSON object.

@@ -35,18 +35,19 @@ extension ClassInfo {
         var result: [ProtocolConformanceInfo] = []
         for record in records {
             guard let owner = owners.first(where: { $0.descriptor == record.typeDescriptor }),
-                  !seen.contains(record.protocolDescriptor),
-                  ProtocolConformanceRecords.conforms(type, to: record.protocolDescriptor),
-                  let existential = ProtocolConformanceRecords.existentialType(of: record.protocolDescriptor)
+                !seen.contains(record.protocolDescriptor),
+                ProtocolConformanceRecords.conforms(type, to: record.protocolDescriptor),
+                let existential = ProtocolConformanceRecords.existentialType(of: record.protocolDescriptor)
             else { continue }
             seen.insert(record.protocolDescriptor)
-            result.append(ProtocolConformanceInfo(
-                protocolName: String(reflecting: existential),
-                protocolType: existential,
-                declaringType: owner.type,
-                isRetroactive: record.isRetroactive,
-                isConditional: record.conditionalRequirementCount > 0
-            ))
+            result.append(
+                ProtocolConformanceInfo(
+                    protocolName: String(reflecting: existential),
+                    protocolType: existential,
+                    declaringType: owner.type,
+                    isRetroactive: record.isRetroactive,
+                    isConditional: record.conditionalRequirementCount > 0
+                ))
         }
         return result.sorted { $0.protocolName < $1.protocolName }
     }

@@ -75,7 +75,8 @@ extension ClassInfo {
             throw EnumValueError.wrongType(expected: qualifiedName, found: "a value with tag \(tag) of \(cases.count) cases")
         }
         let found = cases[index]
-        let payload = witnesses.payload(of: value, shape: EnumPayloadShape(tag: tag, payloadType: found.payloadType, isIndirect: found.isIndirect))
+        let payload = witnesses.payload(
+            of: value, shape: EnumPayloadShape(tag: tag, payloadType: found.payloadType, isIndirect: found.isIndirect))
         return EnumCaseValue(caseIndex: index, caseName: found.name, payload: payload)
     }
 

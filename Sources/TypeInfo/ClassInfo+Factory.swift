@@ -119,7 +119,9 @@ extension ClassInfo {
     private func factoryRecipe() throws -> ValueRecipe {
         let key = ObjectIdentifier(self)
         if let known = FactoryRecipes.shared.table.withLock({ $0[key] }) { return try known.get() }
-        let result = Result { try Self.recipe(for: type, path: "", enclosing: []) }.mapError { $0 as? InstanceFactoryError ?? .noDefault(path: "", type: qualifiedName, reason: "\($0)") }
+        let result = Result { try Self.recipe(for: type, path: "", enclosing: []) }.mapError {
+            $0 as? InstanceFactoryError ?? .noDefault(path: "", type: qualifiedName, reason: "\($0)")
+        }
         FactoryRecipes.shared.table.withLock { $0[key] = result }
         return try result.get()
     }
@@ -139,10 +141,13 @@ extension ClassInfo {
             if Self.isStandardLibrary(name) { throw noDefault("TypeInfo knows no default value for this standard library type") }
             return templated(.fields(try info.propertyInfos.map { try fieldRecipe($0, path: path, enclosing: inner) }), type)
         case .tuple:
-            return templated(.fields(try info.tupleElements.enumerated().map { index, element in
-                let elementPath = Self.join(path, element.label ?? ".\(index)")
-                return FieldRecipe(offset: element.offset, recipe: try recipe(for: element.type, path: elementPath, enclosing: inner))
-            }), type)
+            return templated(
+                .fields(
+                    try info.tupleElements.enumerated().map { index, element in
+                        let elementPath = Self.join(path, element.label ?? ".\(index)")
+                        return FieldRecipe(
+                            offset: element.offset, recipe: try recipe(for: element.type, path: elementPath, enclosing: inner))
+                    }), type)
         case .class:
             guard let cls = type as? AnyClass, let size = info.instanceSize, let alignment = info.instanceAlignment else {
                 throw noDefault("a class without Swift metadata")

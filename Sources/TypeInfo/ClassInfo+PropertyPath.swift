@@ -133,9 +133,11 @@ extension ClassInfo {
             let tail = components[start...]
             guard !tail.contains(where: { $0.contains("<") || $0.contains("?") || $0.contains("!") || $0.contains("[") }) else { break }
             guard let path = try? propertyPath(tail.joined(separator: ".")), let last = path.last,
-                  last.type == Value.self, path.properties.count == tail.count else { continue }
+                last.type == Value.self, path.properties.count == tail.count
+            else { continue }
             if kind == .struct, let offset = MemoryLayout<Root>.offset(of: keyPath),
-               offset != path.properties.reduce(0, { $0 + $1.offset }) {
+                offset != path.properties.reduce(0, { $0 + $1.offset })
+            {
                 continue
             }
             return path

@@ -168,9 +168,10 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
             var properties = inherited
             properties.reserveCapacity(inherited.count + own.count)
             for field in own {
-                properties.append(PropertyInfo(
-                    name: field.name, offset: field.offset, type: field.type,
-                    isVar: field.isVar, ownership: field.ownership, declaringType: type, storage: field.storage))
+                properties.append(
+                    PropertyInfo(
+                        name: field.name, offset: field.offset, type: field.type,
+                        isVar: field.isVar, ownership: field.ownership, declaringType: type, storage: field.storage))
             }
             return properties
         }
@@ -179,7 +180,9 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
 
     /// The runtime's reflection (what `Mirror` uses): the fallback where the type's own
     /// records cannot be read directly, and the cross-check in tests.
-    static func readPropertiesThroughReflection(of type: Any.Type, inheriting inherited: [PropertyInfo], reader: MetadataReader) -> [PropertyInfo] {
+    static func readPropertiesThroughReflection(of type: Any.Type, inheriting inherited: [PropertyInfo], reader: MetadataReader)
+        -> [PropertyInfo]
+    {
         let count = _reflectionRecursiveCount(type)
         guard count >= inherited.count else { return inherited }
         // Field records are read only if some field is not a strong reference: most types
@@ -201,14 +204,15 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
                 let record = ownIndex < own.count && own[ownIndex].name == name ? own[ownIndex] : own.first { $0.name == name }
                 ownership = record?.ownership ?? .strong
             }
-            properties.append(PropertyInfo(
-                name: name,
-                offset: offset,
-                type: fieldType,
-                isVar: metadata.isVar,
-                ownership: ownership,
-                declaringType: type
-            ))
+            properties.append(
+                PropertyInfo(
+                    name: name,
+                    offset: offset,
+                    type: fieldType,
+                    isVar: metadata.isVar,
+                    ownership: ownership,
+                    declaringType: type
+                ))
         }
         return properties
     }
@@ -270,7 +274,8 @@ public struct TupleElementInfo: Sendable {
 public struct FunctionTypeInfo: Sendable {
     /// How a function of this type is called.
     public enum Convention: Sendable, Hashable {
-        case swift, block, thin, c, unknown(UInt8)
+        case swift, block, thin, c
+        case unknown(UInt8)
     }
 
     /// Parameter types in order.
@@ -295,12 +300,13 @@ public struct FunctionTypeInfo: Sendable {
         isAsync = facts.isAsync
         isEscaping = facts.isEscaping
         isSendable = facts.isSendable
-        convention = switch facts.convention {
-        case 0: .swift
-        case 1: .block
-        case 2: .thin
-        case 3: .c
-        default: .unknown(facts.convention)
-        }
+        convention =
+            switch facts.convention {
+            case 0: .swift
+            case 1: .block
+            case 2: .thin
+            case 3: .c
+            default: .unknown(facts.convention)
+            }
     }
 }

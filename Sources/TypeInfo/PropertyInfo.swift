@@ -53,12 +53,13 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
         self.offset = offset
         self.type = type
         self.isVar = isVar
-        self.ownership = switch ownership {
-        case .strong: .strong
-        case .weak: .weak
-        case .unowned: .unowned
-        case .unownedUnsafe: .unownedUnsafe
-        }
+        self.ownership =
+            switch ownership {
+            case .strong: .strong
+            case .weak: .weak
+            case .unowned: .unowned
+            case .unownedUnsafe: .unownedUnsafe
+            }
         self.declaringType = declaringType
         self.declaringTypeID = ObjectIdentifier(declaringType)
         self.declaringClass = declaringType as? AnyClass

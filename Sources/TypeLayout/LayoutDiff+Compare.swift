@@ -26,23 +26,27 @@ extension LayoutDiff {
                         changes += TypeComparison(old: before, new: after).run()
                     }
                 case (let before?, nil):
-                    changes.append(LayoutChange(
-                        kind: .typeRemoved, severity: .breaking, typeName: name, typeKind: before.kind,
-                        detail: Self.extentText(before)
-                    ))
+                    changes.append(
+                        LayoutChange(
+                            kind: .typeRemoved, severity: .breaking, typeName: name, typeKind: before.kind,
+                            detail: Self.extentText(before)
+                        ))
                 case (nil, let after?):
-                    changes.append(LayoutChange(
-                        kind: .typeAdded, severity: .compatible, typeName: name, typeKind: after.kind,
-                        detail: Self.extentText(after)
-                    ))
+                    changes.append(
+                        LayoutChange(
+                            kind: .typeAdded, severity: .compatible, typeName: name, typeKind: after.kind,
+                            detail: Self.extentText(after)
+                        ))
                 case (nil, nil):
                     break
                 }
             }
         }
-        self.init(changes: changes, typesCompared: names.reduce(0) { count, name in
-            count + max(oldByName[name]?.count ?? 0, newByName[name]?.count ?? 0)
-        })
+        self.init(
+            changes: changes,
+            typesCompared: names.reduce(0) { count, name in
+                count + max(oldByName[name]?.count ?? 0, newByName[name]?.count ?? 0)
+            })
     }
 
     /// Compares two sets of layouts from any reader, after normalizing both into snapshots
@@ -101,7 +105,8 @@ private struct TypeComparison {
         compare(.instanceSizeChanged, old.instanceSize, new.instanceSize)
         compare(.instanceAlignmentChanged, old.instanceAlignment, new.instanceAlignment)
         if old.superclass != new.superclass {
-            add(.superclassChanged, .breaking, from: LayoutValue(old.superclass), to: LayoutValue(new.superclass),
+            add(
+                .superclassChanged, .breaking, from: LayoutValue(old.superclass), to: LayoutValue(new.superclass),
                 detail: "every inherited field's storage comes from the superclass")
         }
         compareFields()
@@ -113,10 +118,11 @@ private struct TypeComparison {
         _ kind: LayoutChangeKind, _ severity: LayoutChangeSeverity, member: String? = nil,
         from: LayoutValue? = nil, to: LayoutValue? = nil, detail: String? = nil
     ) {
-        changes.append(LayoutChange(
-            kind: kind, severity: severity, typeName: new.name, typeKind: new.kind,
-            member: member, from: from, to: to, detail: detail
-        ))
+        changes.append(
+            LayoutChange(
+                kind: kind, severity: severity, typeName: new.name, typeKind: new.kind,
+                member: member, from: from, to: to, detail: detail
+            ))
     }
 
     /// A number that changed: breaking, unless it was unknown before (then it is news, not a
@@ -165,13 +171,15 @@ private struct TypeComparison {
 
         for (index, field) in oldFields.enumerated() {
             guard let match = partner[index] else {
-                add(.fieldRemoved, .breaking, member: field.name,
+                add(
+                    .fieldRemoved, .breaking, member: field.name,
                     detail: "was \(Self.placeText(field)), \(field.type)")
                 continue
             }
             let other = newFields[match]
             if renamed[index] {
-                add(.fieldRenamed, .compatible, member: field.name, from: .text(field.name), to: .text(other.name),
+                add(
+                    .fieldRenamed, .compatible, member: field.name, from: .text(field.name), to: .text(other.name),
                     detail: "same storage: \(Self.placeText(field)), \(field.type)")
             } else {
                 compareField(field, other)
@@ -179,7 +187,8 @@ private struct TypeComparison {
         }
         for (index, field) in newFields.enumerated() where !newTaken[index] {
             let (severity, why) = classifyAddition(field)
-            add(.fieldAdded, severity, member: field.name, to: .text(field.type),
+            add(
+                .fieldAdded, severity, member: field.name, to: .text(field.type),
                 detail: "\(Self.placeText(field)); \(why)")
         }
 
@@ -209,12 +218,14 @@ private struct TypeComparison {
             compare(.fieldResized, before.size, after.size, member: name)
         } else if before.bitWidth != after.bitWidth {
             let (severity, detail) = Self.classifyKnowledge(before: before.bitWidth == nil, after: after.bitWidth == nil)
-            add(.fieldResized, severity, member: name,
+            add(
+                .fieldResized, severity, member: name,
                 from: before.bitWidth.map { .text("\($0) bits") } ?? .unknown,
                 to: after.bitWidth.map { .text("\($0) bits") } ?? .unknown, detail: detail)
         }
         if before.ownership != after.ownership {
-            add(.fieldOwnershipChanged, .breaking, member: name,
+            add(
+                .fieldOwnershipChanged, .breaking, member: name,
                 from: .text(before.ownership.rawValue), to: .text(after.ownership.rawValue),
                 detail: "the stored representation differs")
         }
@@ -257,7 +268,8 @@ private struct TypeComparison {
         var newTaken = [Bool](repeating: false, count: newCases.count)
         for (index, enumCase) in oldCases.enumerated() {
             guard let match = newIndexByName[enumCase.name], !newTaken[match] else {
-                add(.caseRemoved, .breaking, member: enumCase.name, from: LayoutValue(enumCase.payloadType),
+                add(
+                    .caseRemoved, .breaking, member: enumCase.name, from: LayoutValue(enumCase.payloadType),
                     detail: "values with this case can no longer be represented")
                 continue
             }
@@ -265,11 +277,13 @@ private struct TypeComparison {
             matched.append((index, match))
             let other = newCases[match]
             if enumCase.payloadType != other.payloadType {
-                add(.casePayloadChanged, .breaking, member: enumCase.name,
+                add(
+                    .casePayloadChanged, .breaking, member: enumCase.name,
                     from: LayoutValue(enumCase.payloadType), to: LayoutValue(other.payloadType))
             }
             if enumCase.indirect != other.indirect {
-                add(.caseIndirectChanged, .breaking, member: enumCase.name,
+                add(
+                    .caseIndirectChanged, .breaking, member: enumCase.name,
                     from: .text(enumCase.indirect ? "indirect" : "inline"), to: .text(other.indirect ? "indirect" : "inline"),
                     detail: "the payload moves between inline storage and a box")
             }
@@ -278,15 +292,18 @@ private struct TypeComparison {
         let shifted = matched.first { $0.0 != $0.1 }.map { oldCases[$0.0].name }
         for (index, enumCase) in newCases.enumerated() where !newTaken[index] {
             if let shifted {
-                add(.caseAdded, .breaking, member: enumCase.name, to: LayoutValue(enumCase.payloadType),
+                add(
+                    .caseAdded, .breaking, member: enumCase.name, to: LayoutValue(enumCase.payloadType),
                     detail: "case \(index); it renumbers existing cases (first: '\(shifted)')")
             } else {
-                add(.caseAdded, .compatible, member: enumCase.name, to: LayoutValue(enumCase.payloadType),
+                add(
+                    .caseAdded, .compatible, member: enumCase.name, to: LayoutValue(enumCase.payloadType),
                     detail: "case \(index), after every existing case")
             }
         }
         if !Self.isIncreasing(matched.map(\.1)) {
-            add(.casesReordered, .breaking, from: .names(matched.map { oldCases[$0.0].name }),
+            add(
+                .casesReordered, .breaking, from: .names(matched.map { oldCases[$0.0].name }),
                 to: .names(matched.sorted { $0.1 < $1.1 }.map { newCases[$0.1].name }),
                 detail: "case numbers (tags) change")
         }

@@ -99,9 +99,12 @@ public struct LayoutDiffReport: Hashable, Sendable, Codable {
         self.new = new
         summary = diff.summary
         changes = diff.changes.map(Self.entry)
-        suppressed = diff.suppressed.isEmpty ? nil : diff.suppressed.map { accepted in
-            SuppressedEntry(change: Self.entry(accepted.change), reason: accepted.reason, rule: accepted.rule)
-        }
+        suppressed =
+            diff.suppressed.isEmpty
+            ? nil
+            : diff.suppressed.map { accepted in
+                SuppressedEntry(change: Self.entry(accepted.change), reason: accepted.reason, rule: accepted.rule)
+            }
     }
 
     private static func entry(_ change: LayoutChange) -> Entry {

@@ -39,7 +39,8 @@ extension LayoutDiff {
             currentType = heading
             out += "#### \(heading)\n\n| severity | type | detail |\n| --- | --- | --- |\n"
             for change in group {
-                out += "| \(Self.severityCell(change.severity)) | \(change.typeKind.rawValue) \(Self.code(change.typeName)) | \(Self.markdownEscaped(change.detail ?? "")) |\n"
+                out +=
+                    "| \(Self.severityCell(change.severity)) | \(change.typeKind.rawValue) \(Self.code(change.typeName)) | \(Self.markdownEscaped(change.detail ?? "")) |\n"
             }
         }
         if !suppressed.isEmpty {

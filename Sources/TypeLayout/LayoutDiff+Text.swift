@@ -41,7 +41,8 @@ extension LayoutDiff {
         let accepted = suppressed.isEmpty ? "" : " \(suppressed.count) accepted change\(suppressed.count == 1 ? "" : "s") suppressed."
         if summary.total == 0 {
             let types = "\(summary.typesCompared) type\(summary.typesCompared == 1 ? "" : "s")"
-            return suppressed.isEmpty ? "No layout changes in \(types)."
+            return suppressed.isEmpty
+                ? "No layout changes in \(types)."
                 : "No layout changes in \(types) besides \(suppressed.count) accepted (suppressed) change\(suppressed.count == 1 ? "" : "s")."
         }
         let touched = summary.typesChanged + summary.typesAdded + summary.typesRemoved
@@ -100,7 +101,8 @@ extension LayoutDiff {
             out += "Suppressed (accepted) changes:\n"
             for accepted in suppressed {
                 let change = accepted.change
-                out += "  \(Self.severityColumn(change.severity))\(LayoutHoles.title(change.typeKind, change.typeName)): \(change.message)\n"
+                out +=
+                    "  \(Self.severityColumn(change.severity))\(LayoutHoles.title(change.typeKind, change.typeName)): \(change.message)\n"
                 out += "              accepted by \(accepted.rule): \(accepted.reason)\n"
             }
         }

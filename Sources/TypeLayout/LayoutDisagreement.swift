@@ -1,4 +1,3 @@
-
 /// One fact on which DWARF and the Swift metadata disagree about a Swift type.
 ///
 /// The metadata is what the runtime uses, so it is the source a layout is taken from

@@ -126,7 +126,8 @@ extension TypeLayout: Codable {
         enumTagBytes = try container.decodeIfPresent(Int.self, forKey: .enumTagBytes)
         if let mask = try container.decodeIfPresent(String.self, forKey: .enumTagSpareBits) {
             guard let bytes = SpareBitMask.bytes(hex: mask) else {
-                throw DecodingError.dataCorruptedError(forKey: .enumTagSpareBits, in: container, debugDescription: "expected hexadecimal bytes, two digits each")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .enumTagSpareBits, in: container, debugDescription: "expected hexadecimal bytes, two digits each")
             }
             enumTagSpareBits = bytes
         }

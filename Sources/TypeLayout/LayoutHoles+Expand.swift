@@ -69,8 +69,8 @@ extension LayoutHoles {
                 moved.offset = offset
                 result.append(ExpandedRow(depth: depth, row: moved))
                 guard let expansion, depth < expansion.depth, row.kind == .field, row.bitWidth == nil,
-                      let type = row.type, let inner = expansion.nested(type),
-                      inner.isComplete, inner.size != nil, inner.size == row.size || inner.extent == row.size
+                    let type = row.type, let inner = expansion.nested(type),
+                    inner.isComplete, inner.size != nil, inner.size == row.size || inner.extent == row.size
                 else { continue }
                 // Tail padding of a nested value is inside the field's bytes only when its stride is.
                 let innerRows = inner.rows.filter { $0.kind != .padding || ($0.offset + ($0.size ?? 0)) <= (row.size ?? 0) }

@@ -20,8 +20,11 @@ extension LayoutHoles {
             return .unavailable("the offset or size of field '\(unknown.name)' is unknown")
         }
         // Numbers come from files: keep them where the arithmetic below cannot overflow.
-        let numbers = [layout.size, layout.alignment, layout.stride, layout.instanceSize, layout.instanceAlignment,
-                       superclass?.instanceSize] + layout.fields.flatMap { [$0.offset, $0.size] }
+        let numbers =
+            [
+                layout.size, layout.alignment, layout.stride, layout.instanceSize, layout.instanceAlignment,
+                superclass?.instanceSize,
+            ] + layout.fields.flatMap { [$0.offset, $0.size] }
         guard numbers.allSatisfy({ ($0 ?? 0) >= 0 && ($0 ?? 0) <= plausibleLimit }) else {
             return .unavailable("a size or offset is out of range")
         }
@@ -37,7 +40,7 @@ extension LayoutHoles {
                 }
                 inherited = superclass.fields.count
                 guard inherited <= fields.count,
-                      zip(fields, LayoutSnapshot.offsetOrdered(superclass.fields)).allSatisfy({ $0.name == $1.name })
+                    zip(fields, LayoutSnapshot.offsetOrdered(superclass.fields)).allSatisfy({ $0.name == $1.name })
                 else {
                     return .unavailable("the fields of superclass \(superclassName) do not prefix this class's fields")
                 }
@@ -65,7 +68,9 @@ extension LayoutHoles {
         // The rule must reproduce what was observed, or the alignments are wrong.
         let (offsets, currentEnd) = place(members, from: start)
         for (field, offset) in zip(own, offsets) where field.offset != offset {
-            return .unavailable("field '\(field.name)' is at offset \(field.offset ?? 0), not at \(offset) where declaration-order layout with the known alignments puts it")
+            return .unavailable(
+                "field '\(field.name)' is at offset \(field.offset ?? 0), not at \(offset) where declaration-order layout with the known alignments puts it"
+            )
         }
         let typeAlignment = layout.kind == .class ? (layout.instanceAlignment ?? 1) : (layout.alignment ?? 1)
         let maxAlignment = max(typeAlignment, members.map(\.alignment).max() ?? 1)
@@ -78,10 +83,10 @@ extension LayoutHoles {
             currentSize = currentEnd
             sizeIsPadded = false
         } else if layout.size == currentEnd {
-            currentSize = currentEnd                     // Swift: size excludes tail padding.
+            currentSize = currentEnd  // Swift: size excludes tail padding.
             sizeIsPadded = false
         } else if layout.size == roundUp(currentEnd, maxAlignment) {
-            currentSize = roundUp(currentEnd, maxAlignment) // C: sizeof includes tail padding.
+            currentSize = roundUp(currentEnd, maxAlignment)  // C: sizeof includes tail padding.
             sizeIsPadded = true
         } else {
             return .unavailable("the size \(LayoutValue(layout.size)) does not follow from the fields")
@@ -115,7 +120,8 @@ extension LayoutHoles {
             )
             if suggestion.suggestedStride < (best?.suggestedStride ?? currentStride)
                 || (suggestion.suggestedStride == (best?.suggestedStride ?? currentStride)
-                    && suggestion.suggestedSize < (best?.suggestedSize ?? currentSize)) {
+                    && suggestion.suggestedSize < (best?.suggestedSize ?? currentSize))
+            {
                 best = suggestion
             }
         }

@@ -37,7 +37,8 @@ extension LayoutHoles {
             for (depth, row) in shown.map({ ($0.depth, $0.row) }) {
                 if let line = cacheLineSize, line > 0, row.offset > lastMarked {
                     for boundary in Self.boundaries(after: lastMarked, upTo: row.offset, lineSize: line, limit: markerLimit - markers) {
-                        let inside = boundary < row.offset ? " (\(Self.bytes(row.offset - boundary)) before this row, inside the one above)" : ""
+                        let inside =
+                            boundary < row.offset ? " (\(Self.bytes(row.offset - boundary)) before this row, inside the one above)" : ""
                         out += "  ---- cache line \(boundary / line) starts at offset \(boundary)\(inside) ----\n"
                         markers += 1
                     }
@@ -63,17 +64,20 @@ extension LayoutHoles {
         if kind == .struct || kind == .class || kind == .tuple || kind == .union {
             let total = extent.map { " of \($0) bytes" } ?? ""
             let holes = holeCount == 1 ? "1 hole" : "\(holeCount) holes"
-            out += "  wasted \(wastedBytes)\(total)\(isComplete ? "" : " or more"): \(holes) (\(Self.bytes(holeBytes))), tail padding \(Self.bytes(paddingBytes))\n"
+            out +=
+                "  wasted \(wastedBytes)\(total)\(isComplete ? "" : " or more"): \(holes) (\(Self.bytes(holeBytes))), tail padding \(Self.bytes(paddingBytes))\n"
         }
         if let reorder {
-            let saving = reorder.savedBytes > 0
+            let saving =
+                reorder.savedBytes > 0
                 ? "reorder to save \(Self.bytes(reorder.savedBytes))"
                 : "reorder to shrink the size by \(Self.bytes(reorder.currentSize - reorder.suggestedSize))"
             out += "  \(saving): \(reorder.order.joined(separator: ", "))"
             if kind == .class {
                 out += " (instance size \(reorder.currentSize) -> \(reorder.suggestedSize))\n"
             } else {
-                out += " (size \(reorder.currentSize) -> \(reorder.suggestedSize), stride \(reorder.currentStride) -> \(reorder.suggestedStride))\n"
+                out +=
+                    " (size \(reorder.currentSize) -> \(reorder.suggestedSize), stride \(reorder.currentStride) -> \(reorder.suggestedStride))\n"
             }
         } else if let reorderNote, reorderNote != note, holeCount > 0 {
             out += "  no reorder suggestion: \(reorderNote)\n"
@@ -102,8 +106,10 @@ extension LayoutHoles {
     ///   - cacheLineSize: the cache-line size for the markers, or `nil` for none.
     ///   - expansion: the nested types to open in each block, or `nil`.
     /// - Returns: the report, ending in a newline.
-    public static func textReport(_ analyses: [LayoutHoles], includeTight: Bool = false, cacheLineSize: Int? = 64,
-                                  expansion: LayoutExpansion? = nil) -> String {
+    public static func textReport(
+        _ analyses: [LayoutHoles], includeTight: Bool = false, cacheLineSize: Int? = 64,
+        expansion: LayoutExpansion? = nil
+    ) -> String {
         var out = ""
         for analysis in analyses where includeTight || analysis.wastedBytes > 0 {
             out += analysis.textReport(cacheLineSize: cacheLineSize, expansion: expansion) + "\n"
@@ -122,7 +128,8 @@ extension LayoutHoles {
         let holeCount = LayoutHoles.total(analyses.map { $0.holeCount })
         let padding = LayoutHoles.total(analyses.map { $0.paddingBytes })
         let saved = LayoutHoles.total(analyses.map { ($0.reorder?.savedBytes ?? 0) })
-        var line = "total: \(bytes(total([holes, padding]))) wasted (\(holes) in \(holeCount) hole\(holeCount == 1 ? "" : "s"), \(padding) of tail padding)"
+        var line =
+            "total: \(bytes(total([holes, padding]))) wasted (\(holes) in \(holeCount) hole\(holeCount == 1 ? "" : "s"), \(padding) of tail padding)"
         // Enums (and other kinds without holes) are not classified byte by byte: they are left
         // out of the count rather than counted as wasting nothing.
         let other = analyses.filter { ![.struct, .class, .tuple, .union].contains($0.kind) }.count

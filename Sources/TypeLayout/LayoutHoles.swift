@@ -46,8 +46,10 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
         public var bitWidth: Int?
 
         /// Creates a row.
-        public init(kind: RowKind, offset: Int, size: Int?, name: String? = nil, type: String? = nil,
-                    bitOffset: Int? = nil, bitWidth: Int? = nil) {
+        public init(
+            kind: RowKind, offset: Int, size: Int?, name: String? = nil, type: String? = nil,
+            bitOffset: Int? = nil, bitWidth: Int? = nil
+        ) {
             self.kind = kind
             self.offset = offset
             self.size = size
@@ -146,7 +148,8 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
         guard layout.fields.allSatisfy({ $0.offset != nil }) else {
             isComplete = false
             let unknown = layout.fields.filter { $0.offset == nil }.map(\.name)
-            note = "offsets of \(unknown.count) of \(layout.fields.count) fields are unknown (\(unknown.prefix(3).joined(separator: ", "))\(unknown.count > 3 ? ", ..." : ""))"
+            note =
+                "offsets of \(unknown.count) of \(layout.fields.count) fields are unknown (\(unknown.prefix(3).joined(separator: ", "))\(unknown.count > 3 ? ", ..." : ""))"
             return
         }
         let fields = LayoutSnapshot.offsetOrdered(layout.fields)
@@ -164,8 +167,10 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
                 rows.append(Row(kind: .hole, offset: at, size: offset - at))
             }
             let range = field.byteRange
-            rows.append(Row(kind: .field, offset: offset, size: range?.count ?? field.size, name: field.name,
-                            type: field.type, bitOffset: field.bitOffset, bitWidth: field.bitWidth))
+            rows.append(
+                Row(
+                    kind: .field, offset: offset, size: range?.count ?? field.size, name: field.name,
+                    type: field.type, bitOffset: field.bitOffset, bitWidth: field.bitWidth))
             if let range {
                 // Overlapping members (unions, bitfields sharing a unit) must not pull the cursor back.
                 // After a field of unknown size, this field's end is the first known byte again.
@@ -178,7 +183,8 @@ public struct LayoutHoles: Hashable, Sendable, Codable {
         if !unknownSizes.isEmpty {
             isComplete = false
             let names = unknownSizes.prefix(3).joined(separator: ", ") + (unknownSizes.count > 3 ? ", ..." : "")
-            note = unknownSizes.count == 1
+            note =
+                unknownSizes.count == 1
                 ? "the size of field '\(names)' is unknown, so the bytes after it are not classified"
                 : "the sizes of \(unknownSizes.count) fields are unknown (\(names)), so the bytes after them are not classified"
         }

@@ -16,7 +16,8 @@ enum LayoutJSON {
     /// - Returns: UTF-8 JSON.
     static func encode(_ value: some Encodable, pretty: Bool = true) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty
+        encoder.outputFormatting =
+            pretty
             ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             : [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)

@@ -47,7 +47,9 @@ public struct LayoutSVGRenderer: Sendable {
         let rowCount = min(totalRows, Self.rowLimit)
         let shownBytes = rowCount * perRow
 
-        let left = 64, top = 74, rowHeight = 54
+        let left = 64
+        let top = 74
+        let rowHeight = 54
         let cell = Double(options.width - left - 16) / Double(perRow)
         let lanes = Self.lanes(holes.rows)
         let laneCount = max(1, (lanes.max() ?? 0) + 1)
@@ -69,7 +71,8 @@ public struct LayoutSVGRenderer: Sendable {
             body += text(x: Double(left - 8), y: Double(y + rowHeight / 2 + 4), String(row * perRow), size: 11, fill: "#666", anchor: "end")
             for column in 0..<perRow where row * perRow + column < extent {
                 let x = Double(left) + Double(column) * cell
-                body += "<rect x=\"\(fmt(x))\" y=\"\(y + 2)\" width=\"\(fmt(cell))\" height=\"\(rowHeight - 4)\" fill=\"#fafafa\" stroke=\"#ddd\"/>\n"
+                body +=
+                    "<rect x=\"\(fmt(x))\" y=\"\(y + 2)\" width=\"\(fmt(cell))\" height=\"\(rowHeight - 4)\" fill=\"#fafafa\" stroke=\"#ddd\"/>\n"
             }
         }
 
@@ -77,16 +80,19 @@ public struct LayoutSVGRenderer: Sendable {
         // else a vertical line at that byte; both labelled in the left margin, drawn over the boxes.
         var marks = ""
         if let line = options.cacheLineSize, line > 0 {
-            for boundary in LayoutHoles.boundaries(after: 0, upTo: shownBytes - 1, lineSize: line, limit: Self.rowLimit) where boundary < extent {
+            for boundary in LayoutHoles.boundaries(after: 0, upTo: shownBytes - 1, lineSize: line, limit: Self.rowLimit)
+            where boundary < extent {
                 let row = boundary / perRow
                 let column = boundary % perRow
                 let y = top + row * rowHeight
                 let x = Double(left) + Double(column) * cell
                 marks += "<g><title>cache line \(boundary / line) starts at offset \(boundary)</title>"
                 if column == 0 {
-                    marks += "<line x1=\"\(left)\" y1=\"\(y + 1)\" x2=\"\(options.width - 16)\" y2=\"\(y + 1)\" stroke=\"#d62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+                    marks +=
+                        "<line x1=\"\(left)\" y1=\"\(y + 1)\" x2=\"\(options.width - 16)\" y2=\"\(y + 1)\" stroke=\"#d62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
                 } else {
-                    marks += "<line x1=\"\(fmt(x))\" y1=\"\(y)\" x2=\"\(fmt(x))\" y2=\"\(y + rowHeight)\" stroke=\"#d62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+                    marks +=
+                        "<line x1=\"\(fmt(x))\" y1=\"\(y)\" x2=\"\(fmt(x))\" y2=\"\(y + rowHeight)\" stroke=\"#d62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
                 }
                 marks += text(x: 4, y: Double(y + 12), "CL\(boundary / line)", size: 10, fill: "#d62828")
                 marks += "</g>\n"
@@ -126,19 +132,23 @@ public struct LayoutSVGRenderer: Sendable {
                 let lane = index < lanes.count ? lanes[index] : 0
                 let y = Double(top + row * rowHeight + 4) + Double(lane) * laneHeight
                 body += "<g><title>\(escape(tooltip))</title>"
-                body += "<rect x=\"\(fmt(x + 1))\" y=\"\(fmt(y))\" width=\"\(fmt(max(width - 2, 1)))\" height=\"\(fmt(laneHeight))\" rx=\"3\" fill=\"\(fill)\" stroke=\"#333\" stroke-width=\"1\"\(dashed ? " stroke-dasharray=\"4 3\"" : "")/>"
+                body +=
+                    "<rect x=\"\(fmt(x + 1))\" y=\"\(fmt(y))\" width=\"\(fmt(max(width - 2, 1)))\" height=\"\(fmt(laneHeight))\" rx=\"3\" fill=\"\(fill)\" stroke=\"#333\" stroke-width=\"1\"\(dashed ? " stroke-dasharray=\"4 3\"" : "")/>"
                 let text = first ? label : "\u{2026}\(label)"
                 let textColour = item.kind == .header ? "#fff" : "#111"
                 if first, item.kind == .field, let type = item.type, laneHeight >= 36 {
-                    body += self.text(x: x + width / 2, y: y + laneHeight / 2 - 2, fitted(text, width: width, charWidth: 8.4), size: 12,
-                                      fill: textColour, anchor: "middle", weight: "bold")
-                    body += self.text(x: x + width / 2, y: y + laneHeight / 2 + 13, fitted(Self.shortTypeName(type), width: width, charWidth: 6.2),
-                                      size: 10, fill: "#333", anchor: "middle")
+                    body += self.text(
+                        x: x + width / 2, y: y + laneHeight / 2 - 2, fitted(text, width: width, charWidth: 8.4), size: 12,
+                        fill: textColour, anchor: "middle", weight: "bold")
+                    body += self.text(
+                        x: x + width / 2, y: y + laneHeight / 2 + 13, fitted(Self.shortTypeName(type), width: width, charWidth: 6.2),
+                        size: 10, fill: "#333", anchor: "middle")
                 } else {
                     // Labels on hatching get a white halo so they stay readable.
                     let halo = item.kind == .hole || item.kind == .padding
-                    body += self.text(x: x + width / 2, y: y + laneHeight / 2 + 4, fitted(text, width: width), size: 12,
-                                      fill: textColour, anchor: "middle", halo: halo)
+                    body += self.text(
+                        x: x + width / 2, y: y + laneHeight / 2 + 4, fitted(text, width: width), size: 12,
+                        fill: textColour, anchor: "middle", halo: halo)
                 }
                 body += "</g>\n"
                 first = false
@@ -154,9 +164,13 @@ public struct LayoutSVGRenderer: Sendable {
         if totalRows > rowCount {
             lines.append("(showing the first \(shownBytes) of \(extent) bytes)")
         }
-        lines.append("wasted \(holes.wastedBytes)\(holes.extent.map { " of \($0)" } ?? "") bytes: \(holes.holeCount) hole\(holes.holeCount == 1 ? "" : "s") (\(holes.holeBytes) bytes), tail padding \(holes.paddingBytes) bytes\(holes.isComplete ? "" : " (incomplete)")")
+        lines.append(
+            "wasted \(holes.wastedBytes)\(holes.extent.map { " of \($0)" } ?? "") bytes: \(holes.holeCount) hole\(holes.holeCount == 1 ? "" : "s") (\(holes.holeBytes) bytes), tail padding \(holes.paddingBytes) bytes\(holes.isComplete ? "" : " (incomplete)")"
+        )
         if let reorder = holes.reorder {
-            lines.append("suggested order: \(reorder.order.joined(separator: ", ")) (size \(reorder.currentSize) -> \(reorder.suggestedSize), stride \(reorder.currentStride) -> \(reorder.suggestedStride))")
+            lines.append(
+                "suggested order: \(reorder.order.joined(separator: ", ")) (size \(reorder.currentSize) -> \(reorder.suggestedSize), stride \(reorder.currentStride) -> \(reorder.suggestedStride))"
+            )
         }
         if let note = holes.note { lines.append("note: \(note)") }
         if let line = options.cacheLineSize, line > 0, let text = holes.cacheLineText(lineSize: line) { lines.append(text) }
@@ -177,7 +191,8 @@ public struct LayoutSVGRenderer: Sendable {
         let height = legendY + 12
 
         var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(options.width)\" height=\"\(height)\" viewBox=\"0 0 \(options.width) \(height)\" font-family=\"Helvetica, Arial, sans-serif\">\n"
+        svg +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(options.width)\" height=\"\(height)\" viewBox=\"0 0 \(options.width) \(height)\" font-family=\"Helvetica, Arial, sans-serif\">\n"
         svg += "<title>\(escape("Layout of \(holes.typeName)"))</title>\n"
         svg += """
             <defs>
@@ -234,7 +249,8 @@ public struct LayoutSVGRenderer: Sendable {
     ) -> String {
         let font = family.map { " font-family=\"\($0)\"" } ?? ""
         let outline = halo ? " stroke=\"#fff\" stroke-width=\"4\" paint-order=\"stroke\"" : ""
-        return "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(size)\" fill=\"\(fill)\" text-anchor=\"\(anchor)\" font-weight=\"\(weight)\"\(font)\(outline)>\(escape(content))</text>"
+        return
+            "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(size)\" fill=\"\(fill)\" text-anchor=\"\(anchor)\" font-weight=\"\(weight)\"\(font)\(outline)>\(escape(content))</text>"
     }
 
     /// Splits a long legend line at spaces into lines of at most `length` characters.

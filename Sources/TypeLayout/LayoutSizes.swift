@@ -52,7 +52,8 @@ public struct LayoutSizes: Hashable, Sendable, Codable {
     public init(_ layouts: [(layout: TypeLayout, holes: LayoutHoles)], order: Order = .waste, cacheLineSize: Int = 64) {
         rows = layouts.map { layout, holes in
             let unclassified = holes.rows.isEmpty && !holes.isComplete
-            return Row(name: layout.name, kind: layout.kind, size: holes.size, stride: holes.extent,
+            return Row(
+                name: layout.name, kind: layout.kind, size: holes.size, stride: holes.extent,
                 holes: unclassified ? nil : holes.holeCount, wastedBytes: unclassified ? nil : holes.wastedBytes,
                 isComplete: holes.isComplete,
                 cacheLines: holes.cacheLines(lineSize: cacheLineSize).lineCount, enumStrategy: layout.enumStrategy)

@@ -22,7 +22,8 @@ extension LayoutSnapshot {
         out += "  \"version\": \(version),\n"
         if let selection, !selection.isEmpty {
             let list = { (items: [String]) in "[" + items.map(JSONText.string).joined(separator: ", ") + "]" }
-            out += "  \"selection\": {\"kinds\": \(list(selection.kinds.map(\.rawValue))), \"modules\": \(list(selection.modules)), \"typePatterns\": \(list(selection.typePatterns))},\n"
+            out +=
+                "  \"selection\": {\"kinds\": \(list(selection.kinds.map(\.rawValue))), \"modules\": \(list(selection.modules)), \"typePatterns\": \(list(selection.typePatterns))},\n"
         }
         if types.isEmpty {
             out += "  \"types\": []\n}\n"

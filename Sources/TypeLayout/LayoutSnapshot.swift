@@ -136,7 +136,8 @@ public enum LayoutSnapshotError: Error, Hashable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .unsupportedVersion(let found, let supported):
-            return "layout snapshot has version \(found), this typeinfo reads up to \(supported): upgrade typeinfo or re-record the snapshot"
+            return
+                "layout snapshot has version \(found), this typeinfo reads up to \(supported): upgrade typeinfo or re-record the snapshot"
         case .malformed(let detail):
             return "not a typeinfo layout snapshot: \(detail)"
         }

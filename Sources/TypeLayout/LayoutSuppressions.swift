@@ -91,10 +91,12 @@ public struct LayoutSuppressions {
             guard let first = tokens.first else { continue }
             if !sawHeader {
                 guard first == Self.formatName, tokens.count == 2 else {
-                    throw LayoutSuppressionsError(line: number, message: "the first line must be '\(Self.formatName) \(Self.currentVersion)'")
+                    throw LayoutSuppressionsError(
+                        line: number, message: "the first line must be '\(Self.formatName) \(Self.currentVersion)'")
                 }
                 guard tokens[1] == String(Self.currentVersion) else {
-                    throw LayoutSuppressionsError(line: number, message: "version \(tokens[1]) is not supported; this typeinfo reads version \(Self.currentVersion)")
+                    throw LayoutSuppressionsError(
+                        line: number, message: "version \(tokens[1]) is not supported; this typeinfo reads version \(Self.currentVersion)")
                 }
                 sawHeader = true
                 continue
@@ -105,7 +107,8 @@ public struct LayoutSuppressions {
             rules.append(try Self.rule(Array(tokens.dropFirst()), line: number, path: path))
         }
         if !sawHeader {
-            throw LayoutSuppressionsError(line: 1, message: "empty file; the first line must be '\(Self.formatName) \(Self.currentVersion)'")
+            throw LayoutSuppressionsError(
+                line: 1, message: "empty file; the first line must be '\(Self.formatName) \(Self.currentVersion)'")
         }
     }
 

@@ -126,7 +126,9 @@ public struct LayoutTextRenderer: Sendable {
         if type.enumStrategy == .multiPayload {
             if let mask = type.enumTagSpareBits {
                 let count = SpareBitMask.bitCount(mask)
-                text += count == 0 ? ", no spare bits used" : ", tag in \(count) spare bit\(count == 1 ? "" : "s") (mask \(SpareBitMask.hex(mask)))"
+                text +=
+                    count == 0
+                    ? ", no spare bits used" : ", tag in \(count) spare bit\(count == 1 ? "" : "s") (mask \(SpareBitMask.hex(mask)))"
             } else {
                 text += ", spare bits used ?"
             }
@@ -136,7 +138,8 @@ public struct LayoutTextRenderer: Sendable {
 
     private func titleLine(_ type: TypeLayout) -> String {
         // C names from DWARF already say their kind (`struct point`): do not repeat it.
-        var line = type.name.hasPrefix(type.kind.rawValue + " ")
+        var line =
+            type.name.hasPrefix(type.kind.rawValue + " ")
             ? paint(type.name, .name)
             : paint(type.kind.rawValue, .kind) + " " + paint(type.name, .name)
         // Protocols have no layout of their own; printing "size ?" for them would be noise.

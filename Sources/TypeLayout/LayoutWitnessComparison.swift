@@ -1,4 +1,3 @@
-
 /// Compares two witnesses of Swift layouts: the metadata (from `BinaryInfo` or the runtime) and
 /// DWARF (from `DWARFInfo.DWARFReader`, for a build with `-Xfrontend -gdwarf-types`).
 ///

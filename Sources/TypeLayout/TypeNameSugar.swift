@@ -71,12 +71,14 @@ public enum TypeNameSugar {
             }
             if let match = sugared.first(where: { matches(text, at: index, $0.prefix) }) {
                 // Only at a name boundary: "MySwift.Optional<" is not ours.
-                let atBoundary = index == 0 || !(text[index - 1].isLetter || text[index - 1].isNumber || text[index - 1] == "_" || text[index - 1] == ".")
+                let atBoundary =
+                    index == 0
+                    || !(text[index - 1].isLetter || text[index - 1].isNumber || text[index - 1] == "_" || text[index - 1] == ".")
                 if atBoundary {
                     index += match.prefix.count
                     var inner = ""
                     rewrite(text, &index, until: ">", depth: depth + 1, into: &inner)
-                    index += 1 // the closing ">"
+                    index += 1  // the closing ">"
                     switch match.sugar {
                     case .optional:
                         let needsParens = inner.contains("->") || inner.hasPrefix("any ") || inner.contains(" & ")

@@ -61,7 +61,8 @@ struct ClassCatalog {
         // Libraries are read one at a time, those whose file name holds the mangling's module
         // first (`10Foundation…` -> libFoundation.so), until the class turns up.
         let module = Self.moduleName(of: mangling)
-        let ordered = dependencies.filter { path in module.map { path.split(separator: "/").last?.contains($0) == true } ?? false }
+        let ordered =
+            dependencies.filter { path in module.map { path.split(separator: "/").last?.contains($0) == true } ?? false }
             + dependencies.filter { path in !(module.map { path.split(separator: "/").last?.contains($0) == true } ?? false) }
         for path in ordered where !read.contains(path) {
             read.insert(path)
@@ -119,7 +120,9 @@ struct ClassCatalog {
         let layout = found.layout
         // Actors carry the default-actor storage after the header, of a size this reader does not
         // derive; imported C and CF classes (`__C`, `So…`) are not laid out like Swift objects.
-        guard layout.module != "__C", !mangling.hasPrefix("So"), !layout.conformances.contains(where: { $0.hasSuffix(".Actor") || $0.hasSuffix(".DistributedActor") }) else {
+        guard layout.module != "__C", !mangling.hasPrefix("So"),
+            !layout.conformances.contains(where: { $0.hasSuffix(".Actor") || $0.hasSuffix(".DistributedActor") })
+        else {
             memo[mangling] = .some(nil)
             return nil
         }
@@ -134,7 +137,7 @@ struct ClassCatalog {
         var offset = result.size
         for field in layout.fields.dropFirst(found.ownFieldsStart) {
             guard let type = Self.lowerableMangling(of: field), let answer = lowered[type],
-                  answer.kind != nil, let size = answer.size, let alignment = answer.alignment, alignment > 0
+                answer.kind != nil, let size = answer.size, let alignment = answer.alignment, alignment > 0
             else {
                 memo[mangling] = .some(nil)
                 return nil

@@ -20,7 +20,8 @@ extension ComputedLayouts {
         let mangling = mangledName.hasPrefix("$s") ? String(mangledName.dropFirst(2)) : mangledName
         var unstarted: WorkerProcess?
         let client = LoweringClient(configuration: configuration)
-        let (lowered, notes) = client.lower(manglings: [mangling], file: path, dependencies: dependencies, started: &unstarted, includeTypeNames: true)
+        let (lowered, notes) = client.lower(
+            manglings: [mangling], file: path, dependencies: dependencies, started: &unstarted, includeTypeNames: true)
         guard let answer = lowered[mangling] else { return (nil, notes) }
         guard let kind = answer.kind else {
             return (nil, notes + ["$s\(mangling): \(answer.unknownReason ?? "the reflection library cannot lower it")"])
@@ -33,22 +34,25 @@ extension ComputedLayouts {
         case "noPayloadEnum", "singlePayloadEnum", "multiPayloadEnum": typeKind = .enum
         default: typeKind = .opaque
         }
-        var layout = TypeLayout(name: name, mangledName: mangling, kind: typeKind, size: answer.size,
-                                alignment: answer.alignment, stride: answer.stride, source: .computed)
+        var layout = TypeLayout(
+            name: name, mangledName: mangling, kind: typeKind, size: answer.size,
+            alignment: answer.alignment, stride: answer.stride, source: .computed)
         layout.extraInhabitants = answer.extraInhabitants
         if typeKind == .enum {
             layout.enumStrategy = enumStrategy(answer)
             layout.enumTagBytes = enumTagBytes(answer)
             layout.enumTagSpareBits = layout.enumStrategy == .multiPayload ? answer.tagSpareBits : nil
             layout.cases = answer.children.map { child in
-                var enumCase = EnumCaseLayout(name: child.name, payloadType: child.mangledType.map { SwiftDemangler.typeName(mangling: $0) ?? $0 })
+                var enumCase = EnumCaseLayout(
+                    name: child.name, payloadType: child.mangledType.map { SwiftDemangler.typeName(mangling: $0) ?? $0 })
                 enumCase.payloadSize = child.mangledType == nil ? nil : child.size
                 return enumCase
             }
         } else {
             layout.fields = answer.children.map { child in
-                FieldLayout(name: child.name, type: child.mangledType.flatMap { SwiftDemangler.typeName(mangling: $0) } ?? "?",
-                            mangledType: child.mangledType, offset: child.offset, size: child.size, alignment: child.alignment)
+                FieldLayout(
+                    name: child.name, type: child.mangledType.flatMap { SwiftDemangler.typeName(mangling: $0) } ?? "?",
+                    mangledType: child.mangledType, offset: child.offset, size: child.size, alignment: child.alignment)
             }
         }
         return (layout, notes)
@@ -63,7 +67,8 @@ extension ComputedLayouts {
                 // Only a spelling that demangles back to the same name: a spelled-out symbolic
                 // reference can shift later substitutions onto another type.
                 if let mangled = field.mangledType, !["Xw", "Xo", "Xu"].contains(where: { mangled.hasSuffix($0) }),
-                   SwiftDemangler.typeName(mangling: mangled) == name {
+                    SwiftDemangler.typeName(mangling: mangled) == name
+                {
                     return mangled
                 }
             }

@@ -62,7 +62,8 @@ extension ComputedLayouts {
                 inherited = computed.fields.count - type.fields.count
                 var fields = computed.fields.prefix(inherited).map { field in
                     var stated = field
-                    for (key, value) in [("offset", field.offset), ("size", field.size), ("alignment", field.alignment)] where value != nil {
+                    for (key, value) in [("offset", field.offset), ("size", field.size), ("alignment", field.alignment)] where value != nil
+                    {
                         stated.factSources[key] = [.computed]
                     }
                     return stated
@@ -101,7 +102,9 @@ extension ComputedLayouts {
         if !foreignParents.isEmpty {
             merged.image.notes.removeAll { $0.contains("have a superclass defined in another image") }
             if !unlisted.isEmpty {
-                merged.image.notes.append("\(unlisted.count) classes have a superclass defined in another image (or a generic one) that could not be laid out: their inherited fields are not listed, their own fields keep their offsets")
+                merged.image.notes.append(
+                    "\(unlisted.count) classes have a superclass defined in another image (or a generic one) that could not be laid out: their inherited fields are not listed, their own fields keep their offsets"
+                )
             }
         }
         // Likewise BinaryInfo's note that load-time-initialised types have unknown sizes: after the
@@ -112,7 +115,9 @@ extension ComputedLayouts {
                 type.genericParameters.isEmpty && [.struct, .enum].contains(type.kind) && type.size == nil
             }
             if !stillUnknown.isEmpty {
-                merged.image.notes.append("\(stillUnknown.count) non-generic structs and enums still have an unknown size (static metadata lacks it, and type lowering could not compute it)")
+                merged.image.notes.append(
+                    "\(stillUnknown.count) non-generic structs and enums still have an unknown size (static metadata lacks it, and type lowering could not compute it)"
+                )
             }
         }
         merged.image.notes += notes

@@ -67,7 +67,8 @@ public struct ComputedLayouts: Sendable {
             default: break
             }
         }
-        let (lowered, clientNotes) = client.lower(manglings: manglings, file: path, dependencies: dependencies, started: &started, sizeOnly: sizeOnly)
+        let (lowered, clientNotes) = client.lower(
+            manglings: manglings, file: path, dependencies: dependencies, started: &started, sizeOnly: sizeOnly)
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {
@@ -102,7 +103,9 @@ public struct ComputedLayouts: Sendable {
             }
         }
         if unknown > 0 {
-            result.notes.append("type lowering: \(unknown) non-generic types have no computed layout (private names the library cannot resolve, @_rawLayout storage, actors, generic superclasses)")
+            result.notes.append(
+                "type lowering: \(unknown) non-generic types have no computed layout (private names the library cannot resolve, @_rawLayout storage, actors, generic superclasses)"
+            )
         }
         return result
     }
@@ -116,7 +119,8 @@ public struct ComputedLayouts: Sendable {
         layout.source = .computed
         var any = false
         layout.fields = type.fields.map { field in
-            var sized = FieldLayout(name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
+            var sized = FieldLayout(
+                name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
             if let mangling = ClassCatalog.lowerableMangling(of: field), let answer = lowered[mangling], answer.kind != nil {
                 sized.size = answer.size
                 sized.alignment = answer.alignment
@@ -184,7 +188,8 @@ public struct ComputedLayouts: Sendable {
         if type.kind == .struct {
             let children = Dictionary(answer.children.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             layout.fields = type.fields.map { field in
-                var computed = FieldLayout(name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
+                var computed = FieldLayout(
+                    name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
                 if let child = children[field.name] {
                     computed.offset = child.offset
                     computed.size = child.size

@@ -37,7 +37,12 @@ struct LoweringClient {
             return ([:], [])
         }
         guard let libraryPath = configuration.remoteMirrorPath else {
-            return ([:], ["libswiftRemoteMirror.so not found (no libswiftCore.so loaded from a toolchain directory): computed layouts are off; set TYPEINFO_REMOTE_MIRROR"])
+            return (
+                [:],
+                [
+                    "libswiftRemoteMirror.so not found (no libswiftCore.so loaded from a toolchain directory): computed layouts are off; set TYPEINFO_REMOTE_MIRROR"
+                ]
+            )
         }
         guard let workerPath = configuration.workerPath else {
             return ([:], ["the typeinfo-lowering worker was not found: computed layouts are off; set TYPEINFO_LOWERING_WORKER"])
@@ -61,7 +66,8 @@ struct LoweringClient {
                     }
                 } else {
                     let input = try request.encoded()
-                    ending = try WorkerProcess.run(executable: workerPath, input: input, silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
+                    ending = try WorkerProcess.run(executable: workerPath, input: input, silenceLimit: configuration.silenceLimit) {
+                        line throws(TypeLoweringError) in
                         try parser.consume(line)
                     }
                 }
@@ -72,7 +78,12 @@ struct LoweringClient {
             for type in parser.finished { answered[type.mangling] = type }
             guard parser.ready else {
                 let said = parser.notes.last ?? "no reason given"
-                return (answered, notes + ["computed layouts unavailable for \(file): the worker stopped before its first type (\(Self.describe(ending))): \(said)"])
+                return (
+                    answered,
+                    notes + [
+                        "computed layouts unavailable for \(file): the worker stopped before its first type (\(Self.describe(ending))): \(said)"
+                    ]
+                )
             }
             let done = Set(parser.finished.map(\.mangling))
             remaining.removeAll { done.contains($0) }
@@ -88,7 +99,8 @@ struct LoweringClient {
             }
             restarts += 1
             if restarts > Self.maximumRestarts && !remaining.isEmpty {
-                notes.append("type lowering gave up after \(Self.maximumRestarts) worker crashes: \(remaining.count) types have no computed layout")
+                notes.append(
+                    "type lowering gave up after \(Self.maximumRestarts) worker crashes: \(remaining.count) types have no computed layout")
                 break
             }
         }

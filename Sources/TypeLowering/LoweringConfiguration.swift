@@ -28,9 +28,11 @@ public struct LoweringConfiguration: Sendable, Equatable {
     /// The configuration from explicit values, the environment and the running toolchain.
     public static func resolved(remoteMirrorPath: String? = nil, workerPath: String? = nil) -> LoweringConfiguration {
         let environment = { (name: String) -> String? in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
-        let mirror = remoteMirrorPath ?? environment("TYPEINFO_REMOTE_MIRROR")
+        let mirror =
+            remoteMirrorPath ?? environment("TYPEINFO_REMOTE_MIRROR")
             ?? toolchainLibraryDirectory.map { $0 + "/libswiftRemoteMirror.so" }
-        let worker = workerPath ?? environment("TYPEINFO_LOWERING_WORKER")
+        let worker =
+            workerPath ?? environment("TYPEINFO_LOWERING_WORKER")
             ?? executableDirectory.map { $0 + "/typeinfo-lowering" }
         return LoweringConfiguration(remoteMirrorPath: mirror, workerPath: worker)
     }

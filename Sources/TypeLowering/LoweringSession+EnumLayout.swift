@@ -36,7 +36,9 @@ extension LoweringSession {
         for byte in 0..<payloadSize {
             for bit in 0..<8 {
                 value[byte] = 1 << UInt8(bit)
-                guard let address = memory.probe(value), let decoded = context.caseIndex(ofValueAt: address, typeRef: typeRef) else { return nil }
+                guard let address = memory.probe(value), let decoded = context.caseIndex(ofValueAt: address, typeRef: typeRef) else {
+                    return nil
+                }
                 if decoded != baseCase { mask[byte] |= 1 << UInt8(bit) }
             }
             value[byte] = 0

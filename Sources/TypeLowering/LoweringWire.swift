@@ -64,7 +64,8 @@ struct LoweringRequest: Sendable, Equatable {
     /// The type lines and the final `end`.
     func encodedTypes() -> String {
         var text = includeTypeNames ? "option type-names\n" : ""
-        for mangling in manglings where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
+        for mangling in manglings
+        where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
             text += (sizeOnly.contains(mangling) ? "size " : "type ") + mangling + "\n"
         }
         return text + "end\n"
@@ -134,7 +135,8 @@ struct LoweredType: Sendable, Equatable {
             for child in children {
                 func number(_ value: Int?) -> String { value.map(String.init) ?? "?" }
                 let type = child.mangledType.flatMap { $0.isEmpty || $0.contains(" ") ? nil : $0 } ?? "?"
-                text += "child \(child.offset) \(child.kind ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(type) \(child.name)\n"
+                text +=
+                    "child \(child.offset) \(child.kind ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(type) \(child.name)\n"
             }
             if let extraInhabitants { text += "extra \(extraInhabitants)\n" }
             if let tagSpareBits, !tagSpareBits.isEmpty { text += "tagbits \(SpareBitMask.hex(tagSpareBits))\n" }
@@ -166,7 +168,9 @@ extension LoweringWire {
                 throw .protocolViolation(detail: "reply line longer than \(LoweringWire.maximumLineLength) bytes")
             }
             guard sawHeader else {
-                guard line == LoweringWire.header else { throw .protocolViolation(detail: "worker replied '\(line.prefix(80))', not '\(LoweringWire.header)'") }
+                guard line == LoweringWire.header else {
+                    throw .protocolViolation(detail: "worker replied '\(line.prefix(80))', not '\(LoweringWire.header)'")
+                }
                 sawHeader = true
                 return
             }
@@ -180,7 +184,7 @@ extension LoweringWire {
             case "info":
                 let parts = rest.split(separator: " ").map(String.init)
                 guard current != nil, parts.count == 5, let size = Int(parts[1]), let alignment = Int(parts[2]), let stride = Int(parts[3]),
-                      size >= 0, alignment >= 1, stride >= 0, Int(parts[4]) != nil
+                    size >= 0, alignment >= 1, stride >= 0, Int(parts[4]) != nil
                 else { throw .protocolViolation(detail: "malformed 'info \(rest.prefix(80))'") }
                 current?.kind = parts[0]
                 current?.size = size
@@ -189,20 +193,22 @@ extension LoweringWire {
             case "child":
                 let parts = rest.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false).map(String.init)
                 guard current != nil, parts.count == 7, let offset = Int(parts[0]), offset >= 0,
-                      (current?.children.count ?? 0) < LoweringWire.maximumChildren
+                    (current?.children.count ?? 0) < LoweringWire.maximumChildren
                 else { throw .protocolViolation(detail: "malformed 'child \(rest.prefix(80))'") }
-                current?.children.append(LoweredType.Child(
-                    name: parts[6], offset: offset, kind: parts[1] == "?" ? nil : parts[1],
-                    size: Int(parts[2]), alignment: Int(parts[3]), stride: Int(parts[4]),
-                    mangledType: parts[5] == "?" ? nil : parts[5]
-                ))
+                current?.children.append(
+                    LoweredType.Child(
+                        name: parts[6], offset: offset, kind: parts[1] == "?" ? nil : parts[1],
+                        size: Int(parts[2]), alignment: Int(parts[3]), stride: Int(parts[4]),
+                        mangledType: parts[5] == "?" ? nil : parts[5]
+                    ))
             case "extra":
                 guard current?.kind != nil, let count = Int(rest), count >= 0, count <= Int(UInt32.max) else {
                     throw .protocolViolation(detail: "malformed 'extra \(rest.prefix(80))'")
                 }
                 current?.extraInhabitants = count
             case "tagbits":
-                guard current?.kind != nil, let mask = SpareBitMask.bytes(hex: rest), !mask.isEmpty, mask.count <= (current?.size ?? 0) else {
+                guard current?.kind != nil, let mask = SpareBitMask.bytes(hex: rest), !mask.isEmpty, mask.count <= (current?.size ?? 0)
+                else {
                     throw .protocolViolation(detail: "malformed 'tagbits \(rest.prefix(80))'")
                 }
                 current?.tagSpareBits = mask
@@ -210,7 +216,9 @@ extension LoweringWire {
                 guard current != nil else { throw .protocolViolation(detail: "'unknown' outside a type") }
                 current?.unknownReason = rest
             case "end":
-                guard let done = current, done.mangling == rest else { throw .protocolViolation(detail: "'end \(rest.prefix(80))' without its 'begin'") }
+                guard let done = current, done.mangling == rest else {
+                    throw .protocolViolation(detail: "'end \(rest.prefix(80))' without its 'begin'")
+                }
                 finished.append(done)
                 current = nil
             default:

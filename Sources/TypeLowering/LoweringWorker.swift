@@ -97,9 +97,13 @@ final class LoweringSession {
         }
         memory = try ImageMemory(images: images)
         // Only descriptors and metadata matter to type lowering; unresolved functions do not.
-        let missing = memory.unresolvedSymbols.filter { $0.hasPrefix("$s") && ($0.hasSuffix("Mn") || $0.hasSuffix("Mp") || $0.hasSuffix("N")) }
+        let missing = memory.unresolvedSymbols.filter {
+            $0.hasPrefix("$s") && ($0.hasSuffix("Mn") || $0.hasSuffix("Mp") || $0.hasSuffix("N"))
+        }
         if !missing.isEmpty {
-            note("\(missing.count) type descriptors or metadata the file imports are defined by none of the images given (first: \(missing.sorted().first ?? "")): types using them stay unknown")
+            note(
+                "\(missing.count) type descriptors or metadata the file imports are defined by none of the images given (first: \(missing.sorted().first ?? "")): types using them stay unknown"
+            )
         }
         context = try RemoteMirrorContext(library: library, memory: memory)
     }
@@ -120,13 +124,15 @@ final class LoweringSession {
             lowered = (byDescriptor, info)
         }
         guard let (typeRef, info) = lowered else {
-            result.unknownReason = byName == nil
+            result.unknownReason =
+                byName == nil
                 ? "the reflection library cannot resolve the name"
                 : "the reflection library cannot lower it (a type it needs is in none of the images)"
             return result
         }
         if restsOnZeroSizedStruct(typeRef, depth: 0) {
-            result.unknownReason = "it holds a zero-sized struct without stored properties: empty or @_rawLayout (Atomic, Mutex), which the library lowers alike"
+            result.unknownReason =
+                "it holds a zero-sized struct without stored properties: empty or @_rawLayout (Atomic, Mutex), which the library lowers alike"
             return result
         }
         result.kind = Self.name(of: info.kind)
@@ -164,9 +170,9 @@ final class LoweringSession {
     /// (`$s…Mn`), for names the library cannot resolve (private types).
     private func typeRefThroughDescriptor(_ mangling: String) -> UInt64? {
         guard let last = mangling.last, let kind = Self.metadataKinds[last], !mangling.hasSuffix("G"),
-              // Not only the file's own: a superclass's private field types live in its image.
-              let descriptor = memory.symbolAddress("$s" + mangling + "Mn"),
-              let metadata = memory.syntheticMetadata(kind: kind, descriptor: descriptor)
+            // Not only the file's own: a superclass's private field types live in its image.
+            let descriptor = memory.symbolAddress("$s" + mangling + "Mn"),
+            let metadata = memory.syntheticMetadata(kind: kind, descriptor: descriptor)
         else { return nil }
         return context.typeRef(metadata: metadata)
     }

@@ -61,30 +61,32 @@ final class RemoteMirrorContext {
         self.library = library
         self.memory = memory
         let opaque = Unmanaged.passUnretained(memory).toOpaque()
-        guard let context = library.createContext(
-            opaque,
-            { _, type, _, output in
-                // Pointer and size_t are 8 bytes on the 64-bit targets this reader accepts.
-                guard let output, type == Int32(RM_DLQ_GET_POINTER_SIZE) || type == Int32(RM_DLQ_GET_SIZE_SIZE) else { return 0 }
-                output.storeBytes(of: UInt8(8), as: UInt8.self)
-                return 1
-            },
-            { _, _, _ in },
-            { reader, address, size, freeContext in
-                freeContext?.pointee = nil
-                guard let reader else { return nil }
-                return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().bytes(at: address, count: size)
-            },
-            { reader, address in
-                guard let reader else { return 0 }
-                return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().stringLength(at: address)
-            },
-            { reader, name, length in
-                guard let reader, let name else { return 0 }
-                let text = String(decoding: UnsafeRawBufferPointer(start: name, count: Int(length)), as: UTF8.self)
-                return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().symbolAddress(text) ?? 0
-            }
-        ) else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
+        guard
+            let context = library.createContext(
+                opaque,
+                { _, type, _, output in
+                    // Pointer and size_t are 8 bytes on the 64-bit targets this reader accepts.
+                    guard let output, type == Int32(RM_DLQ_GET_POINTER_SIZE) || type == Int32(RM_DLQ_GET_SIZE_SIZE) else { return 0 }
+                    output.storeBytes(of: UInt8(8), as: UInt8.self)
+                    return 1
+                },
+                { _, _, _ in },
+                { reader, address, size, freeContext in
+                    freeContext?.pointee = nil
+                    guard let reader else { return nil }
+                    return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().bytes(at: address, count: size)
+                },
+                { reader, address in
+                    guard let reader else { return 0 }
+                    return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().stringLength(at: address)
+                },
+                { reader, name, length in
+                    guard let reader, let name else { return 0 }
+                    let text = String(decoding: UnsafeRawBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+                    return Unmanaged<ImageMemory>.fromOpaque(reader).takeUnretainedValue().symbolAddress(text) ?? 0
+                }
+            )
+        else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
         self.context = context
         for image in memory.images { add(image) }
     }
@@ -132,7 +134,8 @@ final class RemoteMirrorContext {
     private func add(_ image: ImageMemory.MappedImage) {
         func mapping(_ name: String) -> rm_section_mapping_t {
             guard let section = image.image.swiftSections[name] else {
-                return rm_section_mapping_t(local_section: rm_section_t(Begin: nil, End: nil), remote_section: rm_remote_section_t(StartAddress: 0, Size: 0))
+                return rm_section_mapping_t(
+                    local_section: rm_section_t(Begin: nil, End: nil), remote_section: rm_remote_section_t(StartAddress: 0, Size: 0))
             }
             let start = image.base + Int(section.address)
             return rm_section_mapping_t(
@@ -140,11 +143,13 @@ final class RemoteMirrorContext {
                 remote_section: rm_remote_section_t(StartAddress: UInt(bitPattern: start), Size: UInt(section.size))
             )
         }
-        library.addMappingInfo(context, rm_mapping_info_t(
-            field: mapping("swift5_fieldmd"), associated_types: mapping("swift5_assocty"),
-            builtin_types: mapping("swift5_builtin"), capture: mapping("swift5_capture"),
-            type_references: mapping("swift5_typeref"), reflection_strings: mapping("swift5_reflstr")
-        ))
+        library.addMappingInfo(
+            context,
+            rm_mapping_info_t(
+                field: mapping("swift5_fieldmd"), associated_types: mapping("swift5_assocty"),
+                builtin_types: mapping("swift5_builtin"), capture: mapping("swift5_capture"),
+                type_references: mapping("swift5_typeref"), reflection_strings: mapping("swift5_reflstr")
+            ))
     }
 
     /// The typeref for a mangled type name without its `$s` prefix, or nil if the library cannot build one.
@@ -164,7 +169,8 @@ final class RemoteMirrorContext {
     func info(of typeRef: UInt64) -> LoweredInfo? {
         let info = library.infoForTypeRef(context, typeRef)
         guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
-        return LoweredInfo(kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+        return LoweredInfo(
+            kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
     }
 
     /// A typeref's mangled name (without `$s`), or nil.

@@ -14,9 +14,11 @@ public enum TypeLoweringError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .remoteMirrorUnavailable(let path, let reason):
-            return "libswiftRemoteMirror unavailable at \(path) (\(reason)): computed layouts are off; set TYPEINFO_REMOTE_MIRROR to the library's path"
+            return
+                "libswiftRemoteMirror unavailable at \(path) (\(reason)): computed layouts are off; set TYPEINFO_REMOTE_MIRROR to the library's path"
         case .workerUnavailable(let path, let reason):
-            return "the lowering worker \(path) cannot run (\(reason)): computed layouts are off; set TYPEINFO_LOWERING_WORKER to the typeinfo-lowering executable"
+            return
+                "the lowering worker \(path) cannot run (\(reason)): computed layouts are off; set TYPEINFO_LOWERING_WORKER to the typeinfo-lowering executable"
         case .imageUnusable(let path, let reason):
             return "\(path): cannot be laid out for type lowering: \(reason)"
         case .protocolViolation(let detail):

@@ -99,7 +99,9 @@ struct WorkerProcess {
     }
 
     /// Runs `executable` with `input` on standard input, feeding each reply line to `onLine`.
-    static func run(executable: String, input: String, silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void) throws(TypeLoweringError) -> Ending {
+    static func run(executable: String, input: String, silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void)
+        throws(TypeLoweringError) -> Ending
+    {
         var process = try WorkerProcess(executable: executable)
         process.send(input)
         return try process.finish(silenceLimit: silenceLimit, onLine: onLine)
@@ -119,7 +121,7 @@ struct WorkerProcess {
             if count == 0 { return }
             if count < 0 {
                 if errno == EINTR { continue }
-                return // the worker is gone; its ending says why
+                return  // the worker is gone; its ending says why
             }
             sent += count
         }

@@ -8,20 +8,27 @@ import TypeLayout
 
 /// The options `check` and `diff` share: report format, exit status, suppressions.
 struct DiffReportOptions: ParsableArguments {
-    @Option(help: "Output format: text (a readable report), json (docs/layout-checks.md) or markdown (for a pull-request comment or $GITHUB_STEP_SUMMARY).")
+    @Option(
+        help:
+            "Output format: text (a readable report), json (docs/layout-checks.md) or markdown (for a pull-request comment or $GITHUB_STEP_SUMMARY)."
+    )
     var format: ReportFormat = .text
 
     @Option(name: .customLong("fail-on"), help: "Which changes make the exit status 1: any (default) or breaking.")
     var failOn: FailurePolicy = .any
 
-    @Option(name: .customLong("exit-status"), help: ArgumentHelp(
-        "plain: 0 unchanged, 1 changed, 2 error (default). bits: abidiff's bit field, 0 unchanged, 4 compatible changes only, 12 (4|8) breaking changes, 2 error; --fail-on does not apply.",
-        valueName: "mode"))
+    @Option(
+        name: .customLong("exit-status"),
+        help: ArgumentHelp(
+            "plain: 0 unchanged, 1 changed, 2 error (default). bits: abidiff's bit field, 0 unchanged, 4 compatible changes only, 12 (4|8) breaking changes, 2 error; --fail-on does not apply.",
+            valueName: "mode"))
     var exitStatus: ExitStatusMode = .plain
 
-    @Option(name: .customLong("suppressions"), help: ArgumentHelp(
-        "A file of accepted changes (docs/layout-checks.md, 'Suppressions'); they are shown with their reason but do not fail the check. Repeatable.",
-        valueName: "file"))
+    @Option(
+        name: .customLong("suppressions"),
+        help: ArgumentHelp(
+            "A file of accepted changes (docs/layout-checks.md, 'Suppressions'); they are shown with their reason but do not fail the check. Repeatable.",
+            valueName: "file"))
     var suppressionFiles: [String] = []
 
     /// Reads every suppressions file: the given ones, then `extraPath` if that file exists.

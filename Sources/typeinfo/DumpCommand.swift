@@ -32,9 +32,11 @@ struct DumpCommand: ParsableCommand {
     @Option(help: "Output format: text (one block per type) or json (the schema in docs/json-schema.md).")
     var format: DumpFormat = .text
 
-    @Option(name: .customLong("type"), help: ArgumentHelp(
-        "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
-        valueName: "pattern"))
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp(
+            "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
+            valueName: "pattern"))
     var typePatterns: [String] = []
 
     @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind. Repeatable.", valueName: "kind"))
@@ -51,7 +53,11 @@ struct DumpCommand: ParsableCommand {
 
     @OptionGroup var reading: ReadOptions
 
-    @Flag(name: .customLong("holes"), help: "After the types, show holes, padding and a better field order for each struct, class and tuple that has any (pahole's view; `typeinfo layout` has more).")
+    @Flag(
+        name: .customLong("holes"),
+        help:
+            "After the types, show holes, padding and a better field order for each struct, class and tuple that has any (pahole's view; `typeinfo layout` has more)."
+    )
     var showHoles = false
 
     mutating func validate() throws {

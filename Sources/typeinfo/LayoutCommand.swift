@@ -49,8 +49,10 @@ struct LayoutCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The ELF file to read.", valueName: "binary"))
     var binary: String
 
-    @Option(name: .customLong("type"), help: ArgumentHelp(
-        "A type to show: exact qualified name, substring or /REGEX/. Repeatable.", valueName: "name"))
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp(
+            "A type to show: exact qualified name, substring or /REGEX/. Repeatable.", valueName: "name"))
     var typeNames: [String] = []
 
     @Option(help: "Output format: text, json, or svg (one type).")
@@ -59,16 +61,24 @@ struct LayoutCommand: ParsableCommand {
     @Flag(name: .customLong("all"), help: "Also show types without holes or padding.")
     var includeTight = false
 
-    @Option(name: .customLong("cacheline"), help: ArgumentHelp(
-        "Cache-line size in bytes for the boundary markers and the cache-line count (0: none).", valueName: "bytes"))
+    @Option(
+        name: .customLong("cacheline"),
+        help: ArgumentHelp(
+            "Cache-line size in bytes for the boundary markers and the cache-line count (0: none).", valueName: "bytes"))
     var cacheLine = 64
 
-    @Option(name: .customLong("expand"), help: ArgumentHelp(
-        "Show the fields of fields whose type is a known struct, tuple or union inline, indented, at absolute offsets, to this depth (like pahole -E; text only).",
-        valueName: "depth"))
+    @Option(
+        name: .customLong("expand"),
+        help: ArgumentHelp(
+            "Show the fields of fields whose type is a known struct, tuple or union inline, indented, at absolute offsets, to this depth (like pahole -E; text only).",
+            valueName: "depth"))
     var expandDepth = 0
 
-    @Flag(name: .customLong("sizes"), help: "One line per type (size, stride, holes, wasted bytes, cache lines), like pahole --sizes; every type with a known size, enums too.")
+    @Flag(
+        name: .customLong("sizes"),
+        help:
+            "One line per type (size, stride, holes, wasted bytes, cache lines), like pahole --sizes; every type with a known size, enums too."
+    )
     var sizesOnly = false
 
     @Option(name: .customLong("sort"), help: "With --sizes: waste (default), size or name.")
@@ -84,7 +94,8 @@ struct LayoutCommand: ParsableCommand {
             throw LayoutInput.fail("--expand \(expandDepth): give a depth from 0 (no expansion) to 64")
         }
         if expandDepth > 0, format != .text || sizesOnly {
-            throw LayoutInput.fail("--expand opens nested types in the text view; leave out --format \(format.rawValue)\(sizesOnly ? " and --sizes" : "")")
+            throw LayoutInput.fail(
+                "--expand opens nested types in the text view; leave out --format \(format.rawValue)\(sizesOnly ? " and --sizes" : "")")
         }
     }
 
@@ -112,7 +123,9 @@ struct LayoutCommand: ParsableCommand {
         }
         let lineSize = cacheLine > 0 ? cacheLine : nil
         if sizesOnly {
-            let sizes = LayoutSizes(Array(zip(selected, analyses)).map { (layout: $0.0, holes: $0.1) }, order: order, cacheLineSize: cacheLine > 0 ? cacheLine : 64)
+            let sizes = LayoutSizes(
+                Array(zip(selected, analyses)).map { (layout: $0.0, holes: $0.1) }, order: order,
+                cacheLineSize: cacheLine > 0 ? cacheLine : 64)
             switch format {
             case .text: Console.write(sizes.textReport())
             case .json: Console.write(try sizes.jsonData())
@@ -125,7 +138,8 @@ struct LayoutCommand: ParsableCommand {
         case .text:
             let explicit = !typeNames.isEmpty
             let expansion = expandDepth > 0 ? LayoutExpansion(depth: expandDepth, types: result.document.types + result.relatedTypes) : nil
-            let text = explicit && analyses.count == 1
+            let text =
+                explicit && analyses.count == 1
                 ? analyses[0].textReport(cacheLineSize: lineSize, expansion: expansion)
                 : LayoutHoles.textReport(analyses, includeTight: includeTight || explicit, cacheLineSize: lineSize, expansion: expansion)
             Console.write(text)
@@ -135,9 +149,10 @@ struct LayoutCommand: ParsableCommand {
             guard analyses.count == 1, let only = analyses.first else {
                 let names = selected.prefix(10).map { "  " + $0.name }.joined(separator: "\n")
                 let more = selected.count > 10 ? "\n  ... and \(selected.count - 10) more" : ""
-                throw LayoutInput.fail(selected.isEmpty
-                    ? "--format svg draws one type: give it with --type NAME"
-                    : "--format svg draws one type, but \(selected.count) match; pick one with --type:\n\(names)\(more)")
+                throw LayoutInput.fail(
+                    selected.isEmpty
+                        ? "--format svg draws one type: give it with --type NAME"
+                        : "--format svg draws one type, but \(selected.count) match; pick one with --type:\n\(names)\(more)")
             }
             Console.write(only.svg(LayoutSVGRenderer.Options(cacheLineSize: lineSize)))
         }

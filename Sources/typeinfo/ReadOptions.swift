@@ -12,14 +12,18 @@ struct ReadOptions: ParsableArguments {
     @Flag(name: .customLong("no-dwarf"), help: "Do not read DWARF: no C types, no check of the Swift metadata against DWARF.")
     var noDWARF = false
 
-    @Option(name: .customLong("runtime-libraries"), help: ArgumentHelp(
-        "The directory holding the Swift runtime libraries the binary was built against, searched after its RUNPATH (default: the toolchain this typeinfo runs on).",
-        valueName: "dir"))
+    @Option(
+        name: .customLong("runtime-libraries"),
+        help: ArgumentHelp(
+            "The directory holding the Swift runtime libraries the binary was built against, searched after its RUNPATH (default: the toolchain this typeinfo runs on).",
+            valueName: "dir"))
     var runtimeLibraryDirectory: String?
 
-    @Option(name: .customLong("remote-mirror"), help: ArgumentHelp(
-        "The libswiftRemoteMirror.so that computes layouts the static metadata lacks (default: $TYPEINFO_REMOTE_MIRROR, else the toolchain's).",
-        valueName: "file"))
+    @Option(
+        name: .customLong("remote-mirror"),
+        help: ArgumentHelp(
+            "The libswiftRemoteMirror.so that computes layouts the static metadata lacks (default: $TYPEINFO_REMOTE_MIRROR, else the toolchain's).",
+            valueName: "file"))
     var remoteMirrorPath: String?
 
     /// The reading options these flags describe, for a command that prints the document's notes

@@ -31,7 +31,9 @@ struct SnapshotCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The ELF file to read (executable, shared library or .o).", valueName: "binary"))
     var binary: String
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the snapshot here instead of to standard output.", valueName: "file"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Write the snapshot here instead of to standard output.", valueName: "file"))
     var output: String?
 
     @OptionGroup var selection: LayoutSelectionOptions
@@ -62,12 +64,16 @@ struct SnapshotCommand: ParsableCommand {
 
 /// The `--type`, `--kind` and `--module` options shared by the layout commands.
 struct LayoutSelectionOptions: ParsableArguments {
-    @Option(name: .customLong("type"), help: ArgumentHelp(
-        "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
-        valueName: "pattern"))
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp(
+            "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
+            valueName: "pattern"))
     var typePatterns: [String] = []
 
-    @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind: struct, class, enum, union, ... Repeatable.", valueName: "kind"))
+    @Option(
+        name: .customLong("kind"),
+        help: ArgumentHelp("Only types of this kind: struct, class, enum, union, ... Repeatable.", valueName: "kind"))
     var kinds: [TypeKind] = []
 
     @Option(name: .customLong("module"), help: ArgumentHelp("Only types declared in this module. Repeatable.", valueName: "name"))

@@ -17,7 +17,9 @@ struct TypeInfoCommand: ParsableCommand {
             Exit status: 0 success; 1 a check found changes (check, diff) or a file could not be read (dump); 2 a usage or input error.
             """,
         version: "0.1.0",
-        subcommands: [DumpCommand.self, InspectCommand.self, SnapshotCommand.self, CheckCommand.self, DiffCommand.self, LayoutCommand.self],
+        subcommands: [
+            DumpCommand.self, InspectCommand.self, SnapshotCommand.self, CheckCommand.self, DiffCommand.self, LayoutCommand.self,
+        ],
         defaultSubcommand: DumpCommand.self
     )
 

@@ -111,7 +111,8 @@ public enum FixtureToolchain {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw FixtureError(message: "\(program) \(arguments.joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
+            throw FixtureError(
+                message: "\(program) \(arguments.joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
         }
         return String(decoding: outData, as: UTF8.self)
     }

@@ -31,9 +31,10 @@ public enum ImportedCFixture {
         /// program's own account, their layout at run time is whichever was registered first.
         public var runtimeShared: Set<String> {
             let groups = Dictionary(grouping: types, by: \.metadata)
-            return Set(groups.values.filter { group in
-                Set(group.map { [$0.size, $0.alignment, $0.stride] }).count > 1
-            }.flatMap { $0.map(\.name) })
+            return Set(
+                groups.values.filter { group in
+                    Set(group.map { [$0.size, $0.alignment, $0.stride] }).count > 1
+                }.flatMap { $0.map(\.name) })
         }
     }
 
@@ -56,7 +57,9 @@ public enum ImportedCFixture {
                     found.append("\(facts.name): field offsets or sizes stated although the runtime shares its metadata")
                 }
             } else if type.size != facts.size || type.alignment != facts.alignment || type.stride != facts.stride {
-                found.append("\(facts.name): size/alignment/stride \(String(describing: type.size))/\(String(describing: type.alignment))/\(String(describing: type.stride)), MemoryLayout \(facts.size)/\(facts.alignment)/\(facts.stride)")
+                found.append(
+                    "\(facts.name): size/alignment/stride \(String(describing: type.size))/\(String(describing: type.alignment))/\(String(describing: type.stride)), MemoryLayout \(facts.size)/\(facts.alignment)/\(facts.stride)"
+                )
             }
         }
         for facts in oracle.fields {
@@ -64,7 +67,7 @@ public enum ImportedCFixture {
                 found.append("\(facts.type).\(facts.name): not listed")
                 continue
             }
-            if shared.contains(facts.type) { continue } // checked above
+            if shared.contains(facts.type) { continue }  // checked above
             if field.offset != facts.offset {
                 found.append("\(facts.type).\(facts.name): offset \(String(describing: field.offset)), MemoryLayout \(facts.offset)")
             }
@@ -87,7 +90,9 @@ public enum ImportedCFixture {
             do {
                 let sources = FixtureToolchain.fixturesDirectory + "/ImportedC"
                 let output = FixtureToolchain.buildDirectory + "/imported-c-tokens"
-                try FixtureToolchain.run(FixtureToolchain.swiftc, ["-O", "-I", sources, sources + "/main.swift", "-o", output], in: FixtureToolchain.buildDirectory)
+                try FixtureToolchain.run(
+                    FixtureToolchain.swiftc, ["-O", "-I", sources, sources + "/main.swift", "-o", output],
+                    in: FixtureToolchain.buildDirectory)
                 let printed = try FixtureToolchain.run(output, [], in: FixtureToolchain.buildDirectory)
                 result = .success((output, try JSONDecoder().decode(Oracle.self, from: Data(printed.utf8))))
             } catch let error as FixtureError {

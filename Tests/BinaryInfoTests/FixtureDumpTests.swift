@@ -41,8 +41,13 @@ struct FixtureDumpTests {
         #expect(actual.superclass == expected.superclass, "\(context): superclass")
         #expect(actual.cases.map(\.name) == expected.cases, "\(context): cases")
         #expect(actual.fields.map(\.name) == expected.fields.map(\.name), "\(context): field names")
-        for protocolName in ["Fixture.Shape", "Fixture.Tagged", "Swift.Equatable", "Swift.Hashable", "Swift.RawRepresentable", "Swift.CustomStringConvertible"] {
-            #expect(actual.conformances.contains(protocolName) == expected.conformances.contains(protocolName), "\(context): conformance to \(protocolName)")
+        for protocolName in [
+            "Fixture.Shape", "Fixture.Tagged", "Swift.Equatable", "Swift.Hashable", "Swift.RawRepresentable",
+            "Swift.CustomStringConvertible",
+        ] {
+            #expect(
+                actual.conformances.contains(protocolName) == expected.conformances.contains(protocolName),
+                "\(context): conformance to \(protocolName)")
         }
         if expected.generic {
             // A generic type's layout depends on its arguments: the file cannot know it.

@@ -78,7 +78,8 @@ struct HostileSectionTests {
         }
         let error = try #require(Self.error(reading: table.bytes))
         #expect(error.description.hasPrefix("malformed ELF file: sections "), "\(error)")
-        #expect(error.description.contains("swift5_fieldmd (#\(fieldmd))") && error.description.contains("overlap at address 0x"), "\(error)")
+        #expect(
+            error.description.contains("swift5_fieldmd (#\(fieldmd))") && error.description.contains("overlap at address 0x"), "\(error)")
     }
 
     @Test("two NOBITS swift5_fieldmd sections past every other address: the second one's end overflows")
@@ -93,7 +94,10 @@ struct HostileSectionTests {
             table.set(index, SectionTable.size, UInt64(1) << 63)
         }
         let error = try #require(Self.error(reading: table.bytes))
-        #expect(error == .outOfBounds(what: "section swift5_fieldmd (#\(other))", address: (UInt64(1) << 60) + (UInt64(1) << 63), length: UInt64(1) << 63))
+        #expect(
+            error
+                == .outOfBounds(
+                    what: "section swift5_fieldmd (#\(other))", address: (UInt64(1) << 60) + (UInt64(1) << 63), length: UInt64(1) << 63))
         #expect(error.description.contains("lies outside the file's data"))
     }
 
@@ -103,11 +107,14 @@ struct HostileSectionTests {
         let clean = try BinaryImage.layouts(of: table.bytes, name: "clean")
         let metadata = try table.index(of: "swift5_type_metadata")
         table.set(metadata, SectionTable.type, SectionTable.nobits)
-        table.set(metadata, SectionTable.address, UInt64(1) << 40) // above every other section: no overlap
+        table.set(metadata, SectionTable.address, UInt64(1) << 40)  // above every other section: no overlap
         table.set(metadata, SectionTable.size, UInt64(64) << 30)
         let document = try BinaryImage.layouts(of: table.bytes, name: "hostile")
-        #expect(document.image.notes.contains("section swift5_type_metadata (#\(metadata)) is SHT_NOBITS (no bytes in the file) but claims 68719476736 bytes: its records are not read"),
-                "\(document.image.notes)")
+        #expect(
+            document.image.notes.contains(
+                "section swift5_type_metadata (#\(metadata)) is SHT_NOBITS (no bytes in the file) but claims 68719476736 bytes: its records are not read"
+            ),
+            "\(document.image.notes)")
         // Without the type metadata records, types are still found through the field descriptors
         // that name them (issue 8.2) and protocols through their own table; nothing is invented.
         let cleanNames = Set(clean.types.map(\.name))
@@ -134,12 +141,16 @@ struct HostileSectionTests {
         let address = table.field(metadata, SectionTable.address, as: UInt64.self)
         table.set(fieldmd, SectionTable.address, address)
         let error = try #require(Self.error(reading: table.bytes))
-        #expect(error.description == "malformed ELF file: sections swift5_type_metadata (#\(metadata)) and swift5_fieldmd (#\(fieldmd)) overlap at address 0x\(String(address, radix: 16))"
-                || error.description == "malformed ELF file: sections swift5_fieldmd (#\(fieldmd)) and swift5_type_metadata (#\(metadata)) overlap at address 0x\(String(address, radix: 16))",
-                "\(error)")
+        #expect(
+            error.description
+                == "malformed ELF file: sections swift5_type_metadata (#\(metadata)) and swift5_fieldmd (#\(fieldmd)) overlap at address 0x\(String(address, radix: 16))"
+                || error.description
+                    == "malformed ELF file: sections swift5_fieldmd (#\(fieldmd)) and swift5_type_metadata (#\(metadata)) overlap at address 0x\(String(address, radix: 16))",
+            "\(error)")
     }
 
-    @Test("a second section named swift5_type_metadata (the protocol records): every type is still listed once, unchanged, the strays noted")
+    @Test(
+        "a second section named swift5_type_metadata (the protocol records): every type is still listed once, unchanged, the strays noted")
     func duplicateSectionName() throws {
         var table = try Self.fixture()
         let clean = try BinaryImage.layouts(of: table.bytes, name: "clean")
@@ -152,8 +163,12 @@ struct HostileSectionTests {
         let document = try BinaryImage.layouts(of: table.bytes, name: "hostile")
         let types = clean.types.filter { $0.kind != .protocol }
         #expect(document.types == types)
-        #expect(document.image.notes.contains { $0.hasPrefix("\(protocolCount) records could not be read; the first, at 0x") && $0.contains("is not a struct, class or enum") },
-                "\(document.image.notes)")
+        #expect(
+            document.image.notes.contains {
+                $0.hasPrefix("\(protocolCount) records could not be read; the first, at 0x")
+                    && $0.contains("is not a struct, class or enum")
+            },
+            "\(document.image.notes)")
     }
 
     @Test("300 seeded corruptions of the section header table: each read ends in a layout or one BinaryInfoError, within seconds")
@@ -169,10 +184,15 @@ struct HostileSectionTests {
             let index = Int(generator.next() % UInt64(table.count))
             let other = Int(generator.next() % UInt64(table.count))
             switch generator.next() % 4 {
-            case 0: table.set(index, SectionTable.type, [SectionTable.nobits, 1, 4, 19, table.field(other, SectionTable.type, as: UInt32.self)][Int(generator.next() % 5)])
+            case 0:
+                table.set(
+                    index, SectionTable.type,
+                    [SectionTable.nobits, 1, 4, 19, table.field(other, SectionTable.type, as: UInt32.self)][Int(generator.next() % 5)])
             case 1:
                 let field = [SectionTable.address, SectionTable.offset, SectionTable.size][Int(generator.next() % 3)]
-                let value = generator.next() % 2 == 0 ? bounds[Int(generator.next() % UInt64(bounds.count))] : table.field(other, field, as: UInt64.self)
+                let value =
+                    generator.next() % 2 == 0
+                    ? bounds[Int(generator.next() % UInt64(bounds.count))] : table.field(other, field, as: UInt64.self)
                 table.set(index, field, value)
             case 2: table.set(index, SectionTable.name, table.field(other, SectionTable.name, as: UInt32.self))
             default:
@@ -245,7 +265,9 @@ struct CorruptRecordLocalityTests {
         MalformedInputTests.store(UInt16(0), &corrupt, try Self.recordSizeOffset(ofFieldDescriptorWith: "onlyInCorruptible", in: bytes))
         let document = try BinaryImage.layouts(of: corrupt, name: "corrupt")
         #expect(!document.types.contains { $0.name == "Corruptible.Corruptible" })
-        #expect(document.image.notes.contains { $0.contains("record size 0 is below the 12 bytes of a field record") }, "\(document.image.notes)")
+        #expect(
+            document.image.notes.contains { $0.contains("record size 0 is below the 12 bytes of a field record") },
+            "\(document.image.notes)")
         for name in ["Corruptible.Base", "Corruptible.Child", "Corruptible.Other"] {
             let before = try #require(clean.types.first { $0.name == name })
             let after = try #require(document.types.first { $0.name == name })

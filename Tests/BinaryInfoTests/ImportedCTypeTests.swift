@@ -20,10 +20,13 @@ struct ImportedCTypeTests {
         let document = try BinaryImage.layouts(atPath: path)
         #expect(oracle.runtimeShared.isSuperset(of: Self.expectedShared), "\(oracle.runtimeShared)")
         #expect(ImportedCFixture.disagreements(of: document.types, with: oracle) == [])
-        #expect(document.image.notes.contains {
-            $0.hasPrefix("the Swift runtime merges imported C types by name: ") && $0.contains("__C.token_s.__Unnamed_union_data (24 bytes)")
-                && $0.contains("__C.event_s.__Unnamed_union_data (48 bytes)") && $0.contains("__C.node_s.__Unnamed_union_data (32 bytes)")
-        }, "\(document.image.notes)")
+        #expect(
+            document.image.notes.contains {
+                $0.hasPrefix("the Swift runtime merges imported C types by name: ")
+                    && $0.contains("__C.token_s.__Unnamed_union_data (24 bytes)")
+                    && $0.contains("__C.event_s.__Unnamed_union_data (48 bytes)")
+                    && $0.contains("__C.node_s.__Unnamed_union_data (32 bytes)")
+            }, "\(document.image.notes)")
         // Same name, same layout: whichever the runtime picks, the facts hold, so they are stated.
         let buffer = try #require(document.types.first { $0.name == "__C.document_s.__Unnamed_struct_buffer" })
         #expect(buffer.size == 16)

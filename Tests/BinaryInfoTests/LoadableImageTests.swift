@@ -41,8 +41,10 @@ struct LoadableImageTests {
         let count = Int(MalformedInputTests.load(UInt16.self, bytes, 0x3C))
         var dynamic: (offset: Int, size: Int)?
         for index in 0..<count where MalformedInputTests.load(UInt32.self, bytes, headerOffset + index * entrySize + 4) == 6 {
-            dynamic = (Int(MalformedInputTests.load(UInt64.self, bytes, headerOffset + index * entrySize + 0x18)),
-                       Int(MalformedInputTests.load(UInt64.self, bytes, headerOffset + index * entrySize + 0x20)))
+            dynamic = (
+                Int(MalformedInputTests.load(UInt64.self, bytes, headerOffset + index * entrySize + 0x18)),
+                Int(MalformedInputTests.load(UInt64.self, bytes, headerOffset + index * entrySize + 0x20))
+            )
         }
         let section = try #require(dynamic, "the fixture has no .dynamic section")
         var state: UInt64 = 0x0D1A_3C5E

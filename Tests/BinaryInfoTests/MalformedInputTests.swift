@@ -49,10 +49,12 @@ struct MalformedInputTests {
     @Test("32-bit ELF header is refused as unsupported")
     func thirtyTwoBit() throws {
         var bytes = try Self.fixtureBytes()
-        bytes[4] = 1 // ELFCLASS32
-        Self.expectError(try Self.write(bytes, named: "elf32"), {
-            if case .unsupported = $0 { return true } else { return false }
-        }, "ELFCLASS32")
+        bytes[4] = 1  // ELFCLASS32
+        Self.expectError(
+            try Self.write(bytes, named: "elf32"),
+            {
+                if case .unsupported = $0 { return true } else { return false }
+            }, "ELFCLASS32")
     }
 
     @Test("a section pointing outside the file")
@@ -69,11 +71,13 @@ struct MalformedInputTests {
             Self.store(UInt64(bytes.count) * 4, &bytes, headerOffset + index * entrySize + 0x18)
             break
         }
-        Self.expectError(try Self.write(bytes, named: "section-outside"), { error in
-            if case .outOfBounds = error { return true }
-            if case .malformedELF = error { return true }
-            return false
-        }, "section outside the file")
+        Self.expectError(
+            try Self.write(bytes, named: "section-outside"),
+            { error in
+                if case .outOfBounds = error { return true }
+                if case .malformedELF = error { return true }
+                return false
+            }, "section outside the file")
     }
 
     @Test("an ELF file without Swift sections")

@@ -39,7 +39,9 @@ struct RuntimeLookupTests {
             checked += 1
             Self.compare(layout, with: type)
         }
-        if ProcessInfo.processInfo.environment["BINARYINFO_DEBUG_LOOKUP"] != nil { print("\(library): \(checked) of \(candidates) types checked") }
+        if ProcessInfo.processInfo.environment["BINARYINFO_DEBUG_LOOKUP"] != nil {
+            print("\(library): \(checked) of \(candidates) types checked")
+        }
         // Nearly every type must be found by the runtime under the name the dump gives it.
         #expect(checked * 10 >= candidates * 9, "\(library): only \(checked) of \(candidates) types resolved by mangled name")
     }

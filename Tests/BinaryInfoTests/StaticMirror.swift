@@ -56,7 +56,9 @@ enum StaticMirror {
                 throw Failure(detail: "dlopen failed: \(String(cString: dlerror()))")
             }
             func symbol<T>(_ name: String, as type: T.Type) throws(Failure) -> T {
-                guard let address = dlsym(handle, "swift_static_mirror_" + name) else { throw Failure(detail: "no symbol swift_static_mirror_\(name)") }
+                guard let address = dlsym(handle, "swift_static_mirror_" + name) else {
+                    throw Failure(detail: "no symbol swift_static_mirror_\(name)")
+                }
                 return unsafeBitCast(address, to: type)
             }
             create = try symbol("create", as: sm_create_fn.self)

@@ -62,18 +62,19 @@ struct StaticMirrorComparisonTests {
         var ours: [String: [OurDescriptor]] = [:]
         for address in try image.fieldDescriptorAddresses() {
             guard let subject = try image.resolvedMangledName(at: address, what: "field descriptor type name"),
-                  let typeName = image.typeName(for: subject)
+                let typeName = image.typeName(for: subject)
             else {
                 continue
             }
             let records = try image.fieldDescriptor(at: address).records
             let typed = records.filter(\.hasType)
-            ours[Self.key(typeName), default: []].append(OurDescriptor(
-                typeName: typeName,
-                labels: typed.map(\.name),
-                caseLabels: records.filter { !$0.hasType }.map(\.name),
-                typeNames: typed.map { $0.mangledType.flatMap(image.typeName(for:)) }
-            ))
+            ours[Self.key(typeName), default: []].append(
+                OurDescriptor(
+                    typeName: typeName,
+                    labels: typed.map(\.name),
+                    caseLabels: records.filter { !$0.hasType }.map(\.name),
+                    typeNames: typed.map { $0.mangledType.flatMap(image.typeName(for:)) }
+                ))
         }
         let dumped = try BinaryImage.layouts(atPath: path).types.map { Self.key($0.name) }
 
@@ -89,7 +90,8 @@ struct StaticMirrorComparisonTests {
             let key = Self.key(oracleName)
             // A local type: the static mirror names its function `(unknown context at $…)`, the
             // dump names it from its symbol (`Wrapper #1 in M.T.init(…)`); matched by its own name.
-            let localPrefix = oracleName.contains("(unknown context at $")
+            let localPrefix =
+                oracleName.contains("(unknown context at $")
                 ? key.split(separator: ".").last.map { $0 + " #" } : nil
             func matches(_ candidate: String) -> Bool {
                 candidate == key || localPrefix.map { candidate.hasPrefix($0) } == true
@@ -103,7 +105,9 @@ struct StaticMirrorComparisonTests {
             let labels = info.properties.map(\.label)
             let matching = candidates.filter { $0.labels == labels && $0.caseLabels == info.enumCases }
             guard let mine = matching.first else {
-                Issue.record("\(path): \(oracleName): fields \(candidates.map(\.labels)) cases \(candidates.map(\.caseLabels)), static mirror: \(labels) \(info.enumCases)")
+                Issue.record(
+                    "\(path): \(oracleName): fields \(candidates.map(\.labels)) cases \(candidates.map(\.caseLabels)), static mirror: \(labels) \(info.enumCases)"
+                )
                 continue
             }
             for (index, property) in info.properties.enumerated() {
@@ -116,7 +120,8 @@ struct StaticMirrorComparisonTests {
                 // A type in a constrained extension: named from its descriptor symbol, with the
                 // extension and its requirements (docs/dump.md); compared without them.
                 let expected = Self.normalized(TypeNameSugar.apply(theirs))
-                let agrees = Self.normalized(printed) == expected
+                let agrees =
+                    Self.normalized(printed) == expected
                     || (printed.contains("(extension in ") && Self.key(printed) == Self.key(expected))
                 #expect(
                     agrees,
@@ -168,8 +173,9 @@ struct StaticMirrorComparisonTests {
             output += rest[..<open]
             let inner = rest[rest.index(after: open)...]
             if let close = inner.firstIndex(of: ")"), let separator = inner[..<close].firstRange(of: " in "),
-               let first = inner[separator.upperBound...].first, first == "_" || first == "$",
-               !inner[..<separator.lowerBound].contains(" ") {
+                let first = inner[separator.upperBound...].first, first == "_" || first == "$",
+                !inner[..<separator.lowerBound].contains(" ")
+            {
                 output += inner[..<separator.lowerBound]
                 rest = inner[inner.index(after: close)...]
             } else {

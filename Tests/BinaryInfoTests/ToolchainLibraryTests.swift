@@ -10,7 +10,8 @@ struct ToolchainLibraryTests {
     static let libraryDirectory: String = {
         // The directory of the libswiftCore.so this test process runs on.
         if let line = processMaps().split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
-           let slash = line.firstIndex(of: "/") {
+            let slash = line.firstIndex(of: "/")
+        {
             return URL(fileURLWithPath: String(line[slash...])).deletingLastPathComponent().path
         }
         return "/opt/swift/usr/lib/swift/linux"
@@ -79,17 +80,19 @@ struct ToolchainLibraryTests {
 
     /// Public types of the toolchain's libraries that this test process can name, against the
     /// running runtime's own view of the same types.
-    @Test("toolchain library types agree with the runtime", arguments: [
-        (String.self as Any.Type, "struct"), (Int.self, "struct"), (Double.self, "struct"), (Character.self, "struct"),
-        (Substring.self, "struct"), (String.Index.self, "struct"), (Unicode.Scalar.self, "struct"), (Duration.self, "struct"),
-        (ObjectIdentifier.self, "struct"), (AnyHashable.self, "struct"), (Hasher.self, "struct"), (StaticString.self, "struct"),
-        (Mirror.self, "struct"), (Mirror.DisplayStyle.self, "enum"), (FloatingPointSign.self, "enum"),
-        (Date.self, "struct"), (URL.self, "struct"), (URLComponents.self, "struct"), (UUID.self, "struct"),
-        (DateInterval.self, "struct"), (IndexPath.self, "struct"), (Data.self, "struct"), (Decimal.self, "struct"),
-        (TimeZone.self, "struct"), (Locale.self, "struct"), (Calendar.self, "struct"), (DateComponents.self, "struct"),
-        (URLQueryItem.self, "struct"),
-        (JSONEncoder.OutputFormatting.self, "struct"), (Calendar.Component.self, "enum"), (JSONDecoder.self, "class"),
-    ] as [(Any.Type, String)])
+    @Test(
+        "toolchain library types agree with the runtime",
+        arguments: [
+            (String.self as Any.Type, "struct"), (Int.self, "struct"), (Double.self, "struct"), (Character.self, "struct"),
+            (Substring.self, "struct"), (String.Index.self, "struct"), (Unicode.Scalar.self, "struct"), (Duration.self, "struct"),
+            (ObjectIdentifier.self, "struct"), (AnyHashable.self, "struct"), (Hasher.self, "struct"), (StaticString.self, "struct"),
+            (Mirror.self, "struct"), (Mirror.DisplayStyle.self, "enum"), (FloatingPointSign.self, "enum"),
+            (Date.self, "struct"), (URL.self, "struct"), (URLComponents.self, "struct"), (UUID.self, "struct"),
+            (DateInterval.self, "struct"), (IndexPath.self, "struct"), (Data.self, "struct"), (Decimal.self, "struct"),
+            (TimeZone.self, "struct"), (Locale.self, "struct"), (Calendar.self, "struct"), (DateComponents.self, "struct"),
+            (URLQueryItem.self, "struct"),
+            (JSONEncoder.OutputFormatting.self, "struct"), (Calendar.Component.self, "enum"), (JSONDecoder.self, "class"),
+        ] as [(Any.Type, String)])
     func libraryTypes(type: Any.Type, kind: String) throws {
         let name = String(reflecting: type)
         let document = try name.hasPrefix("Swift.") ? Self.swiftCore() : Self.foundationEssentials()
@@ -98,7 +101,9 @@ struct ToolchainLibraryTests {
         func sizes<T>(_: T.Type) -> (Int, Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment, MemoryLayout<T>.stride) }
         let (size, alignment, stride) = _openExistential(type, do: sizes)
         if let actual = layout.size {
-            #expect(actual == size && layout.alignment == alignment && layout.stride == stride, "\(name): \(actual)/\(layout.alignment ?? -1)/\(layout.stride ?? -1) vs \(size)/\(alignment)/\(stride)")
+            #expect(
+                actual == size && layout.alignment == alignment && layout.stride == stride,
+                "\(name): \(actual)/\(layout.alignment ?? -1)/\(layout.stride ?? -1) vs \(size)/\(alignment)/\(stride)")
         }
         if kind == "enum" { return }
         var runtimeFields: [(String, Int)] = []

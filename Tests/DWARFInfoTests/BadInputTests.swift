@@ -82,8 +82,10 @@ import Testing
             for index in (0..<width).reversed() { value = value << 8 | Int(bytes[offset + index]) }
             return value
         }
-        let table = try integer(0x28, 8), entrySize = try integer(0x3A, 2)
-        let count = try integer(0x3C, 2), namesIndex = try integer(0x3E, 2)
+        let table = try integer(0x28, 8)
+        let entrySize = try integer(0x3A, 2)
+        let count = try integer(0x3C, 2)
+        let namesIndex = try integer(0x3E, 2)
         let names = try integer(table + namesIndex * entrySize + 0x18, 8)
         var sections: [(String, Int, Int)] = []
         for index in 0..<count {
@@ -116,21 +118,24 @@ import Testing
     /// .debug_rnglists unit header; the reader must refuse such a file before libdwarf reads it.
     /// Found by Tools/fuzz-dwarfinfo: a unit length past the section's end. Without the check
     /// this test takes the whole test process down.
-    @Test("malformed .debug_rnglists unit headers are refused before libdwarf reads them",
-          arguments: ["length", "version", "addressSize", "offsetTable"])
+    @Test(
+        "malformed .debug_rnglists unit headers are refused before libdwarf reads them",
+        arguments: ["length", "version", "addressSize", "offsetTable"])
     func malformedRangeLists(corruption: String) throws {
         let object = FixtureToolchain.workDirectory.appendingPathComponent("rnglists-\(corruption).o").path
         // Inline functions in their own sections give a C++ object DWARF 5 range lists.
-        try FixtureToolchain.run(FixtureToolchain.clangPlusPlus, [
-            "-g", "-gdwarf-5", "-ffunction-sections", "-c", FixtureToolchain.cPlusPlusSource.path, "-o", object,
-        ])
+        try FixtureToolchain.run(
+            FixtureToolchain.clangPlusPlus,
+            [
+                "-g", "-gdwarf-5", "-ffunction-sections", "-c", FixtureToolchain.cPlusPlusSource.path, "-o", object,
+            ])
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: object)))
         let ranges = try #require(try Self.debugSections(of: bytes).first { $0.name == ".debug_rnglists" })
         switch corruption {
-        case "length": bytes[ranges.offset + 1] = 0x01 // unit length + 256
+        case "length": bytes[ranges.offset + 1] = 0x01  // unit length + 256
         case "version": bytes[ranges.offset + 4] = 0x00
         case "addressSize": bytes[ranges.offset + 6] = 0x03
-        default: bytes[ranges.offset + 11] = 0x7F // offset_entry_count high byte
+        default: bytes[ranges.offset + 11] = 0x7F  // offset_entry_count high byte
         }
         let path = try Self.write(bytes, named: "rnglists-\(corruption)-bad.o")
         guard case .malformedDebugInfo(let reported, _, let detail) = Self.error(reading: path) else {
@@ -148,14 +153,18 @@ import Testing
     @Test("a section group claiming 16 GB gives a typed error")
     func hugeSectionGroup() throws {
         let object = FixtureToolchain.workDirectory.appendingPathComponent("groups.o").path
-        try FixtureToolchain.run(FixtureToolchain.clangPlusPlus, [
-            "-g", "-gdwarf-5", "-fdebug-types-section", "-c", FixtureToolchain.cPlusPlusSource.path, "-o", object,
-        ])
+        try FixtureToolchain.run(
+            FixtureToolchain.clangPlusPlus,
+            [
+                "-g", "-gdwarf-5", "-fdebug-types-section", "-c", FixtureToolchain.cPlusPlusSource.path, "-o", object,
+            ])
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: object)))
         func integer(_ offset: Int, _ width: Int) -> Int {
             (0..<width).reversed().reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
         }
-        let table = integer(0x28, 8), entrySize = integer(0x3A, 2), count = integer(0x3C, 2)
+        let table = integer(0x28, 8)
+        let entrySize = integer(0x3A, 2)
+        let count = integer(0x3C, 2)
         // SHT_GROUP is type 17; its sh_size is at 0x20 in a 64-bit section header.
         let group = try #require((0..<count).first { integer(table + $0 * entrySize + 4, 4) == 17 })
         let sizeField = table + group * entrySize + 0x20
@@ -177,7 +186,8 @@ import Testing
         for round in 0..<300 {
             var bytes = original
             // Even rounds hit anywhere in the file (ELF and section headers too), odd rounds a debug section.
-            let section = round % 2 == 0
+            let section =
+                round % 2 == 0
                 ? (name: "whole file", offset: 0, size: original.count)
                 : sections[Int(generator.next() % UInt64(sections.count))]
             guard section.size > 0 else { continue }

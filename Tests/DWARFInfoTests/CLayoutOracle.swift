@@ -46,7 +46,9 @@ struct CLayoutOracle {
                 if field.bitWidth != nil {
                     // A zeroed buffer rather than an object: C++ types with reference members
                     // cannot be default-constructed.
-                    lines.append("    { static unsigned char buffer[sizeof(\(type))] __attribute__((aligned(16))); memset(buffer, 0, sizeof buffer); ((\(type) *)buffer)->\(name) = -1; bits(\"\(type)\", \"\(name)\", buffer, sizeof buffer); }")
+                    lines.append(
+                        "    { static unsigned char buffer[sizeof(\(type))] __attribute__((aligned(16))); memset(buffer, 0, sizeof buffer); ((\(type) *)buffer)->\(name) = -1; bits(\"\(type)\", \"\(name)\", buffer, sizeof buffer); }"
+                    )
                     continue
                 }
                 let member = "((\(type) *)0)->\(name)"
@@ -54,9 +56,12 @@ struct CLayoutOracle {
                 // of what it refers to rather than of its storage.
                 let size = field.type.hasSuffix("[]") || field.type.hasSuffix("&") ? "(size_t)-1" : "sizeof(\(member))"
                 let alignment = field.type.hasSuffix("&") ? "(size_t)-1" : "__alignof__(\(member))"
-                lines.append("    printf(\"field|%s|%s|%zu|%zu|%zu\\n\", \"\(type)\", \"\(name)\", offsetof(\(type), \(name)), \(size), \(alignment));")
+                lines.append(
+                    "    printf(\"field|%s|%s|%zu|%zu|%zu\\n\", \"\(type)\", \"\(name)\", offsetof(\(type), \(name)), \(size), \(alignment));"
+                )
                 guard !field.type.contains("{") else { continue }
-                let same = cPlusPlus
+                let same =
+                    cPlusPlus
                     ? "std::is_same<decltype(\(type)::\(name)), \(field.type)>::value"
                     : "__builtin_types_compatible_p(__typeof__(\(member)), \(field.type))"
                 lines.append("    printf(\"typename|%s|%s|%d\\n\", \"\(type)\", \"\(name)\", (int)(\(same)));")

@@ -13,10 +13,13 @@ import TypeLayout
         "enum color": (.enum, ["COLOR_RED", "COLOR_GREEN", "COLOR_BLUE"]),
         "point_t": (.struct, ["x", "y"]),
         "struct inner": (.struct, ["s", "c"]),
-        "struct outer": (.struct, [
-            "in", "as_int", "as_float", "r", "g", "b", "points", "callback", "name", "fixed",
-            "matrix", "color", "next", "tail",
-        ]),
+        "struct outer": (
+            .struct,
+            [
+                "in", "as_int", "as_float", "r", "g", "b", "points", "callback", "name", "fixed",
+                "matrix", "color", "next", "tail",
+            ]
+        ),
         "struct packed": (.struct, ["c", "i", "s"]),
         "struct aligned": (.struct, ["c", "i"]),
         "struct header": (.struct, ["kind", "version", "ihl", "length", "payload"]),
@@ -45,9 +48,10 @@ import TypeLayout
         let program = CLayoutOracle.program(for: found, header: "layouts.h")
         var oracles = ["clang": try CLayoutOracle(output: try FixtureToolchain.compileAndRun(cSource: program, named: "c-layout-oracle"))]
         if let gcc = FixtureToolchain.gcc {
-            oracles["gcc"] = try CLayoutOracle(output: try FixtureToolchain.compileAndRun(
-                cSource: program, named: "c-layout-oracle-gcc", compiler: gcc
-            ))
+            oracles["gcc"] = try CLayoutOracle(
+                output: try FixtureToolchain.compileAndRun(
+                    cSource: program, named: "c-layout-oracle-gcc", compiler: gcc
+                ))
         }
         return oracles
     }
@@ -61,7 +65,9 @@ import TypeLayout
         try checkMembers(build: build)
     }
 
-    @Test("every fixture type and member is found, and nothing else (GCC)", .enabled(if: FixtureToolchain.gcc != nil, FixtureToolchain.missingGCC), arguments: gccBuilds)
+    @Test(
+        "every fixture type and member is found, and nothing else (GCC)",
+        .enabled(if: FixtureToolchain.gcc != nil, FixtureToolchain.missingGCC), arguments: gccBuilds)
     func gccMembersAreComplete(build: String) throws {
         try checkMembers(build: build)
     }
@@ -71,7 +77,9 @@ import TypeLayout
         try checkLayouts(build: build)
     }
 
-    @Test("sizes, alignments, offsets, member sizes and bitfields match the compiler (GCC)", .enabled(if: FixtureToolchain.gcc != nil, FixtureToolchain.missingGCC), arguments: gccBuilds)
+    @Test(
+        "sizes, alignments, offsets, member sizes and bitfields match the compiler (GCC)",
+        .enabled(if: FixtureToolchain.gcc != nil, FixtureToolchain.missingGCC), arguments: gccBuilds)
     func gccLayoutsMatchCompiler(build: String) throws {
         try checkLayouts(build: build)
     }
@@ -129,7 +137,9 @@ import TypeLayout
         #expect(checkedBitfields >= 8)
     }
 
-    @Test("GCC and clang builds read the same, spellings included", .enabled(if: FixtureToolchain.gcc != nil, FixtureToolchain.missingGCC), arguments: [2, 4, 5])
+    @Test(
+        "GCC and clang builds read the same, spellings included", .enabled(if: FixtureToolchain.gcc != nil, FixtureToolchain.missingGCC),
+        arguments: [2, 4, 5])
     func producersAgree(dwarfVersion: Int) throws {
         let gcc = try Self.layouts("gcc-\(dwarfVersion)")
         let clang = try Self.layouts(dwarfVersion: dwarfVersion)
@@ -167,12 +177,14 @@ import TypeLayout
     static let library: Result<String, any Error> = Result {
         let directory = FixtureToolchain.cSource.deletingLastPathComponent()
         let library = FixtureToolchain.workDirectory.appendingPathComponent("libduplicates.so").path
-        try FixtureToolchain.run(FixtureToolchain.clang, [
-            "-g", "-shared", "-fPIC", "-o", library,
-            directory.appendingPathComponent("layouts.c").path,
-            directory.appendingPathComponent("second.c").path,
-            directory.appendingPathComponent("config_b.c").path,
-        ])
+        try FixtureToolchain.run(
+            FixtureToolchain.clang,
+            [
+                "-g", "-shared", "-fPIC", "-o", library,
+                directory.appendingPathComponent("layouts.c").path,
+                directory.appendingPathComponent("second.c").path,
+                directory.appendingPathComponent("config_b.c").path,
+            ])
         return library
     }
 
@@ -223,8 +235,10 @@ import TypeLayout
     func systemTypes() throws {
         let layouts = try Self.layouts.get()
         let names = Set(layouts.map(\.name))
-        for name in ["struct stat", "struct tm", "struct sigaction", "siginfo_t", "struct ip", "struct tcphdr",
-                     "pthread_mutex_t", "struct timex", "struct _IO_FILE", "struct sockaddr_in6", "struct msghdr"] {
+        for name in [
+            "struct stat", "struct tm", "struct sigaction", "siginfo_t", "struct ip", "struct tcphdr",
+            "pthread_mutex_t", "struct timex", "struct _IO_FILE", "struct sockaddr_in6", "struct msghdr",
+        ] {
             #expect(names.contains(name), "\(name) not read")
         }
         let program = CLayoutOracle.program(for: layouts, header: "system.c")

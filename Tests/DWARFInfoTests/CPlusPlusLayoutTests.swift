@@ -60,7 +60,8 @@ import TypeLayout
                     #expect(field.offset == facts.offset, "offsetof(\(layout.name), \(field.name))")
                     if let size = facts.size { #expect(field.size == size, "\(layout.name)::\(field.name)") }
                     if let alignment = facts.alignment { #expect(field.alignment == alignment, "alignof \(layout.name)::\(field.name)") }
-                    #expect(oracle.typeNameMatches[layout.name]?[field.name] == true, "\(layout.name)::\(field.name) is not '\(field.type)'")
+                    #expect(
+                        oracle.typeNameMatches[layout.name]?[field.name] == true, "\(layout.name)::\(field.name) is not '\(field.type)'")
                 }
                 checked += 1
             }
@@ -81,15 +82,18 @@ extension CPlusPlusLayoutTests {
     static func typeUnitBinary(dwarfVersion: Int, object: Bool) throws -> String {
         let name = object ? "typeunits-\(dwarfVersion).o" : "libtypeunits-\(dwarfVersion).so"
         let output = FixtureToolchain.workDirectory.appendingPathComponent(name).path
-        try FixtureToolchain.run(FixtureToolchain.clangPlusPlus, [
-            "-g", "-gdwarf-\(dwarfVersion)", "-fdebug-types-section", object ? "-c" : "-shared", "-fPIC",
-            FixtureToolchain.cPlusPlusSource.path, "-o", output,
-        ])
+        try FixtureToolchain.run(
+            FixtureToolchain.clangPlusPlus,
+            [
+                "-g", "-gdwarf-\(dwarfVersion)", "-fdebug-types-section", object ? "-c" : "-shared", "-fPIC",
+                FixtureToolchain.cPlusPlusSource.path, "-o", output,
+            ])
         return output
     }
 
-    @Test("types in type units read the same as types in compile units",
-          arguments: [(4, false), (5, false), (4, true), (5, true)])
+    @Test(
+        "types in type units read the same as types in compile units",
+        arguments: [(4, false), (5, false), (4, true), (5, true)])
     func typeUnits(dwarfVersion: Int, object: Bool) throws {
         let expected = try Self.layouts.get()
         let layouts = try DWARFReader(path: try Self.typeUnitBinary(dwarfVersion: dwarfVersion, object: object)).typeLayouts()
@@ -99,8 +103,9 @@ extension CPlusPlusLayoutTests {
 }
 
 extension CPlusPlusLayoutTests {
-    @Test("a g++ build reads the same as the clang++ build, virtual table pointer included",
-          .enabled(if: FixtureToolchain.gxx != nil, FixtureToolchain.missingGXX))
+    @Test(
+        "a g++ build reads the same as the clang++ build, virtual table pointer included",
+        .enabled(if: FixtureToolchain.gxx != nil, FixtureToolchain.missingGXX))
     func producersAgree() throws {
         let compiler = try #require(FixtureToolchain.gxx)
         let object = FixtureToolchain.workDirectory.appendingPathComponent("layouts-gxx.o").path

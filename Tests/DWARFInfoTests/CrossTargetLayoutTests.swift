@@ -29,7 +29,9 @@ import TypeLayout
     /// The back ends this clang lacks (the Swift toolchain's clang has them all; a system clang
     /// built for fewer targets does not): the test is disabled, naming them, rather than passing.
     static let missingBackEnds: [String] = {
-        guard let listing = try? FixtureToolchain.run(FixtureToolchain.clang, ["-print-targets"]) else { return ["(clang -print-targets failed)"] }
+        guard let listing = try? FixtureToolchain.run(FixtureToolchain.clang, ["-print-targets"]) else {
+            return ["(clang -print-targets failed)"]
+        }
         let registered = Set(listing.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
         return Set(backEnds.values).subtracting(registered).sorted()
     }()
@@ -37,16 +39,22 @@ import TypeLayout
     /// Compiles `layouts.c` for `triple`.
     static func object(triple: String, dwarfVersion: Int) throws -> String {
         let object = FixtureToolchain.workDirectory.appendingPathComponent("layouts-\(triple)-dwarf\(dwarfVersion).o").path
-        try FixtureToolchain.run(FixtureToolchain.clang, [
-            "--target=\(triple)", "-ffreestanding", "-g", "-gdwarf-\(dwarfVersion)", "-c",
-            FixtureToolchain.cSource.path, "-o", object,
-        ])
+        try FixtureToolchain.run(
+            FixtureToolchain.clang,
+            [
+                "--target=\(triple)", "-ffreestanding", "-g", "-gdwarf-\(dwarfVersion)", "-c",
+                FixtureToolchain.cSource.path, "-o", object,
+            ])
         return object
     }
 
-    @Test("sizes, alignments, offsets and bitfield positions match the compiler for other targets",
-          .enabled(if: missingBackEnds.isEmpty, "\(FixtureToolchain.clang) lacks the LLVM targets \(missingBackEnds.joined(separator: ", ")): use the Swift toolchain's clang (TOOLCHAIN_DIR)"),
-          arguments: cases.indices)
+    @Test(
+        "sizes, alignments, offsets and bitfield positions match the compiler for other targets",
+        .enabled(
+            if: missingBackEnds.isEmpty,
+            "\(FixtureToolchain.clang) lacks the LLVM targets \(missingBackEnds.joined(separator: ", ")): use the Swift toolchain's clang (TOOLCHAIN_DIR)"
+        ),
+        arguments: cases.indices)
     func crossTarget(caseIndex: Int) throws {
         let (triple, bigEndian, dwarfVersion) = Self.cases[caseIndex]
         let object = try Self.object(triple: triple, dwarfVersion: dwarfVersion)
@@ -61,7 +69,9 @@ import TypeLayout
         for layout in layouts {
             let type = layout.name
             if let size = layout.size { checks.append("_Static_assert(sizeof(\(type)) == \(size), \"sizeof \(type)\");") }
-            if let alignment = layout.alignment { checks.append("_Static_assert(_Alignof(\(type)) == \(alignment), \"_Alignof \(type)\");") }
+            if let alignment = layout.alignment {
+                checks.append("_Static_assert(_Alignof(\(type)) == \(alignment), \"_Alignof \(type)\");")
+            }
             for field in layout.fields {
                 let member = "((\(type) *)0)->\(field.name)"
                 if field.bitWidth != nil {
@@ -73,7 +83,9 @@ import TypeLayout
                 if let offset = field.offset {
                     checks.append("_Static_assert(offsetof(\(type), \(field.name)) == \(offset), \"offsetof \(type) \(field.name)\");")
                 }
-                if let size = field.size { checks.append("_Static_assert(sizeof(\(member)) == \(size), \"sizeof \(type).\(field.name)\");") }
+                if let size = field.size {
+                    checks.append("_Static_assert(sizeof(\(member)) == \(size), \"sizeof \(type).\(field.name)\");")
+                }
                 if let alignment = field.alignment {
                     checks.append("_Static_assert(__alignof__(\(member)) == \(alignment), \"__alignof__ \(type).\(field.name)\");")
                 }
@@ -83,10 +95,12 @@ import TypeLayout
         let source = FixtureToolchain.workDirectory.appendingPathComponent("cross-\(triple)-\(dwarfVersion).c")
         let probeObject = FixtureToolchain.workDirectory.appendingPathComponent("cross-\(triple)-\(dwarfVersion).o").path
         try (checks.joined(separator: "\n") + "\n").write(to: source, atomically: true, encoding: .utf8)
-        try FixtureToolchain.run(FixtureToolchain.clang, [
-            "--target=\(triple)", "-ffreestanding", "-w", "-c", "-I", FixtureToolchain.cHeader.deletingLastPathComponent().path,
-            source.path, "-o", probeObject,
-        ])
+        try FixtureToolchain.run(
+            FixtureToolchain.clang,
+            [
+                "--target=\(triple)", "-ffreestanding", "-w", "-c", "-I", FixtureToolchain.cHeader.deletingLastPathComponent().path,
+                source.path, "-o", probeObject,
+            ])
 
         // Bitfields: the bytes of `T probe = { .field = -1 }`, as the compiler laid them out.
         var dumps: [String] = []

@@ -7,7 +7,7 @@ import TypeLayout
     /// A C unit holding `struct s { T m; }`, where the member's type chain is given.
     static func tree(memberType: UInt64, extra: [DebugEntry], reversed: Bool = false) -> DebugInfoTree {
         var unit = DebugEntry(offset: DebugOffset(rawValue: 0x10), tag: DebugTag.compileUnit, parent: nil, unitRoot: 0)
-        unit.language = 0x0c // C99
+        unit.language = 0x0c  // C99
         var structure = DebugEntry(offset: DebugOffset(rawValue: 0x20), tag: DebugTag.structureType, parent: 0, unitRoot: 0)
         structure.name = "s"
         structure.byteSize = 8
@@ -42,10 +42,12 @@ import TypeLayout
 
     @Test("a cyclic typedef chain ends in an unknown size, not a hang")
     func cyclicTypedefs() throws {
-        let tree = Self.tree(memberType: 0x40, extra: [
-            Self.typedef(at: 0x40, named: "a", to: 0x50),
-            Self.typedef(at: 0x50, named: "b", to: 0x40),
-        ])
+        let tree = Self.tree(
+            memberType: 0x40,
+            extra: [
+                Self.typedef(at: 0x40, named: "a", to: 0x50),
+                Self.typedef(at: 0x50, named: "b", to: 0x40),
+            ])
         let layouts = tree.typeLayouts()
         let layout = try #require(layouts.first)
         #expect(layout.name == "struct s")
@@ -130,12 +132,15 @@ import TypeLayout
         let levels = 60
         for level in 0..<levels {
             let index = 3 + extra.count
-            var aggregate = DebugEntry(offset: DebugOffset(rawValue: 0x1000 + UInt64(level) * 0x100), tag: DebugTag.structureType, parent: 0, unitRoot: 0)
+            var aggregate = DebugEntry(
+                offset: DebugOffset(rawValue: 0x1000 + UInt64(level) * 0x100), tag: DebugTag.structureType, parent: 0, unitRoot: 0)
             aggregate.name = "t\(level)"
             aggregate.byteSize = 8
             var members: [DebugEntry] = []
             for slot in 0..<2 {
-                var member = DebugEntry(offset: DebugOffset(rawValue: aggregate.offset.rawValue + 0x10 + UInt64(slot) * 0x10), tag: DebugTag.member, parent: index, unitRoot: 0)
+                var member = DebugEntry(
+                    offset: DebugOffset(rawValue: aggregate.offset.rawValue + 0x10 + UInt64(slot) * 0x10), tag: DebugTag.member,
+                    parent: index, unitRoot: 0)
                 member.name = "m\(slot)"
                 member.dataMemberLocation = 0
                 member.type = DebugOffset(rawValue: level + 1 < levels ? aggregate.offset.rawValue + 0x100 : 0x40)

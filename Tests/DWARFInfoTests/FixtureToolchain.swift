@@ -24,7 +24,8 @@ enum FixtureToolchain {
                 try? files.removeItem(at: old)
             }
         }
-        let url = temporary
+        let url =
+            temporary
             .appendingPathComponent("DWARFInfoTests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try? files.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -72,7 +73,8 @@ enum FixtureToolchain {
         try? errorHandle.close()
         let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
-            throw FixtureError(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(stderr)")
+            throw FixtureError(
+                description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(stderr)")
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -145,10 +147,12 @@ enum FixtureToolchain {
         let sourceURL = workDirectory.appendingPathComponent("\(name).cpp")
         let executable = workDirectory.appendingPathComponent(name).path
         try source.write(to: sourceURL, atomically: true, encoding: .utf8)
-        try run(clangPlusPlus, [
-            "-w", "-std=c++17", "-I", cPlusPlusHeader.deletingLastPathComponent().path,
-            sourceURL.path, cPlusPlusSource.path, "-o", executable,
-        ])
+        try run(
+            clangPlusPlus,
+            [
+                "-w", "-std=c++17", "-I", cPlusPlusHeader.deletingLastPathComponent().path,
+                sourceURL.path, cPlusPlusSource.path, "-o", executable,
+            ])
         return try run(executable, [])
     }
 }
@@ -159,10 +163,12 @@ extension FixtureToolchain {
     /// `SwiftFixture.swift` built with full DWARF types, and its own printout of the truth.
     static let swiftFixture: Result<(executable: String, output: String), any Error> = Result {
         let executable = workDirectory.appendingPathComponent("SwiftFixture").path
-        try run(swiftc, [
-            "-g", "-Xfrontend", "-gdwarf-types", "-module-name", "SwiftFixture",
-            swiftSource.path, "-o", executable,
-        ])
+        try run(
+            swiftc,
+            [
+                "-g", "-Xfrontend", "-gdwarf-types", "-module-name", "SwiftFixture",
+                swiftSource.path, "-o", executable,
+            ])
         return (executable, try run(executable, []))
     }
 

@@ -67,7 +67,8 @@ import TypeLayout
         for truth in fixture.truth {
             let dwarf = try #require(fixture.dwarfLayout(named: truth.name))
             if let size = truth.size, let dwarfSize = dwarf.size, size != dwarfSize {
-                expected.append(LayoutDisagreement(typeName: truth.name, fact: .size(metadata: size, dwarf: dwarfSize), reason: .synthesizedSize))
+                expected.append(
+                    LayoutDisagreement(typeName: truth.name, fact: .size(metadata: size, dwarf: dwarfSize), reason: .synthesizedSize))
             }
             guard truth.kind != .enum else { continue }
             // Walk the class chain so that inherited fields are compared with their declaring class's DWARF.
@@ -81,11 +82,14 @@ import TypeLayout
                     guard metadataOffset != dwarfOffset else { continue }
                     // A class's header, for DWARF, is everything before its first own field.
                     let header = own.first?.offset
-                    let reason: LayoutDisagreement.Reason = truth.kind == .class && metadataOffset - dwarfOffset == header
+                    let reason: LayoutDisagreement.Reason =
+                        truth.kind == .class && metadataOffset - dwarfOffset == header
                         ? .classOffsetsOmitObjectHeader : .synthesizedMemberOffsets
-                    expected.append(LayoutDisagreement(
-                        typeName: truth.name, fact: .fieldOffset(field: field.name, metadata: metadataOffset, dwarf: dwarfOffset), reason: reason
-                    ))
+                    expected.append(
+                        LayoutDisagreement(
+                            typeName: truth.name, fact: .fieldOffset(field: field.name, metadata: metadataOffset, dwarf: dwarfOffset),
+                            reason: reason
+                        ))
                 }
                 declaring = current.superclass.flatMap { fixture.truthLayout(named: $0) }
             }
@@ -114,10 +118,11 @@ import TypeLayout
         // Derived's own fields are shifted by the header and Base's storage.
         let derived = try #require(fixture.truthLayout(named: "SwiftFixture.Derived"))
         let firstOwn = try #require(Self.ownFields(of: derived, in: fixture.truth).first?.offset)
-        #expect(report.disagreements.contains {
-            $0.typeName == derived.name && $0.reason == .classOffsetsOmitObjectHeader
-                && $0.fact == .fieldOffset(field: "b", metadata: firstOwn, dwarf: 0)
-        })
+        #expect(
+            report.disagreements.contains {
+                $0.typeName == derived.name && $0.reason == .classOffsetsOmitObjectHeader
+                    && $0.fact == .fieldOffset(field: "b", metadata: firstOwn, dwarf: 0)
+            })
         #expect(firstOwn > headerSize)
     }
 

@@ -11,13 +11,15 @@ enum SwiftRuntimeTruth {
             switch (parts.first, parts.count) {
             case ("type", 6):
                 guard let kind = TypeKind(rawValue: parts[2]), let size = Int(parts[3]),
-                      let alignment = Int(parts[4]), let stride = Int(parts[5]) else {
+                    let alignment = Int(parts[4]), let stride = Int(parts[5])
+                else {
                     throw FixtureError(description: "fixture line not understood: \(line)")
                 }
                 positions[parts[1]] = layouts.count
-                layouts.append(TypeLayout(
-                    name: parts[1], kind: kind, size: size, alignment: alignment, stride: stride, source: .runtime
-                ))
+                layouts.append(
+                    TypeLayout(
+                        name: parts[1], kind: kind, size: size, alignment: alignment, stride: stride, source: .runtime
+                    ))
             case ("field", 4):
                 guard let position = positions[parts[1]], let offset = Int(parts[3]) else {
                     throw FixtureError(description: "fixture line not understood: \(line)")

@@ -37,7 +37,9 @@ struct DumpCommandTests {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), errors: String(decoding: errors, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self))
     }
 
     @Test("--format json with filters gives a schema document with just the matching types")
@@ -48,7 +50,8 @@ struct DumpCommandTests {
         let document = try LayoutDocument(jsonData: Data(result.output.utf8))
         #expect(document.types.map(\.name) == ["Fixture.Base", "Fixture.Leaf"])
         #expect(document.image.path == fixture)
-        let substring = try LayoutDocument(jsonData: Data(try Self.run(["dump", fixture, "--format", "json", "--type", "Scalars"]).output.utf8))
+        let substring = try LayoutDocument(
+            jsonData: Data(try Self.run(["dump", fixture, "--format", "json", "--type", "Scalars"]).output.utf8))
         #expect(substring.types.map(\.name) == ["Fixture.MixedScalars"])
         let module = try LayoutDocument(jsonData: Data(try Self.run(["dump", fixture, "--format", "json", "--module", "__C"]).output.utf8))
         #expect(!module.types.isEmpty && module.types.allSatisfy { $0.module == "__C" })
@@ -100,7 +103,8 @@ struct DumpCommandTests {
         var holeBytes = 0
         var end = 0
         for field in type.fields.sorted(by: { ($0.offset ?? 0) < ($1.offset ?? 0) }) {
-            let offset = try #require(field.offset), size = try #require(field.size)
+            let offset = try #require(field.offset)
+            let size = try #require(field.size)
             holeBytes += max(0, offset - end)
             end = max(end, offset + size)
         }
@@ -120,11 +124,12 @@ struct DumpCommandTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let swiftSource = directory + "/witness.swift"
         try """
-            public final class Holder { var first: Int = 1; var second: Bool = false }
-            print(Holder().first)
-            """.write(toFile: swiftSource, atomically: true, encoding: .utf8)
+        public final class Holder { var first: Int = 1; var second: Bool = false }
+        print(Holder().first)
+        """.write(toFile: swiftSource, atomically: true, encoding: .utf8)
         let swiftProgram = directory + "/witness"
-        try FixtureToolchain.run(FixtureToolchain.swiftc, ["-g", "-Xfrontend", "-gdwarf-types", swiftSource, "-o", swiftProgram], in: directory)
+        try FixtureToolchain.run(
+            FixtureToolchain.swiftc, ["-g", "-Xfrontend", "-gdwarf-types", swiftSource, "-o", swiftProgram], in: directory)
 
         let result = try Self.run(["dump", swiftProgram, "--type", "Holder", "--format", "json"])
         #expect(result.status == 0)
@@ -141,7 +146,8 @@ struct DumpCommandTests {
         try "struct point { char tag; long value; };\nstruct point instance;\n".write(toFile: cSource, atomically: true, encoding: .utf8)
         let object = directory + "/point.o"
         let clang = (FixtureToolchain.swiftc as NSString).deletingLastPathComponent + "/clang"
-        try FixtureToolchain.run(FileManager.default.isExecutableFile(atPath: clang) ? clang : "clang", ["-g", "-c", cSource, "-o", object], in: directory)
+        try FixtureToolchain.run(
+            FileManager.default.isExecutableFile(atPath: clang) ? clang : "clang", ["-g", "-c", cSource, "-o", object], in: directory)
         let c = try Self.run(["dump", object, "--format", "json"])
         #expect(c.status == 0, "\(c.errors)")
         let point = try #require(try LayoutDocument(jsonData: Data(c.output.utf8)).types.first { $0.name == "struct point" })

@@ -10,43 +10,45 @@ private let fixtureCommon = """
     public struct Header { public var magic: UInt32 = 0; public var version: UInt16 = 0; public var flags: UInt16 = 0 }
     """
 
-private let fixtureV1 = fixtureCommon + """
+private let fixtureV1 =
+    fixtureCommon + """
 
-    public struct Removed { public var x: Int = 0 }
-    public struct Grows { public var a: Int32 = 0 }
-    public struct Aligns { public var a: Int16 = 0 }
-    public struct Shrinks { public var a: Int = 0; public var b: Int = 0 }
-    public struct Moves { public var a: UInt32 = 0; public var b: UInt8 = 0 }
-    public struct Retypes { public var a: Int32 = 0 }
-    public struct Renames { public var a: Int = 0; public var b: Int = 0 }
-    public struct Reorders { public var a: Int = 0; public var b: Int = 0 }
-    public struct Holey { public var a: UInt8 = 0; public var b: UInt64 = 0 }
-    public enum Mode { case a, b }
-    public enum Gone { case a, b, c }
-    open class Base1 { public init() {} }
-    open class Base2 { public init() {} }
-    open class Child: Base1 { public var x = 0 }
-    public final class Node { public var a = 0 }
-    """
+        public struct Removed { public var x: Int = 0 }
+        public struct Grows { public var a: Int32 = 0 }
+        public struct Aligns { public var a: Int16 = 0 }
+        public struct Shrinks { public var a: Int = 0; public var b: Int = 0 }
+        public struct Moves { public var a: UInt32 = 0; public var b: UInt8 = 0 }
+        public struct Retypes { public var a: Int32 = 0 }
+        public struct Renames { public var a: Int = 0; public var b: Int = 0 }
+        public struct Reorders { public var a: Int = 0; public var b: Int = 0 }
+        public struct Holey { public var a: UInt8 = 0; public var b: UInt64 = 0 }
+        public enum Mode { case a, b }
+        public enum Gone { case a, b, c }
+        open class Base1 { public init() {} }
+        open class Base2 { public init() {} }
+        open class Child: Base1 { public var x = 0 }
+        public final class Node { public var a = 0 }
+        """
 
-private let fixtureV2 = fixtureCommon + """
+private let fixtureV2 =
+    fixtureCommon + """
 
-    public struct Added { public var x: Int = 0 }
-    public struct Grows { public var a: Int32 = 0; public var b: Int32 = 0 }
-    public struct Aligns { public var a: Int64 = 0 }
-    public struct Shrinks { public var a: Int = 0 }
-    public struct Moves { public var a: UInt32 = 0; public var c: UInt32 = 0; public var b: UInt8 = 0 }
-    public struct Retypes { public var a: UInt32 = 0 }
-    public struct Renames { public var a: Int = 0; public var beta: Int = 0 }
-    public struct Reorders { public var b: Int = 0; public var a: Int = 0 }
-    public struct Holey { public var a: UInt8 = 0; public var c: UInt8 = 0; public var b: UInt64 = 0 }
-    public enum Mode { case a, b, c }
-    public enum Gone { case a, b }
-    open class Base1 { public init() {} }
-    open class Base2 { public init() {} }
-    open class Child: Base2 { public var x = 0 }
-    public final class Node { public var a = 0; public var b = 0 }
-    """
+        public struct Added { public var x: Int = 0 }
+        public struct Grows { public var a: Int32 = 0; public var b: Int32 = 0 }
+        public struct Aligns { public var a: Int64 = 0 }
+        public struct Shrinks { public var a: Int = 0 }
+        public struct Moves { public var a: UInt32 = 0; public var c: UInt32 = 0; public var b: UInt8 = 0 }
+        public struct Retypes { public var a: UInt32 = 0 }
+        public struct Renames { public var a: Int = 0; public var beta: Int = 0 }
+        public struct Reorders { public var b: Int = 0; public var a: Int = 0 }
+        public struct Holey { public var a: UInt8 = 0; public var c: UInt8 = 0; public var b: UInt64 = 0 }
+        public enum Mode { case a, b, c }
+        public enum Gone { case a, b }
+        open class Base1 { public init() {} }
+        open class Base2 { public init() {} }
+        open class Child: Base2 { public var x = 0 }
+        public final class Node { public var a = 0; public var b = 0 }
+        """
 
 /// v1 plus a new type only: a compatible change.
 private let fixtureV1Plus = fixtureV1 + "\npublic struct Extra { public var y: Int = 0 }\n"
@@ -87,10 +89,11 @@ enum CheckFixture {
                 guard result.status == 0 else { throw FixtureFailure(message: "swiftc failed: \(result.error)") }
                 return output
             }
-            return .success(Built(
-                v1: try build(fixtureV1, "v1"), v1Rebuilt: try build(fixtureV1, "v1again"),
-                v1Plus: try build(fixtureV1Plus, "v1plus"), v2: try build(fixtureV2, "v2"), directory: directory
-            ))
+            return .success(
+                Built(
+                    v1: try build(fixtureV1, "v1"), v1Rebuilt: try build(fixtureV1, "v1again"),
+                    v1Plus: try build(fixtureV1Plus, "v1plus"), v2: try build(fixtureV2, "v2"), directory: directory
+                ))
         } catch let failure as FixtureFailure {
             return .failure(failure)
         } catch {
@@ -161,8 +164,9 @@ enum CheckFixture {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errData = errorBox.wait()
-        return Output(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                      error: String(decoding: errData, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+            error: String(decoding: errData, as: UTF8.self))
     }
 
     /// Standard error's bytes, handed from the reader thread.
@@ -251,7 +255,9 @@ struct FixtureFailure: Error, CustomStringConvertible {
 
         let changed = try CheckFixture.typeinfo(["check", built.v2, "--against", snapshot])
         #expect(changed.status == 1)
-        #expect(changed.output.contains("struct Wire.Grows\n  BREAKING    size \(MemoryLayout<FixtureV1.Grows>.size) -> \(MemoryLayout<FixtureV2.Grows>.size)\n"))
+        #expect(
+            changed.output.contains(
+                "struct Wire.Grows\n  BREAKING    size \(MemoryLayout<FixtureV1.Grows>.size) -> \(MemoryLayout<FixtureV2.Grows>.size)\n"))
         #expect(changed.output.hasSuffix(" removed).\n"))
 
         // Only compatible changes: exit 1 by default, 0 with --fail-on breaking.
@@ -308,10 +314,16 @@ struct FixtureFailure: Error, CustomStringConvertible {
         #expect(text.status == 0, "\(text.error)")
         let holeStart = MemoryLayout<UInt8>.size
         let holeSize = (MemoryLayout<FixtureV1.Holey>.offset(of: \.b) ?? 0) - holeStart
-        #expect(text.output.contains("\(String(repeating: " ", count: 8 - String(holeStart).count))\(holeStart)\(String(repeating: " ", count: 6 - String(holeSize).count))\(holeSize)  ---- hole, \(holeSize) bytes ----"), "\(text.output)")
+        #expect(
+            text.output.contains(
+                "\(String(repeating: " ", count: 8 - String(holeStart).count))\(holeStart)\(String(repeating: " ", count: 6 - String(holeSize).count))\(holeSize)  ---- hole, \(holeSize) bytes ----"
+            ), "\(text.output)")
         // Same stride, smaller size (which matters where Swift packs the next field into the tail).
         #expect(MemoryLayout<FixtureV1.Holey>.stride == MemoryLayout<FixtureV1.HoleyReordered>.stride)
-        #expect(text.output.contains("reorder to shrink the size by \(MemoryLayout<FixtureV1.Holey>.size - MemoryLayout<FixtureV1.HoleyReordered>.size) bytes: b, a"))
+        #expect(
+            text.output.contains(
+                "reorder to shrink the size by \(MemoryLayout<FixtureV1.Holey>.size - MemoryLayout<FixtureV1.HoleyReordered>.size) bytes: b, a"
+            ))
 
         let json = try CheckFixture.typeinfo(["layout", built.v1, "--type", "Wire.Holey", "--format", "json"])
         let report = try JSONDecoder().decode(LayoutHolesReport.self, from: Data(json.output.utf8))
@@ -327,12 +339,14 @@ struct FixtureFailure: Error, CustomStringConvertible {
     }
 
     @Test func cTypesFromDWARFAreCheckedToo() throws {
-        let v1 = try CheckFixture.compileC("""
+        let v1 = try CheckFixture.compileC(
+            """
             struct packet { char kind; long length; };
             union value { long wide; int narrow; };
             struct packet p; union value v;
             """, "c1")
-        let v2 = try CheckFixture.compileC("""
+        let v2 = try CheckFixture.compileC(
+            """
             struct packet { char kind; char flags; short port; long length; };
             union value { long wide; int narrow; char byte; };
             struct packet p; union value v;
@@ -341,10 +355,11 @@ struct FixtureFailure: Error, CustomStringConvertible {
         #expect(diff.status == 1, "\(diff.error)")
         let report = try JSONDecoder().decode(LayoutDiffReport.self, from: Data(diff.output.utf8))
         let kinds = Set(report.changes.map { "\($0.type) \($0.change.rawValue) \($0.member ?? "") \($0.severity.rawValue)" })
-        #expect(kinds == [
-            "struct packet fieldAdded flags compatible", "struct packet fieldAdded port compatible",
-            "union value fieldAdded byte compatible",
-        ], "members added into the hole and into the union's size move nothing")
+        #expect(
+            kinds == [
+                "struct packet fieldAdded flags compatible", "struct packet fieldAdded port compatible",
+                "union value fieldAdded byte compatible",
+            ], "members added into the hole and into the union's size move nothing")
         let same = try CheckFixture.typeinfo(["diff", v1, v1])
         #expect(same.status == 0)
     }

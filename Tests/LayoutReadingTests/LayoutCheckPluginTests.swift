@@ -7,7 +7,8 @@ import TypeLayout
 // because every fixture package build also builds typeinfo itself: a few minutes.
 
 /// This package's root: three levels above this file.
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
 
 /// `swift` beside the toolchain's swiftc.
 private let swift: String = {
@@ -43,8 +44,11 @@ private struct Moved { var a: UInt8; var inserted: Int64; var b: Int64 }
 
 private struct PrintedLayout: Decodable { var size: Int; var stride: Int; var b: Int }
 
-@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: packageRoot + "/Package.swift"),
-                             "needs this package's sources beside the test (\(packageRoot))"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: FileManager.default.fileExists(atPath: packageRoot + "/Package.swift"),
+        "needs this package's sources beside the test (\(packageRoot))"))
 struct LayoutCheckPluginTests {
     @Test func recordsChecksAndCatchesABreakingChange() throws {
         let directory = NSTemporaryDirectory() + "typeinfo-plugin-fixture-\(ProcessInfo.processInfo.processIdentifier)"
@@ -63,8 +67,10 @@ struct LayoutCheckPluginTests {
         let record = try layoutCheck(["--record"])
         try #require(record.status == 0, "\(record.output)\n\(record.error)")
         let snapshot = try LayoutSnapshot(jsonData: Data(contentsOf: URL(fileURLWithPath: directory + "/layouts/Shapes.json")))
-        let printed = try JSONDecoder().decode(PrintedLayout.self, from: Data(
-            CheckFixture.run(directory + "/.build/release/Shapes", [], in: directory).output.utf8))
+        let printed = try JSONDecoder().decode(
+            PrintedLayout.self,
+            from: Data(
+                CheckFixture.run(directory + "/.build/release/Shapes", [], in: directory).output.utf8))
         let packet = try #require(snapshot.types.first { $0.name == "Shapes.Packet" }, "\(snapshot.types.map(\.name))")
         #expect(packet.size == printed.size && packet.stride == printed.stride)
         #expect(packet.fields.first { $0.name == "b" }?.offset == printed.b)
@@ -78,13 +84,15 @@ struct LayoutCheckPluginTests {
         let changed = try layoutCheck(["--", "--exit-status", "bits"])
         #expect(changed.status != 0)
         #expect(changed.output.contains("Shapes.Packet") && changed.output.contains("BREAKING"), "\(changed.output)")
-        #expect(changed.error.contains("layout-check: typeinfo check found layout changes against layouts/Shapes.json (exit status 12)"),
-                "\(changed.error)")
+        #expect(
+            changed.error.contains("layout-check: typeinfo check found layout changes against layouts/Shapes.json (exit status 12)"),
+            "\(changed.error)")
         let moved = try #require(MemoryLayout<Moved>.offset(of: \Moved.b))
         #expect(changed.output.contains("field 'b' moved: offset \(printed.b) -> \(moved)"), "\(changed.output)")
 
         let unknown = try layoutCheck(["--recrod"])
-        #expect(unknown.status != 0 && unknown.error.contains("layout-check: unknown argument '--recrod'; options for typeinfo go after `--`"),
-                "\(unknown.error)")
+        #expect(
+            unknown.status != 0 && unknown.error.contains("layout-check: unknown argument '--recrod'; options for typeinfo go after `--`"),
+            "\(unknown.error)")
     }
 }

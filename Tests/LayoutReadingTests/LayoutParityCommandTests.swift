@@ -12,7 +12,9 @@ private enum Grown {
 }
 
 /// 56 bytes of `a`, then `c` across the 64-byte boundary: the same declaration as `wideSource`.
-private struct Wide { var a: (Int64, Int64, Int64, Int64, Int64, Int64, Int64); var b: UInt16; var c: (UInt32, UInt32, UInt32); var d: Int64 }
+private struct Wide {
+    var a: (Int64, Int64, Int64, Int64, Int64, Int64, Int64); var b: UInt16; var c: (UInt32, UInt32, UInt32); var d: Int64
+}
 private let wideSource = """
     public struct Wide { public var a: (Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0); \
     public var b: UInt16 = 0; public var c: (UInt32, UInt32, UInt32) = (0, 0, 0); public var d: Int64 = 0 }
@@ -41,7 +43,8 @@ private enum Mode { case a, b }
         let sizeLine = "size \(MemoryLayout<Grown.V1>.size) -> \(MemoryLayout<Grown.V2>.size)"
         // Beside the snapshot (layouts.json -> layouts.suppressions): read without being named.
         let beside = built.directory + "/suppress.layouts.suppressions"
-        try write("""
+        try write(
+            """
             typeinfo-layout-suppressions 1
             # Grows gained a field in 2.0; every reader was rebuilt.
             accept type=Wire.Grows change=sizeChanged,strideChanged,fieldAdded reason="Grows \\"v2\\" is rebuilt everywhere"
@@ -50,8 +53,10 @@ private enum Mode { case a, b }
         let text = try CheckFixture.typeinfo(["check", built.v2, "--against", snapshot])
         #expect(text.status == 1, "other types still changed")
         #expect(!text.output.contains("struct Wire.Grows\n"), "\(text.output)")
-        #expect(text.output.contains("Suppressed (accepted) changes:\n  BREAKING    struct Wire.Grows: \(sizeLine)\n"
-            + "              accepted by \(beside):3: Grows \"v2\" is rebuilt everywhere\n"), "\(text.output)")
+        #expect(
+            text.output.contains(
+                "Suppressed (accepted) changes:\n  BREAKING    struct Wire.Grows: \(sizeLine)\n"
+                    + "              accepted by \(beside):3: Grows \"v2\" is rebuilt everywhere\n"), "\(text.output)")
         #expect(text.output.contains(" 3 accepted changes suppressed.\n"))
 
         // Accepting every change, by severity, from --suppressions: exit 0, and the JSON lists
@@ -123,8 +128,10 @@ private enum Mode { case a, b }
         #expect(result.status == 1)
         let summary = try #require(text.output.split(separator: "\n").last)
         #expect(result.output.hasPrefix("### Layout check: \(summary)\n"))
-        #expect(result.output.contains("#### struct `Wire.Grows`\n\n| severity | change |\n| --- | --- |\n"
-            + "| **BREAKING** | size \(MemoryLayout<Grown.V1>.size) -&gt; \(MemoryLayout<Grown.V2>.size) |\n"), "\(result.output)")
+        #expect(
+            result.output.contains(
+                "#### struct `Wire.Grows`\n\n| severity | change |\n| --- | --- |\n"
+                    + "| **BREAKING** | size \(MemoryLayout<Grown.V1>.size) -&gt; \(MemoryLayout<Grown.V2>.size) |\n"), "\(result.output)")
         #expect(result.output.contains("#### Removed types\n") && result.output.contains("| **BREAKING** | struct `Wire.Removed` |"))
     }
 
@@ -133,7 +140,8 @@ private enum Mode { case a, b }
         let source = built.directory + "/wide.swift"
         let library = built.directory + "/libwide.so"
         try write(wideSource, to: source)
-        let compiled = try CheckFixture.run(CheckFixture.swiftc, ["-emit-library", "-module-name", "Wide", source, "-o", library], in: built.directory)
+        let compiled = try CheckFixture.run(
+            CheckFixture.swiftc, ["-emit-library", "-module-name", "Wide", source, "-o", library], in: built.directory)
         try #require(compiled.status == 0, "\(compiled.error)")
 
         let text = try CheckFixture.typeinfo(["layout", library, "--type", "Wide.Wide"])
@@ -143,11 +151,15 @@ private enum Mode { case a, b }
         let sizeC = MemoryLayout<(UInt32, UInt32, UInt32)>.size
         #expect(offsetC / 64 != (offsetC + sizeC - 1) / 64, "the fixture straddles")
         let lines = (MemoryLayout<Wide>.size - 1) / 64 + 1
-        #expect(text.output.contains("  ---- cache line 1 starts at offset 64 (\(offsetD - 64) bytes before this row, inside the one above) ----\n"
-            + String(repeating: " ", count: 8 - String(offsetD).count) + "\(offsetD)"), "\(text.output)")
+        #expect(
+            text.output.contains(
+                "  ---- cache line 1 starts at offset 64 (\(offsetD - 64) bytes before this row, inside the one above) ----\n"
+                    + String(repeating: " ", count: 8 - String(offsetD).count) + "\(offsetD)"), "\(text.output)")
         #expect(text.output.contains("  cache lines: \(lines) of 64 bytes; 'c' (offset \(offsetC), size \(sizeC)) straddles a boundary\n"))
         let wider = try CheckFixture.typeinfo(["layout", library, "--type", "Wide.Wide", "--cacheline", "128"])
-        #expect(wider.output.contains("  cache lines: \((MemoryLayout<Wide>.size - 1) / 128 + 1) of 128 bytes\n") && !wider.output.contains("---- cache line"))
+        #expect(
+            wider.output.contains("  cache lines: \((MemoryLayout<Wide>.size - 1) / 128 + 1) of 128 bytes\n")
+                && !wider.output.contains("---- cache line"))
         let bad = try CheckFixture.typeinfo(["layout", library, "--cacheline=-1"])
         #expect(bad.status == 2 && bad.error.contains("--cacheline -1: give a size in bytes"), "\(bad.error)")
 
@@ -163,7 +175,9 @@ private enum Mode { case a, b }
         #expect(mode.size == MemoryLayout<Mode>.size && mode.holes == nil && mode.wastedBytes == nil, "an enum's bytes are not classified")
         #expect(zip(rows, rows.dropFirst()).allSatisfy { ($0.wastedBytes ?? -1) >= ($1.wastedBytes ?? -1) }, "sorted by waste")
         let byName = try CheckFixture.typeinfo(["layout", library, "--sizes", "--sort", "name"])
-        let names = byName.output.split(separator: "\n").filter { $0.contains(" struct ") }.map { String($0.split(separator: " ").last ?? "") }
+        let names = byName.output.split(separator: "\n").filter { $0.contains(" struct ") }.map {
+            String($0.split(separator: " ").last ?? "")
+        }
         #expect(names == names.sorted() && names.contains("Wide.Holey"), "\(byName.output)")
     }
 
@@ -172,7 +186,8 @@ private enum Mode { case a, b }
         let source = built.directory + "/nest.swift"
         let library = built.directory + "/libnest.so"
         try write(nestSource, to: source)
-        let compiled = try CheckFixture.run(CheckFixture.swiftc, ["-O", "-emit-library", "-module-name", "Nest", source, "-o", library], in: built.directory)
+        let compiled = try CheckFixture.run(
+            CheckFixture.swiftc, ["-O", "-emit-library", "-module-name", "Nest", source, "-o", library], in: built.directory)
         try #require(compiled.status == 0, "\(compiled.error)")
 
         func row(_ offset: Int?, _ size: Int, depth: Int, _ field: String) -> String {
@@ -183,14 +198,22 @@ private enum Mode { case a, b }
         }
         let two = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "2"])
         #expect(two.status == 0, "\(two.error)")
-        #expect(two.output.contains(row(MemoryLayout<NestOuter>.offset(of: \.inner), MemoryLayout<NestInner>.size, depth: 0, "inner: Nest.Inner")
-            + row(MemoryLayout<NestOuter>.offset(of: \.inner.tag), 1, depth: 1, "tag: Swift.UInt8")), "\(two.output)")
-        #expect(two.output.contains(row(MemoryLayout<NestOuter>.offset(of: \.inner.deep.value), 8, depth: 2, "value: Swift.Int64")), "\(two.output)")
+        #expect(
+            two.output.contains(
+                row(MemoryLayout<NestOuter>.offset(of: \.inner), MemoryLayout<NestInner>.size, depth: 0, "inner: Nest.Inner")
+                    + row(MemoryLayout<NestOuter>.offset(of: \.inner.tag), 1, depth: 1, "tag: Swift.UInt8")), "\(two.output)")
+        #expect(
+            two.output.contains(row(MemoryLayout<NestOuter>.offset(of: \.inner.deep.value), 8, depth: 2, "value: Swift.Int64")),
+            "\(two.output)")
         let one = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "1"])
-        #expect(one.output.contains(row(MemoryLayout<NestOuter>.offset(of: \.inner.deep), MemoryLayout<NestDeep>.size, depth: 1, "deep: Nest.Deep")))
+        #expect(
+            one.output.contains(
+                row(MemoryLayout<NestOuter>.offset(of: \.inner.deep), MemoryLayout<NestDeep>.size, depth: 1, "deep: Nest.Deep")))
         #expect(!one.output.contains("value: Swift.Int64"), "\(one.output)")
         let json = try CheckFixture.typeinfo(["layout", library, "--type", "Nest.Outer", "--expand", "1", "--format", "json"])
-        #expect(json.status == 2 && json.error.contains("--expand opens nested types in the text view; leave out --format json"), "\(json.error)")
+        #expect(
+            json.status == 2 && json.error.contains("--expand opens nested types in the text view; leave out --format json"),
+            "\(json.error)")
     }
 
     @Test func enumsShowPayloadsAndTheExtraTag() throws {
@@ -198,7 +221,8 @@ private enum Mode { case a, b }
         let source = built.directory + "/tagged.swift"
         let library = built.directory + "/libtagged.so"
         try write(taggedSource, to: source)
-        let compiled = try CheckFixture.run(CheckFixture.swiftc, ["-O", "-emit-library", "-module-name", "Tagged", source, "-o", library], in: built.directory)
+        let compiled = try CheckFixture.run(
+            CheckFixture.swiftc, ["-O", "-emit-library", "-module-name", "Tagged", source, "-o", library], in: built.directory)
         try #require(compiled.status == 0, "\(compiled.error)")
 
         let shape = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Shape"])
@@ -207,9 +231,14 @@ private enum Mode { case a, b }
         #expect(shape.output.contains("  enum layout: multi-payload, tag bytes \(shapeTag), "), "\(shape.output)")
         #expect(shape.output.contains("  case circle(Swift.Int64)  payload \(MemoryLayout<Int64>.size)\n"), "\(shape.output)")
         let maybe = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Maybe"])
-        #expect(maybe.output.contains("enum layout: single-payload, tag bytes \(MemoryLayout<TaggedMaybe>.size - MemoryLayout<UInt8>.size), "), "\(maybe.output)")
+        #expect(
+            maybe.output.contains("enum layout: single-payload, tag bytes \(MemoryLayout<TaggedMaybe>.size - MemoryLayout<UInt8>.size), "),
+            "\(maybe.output)")
         let flagged = try CheckFixture.typeinfo(["layout", library, "--type", "Tagged.Flagged"])
-        #expect(flagged.output.contains("enum layout: single-payload, tag bytes \(MemoryLayout<TaggedFlagged>.size - MemoryLayout<Bool>.size), "), "\(flagged.output)")
+        #expect(
+            flagged.output.contains(
+                "enum layout: single-payload, tag bytes \(MemoryLayout<TaggedFlagged>.size - MemoryLayout<Bool>.size), "),
+            "\(flagged.output)")
         // --all shows the enums too, and the total leaves them out of its count.
         let all = try CheckFixture.typeinfo(["layout", library, "--all"])
         #expect(all.output.contains("enum Tagged.Shape  size \(MemoryLayout<TaggedShape>.size)"), "\(all.output)")
@@ -227,9 +256,19 @@ private let nestSource = """
     public struct Outer { public var first: UInt16 = 0; public var inner = Inner(); public var last: UInt8 = 0 }
     """
 
-private enum TaggedShape { case circle(Int64), square(Bool), none }
-private enum TaggedMaybe { case some(UInt8), nothing }
-private enum TaggedFlagged { case on(Bool), off }
+private enum TaggedShape {
+    case circle(Int64)
+    case square(Bool)
+    case none
+}
+private enum TaggedMaybe {
+    case some(UInt8)
+    case nothing
+}
+private enum TaggedFlagged {
+    case on(Bool)
+    case off
+}
 /// The same declarations as TaggedShape, TaggedMaybe and TaggedFlagged, public in module Tagged.
 private let taggedSource = """
     public enum Shape { case circle(Int64), square(Bool), none }

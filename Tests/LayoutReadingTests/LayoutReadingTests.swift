@@ -17,8 +17,10 @@ struct LayoutReadingTests {
         return String(decoding: try result.document.jsonData(), as: UTF8.self)
     }
 
-    @Test("typeinfo dump prints the entry point's document unchanged", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"),
-          arguments: [FixtureBuild.plain, .debug, .optimized, .sharedLibrary, .object])
+    @Test(
+        "typeinfo dump prints the entry point's document unchanged",
+        .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"),
+        arguments: [FixtureBuild.plain, .debug, .optimized, .sharedLibrary, .object])
     func dumpPrintsTheReading(_ build: FixtureBuild) throws {
         let path = try FixtureToolchain.product(build)
         let printed = try DumpCommandTests.run(["dump", path, "--format", "json"])
@@ -26,8 +28,9 @@ struct LayoutReadingTests {
         #expect(printed.output == (try Self.libraryJSON(path)))
     }
 
-    @Test("a selection gives exactly the selected types of the whole reading, in order",
-          arguments: [FixtureBuild.plain, .debug, .optimized, .sharedLibrary])
+    @Test(
+        "a selection gives exactly the selected types of the whole reading, in order",
+        arguments: [FixtureBuild.plain, .debug, .optimized, .sharedLibrary])
     func selectionMatchesFilteredWhole(_ build: FixtureBuild) throws {
         let path = try FixtureToolchain.product(build)
         let whole = try BinaryLayoutReader.read(path: path).document
@@ -45,8 +48,9 @@ struct LayoutReadingTests {
         }
     }
 
-    @Test("a selection on a toolchain library gives the selected part of the whole reading",
-          .enabled(if: FileManager.default.fileExists(atPath: toolchainCore), "no toolchain libswiftCore.so at \(toolchainCore)"))
+    @Test(
+        "a selection on a toolchain library gives the selected part of the whole reading",
+        .enabled(if: FileManager.default.fileExists(atPath: toolchainCore), "no toolchain libswiftCore.so at \(toolchainCore)"))
     func selectionOnToolchainLibrary() throws {
         let whole = try BinaryLayoutReader.read(path: Self.toolchainCore).document
         let filter = try TypeFilter(typePatterns: ["Swift.Dictionary", "/^Swift\\.Int(8|16)$/"], kinds: [.struct])
@@ -58,18 +62,24 @@ struct LayoutReadingTests {
     /// The hole analyses `typeinfo layout` prints for a reading.
     static func holes(_ result: LayoutReadResult) -> String {
         let alignments = result.alignments
-        let analyses = result.document.types.map { LayoutHoles($0, alignmentOf: alignments.alignment(of:), superclass: result.superclass(of: $0)) }
+        let analyses = result.document.types.map {
+            LayoutHoles($0, alignmentOf: alignments.alignment(of:), superclass: result.superclass(of: $0))
+        }
         return LayoutHoles.textReport(analyses, includeTight: true)
     }
 
     static let lazy = LayoutReadOptions(checksSwiftAgainstDWARF: false, wantsFileNotes: false)
     static let eager = LayoutReadOptions(checksSwiftAgainstDWARF: false, wantsFileNotes: false, selectionReachesReaders: false)
 
-    @Test("a selection that reaches the readers gives what reading everything and filtering gives",
-          arguments: [FixtureBuild.plain, .debug, .optimized, .sharedLibrary, .object])
+    @Test(
+        "a selection that reaches the readers gives what reading everything and filtering gives",
+        arguments: [FixtureBuild.plain, .debug, .optimized, .sharedLibrary, .object])
     func lazyEqualsEager(_ build: FixtureBuild) throws {
         let path = try FixtureToolchain.product(build)
-        for patterns in [["Fixture.Inner"], ["Fixture.Leaf", "Fixture.MixedScalars"], ["/^Fixture\\.(Base|Leaf)$/"], ["/^(Fixture\\.Base|Fixture\\.Leaf)$/"], ["Fixture."]] {
+        for patterns in [
+            ["Fixture.Inner"], ["Fixture.Leaf", "Fixture.MixedScalars"], ["/^Fixture\\.(Base|Leaf)$/"],
+            ["/^(Fixture\\.Base|Fixture\\.Leaf)$/"], ["Fixture."],
+        ] {
             let filter = try TypeFilter(typePatterns: patterns)
             let lazy = try BinaryLayoutReader.read(path: path, selection: filter, options: Self.lazy)
             let eager = try BinaryLayoutReader.read(path: path, selection: filter, options: Self.eager)
@@ -83,8 +93,9 @@ struct LayoutReadingTests {
         }
     }
 
-    @Test("lazy and eager selections agree on a toolchain library",
-          .enabled(if: FileManager.default.fileExists(atPath: toolchainCore), "no toolchain libswiftCore.so at \(toolchainCore)"))
+    @Test(
+        "lazy and eager selections agree on a toolchain library",
+        .enabled(if: FileManager.default.fileExists(atPath: toolchainCore), "no toolchain libswiftCore.so at \(toolchainCore)"))
     func lazyEqualsEagerOnToolchainLibrary() throws {
         for patterns in [["Swift.Dictionary"], ["/^Swift\\.(Int16|String|Array<.*>)$/"], ["Swift.__RawDictionaryStorage"]] {
             let filter = try TypeFilter(typePatterns: patterns)
@@ -152,10 +163,12 @@ struct LayoutReadingTests {
         a.factSources = ["offset": [.metadata, .computed]]
         var merged = TypeLayout(name: "M.S", kind: .struct, size: 16, fields: [a, b], source: .metadata)
         merged.factSources = ["size": [.metadata, .computed]]
-        let dwarf = TypeLayout(name: "M.S", kind: .struct, size: 9, fields: [
-            FieldLayout(name: "a", type: "Swift.UInt8", offset: 0, size: 1),
-            FieldLayout(name: "b", type: "Swift.Int", offset: 1, size: 8),
-        ], source: .dwarf)
+        let dwarf = TypeLayout(
+            name: "M.S", kind: .struct, size: 9,
+            fields: [
+                FieldLayout(name: "a", type: "Swift.UInt8", offset: 0, size: 1),
+                FieldLayout(name: "b", type: "Swift.Int", offset: 1, size: 8),
+            ], source: .dwarf)
         let notes = BinaryLayoutReader.dwarfAgreementNotes(merged: [merged], dwarf: [dwarf])
         #expect(notes.contains { $0.hasPrefix("DWARF disagrees: M.S: size metadata+computed 16, DWARF 9 (using metadata+computed:") })
         #expect(notes.contains { $0.hasPrefix("DWARF disagrees: M.S: field 'b' offset computed 8, DWARF 1 (using computed:") })

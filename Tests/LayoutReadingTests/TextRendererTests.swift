@@ -55,7 +55,8 @@ struct TextRendererTests {
     func golden() throws {
         let text = LayoutTextRenderer().render(try Self.stableDocument())
         if ProcessInfo.processInfo.environment["BINARYINFO_RECORD_GOLDEN"] != nil {
-            try FileManager.default.createDirectory(atPath: (Self.goldenPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (Self.goldenPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: Self.goldenPath, atomically: true, encoding: .utf8)
             return
         }
@@ -64,7 +65,8 @@ struct TextRendererTests {
             let actual = text.split(separator: "\n", omittingEmptySubsequences: false)
             let expected = golden.split(separator: "\n", omittingEmptySubsequences: false)
             let first = (0..<min(actual.count, expected.count)).first { actual[$0] != expected[$0] } ?? min(actual.count, expected.count)
-            Issue.record("""
+            Issue.record(
+                """
                 dump text differs from \(Self.goldenPath) at line \(first + 1):
                   golden: \(first < expected.count ? String(expected[first]) : "<end>")
                   actual: \(first < actual.count ? String(actual[first]) : "<end>")

@@ -19,8 +19,9 @@ enum MeasuredPoint {
             size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment, stride: MemoryLayout<T>.stride,
             fields: fields.map { name, keyPath in
                 let valueType = Swift.type(of: keyPath).valueType
-                return FieldLayout(name: name, type: String(reflecting: valueType),
-                                   offset: MemoryLayout<T>.offset(of: keyPath), size: size(valueType))
+                return FieldLayout(
+                    name: name, type: String(reflecting: valueType),
+                    offset: MemoryLayout<T>.offset(of: keyPath), size: size(valueType))
             }
         )
     }
@@ -87,7 +88,8 @@ enum MeasuredPoint {
     }
 
     @Test func snapshotsLiveBesideTheTestFile() {
-        let verifier = LayoutSnapshotVerifier(named: "Demo.Box<Swift.Int>", besideTestFile: "/src/Tests/FooTests/BoxTests.swift", record: false)
+        let verifier = LayoutSnapshotVerifier(
+            named: "Demo.Box<Swift.Int>", besideTestFile: "/src/Tests/FooTests/BoxTests.swift", record: false)
         #expect(verifier.snapshotURL.path == "/src/Tests/FooTests/__Snapshots__/BoxTests/Demo.Box_Swift.Int_.layout.json")
     }
 
@@ -100,7 +102,9 @@ enum MeasuredPoint {
         withKnownIssue {
             assertLayout(MeasuredPoint.v2, matchesSnapshot: "Demo.Point", record: false)
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("BREAKING    size \(MemoryLayout<PointV1>.size) -> \(MemoryLayout<PointV2>.size)") }
+            issue.comments.contains {
+                $0.rawValue.contains("BREAKING    size \(MemoryLayout<PointV1>.size) -> \(MemoryLayout<PointV2>.size)")
+            }
         }
     }
 }
@@ -166,8 +170,9 @@ func instanceOffset<Object: AnyObject, Value>(_ object: Object, _ keyPath: Refer
 
     @Test func holesOfAStructComeWithAMeasurableSuggestion() throws {
         let holes = LayoutHoles(of: Packet.self)
-        #expect(holes.wastedBytes == MemoryLayout<Packet>.stride
-            - MemoryLayout<UInt8>.size - MemoryLayout<UInt32>.size - MemoryLayout<UInt16>.size)
+        #expect(
+            holes.wastedBytes == MemoryLayout<Packet>.stride
+                - MemoryLayout<UInt8>.size - MemoryLayout<UInt32>.size - MemoryLayout<UInt16>.size)
         let suggestion = try #require(holes.reorder)
         #expect(suggestion.order == ["length", "flags", "kind"])
         #expect(suggestion.suggestedSize == MemoryLayout<PacketReordered>.size)

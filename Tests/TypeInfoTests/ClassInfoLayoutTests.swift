@@ -23,7 +23,8 @@ import TypeLayout
 
     @Test func typeNamesAreSpelledWithSugar() {
         let fields = Dictionary(uniqueKeysWithValues: ClassInfo.of(Collections.self).layout.fields.map { ($0.name, $0.type) })
-        let double = String(reflecting: Double.self), string = String(reflecting: String.self)
+        let double = String(reflecting: Double.self)
+        let string = String(reflecting: String.self)
         #expect(fields["array"] == "[\(String(reflecting: Int.self))]")
         #expect(fields["dictionary"] == "[\(string) : \(double)]" || fields["dictionary"] == "[\(string): \(double)]")
         #expect(ClassInfo.of(Optionals.self).layout.fields.first?.type == "\(String(reflecting: Int.self))?")

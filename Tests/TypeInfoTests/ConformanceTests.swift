@@ -27,7 +27,8 @@ final class ConformingSub: ConformingBase, ConformanceMarker {}
     @Test func conditionalConformancesFollowTheArguments() throws {
         let ints = try #require(ClassInfo.of([Int].self).conformances())
         let opaque = try #require(ClassInfo.of([NotEquatable].self).conformances())
-        #expect(ints.contains { $0.protocolName == "Swift.Equatable" && $0.isConditional } == (([Int].self as Any.Type) is any Equatable.Type))
+        #expect(
+            ints.contains { $0.protocolName == "Swift.Equatable" && $0.isConditional } == (([Int].self as Any.Type) is any Equatable.Type))
         #expect(opaque.contains { $0.protocolName == "Swift.Equatable" } == (([NotEquatable].self as Any.Type) is any Equatable.Type))
         #expect(opaque.contains { $0.protocolName == "Swift.Collection" })
     }
@@ -37,7 +38,10 @@ final class ConformingSub: ConformingBase, ConformanceMarker {}
         let inherited = try #require(conformances.first { $0.protocolName == String(reflecting: (any ClassOnlyMarker).self) })
         #expect(isSame(inherited.declaringType, ConformingBase.self))
         #expect((ConformingSub.self as Any.Type) is any ClassOnlyMarker.Type)
-        #expect(conformances.contains { $0.protocolName == String(reflecting: (any ConformanceMarker).self) && isSame($0.declaringType, ConformingSub.self) })
+        #expect(
+            conformances.contains {
+                $0.protocolName == String(reflecting: (any ConformanceMarker).self) && isSame($0.declaringType, ConformingSub.self)
+            })
         #expect(ClassInfo.of(Int.self).conformances()?.contains { $0.protocolName == "Swift.BinaryInteger" } == true)
         #expect(ClassInfo.of((Int, Int).self).conformances()?.isEmpty == true, "a tuple has no records of its own")
     }

@@ -29,7 +29,11 @@ final class PayloadObject {
     deinit { PayloadObject.live -= 1 }
 }
 
-enum Status: Int { case idle = 0, running = 7, done = 42 }
+enum Status: Int {
+    case idle = 0
+    case running = 7
+    case done = 42
+}
 enum Uninhabited {}
 
 /// The oracle for a case: Mirror names an enum value's case (as its only child's label, or
@@ -98,7 +102,8 @@ private func mirrorCase(_ value: Any) -> (name: String, payload: Any?) {
         #expect(String(describing: read.payload) == String(describing: mirrorCase(tree).payload))
         let built = try info.makeEnumValue(Tree.self, caseNamed: "node", payload: (Tree.leaf(4), Tree.leaf(5)))
         #expect(String(describing: built) == String(describing: Tree.node(.leaf(4), .leaf(5))))
-        let partly = try ClassInfo.of(PartlyIndirect.self).makeEnumValue(PartlyIndirect.self, caseNamed: "list", payload: PartlyIndirect.value(8))
+        let partly = try ClassInfo.of(PartlyIndirect.self).makeEnumValue(
+            PartlyIndirect.self, caseNamed: "list", payload: PartlyIndirect.value(8))
         #expect(String(describing: partly) == String(describing: PartlyIndirect.list(.value(8))))
     }
 
@@ -128,21 +133,27 @@ private func mirrorCase(_ value: Any) -> (name: String, payload: Any?) {
         func message(_ body: () throws -> Any) -> String {
             do { _ = try body(); return "no error" } catch { return String(describing: error) }
         }
-        #expect(message { try info.makeEnumValue(caseNamed: "gone") }
-            == "\(name) has no case 'gone' (cases: parcel, letter, tracked, lost, returned)")
-        #expect(message { try info.makeEnumValue(caseNamed: "letter") }
-            == "case 'letter' of \(name) needs a payload of Swift.String")
-        #expect(message { try info.makeEnumValue(caseNamed: "lost", payload: 1) }
-            == "case 'lost' of \(name) has no payload, but one was given")
-        #expect(message { try info.makeEnumValue(caseNamed: "letter", payload: 1) }
-            == "case 'letter' of \(name) carries Swift.String, not Swift.Int")
+        #expect(
+            message { try info.makeEnumValue(caseNamed: "gone") }
+                == "\(name) has no case 'gone' (cases: parcel, letter, tracked, lost, returned)")
+        #expect(
+            message { try info.makeEnumValue(caseNamed: "letter") }
+                == "case 'letter' of \(name) needs a payload of Swift.String")
+        #expect(
+            message { try info.makeEnumValue(caseNamed: "lost", payload: 1) }
+                == "case 'lost' of \(name) has no payload, but one was given")
+        #expect(
+            message { try info.makeEnumValue(caseNamed: "letter", payload: 1) }
+                == "case 'letter' of \(name) carries Swift.String, not Swift.Int")
         #expect(message { try info.enumCase(of: 5) } == "expected a value of \(name), found Swift.Int")
         #expect(message { try ClassInfo.of(Int.self).enumCase(of: 5) } == "Swift.Int is not an enum")
         #expect(message { try info.rawValue(of: Shipment.lost) } == "\(name) has no raw values (it is not RawRepresentable)")
         let status = ClassInfo.of(Status.self)
-        #expect(message { try status.makeEnumValue(rawValue: "7") }
-            == "raw values of \(String(reflecting: Status.self)) are Swift.Int, not Swift.String")
-        #expect(message { try status.makeEnumValue(rawValue: 8) }
-            == "\(String(reflecting: Status.self)) has no case with raw value 8")
+        #expect(
+            message { try status.makeEnumValue(rawValue: "7") }
+                == "raw values of \(String(reflecting: Status.self)) are Swift.Int, not Swift.String")
+        #expect(
+            message { try status.makeEnumValue(rawValue: 8) }
+                == "\(String(reflecting: Status.self)) has no case with raw value 8")
     }
 }

@@ -61,9 +61,11 @@ struct NumberHolder { var label = "n"; var number = 7 }
 
         let side = try #require(ClassInfo.of(Square.self).propertyInfo(named: "side"))
         var other: Any = MixedScalars()
-        #expect(message { try side.set(1.0, on: &other) }
-            == "property 'side' belongs to \(String(reflecting: Square.self)), not to \(String(reflecting: MixedScalars.self))")
-        #expect(message { _ = try side.get(from: other) }
-            == "property 'side' belongs to \(String(reflecting: Square.self)), not to \(String(reflecting: MixedScalars.self))")
+        #expect(
+            message { try side.set(1.0, on: &other) }
+                == "property 'side' belongs to \(String(reflecting: Square.self)), not to \(String(reflecting: MixedScalars.self))")
+        #expect(
+            message { _ = try side.get(from: other) }
+                == "property 'side' belongs to \(String(reflecting: Square.self)), not to \(String(reflecting: MixedScalars.self))")
     }
 }

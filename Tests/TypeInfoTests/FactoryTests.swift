@@ -43,7 +43,11 @@ final class FactoryPet: FactoryAnimal {
 
 struct WithDefaults: DefaultInitializable { var retries = 3; var label = "x" }
 /// Size 5, stride 8: a payload case and a tag byte.
-enum CanarySubject { case one, two(Unicode.Scalar), three }
+enum CanarySubject {
+    case one
+    case two(Unicode.Scalar)
+    case three
+}
 
 struct HoldsDefaults { var inner: WithDefaults; var count: Int }
 
@@ -53,7 +57,10 @@ struct HoldsNever { var id: Int; var never: Uninhabited }
 final class SelfReferencing { var next: SelfReferencing; init(next: SelfReferencing) { self.next = next } }
 final class HoldsUnowned { unowned var target: Tracked; init(_ target: Tracked) { self.target = target } }
 struct HoldsPointer { var address: UnsafeRawPointer }
-enum OnlyPayloads { case number(Int), text(String) }
+enum OnlyPayloads {
+    case number(Int)
+    case text(String)
+}
 final class ChainLink { var box: ChainBox; init(box: ChainBox) { self.box = box } }
 struct ChainBox { var count: Int; var link: ChainLink }
 
@@ -117,7 +124,8 @@ private func message(_ body: () throws -> Any) -> String {
     @Test(arguments: [CanarySubject.self, (Int32, Int8).self, Int32?.self, FactoryAddress.self] as [Any.Type])
     func buildingWritesNoByteBeyondTheValue(_ type: Any.Type) throws {
         func check<T>(_: T.Type) throws {
-            let size = MemoryLayout<T>.size, guardBytes = 16
+            let size = MemoryLayout<T>.size
+            let guardBytes = 16
             let recipe = try ClassInfo.recipe(for: T.self, path: "", enclosing: [])
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + guardBytes, alignment: MemoryLayout<T>.alignment)
             defer { buffer.deallocate() }
@@ -140,22 +148,32 @@ private func message(_ body: () throws -> Any) -> String {
     }
 
     @Test func typesThatCannotBeBuiltNameTheField() throws {
-        #expect(message { try ClassInfo.of(HoldsAny.self).makeInstance() }
-            == "cannot build field 'payload' of type Any: an existential has no default value")
-        #expect(message { try ClassInfo.of(HoldsClosure.self).makeInstance() }
-            == "cannot build field 'handler' of type () -> (): a function has no default value")
-        #expect(message { try ClassInfo.of(HoldsNever.self).makeInstance() }
-            == "cannot build field 'never': \(String(reflecting: Uninhabited.self)) is an enum without cases")
-        #expect(message { try ClassInfo.of(Uninhabited.self).makeInstance() }
-            == "cannot build the value: \(String(reflecting: Uninhabited.self)) is an enum without cases")
-        #expect(message { try ClassInfo.of(SelfReferencing.self).makeInstance() }
-            == "cannot build field 'next': \(String(reflecting: SelfReferencing.self)) contains itself without an optional")
-        #expect(message { try ClassInfo.of(ChainLink.self).makeInstance() }
-            == "cannot build field 'box.link': \(String(reflecting: ChainLink.self)) contains itself without an optional")
-        #expect(message { try ClassInfo.of(HoldsUnowned.self).makeInstance() }
-            == "cannot build field 'target' of type \(String(reflecting: Tracked.self)): an unowned reference must refer to an existing object")
-        #expect(message { try ClassInfo.of(HoldsPointer.self).makeInstance() }
-            == "cannot build field 'address' of type Swift.UnsafeRawPointer: TypeInfo knows no default value for this standard library type")
+        #expect(
+            message { try ClassInfo.of(HoldsAny.self).makeInstance() }
+                == "cannot build field 'payload' of type Any: an existential has no default value")
+        #expect(
+            message { try ClassInfo.of(HoldsClosure.self).makeInstance() }
+                == "cannot build field 'handler' of type () -> (): a function has no default value")
+        #expect(
+            message { try ClassInfo.of(HoldsNever.self).makeInstance() }
+                == "cannot build field 'never': \(String(reflecting: Uninhabited.self)) is an enum without cases")
+        #expect(
+            message { try ClassInfo.of(Uninhabited.self).makeInstance() }
+                == "cannot build the value: \(String(reflecting: Uninhabited.self)) is an enum without cases")
+        #expect(
+            message { try ClassInfo.of(SelfReferencing.self).makeInstance() }
+                == "cannot build field 'next': \(String(reflecting: SelfReferencing.self)) contains itself without an optional")
+        #expect(
+            message { try ClassInfo.of(ChainLink.self).makeInstance() }
+                == "cannot build field 'box.link': \(String(reflecting: ChainLink.self)) contains itself without an optional")
+        #expect(
+            message { try ClassInfo.of(HoldsUnowned.self).makeInstance() }
+                == "cannot build field 'target' of type \(String(reflecting: Tracked.self)): an unowned reference must refer to an existing object"
+        )
+        #expect(
+            message { try ClassInfo.of(HoldsPointer.self).makeInstance() }
+                == "cannot build field 'address' of type Swift.UnsafeRawPointer: TypeInfo knows no default value for this standard library type"
+        )
         #expect(message { try ClassInfo.of(Int.self).makeInstance(String.self) } == "this ClassInfo builds Swift.Int, not Swift.String")
     }
 }

@@ -17,8 +17,10 @@ import Testing
         #expect(dog.warm == false)
         // A class that is not a subclass is refused, with the owner named.
         var other = FinalThing()
-        #expect(throws: PropertyAccessError.notAnInstance(
-            property: "name", owner: String(reflecting: Animal.self), found: String(reflecting: FinalThing.self))) {
+        #expect(
+            throws: PropertyAccessError.notAnInstance(
+                property: "name", owner: String(reflecting: Animal.self), found: String(reflecting: FinalThing.self))
+        ) {
             try name.set("x", on: &other)
         }
         // An existential holding a subclass instance takes the general path and still works.

@@ -25,7 +25,9 @@ import TypeInfoFixtures
         for (read, oracle) in zip(info.propertyInfos, reflected) {
             #expect(read.name == oracle.name)
             #expect(read.offset == oracle.offset, "\(info.qualifiedName).\(read.name)")
-            #expect(ObjectIdentifier(read.type) == ObjectIdentifier(oracle.type), "\(info.qualifiedName).\(read.name): \(read.type) vs \(oracle.type)")
+            #expect(
+                ObjectIdentifier(read.type) == ObjectIdentifier(oracle.type),
+                "\(info.qualifiedName).\(read.name): \(read.type) vs \(oracle.type)")
             #expect(read.isVar == oracle.isVar, "\(info.qualifiedName).\(read.name)")
             #expect(read.ownership == oracle.ownership, "\(info.qualifiedName).\(read.name)")
         }

@@ -80,9 +80,19 @@ struct Existentials {
 final class DelegateBase: BaseObject, Delegate { func ping() {} }
 
 enum NoPayload { case north, south, east, west }
-enum WithPayload { case point(Double, Double), label(String), empty }
-enum RawValued: String { case alpha = "a", beta = "b" }
-indirect enum Tree { case leaf(Int), node(Tree, Tree) }
+enum WithPayload {
+    case point(Double, Double)
+    case label(String)
+    case empty
+}
+enum RawValued: String {
+    case alpha = "a"
+    case beta = "b"
+}
+indirect enum Tree {
+    case leaf(Int)
+    case node(Tree, Tree)
+}
 enum PartlyIndirect { case value(Int); indirect case list(PartlyIndirect) }
 
 struct Statics {

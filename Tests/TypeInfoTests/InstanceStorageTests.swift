@@ -36,11 +36,12 @@ final class StorageOwner {
     @Test func classesIncludingInheritedAndReferenceStorage() throws {
         let info = ClassInfo.of(StorageOwner.self)
         do {
-            let first = StorageTracked(), second = StorageTracked()
+            let first = StorageTracked()
+            let second = StorageTracked()
             var owner = StorageOwner(first)
             try info.withStorage(of: &owner) { storage in
                 try storage.set(second, for: try #require(info.propertyInfo(named: "object")))
-                try storage.set(second, for: try #require(info.propertyInfo(named: "weakObject")))   // cast Tracked -> Tracked?
+                try storage.set(second, for: try #require(info.propertyInfo(named: "weakObject")))  // cast Tracked -> Tracked?
                 try storage.set(second, for: try #require(info.propertyInfo(named: "unownedObject")))
             }
             #expect(owner.object === second && owner.weakObject === second && owner.unownedObject === second)

@@ -8,7 +8,8 @@ import TypeLayout
             (MixedScalars.self, .struct), (Dog.self, .class), (NoPayload.self, .enum),
             (Int?.self, .optional), ((Int, String).self, .tuple), (((Int) -> Int).self, .function),
             (Any.self, .existential), ((any Shape).self, .existential), (AnyObject.self, .existential),
-            (Int.Type.self, .metatype), (Any.Type.self, .existentialMetatype), ((any Shape).Type.self, .metatype), ((any Shape.Type).self, .existentialMetatype),
+            (Int.Type.self, .metatype), (Any.Type.self, .existentialMetatype), ((any Shape).Type.self, .metatype),
+            ((any Shape.Type).self, .existentialMetatype),
         ]
         for (type, kind) in table {
             #expect(ClassInfo.of(type).kind == kind, "\(type)")
@@ -74,8 +75,9 @@ import TypeLayout
         typealias Labelled = (x: Float, name: String, Int8)
         let info = ClassInfo.of(Labelled.self)
         #expect(info.tupleElements.map(\.label) == ["x", "name", nil])
-        #expect(info.tupleElements.map { ObjectIdentifier($0.type) }
-            == [ObjectIdentifier(Float.self), ObjectIdentifier(String.self), ObjectIdentifier(Int8.self)])
+        #expect(
+            info.tupleElements.map { ObjectIdentifier($0.type) }
+                == [ObjectIdentifier(Float.self), ObjectIdentifier(String.self), ObjectIdentifier(Int8.self)])
         #expect(info.tupleElements[0].offset == MemoryLayout<Labelled>.offset(of: \.x))
         #expect(info.tupleElements[1].offset == MemoryLayout<Labelled>.offset(of: \.name))
         #expect(info.tupleElements[2].offset == MemoryLayout<Labelled>.offset(of: \.2))

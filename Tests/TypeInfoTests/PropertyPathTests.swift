@@ -3,7 +3,9 @@ import Testing
 
 private struct PathAddress { var street = "Main"; var number = 7 }
 private final class PathOwner { var name = "Ann"; var address = PathAddress(); let since = 2001 }
-private struct PathModel { var id = 1; var address = PathAddress(); var owner = PathOwner(); var nickname: String? = nil; var computed: Int { id } }
+private struct PathModel {
+    var id = 1; var address = PathAddress(); var owner = PathOwner(); var nickname: String? = nil; var computed: Int { id }
+}
 private class PathBase { var inheritedValue = 3 }
 private final class PathSub: PathBase { var own = 4 }
 
@@ -29,13 +31,19 @@ private final class PathSub: PathBase { var own = 4 }
     @Test func keyPathsThatAreNotStoredPropertiesAreRefused() throws {
         let info = ClassInfo.of(PathModel.self)
         #expect(message { try info.propertyPath(for: \PathModel.computed) }.hasPrefix("key path \\PathModel.<computed"))
-        #expect(message { try info.propertyPath(for: \PathModel.nickname?.count) }.hasSuffix("does not lead through stored properties only"))
-        #expect(message { try info.propertyPath(for: \PathOwner.name) }
-            == "the key path starts at \(String(reflecting: PathOwner.self)), not at \(String(reflecting: PathModel.self))")
+        #expect(
+            message { try info.propertyPath(for: \PathModel.nickname?.count) }.hasSuffix("does not lead through stored properties only"))
+        #expect(
+            message { try info.propertyPath(for: \PathOwner.name) }
+                == "the key path starts at \(String(reflecting: PathOwner.self)), not at \(String(reflecting: PathModel.self))")
         #expect(info.propertyInfo(for: \PathModel.address.number) == nil, "two steps are a path, not one property")
         // An inherited, overridable property is reached through accessors: said, not guessed.
-        #expect(message { try ClassInfo.of(PathSub.self).propertyPath(for: \PathSub.inheritedValue) }.hasSuffix("does not lead through stored properties only"))
-        #expect(try ClassInfo.of(PathSub.self).propertyPath("inheritedValue").last?.offset == liveOffset(PathSub(), \.own) - MemoryLayout<Int>.size)
+        #expect(
+            message { try ClassInfo.of(PathSub.self).propertyPath(for: \PathSub.inheritedValue) }.hasSuffix(
+                "does not lead through stored properties only"))
+        #expect(
+            try ClassInfo.of(PathSub.self).propertyPath("inheritedValue").last?.offset == liveOffset(PathSub(), \.own)
+                - MemoryLayout<Int>.size)
     }
 
     @Test func dottedPathsGetAndSetThroughTheChain() throws {
@@ -54,8 +62,9 @@ private final class PathSub: PathBase { var own = 4 }
         var boxed: Any = model
         try info.propertyPath("address.number").set(9, on: &boxed)
         #expect((boxed as? PathModel)?.address.number == 9)
-        #expect(message { try info.propertyPath("address.zip") }
-            == "\(String(reflecting: PathAddress.self)) has no stored property 'zip' (in 'address')")
+        #expect(
+            message { try info.propertyPath("address.zip") }
+                == "\(String(reflecting: PathAddress.self)) has no stored property 'zip' (in 'address')")
         #expect(message { try street.set(5, on: &model) } == "property 'street' holds Swift.String, not Swift.Int")
         #expect(model.address.street == "Elm")
     }

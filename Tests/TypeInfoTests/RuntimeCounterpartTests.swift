@@ -20,9 +20,13 @@ private enum RTRawEnum<T>: Int { case a, b, c, d }
 private func rtFunction(a: Int, b: Bool, c: String) -> String { "" }
 private func rtVoidFunction() {}
 
-private struct RTPerson { var firstname = "Wes"; var lastname = "Wickwire"; var age = 25; var pet = RTPet(); var favoriteNumbers = [1, 2, 3, 4, 5] }
+private struct RTPerson {
+    var firstname = "Wes"; var lastname = "Wickwire"; var age = 25; var pet = RTPet(); var favoriteNumbers = [1, 2, 3, 4, 5]
+}
 private struct RTPet { var name = "Marley"; var age = 12 }
-private final class RTPersonObject { var firstname = "Wes"; var lastname = "Wickwire"; var age = 25; var pet = RTPetObject(); var favoriteNumbers = [1, 2, 3, 4, 5] }
+private final class RTPersonObject {
+    var firstname = "Wes"; var lastname = "Wickwire"; var age = 25; var pet = RTPetObject(); var favoriteNumbers = [1, 2, 3, 4, 5]
+}
 private final class RTPetObject {
     var name = "Marley"; var age = 12
     init() {}
@@ -57,8 +61,9 @@ private func mirrorValue(_ value: Any, _ label: String) -> Any? {
     @Test func genericStructWithSevenParameters() throws {
         typealias Seven = RTSeven<Int, String, Bool, Int, Int, Int, Int>
         let info = ClassInfo.of(Seven.self)
-        #expect(info.genericArguments.map { ObjectIdentifier($0) }
-            == [Int.self, String.self, Bool.self, Int.self, Int.self, Int.self, Int.self].map { ObjectIdentifier($0) })
+        #expect(
+            info.genericArguments.map { ObjectIdentifier($0) }
+                == [Int.self, String.self, Bool.self, Int.self, Int.self, Int.self, Int.self].map { ObjectIdentifier($0) })
         #expect(info.propertyInfos.count == 1 && isSame(info.propertyInfos[0].type, Int.self))
         #expect(info.propertyInfos[0].offset == MemoryLayout<Seven>.offset(of: \.b))
     }
@@ -86,9 +91,10 @@ private func mirrorValue(_ value: Any, _ label: String) -> Any? {
         #expect(info.kind == .tuple)
         #expect(info.tupleElements.map(\.label) == ["a", "b", "c"])
         #expect(info.size == MemoryLayout<Labelled>.size && info.stride == MemoryLayout<Labelled>.stride)
-        #expect(info.tupleElements.map(\.offset) == [
-            MemoryLayout<Labelled>.offset(of: \.a), MemoryLayout<Labelled>.offset(of: \.b), MemoryLayout<Labelled>.offset(of: \.c),
-        ])
+        #expect(
+            info.tupleElements.map(\.offset) == [
+                MemoryLayout<Labelled>.offset(of: \.a), MemoryLayout<Labelled>.offset(of: \.b), MemoryLayout<Labelled>.offset(of: \.c),
+            ])
         let plain = ClassInfo.of((Int, Bool, String).self)
         #expect(plain.tupleElements.map(\.label) == [nil, nil, nil])
         #expect(plain.tupleElements.count == 3)
@@ -190,7 +196,8 @@ private func mirrorValue(_ value: Any, _ label: String) -> Any? {
         let newPet = RTPetObject(name: "Rex", age: 9)
         try info.propertyInfo(named: "pet")?.set(newPet, on: person)
         try info.propertyInfo(named: "favoriteNumbers")?.set([5, 4, 3, 2, 1] as Any, on: &anyInstance)
-        #expect(person.firstname == "John" && person.lastname == "Doe" && person.pet === newPet && person.favoriteNumbers == [5, 4, 3, 2, 1])
+        #expect(
+            person.firstname == "John" && person.lastname == "Doe" && person.pet === newPet && person.favoriteNumbers == [5, 4, 3, 2, 1])
     }
 }
 
@@ -243,28 +250,51 @@ private func mirrorValue(_ value: Any, _ label: String) -> Any? {
         #expect(try ClassInfo.of(Single.self).makeInstance(Single.self) == .test)
         enum SinglePayload: Equatable { case test(Int, Double) }
         #expect(try ClassInfo.of(SinglePayload.self).makeInstance(SinglePayload.self) == .test(0, 0))
-        enum Raw: Int { case one = 42, two = 0 }
+        enum Raw: Int {
+            case one = 42
+            case two = 0
+        }
         #expect(try ClassInfo.of(Raw.self).makeInstance(Raw.self) == .one)
-        enum Scalar: Equatable { case one, two(Unicode.Scalar), three }
+        enum Scalar: Equatable {
+            case one
+            case two(Unicode.Scalar)
+            case three
+        }
         // TypeInfo takes the first case without payload (Runtime takes tag 0, the first payload case).
         #expect(try ClassInfo.of(Scalar.self).makeInstance(Scalar.self) == .one)
-        enum Extended: Equatable { case oneToThree(Scalar), four, five }
+        enum Extended: Equatable {
+            case oneToThree(Scalar)
+            case four, five
+        }
         #expect(try ClassInfo.of(Extended.self).makeInstance(Extended.self) == .four)
-        enum CommonTag: Equatable { case one(Int), two(Double), three(UInt64) }
+        enum CommonTag: Equatable {
+            case one(Int)
+            case two(Double)
+            case three(UInt64)
+        }
         #expect(try ClassInfo.of(CommonTag.self).makeInstance(CommonTag.self) == .one(0))
         struct Person: Equatable { let name: String; let age: UInt64 }
-        enum Nested: Equatable { case one(person: Person, array: [Person], dictionary: [Int: Person]), three(Int) }
-        #expect(try ClassInfo.of(Nested.self).makeInstance(Nested.self) == .one(person: Person(name: "", age: 0), array: [], dictionary: [:]))
+        enum Nested: Equatable {
+            case one(person: Person, array: [Person], dictionary: [Int: Person])
+            case three(Int)
+        }
+        #expect(
+            try ClassInfo.of(Nested.self).makeInstance(Nested.self) == .one(person: Person(name: "", age: 0), array: [], dictionary: [:]))
     }
 
     /// Runtime's `allCases(of:)`: every case, payloads built by the factory, compared with the
     /// values Swift builds.
     @Test func everyCaseWithBuiltPayloads() throws {
-        enum Unaligned: Equatable { case one(Unicode.Scalar), two(Unicode.Scalar), five, six }
+        enum Unaligned: Equatable {
+            case one(Unicode.Scalar)
+            case two(Unicode.Scalar)
+            case five, six
+        }
         let info = ClassInfo.of(Unaligned.self)
         let built = try info.cases.map { enumCase in
-            try info.makeEnumValue(Unaligned.self, caseNamed: enumCase.name,
-                                   payload: try enumCase.payloadType.map { try ClassInfo.of($0).makeInstance() })
+            try info.makeEnumValue(
+                Unaligned.self, caseNamed: enumCase.name,
+                payload: try enumCase.payloadType.map { try ClassInfo.of($0).makeInstance() })
         }
         #expect(Set(built.map { "\($0)" }) == Set([Unaligned.one("\u{0}"), .two("\u{0}"), .five, .six].map { "\($0)" }))
         #expect(built.count == 4)

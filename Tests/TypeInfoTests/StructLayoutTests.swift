@@ -13,15 +13,18 @@ import TypeLayout
 
     @Test func mixedAlignmentScalars() throws {
         let other = MixedScalars(flag: false, wide: 77, small: 1, real: -0.5, half: -2, single: 9, character: "z")
-        try expectMatchesLanguage(MixedScalars(), other: other, offsets: [
-            "flag": \.flag, "wide": \.wide, "small": \.small, "real": \.real,
-            "half": \.half, "single": \.single, "character": \.character,
-        ])
+        try expectMatchesLanguage(
+            MixedScalars(), other: other,
+            offsets: [
+                "flag": \.flag, "wide": \.wide, "small": \.small, "real": \.real,
+                "half": \.half, "single": \.single, "character": \.character,
+            ])
     }
 
     @Test func nestedStructs() throws {
-        try expectMatchesLanguage(Nested(), other: Nested(inner: Inner(a: 5, b: true), tag: 0, more: Inner()),
-                                  offsets: ["inner": \.inner, "tag": \.tag, "more": \.more])
+        try expectMatchesLanguage(
+            Nested(), other: Nested(inner: Inner(a: 5, b: true), tag: 0, more: Inner()),
+            offsets: ["inner": \.inner, "tag": \.tag, "more": \.more])
         let info = ClassInfo.of(Nested.self)
         #expect(isSame(info.propertyInfo(named: "inner")?.type, Inner.self))
         #expect(info.propertyInfo(named: "inner")?.size == MemoryLayout<Inner>.size)
@@ -29,19 +32,23 @@ import TypeLayout
 
     @Test func optionals() throws {
         let other = Optionals(int: nil, string: nil, object: nil, inner: Inner(a: 3, b: true), double: .some(.some(4)))
-        try expectMatchesLanguage(Optionals(), other: other, offsets: [
-            "int": \.int, "string": \.string, "object": \.object, "inner": \.inner, "double": \.double,
-        ])
+        try expectMatchesLanguage(
+            Optionals(), other: other,
+            offsets: [
+                "int": \.int, "string": \.string, "object": \.object, "inner": \.inner, "double": \.double,
+            ])
         let info = ClassInfo.of(Optionals.self)
         #expect(isSame(info.propertyInfo(named: "object")?.type, Optional<Referent>.self))
-        #expect(isSame(info.propertyInfo(named: "double")?.type, Optional<Optional<Double>>.self))
+        #expect(isSame(info.propertyInfo(named: "double")?.type, Optional<Double?>.self))
     }
 
     @Test func collections() throws {
         let other = Collections(array: [], dictionary: ["z": 26], set: ["p", "q"], nested: [])
-        try expectMatchesLanguage(Collections(), other: other, offsets: [
-            "array": \.array, "dictionary": \.dictionary, "set": \.set, "nested": \.nested,
-        ])
+        try expectMatchesLanguage(
+            Collections(), other: other,
+            offsets: [
+                "array": \.array, "dictionary": \.dictionary, "set": \.set, "nested": \.nested,
+            ])
         let array = ClassInfo.of([Int].self)
         #expect(array.genericArguments.count == 1 && isSame(array.genericArguments.first, Int.self))
         let dictionary = ClassInfo.of([String: Double].self)
@@ -49,8 +56,9 @@ import TypeLayout
     }
 
     @Test func tupleFields() throws {
-        try expectMatchesLanguage(Tuples(), other: Tuples(pair: (2, "two"), labelled: (x: 5, y: 6)),
-                                  offsets: ["pair": \.pair, "labelled": \.labelled, "unit": \.unit])
+        try expectMatchesLanguage(
+            Tuples(), other: Tuples(pair: (2, "two"), labelled: (x: 5, y: 6)),
+            offsets: ["pair": \.pair, "labelled": \.labelled, "unit": \.unit])
     }
 
     @Test func closureFields() throws {
@@ -81,10 +89,12 @@ import TypeLayout
         other.object = DelegateObject()
         other.delegate = DelegateBase()
         other.metatype = String.self
-        try expectMatchesLanguage(Existentials(), other: other, offsets: [
-            "any": \.any, "shape": \.shape, "object": \.object, "delegate": \.delegate,
-            "composition": \.composition, "classBound": \.classBound, "metatype": \.metatype,
-        ])
+        try expectMatchesLanguage(
+            Existentials(), other: other,
+            offsets: [
+                "any": \.any, "shape": \.shape, "object": \.object, "delegate": \.delegate,
+                "composition": \.composition, "classBound": \.classBound, "metatype": \.metatype,
+            ])
     }
 
     @Test func staticAndComputedPropertiesAreAbsent() throws {
@@ -129,8 +139,9 @@ import TypeLayout
         try expectMatchesLanguage(Pair(first: true, second: 1.5), offsets: ["first": \.first, "second": \.second])
         try expectMatchesLanguage(Pair(first: Int16(1), second: [1]), offsets: ["first": \.first, "second": \.second])
         #expect(ClassInfo.of(Box<UInt8>.self).genericArguments.map(ObjectIdentifier.init) == [ObjectIdentifier(UInt8.self)])
-        #expect(ClassInfo.of(Pair<Bool, Double>.self).genericArguments.map(ObjectIdentifier.init)
-            == [ObjectIdentifier(Bool.self), ObjectIdentifier(Double.self)])
+        #expect(
+            ClassInfo.of(Pair<Bool, Double>.self).genericArguments.map(ObjectIdentifier.init)
+                == [ObjectIdentifier(Bool.self), ObjectIdentifier(Double.self)])
         #expect(isSame(ClassInfo.of(Box<String>.self).propertyInfo(named: "value")?.type, String.self))
         #expect(ClassInfo.of(Box<UInt8>.self) !== ClassInfo.of(Box<String>.self))
     }

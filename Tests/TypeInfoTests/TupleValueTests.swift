@@ -4,12 +4,17 @@ import Testing
 /// `makeTuple(elements:)`: tuples of every shape built from their elements, compared with the
 /// same tuples written in Swift (equality, and `Mirror`'s labels for the literal-less ones).
 @Suite struct TupleValueTests {
-    enum Shape: Equatable { case circle(radius: Double), rect(w: Double, h: Double) }
+    enum Shape: Equatable {
+        case circle(radius: Double)
+        case rect(w: Double, h: Double)
+    }
 
     @Test func buildsTuplesAsSwiftWritesThem() throws {
-        let three = try #require(try ClassInfo.of((Int, String, Double?).self).makeTuple(elements: [7, "x", Double?.none as Any]) as? (Int, String, Double?))
+        let three = try #require(
+            try ClassInfo.of((Int, String, Double?).self).makeTuple(elements: [7, "x", Double?.none as Any]) as? (Int, String, Double?))
         #expect(three.0 == 7 && three.1 == "x" && three.2 == nil)
-        let labelled = try #require(try ClassInfo.of((w: Double, h: Double).self).makeTuple(elements: [1.5, 2.0]) as? (w: Double, h: Double))
+        let labelled = try #require(
+            try ClassInfo.of((w: Double, h: Double).self).makeTuple(elements: [1.5, 2.0]) as? (w: Double, h: Double))
         #expect(labelled.w == 1.5 && labelled.h == 2.0)
         // A class element: the tuple holds the same object.
         let object = Tracked(1)
@@ -31,10 +36,12 @@ import Testing
         func message(_ body: () throws -> Any) -> String? {
             do { _ = try body(); return nil } catch { return "\(error)" }
         }
-        #expect(message { try ClassInfo.of((Int, String).self).makeTuple(elements: [1]) }
-            == "(Swift.Int, Swift.String) has 2 elements, 1 value was given")
-        #expect(message { try ClassInfo.of((Int, String).self).makeTuple(elements: [1, 2]) }
-            == "element 1 of (Swift.Int, Swift.String) is Swift.String, the value given is Swift.Int")
+        #expect(
+            message { try ClassInfo.of((Int, String).self).makeTuple(elements: [1]) }
+                == "(Swift.Int, Swift.String) has 2 elements, 1 value was given")
+        #expect(
+            message { try ClassInfo.of((Int, String).self).makeTuple(elements: [1, 2]) }
+                == "element 1 of (Swift.Int, Swift.String) is Swift.String, the value given is Swift.Int")
         #expect(message { try ClassInfo.of(Int.self).makeTuple(elements: [1]) } == "Swift.Int is not a tuple")
     }
 }

@@ -5,10 +5,13 @@ import Testing
 // each library product has a DocC catalog whose landing page is its module's, and every
 // `<doc:Article>` a catalog links to is an article in it (what DocC warns about first).
 
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent("Package.swift").path),
-                "needs the package's sources beside the test"))
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent("Package.swift").path),
+        "needs the package's sources beside the test"))
 struct DocumentationCatalogTests {
     /// The library products in Package.swift (`.library(name: "X", targets: ["X"])`).
     func libraries() throws -> [String] {
@@ -36,7 +39,8 @@ struct DocumentationCatalogTests {
                 var rest = body[...]
                 while let link = rest.range(of: "<doc:") {
                     let target = rest[link.upperBound...].prefix { $0 != ">" }
-                    #expect(articles.contains(target + ".md"), "\(name).docc/\(article) links to <doc:\(target)>, which is not in the catalog")
+                    #expect(
+                        articles.contains(target + ".md"), "\(name).docc/\(article) links to <doc:\(target)>, which is not in the catalog")
                     rest = rest[link.upperBound...]
                 }
             }

@@ -97,7 +97,8 @@ private enum V2 {
     }
 
     @Test func removedFieldIsBreaking() throws {
-        let old = Measured.structLayout(V1.Shrink.self, name: "Demo.Shrink", [("a", \V1.Shrink.a), ("b", \V1.Shrink.b), ("c", \V1.Shrink.c)])
+        let old = Measured.structLayout(
+            V1.Shrink.self, name: "Demo.Shrink", [("a", \V1.Shrink.a), ("b", \V1.Shrink.b), ("c", \V1.Shrink.c)])
         let new = Measured.structLayout(V2.Shrink.self, name: "Demo.Shrink", [("a", \V2.Shrink.a), ("c", \V2.Shrink.c)])
         let diff = LayoutDiff(old: [old], new: [new])
         #expect(diff.changes(.fieldRemoved).map(\.member) == ["b"])
@@ -185,8 +186,9 @@ private enum V2 {
     @Test func unionMemberWithinTheOldSizeIsCompatible() {
         let int64 = Measured.sizeAndAlignment(Int64.self)
         let int32 = Measured.sizeAndAlignment(Int32.self)
-        let old = TypeLayout(name: "c.Value", kind: .union, size: int64.size, alignment: int64.alignment, stride: int64.size,
-                             fields: [FieldLayout(name: "wide", type: "int64_t", offset: 0, size: int64.size)])
+        let old = TypeLayout(
+            name: "c.Value", kind: .union, size: int64.size, alignment: int64.alignment, stride: int64.size,
+            fields: [FieldLayout(name: "wide", type: "int64_t", offset: 0, size: int64.size)])
         var new = old
         new.fields.append(FieldLayout(name: "narrow", type: "int32_t", offset: 0, size: int32.size))
         let diff = LayoutDiff(old: [old], new: [new])

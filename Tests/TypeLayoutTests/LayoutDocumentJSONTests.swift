@@ -15,7 +15,8 @@ import TypeLayout
                 ],
                 source: .metadata
             ),
-            TypeLayout(name: "Demo.Shape", kind: .enum, cases: [EnumCaseLayout(name: "circle", payloadType: "Swift.Double", indirect: true)]),
+            TypeLayout(
+                name: "Demo.Shape", kind: .enum, cases: [EnumCaseLayout(name: "circle", payloadType: "Swift.Double", indirect: true)]),
         ]
     )
 

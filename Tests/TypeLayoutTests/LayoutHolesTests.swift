@@ -51,14 +51,16 @@ private struct OddReordered { var whole: Int64; var odd: NineBytes; var byte: In
 
     @Test func swiftPacksIntoTheTailOfANestedStruct() {
         // The compiler puts `tail` inside NineBytes's tail padding; no hole is reported there.
-        let layout = Measured.structLayout(TailPacked.self, name: "Demo.TailPacked", [("inner", \TailPacked.inner), ("tail", \TailPacked.tail)])
+        let layout = Measured.structLayout(
+            TailPacked.self, name: "Demo.TailPacked", [("inner", \TailPacked.inner), ("tail", \TailPacked.tail)])
         let holes = LayoutHoles(layout)
         #expect(holes.holeCount == 0)
         #expect(holes.wastedBytes == wasted(TailPacked.self, fieldTypes: [NineBytes.self, Int8.self]))
     }
 
     @Test func aTightStructHasNoSuggestion() {
-        let layout = Measured.structLayout(Tight.self, name: "Demo.Tight", [("a", \Tight.a), ("b", \Tight.b), ("c", \Tight.c), ("d", \Tight.d)])
+        let layout = Measured.structLayout(
+            Tight.self, name: "Demo.Tight", [("a", \Tight.a), ("b", \Tight.b), ("c", \Tight.c), ("d", \Tight.d)])
         let holes = LayoutHoles(layout, alignmentOf: alignments.alignment(of:))
         #expect(holes.holeCount == 0)
         #expect(holes.reorder == nil)
@@ -119,18 +121,23 @@ private struct OddReordered { var whole: Int64; var odd: NineBytes; var byte: In
         let layout = Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)])
         let holes = LayoutHoles(layout, alignmentOf: alignments.alignment(of:))
         let text = holes.textReport()
-        #expect(text.hasPrefix("struct Demo.Padded  size \(MemoryLayout<Padded>.size), alignment \(MemoryLayout<Padded>.alignment), stride \(MemoryLayout<Padded>.stride)\n"))
+        #expect(
+            text.hasPrefix(
+                "struct Demo.Padded  size \(MemoryLayout<Padded>.size), alignment \(MemoryLayout<Padded>.alignment), stride \(MemoryLayout<Padded>.stride)\n"
+            ))
         #expect(text.contains("---- hole, \(holes.holeBytes) bytes ----"))
         #expect(text.contains("reorder to save \(holes.reorder?.savedBytes ?? -1) bytes: b, a, c"))
-        let tight = LayoutHoles(Measured.structLayout(Tight.self, name: "Demo.Tight", [("a", \Tight.a), ("b", \Tight.b), ("c", \Tight.c), ("d", \Tight.d)]))
+        let tight = LayoutHoles(
+            Measured.structLayout(Tight.self, name: "Demo.Tight", [("a", \Tight.a), ("b", \Tight.b), ("c", \Tight.c), ("d", \Tight.d)]))
         let summary = LayoutHoles.summaryLine([holes, tight])
         #expect(summary.hasPrefix("total: \(holes.wastedBytes + tight.wastedBytes) bytes wasted"))
         #expect(summary.contains("in \(tight.wastedBytes > 0 ? 2 : 1) of 2 types"))
     }
 
     @Test func totalsOverHostileSizesSaturateInsteadOfTrapping() {
-        let huge = TypeLayout(name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 1, stride: Int.max,
-                              fields: [FieldLayout(name: "last", type: "T", offset: Int.max - 1, size: 1)])
+        let huge = TypeLayout(
+            name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 1, stride: Int.max,
+            fields: [FieldLayout(name: "last", type: "T", offset: Int.max - 1, size: 1)])
         let analyses = [LayoutHoles(huge), LayoutHoles(huge)]
         #expect(analyses[0].holeBytes == Int.max - 1)
         #expect(LayoutHoles.summaryLine(analyses).hasPrefix("total: \(Int.max) bytes wasted"))
@@ -138,9 +145,12 @@ private struct OddReordered { var whole: Int64; var odd: NineBytes; var byte: In
     }
 
     @Test func cacheLineMarkersOverHostileOffsetsAreCappedAndCounted() {
-        let huge = TypeLayout(name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 1, stride: Int.max,
-                              fields: [FieldLayout(name: "first", type: "T", offset: 0, size: 1),
-                                       FieldLayout(name: "last", type: "T", offset: Int.max - 8, size: 8)])
+        let huge = TypeLayout(
+            name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 1, stride: Int.max,
+            fields: [
+                FieldLayout(name: "first", type: "T", offset: 0, size: 1),
+                FieldLayout(name: "last", type: "T", offset: Int.max - 8, size: 8),
+            ])
         let holes = LayoutHoles(huge)
         let text = holes.textReport(cacheLineSize: 64)
         #expect(text.components(separatedBy: "---- cache line ").count - 1 == 256)
@@ -156,10 +166,12 @@ private struct ExpandOuter { var first: UInt16; var inner: ExpandInner; var last
 
 @Suite struct LayoutExpansionTests {
     let deep = Measured.structLayout(ExpandDeep.self, name: "Demo.ExpandDeep", [("flag", \ExpandDeep.flag), ("value", \ExpandDeep.value)])
-    let inner = Measured.structLayout(ExpandInner.self, name: "Demo.ExpandInner",
-                                      [("tag", \ExpandInner.tag), ("deep", \ExpandInner.deep), ("count", \ExpandInner.count)])
-    let outer = Measured.structLayout(ExpandOuter.self, name: "Demo.ExpandOuter",
-                                      [("first", \ExpandOuter.first), ("inner", \ExpandOuter.inner), ("last", \ExpandOuter.last)])
+    let inner = Measured.structLayout(
+        ExpandInner.self, name: "Demo.ExpandInner",
+        [("tag", \ExpandInner.tag), ("deep", \ExpandInner.deep), ("count", \ExpandInner.count)])
+    let outer = Measured.structLayout(
+        ExpandOuter.self, name: "Demo.ExpandOuter",
+        [("first", \ExpandOuter.first), ("inner", \ExpandOuter.inner), ("last", \ExpandOuter.last)])
 
     /// The expansion over the three types; the fields' type names are `String(reflecting:)`.
     func expansion(depth: Int) -> LayoutExpansion {
@@ -210,13 +222,18 @@ private struct ExpandOuter { var first: UInt16; var inner: ExpandInner; var last
     }
 }
 
-private enum TaggedShape { case circle(Int64), square(Bool), none }
+private enum TaggedShape {
+    case circle(Int64)
+    case square(Bool)
+    case none
+}
 
 @Suite struct EnumLayoutSummaryTests {
     /// The layout a computed reading gives for TaggedShape, its numbers from MemoryLayout.
     var shape: TypeLayout {
-        var layout = Measured.enumLayout(TaggedShape.self, name: "Demo.TaggedShape",
-                                         cases: [("circle", Int64.self), ("square", Bool.self), ("none", nil)])
+        var layout = Measured.enumLayout(
+            TaggedShape.self, name: "Demo.TaggedShape",
+            cases: [("circle", Int64.self), ("square", Bool.self), ("none", nil)])
         layout.enumStrategy = .multiPayload
         layout.enumTagBytes = MemoryLayout<TaggedShape>.size - MemoryLayout<Int64>.size
         layout.cases[0].payloadSize = MemoryLayout<Int64>.size
@@ -242,7 +259,9 @@ private enum TaggedShape { case circle(Int64), square(Bool), none }
         #expect(text.contains("  case circle(Swift.Int64)  payload \(MemoryLayout<Int64>.size)\n"), "\(text)")
         #expect(!text.contains("note: holes are shown"))
         // The total does not count an enum as a type without waste.
-        let padded = LayoutHoles(Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)]))
-        #expect(LayoutHoles.summaryLine([padded, LayoutHoles(shape)]).contains(" in 1 of 1 type (1 enum or other type not analysed for holes)"))
+        let padded = LayoutHoles(
+            Measured.structLayout(Padded.self, name: "Demo.Padded", [("a", \Padded.a), ("b", \Padded.b), ("c", \Padded.c)]))
+        #expect(
+            LayoutHoles.summaryLine([padded, LayoutHoles(shape)]).contains(" in 1 of 1 type (1 enum or other type not analysed for holes)"))
     }
 }

@@ -6,7 +6,9 @@ import Testing
 import TypeLayout
 
 private struct Padded { var a: Bool; var b: Int; var c: Bool }
-private struct Straddling { var a: (Int64, Int64, Int64, Int64, Int64, Int64, Int64); var b: UInt16; var c: (UInt32, UInt32, UInt32); var d: Int64 }
+private struct Straddling {
+    var a: (Int64, Int64, Int64, Int64, Int64, Int64, Int64); var b: UInt16; var c: (UInt32, UInt32, UInt32); var d: Int64
+}
 
 /// Collects element names and attributes, proving the document parses as XML.
 private final class SVGCollector: NSObject, XMLParserDelegate {
@@ -14,8 +16,10 @@ private final class SVGCollector: NSObject, XMLParserDelegate {
     var texts: [String] = []
     private var text = ""
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements.append((name, attributes))
         text = ""
     }
@@ -56,17 +60,21 @@ private final class SVGCollector: NSObject, XMLParserDelegate {
     }
 
     @Test func namesAreEscaped() throws {
-        let odd = TypeLayout(name: "Demo.Box<A & B>", kind: .struct, size: 8, alignment: 8, stride: 8,
-                             fields: [FieldLayout(name: "x\"<&>'", type: "Swift.Dictionary<Swift.String, Swift.Int>", offset: 0, size: 8)])
+        let odd = TypeLayout(
+            name: "Demo.Box<A & B>", kind: .struct, size: 8, alignment: 8, stride: 8,
+            fields: [FieldLayout(name: "x\"<&>'", type: "Swift.Dictionary<Swift.String, Swift.Int>", offset: 0, size: 8)])
         let collector = try #require(SVGCollector.parse(LayoutHoles(odd).svg()))
         #expect(collector.texts.contains { $0.contains("x\"<&>': Swift.Dictionary<Swift.String, Swift.Int>") })
         #expect(collector.texts.contains("struct Demo.Box<A & B>"))
     }
 
     @Test func hugeAndHostileSizesAreCutOff() throws {
-        let huge = TypeLayout(name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 8, stride: Int.max,
-                              fields: [FieldLayout(name: "a", type: "T", offset: Int.max - 1, size: 8),
-                                       FieldLayout(name: "b", type: "T", offset: 0, size: nil)])
+        let huge = TypeLayout(
+            name: "Demo.Huge", kind: .struct, size: Int.max, alignment: 8, stride: Int.max,
+            fields: [
+                FieldLayout(name: "a", type: "T", offset: Int.max - 1, size: 8),
+                FieldLayout(name: "b", type: "T", offset: 0, size: nil),
+            ])
         let svg = LayoutHoles(huge).svg()
         let collector = try #require(SVGCollector.parse(svg))
         #expect(collector.texts.contains { $0.hasPrefix("(showing the first") })
@@ -74,10 +82,12 @@ private final class SVGCollector: NSObject, XMLParserDelegate {
     }
 
     @Test func overlappingMembersAreStacked() throws {
-        let union = TypeLayout(name: "c.Value", kind: .union, size: 8, alignment: 8, stride: 8, fields: [
-            FieldLayout(name: "wide", type: "int64_t", offset: 0, size: 8),
-            FieldLayout(name: "narrow", type: "int32_t", offset: 0, size: 4),
-        ])
+        let union = TypeLayout(
+            name: "c.Value", kind: .union, size: 8, alignment: 8, stride: 8,
+            fields: [
+                FieldLayout(name: "wide", type: "int64_t", offset: 0, size: 8),
+                FieldLayout(name: "narrow", type: "int32_t", offset: 0, size: 4),
+            ])
         let collector = try #require(SVGCollector.parse(LayoutHoles(union).svg()))
         let boxes = collector.elements.filter { $0.name == "rect" && $0.attributes["rx"] == "3" }
         #expect(boxes.count == 2)
@@ -91,16 +101,18 @@ private final class SVGCollector: NSObject, XMLParserDelegate {
         let unqualified = _typeName([String: Int?].self, qualified: false)
         #expect(qualified != unqualified)
         for (type, expected) in [("[Swift.String]", "[String]"), (qualified, unqualified)] {
-            let layout = TypeLayout(name: "Demo.Labels", kind: .struct, size: 8, alignment: 8, stride: 8,
-                                    fields: [FieldLayout(name: "a", type: type, offset: 0, size: 8)])
+            let layout = TypeLayout(
+                name: "Demo.Labels", kind: .struct, size: 8, alignment: 8, stride: 8,
+                fields: [FieldLayout(name: "a", type: type, offset: 0, size: 8)])
             let collector = try #require(SVGCollector.parse(LayoutHoles(layout).svg()))
             #expect(collector.texts.contains(expected), "\(collector.texts)")
         }
     }
 
     @Test func cacheLineBoundariesAreDrawnAndCounted() throws {
-        let layout = Measured.structLayout(Straddling.self, name: "Demo.Straddling",
-                                           [("a", \Straddling.a), ("b", \Straddling.b), ("c", \Straddling.c), ("d", \Straddling.d)])
+        let layout = Measured.structLayout(
+            Straddling.self, name: "Demo.Straddling",
+            [("a", \Straddling.a), ("b", \Straddling.b), ("c", \Straddling.c), ("d", \Straddling.d)])
         let holes = LayoutHoles(layout)
         let collector = try #require(SVGCollector.parse(holes.svg()))
         let boundaries = (MemoryLayout<Straddling>.size - 1) / 64
@@ -108,7 +120,10 @@ private final class SVGCollector: NSObject, XMLParserDelegate {
             #expect(collector.texts.contains("cache line \(line) starts at offset \(line * 64)"))
         }
         let offsetC = try #require(MemoryLayout<Straddling>.offset(of: \.c))
-        #expect(collector.texts.contains("cache lines: \(boundaries + 1) of 64 bytes; 'c' (offset \(offsetC), size \(MemoryLayout<(UInt32, UInt32, UInt32)>.size)) straddles a boundary"))
+        #expect(
+            collector.texts.contains(
+                "cache lines: \(boundaries + 1) of 64 bytes; 'c' (offset \(offsetC), size \(MemoryLayout<(UInt32, UInt32, UInt32)>.size)) straddles a boundary"
+            ))
         let none = try #require(SVGCollector.parse(holes.svg(.init(cacheLineSize: nil))))
         #expect(!none.texts.contains { $0.hasPrefix("cache line") })
     }

@@ -3,7 +3,10 @@ import Testing
 import TypeLayout
 
 private struct Sample { var flag: Bool; var count: Int; var name: String }
-private enum Choice { case one, two(Int) }
+private enum Choice {
+    case one
+    case two(Int)
+}
 
 @Suite struct LayoutSnapshotTests {
     let sample = Measured.structLayout(
@@ -40,7 +43,10 @@ private enum Choice { case one, two(Int) }
         #expect(text.hasPrefix("{\n  \"format\": \"typeinfo-layout-snapshot\",\n  \"version\": 1,\n"))
         // One field per line, so a changed field is a one-line diff.
         let countOffset = MemoryLayout<Sample>.offset(of: \.count) ?? -1
-        #expect(text.contains("\n        {\"name\": \"count\", \"offset\": \(countOffset), \"size\": \(MemoryLayout<Int>.size), \"type\": \"Swift.Int\"}"))
+        #expect(
+            text.contains(
+                "\n        {\"name\": \"count\", \"offset\": \(countOffset), \"size\": \(MemoryLayout<Int>.size), \"type\": \"Swift.Int\"}")
+        )
         #expect(text.contains("\"ownership\": \"weak\""))
         #expect(!text.contains("mangledName") && !text.contains("conformances"))
         // It is plain JSON for other tools.
@@ -73,7 +79,9 @@ private enum Choice { case one, two(Int) }
         #expect(throws: LayoutSnapshotError.unsupportedVersion(found: 99, supported: LayoutSnapshot.currentVersion)) {
             try LayoutSnapshot(jsonData: newer)
         }
-        let badField = Data(#"{"format": "typeinfo-layout-snapshot", "version": 1, "types": [{"name": "A", "kind": "struct", "fields": [{"name": "x", "offset": "eight", "type": "Swift.Int"}]}]}"#.utf8)
+        let badField = Data(
+            #"{"format": "typeinfo-layout-snapshot", "version": 1, "types": [{"name": "A", "kind": "struct", "fields": [{"name": "x", "offset": "eight", "type": "Swift.Int"}]}]}"#
+                .utf8)
         do {
             _ = try LayoutSnapshot(jsonData: badField)
             Issue.record("a string offset was accepted")
@@ -89,8 +97,10 @@ private enum Choice { case one, two(Int) }
     /// diffed, analysed and drawn without trapping (hostile numbers included).
     @Test func corruptedSnapshotsNeverTrap() throws {
         let valid = Array(LayoutSnapshot(types: [sample, node, choice]).jsonData())
-        let replacements: [[UInt8]] = [Array("-9223372036854775808".utf8), Array("9223372036854775807".utf8),
-                                       Array("null".utf8), Array("\"".utf8), Array("}".utf8), [0xFF]]
+        let replacements: [[UInt8]] = [
+            Array("-9223372036854775808".utf8), Array("9223372036854775807".utf8),
+            Array("null".utf8), Array("\"".utf8), Array("}".utf8), [0xFF],
+        ]
         var decoded = 0
         for position in Swift.stride(from: 0, to: valid.count, by: 7) {
             for replacement in replacements {

@@ -14,9 +14,10 @@ import Testing
         let dwarf = TypeLayout(name: "Point", mangledName: "$s1M5PointVD", kind: .struct, size: 8, fields: [Self.field("x", at: 0)])
         let report = LayoutWitnessComparison.compare(metadata: [metadata], dwarf: [dwarf])
         #expect(report.comparedTypes == ["M.Point"])
-        #expect(report.disagreements == [
-            LayoutDisagreement(typeName: "M.Point", fact: .size(metadata: 4, dwarf: 8), reason: .synthesizedSize),
-        ])
+        #expect(
+            report.disagreements == [
+                LayoutDisagreement(typeName: "M.Point", fact: .size(metadata: 4, dwarf: 8), reason: .synthesizedSize)
+            ])
     }
 
     @Test("a type DWARF does not describe is listed, not reported as a disagreement")
@@ -30,35 +31,49 @@ import Testing
 
     @Test("members in one source only are reported both ways; unknown offsets are not compared")
     func missingMembers() {
-        let metadata = TypeLayout(name: "M.S", kind: .struct, fields: [
-            Self.field("a", at: 0), Self.field("generic", at: nil), Self.field("onlyMetadata", at: 8),
-        ])
-        let dwarf = TypeLayout(name: "M.S", kind: .struct, fields: [
-            Self.field("a", at: 0), Self.field("generic", at: 4), Self.field("onlyDWARF", at: 8),
-        ])
+        let metadata = TypeLayout(
+            name: "M.S", kind: .struct,
+            fields: [
+                Self.field("a", at: 0), Self.field("generic", at: nil), Self.field("onlyMetadata", at: 8),
+            ])
+        let dwarf = TypeLayout(
+            name: "M.S", kind: .struct,
+            fields: [
+                Self.field("a", at: 0), Self.field("generic", at: 4), Self.field("onlyDWARF", at: 8),
+            ])
         let report = LayoutWitnessComparison.compare(metadata: [metadata], dwarf: [dwarf])
-        #expect(report.disagreements == [
-            LayoutDisagreement(typeName: "M.S", fact: .fieldMissingFromDWARF(field: "onlyMetadata"), reason: .memberNotDescribed),
-            LayoutDisagreement(typeName: "M.S", fact: .fieldMissingFromMetadata(field: "onlyDWARF"), reason: .memberNotDescribed),
-        ])
+        #expect(
+            report.disagreements == [
+                LayoutDisagreement(typeName: "M.S", fact: .fieldMissingFromDWARF(field: "onlyMetadata"), reason: .memberNotDescribed),
+                LayoutDisagreement(typeName: "M.S", fact: .fieldMissingFromMetadata(field: "onlyDWARF"), reason: .memberNotDescribed),
+            ])
     }
 
     @Test("class fields: a constant shift is the header, anything else is synthesis")
     func classReasons() {
         let header = 2 * MemoryLayout<UnsafeRawPointer>.size
         // The metadata leaves out inherited fields here (BinaryInfo may); DWARF has the chain.
-        let metadata = TypeLayout(name: "M.C", kind: .class, superclass: "M.B", fields: [
-            Self.field("first", at: header + 8), Self.field("second", at: header + 16),
-        ])
+        let metadata = TypeLayout(
+            name: "M.C", kind: .class, superclass: "M.B",
+            fields: [
+                Self.field("first", at: header + 8), Self.field("second", at: header + 16),
+            ])
         let dwarfBase = TypeLayout(name: "M.B", kind: .class, fields: [Self.field("inherited", at: 0)])
-        let dwarf = TypeLayout(name: "M.C", kind: .class, superclass: "M.B", fields: [
-            Self.field("first", at: 0), Self.field("second", at: 1),
-        ])
+        let dwarf = TypeLayout(
+            name: "M.C", kind: .class, superclass: "M.B",
+            fields: [
+                Self.field("first", at: 0), Self.field("second", at: 1),
+            ])
         let report = LayoutWitnessComparison.compare(metadata: [metadata], dwarf: [dwarf, dwarfBase])
-        #expect(report.disagreements == [
-            LayoutDisagreement(typeName: "M.C", fact: .fieldOffset(field: "first", metadata: header + 8, dwarf: 0), reason: .classOffsetsOmitObjectHeader),
-            LayoutDisagreement(typeName: "M.C", fact: .fieldOffset(field: "second", metadata: header + 16, dwarf: 1), reason: .synthesizedMemberOffsets),
-        ])
+        #expect(
+            report.disagreements == [
+                LayoutDisagreement(
+                    typeName: "M.C", fact: .fieldOffset(field: "first", metadata: header + 8, dwarf: 0),
+                    reason: .classOffsetsOmitObjectHeader),
+                LayoutDisagreement(
+                    typeName: "M.C", fact: .fieldOffset(field: "second", metadata: header + 16, dwarf: 1), reason: .synthesizedMemberOffsets
+                ),
+            ])
         #expect(report.disagreements.allSatisfy { $0.usedSource == .metadata })
     }
 
@@ -82,10 +97,13 @@ import Testing
             TypeLayout(name: "M.K", kind: .struct, size: 8),
         ]
         let report = LayoutWitnessComparison.compare(metadata: metadata, dwarf: dwarf)
-        #expect(report.disagreements == [
-            LayoutDisagreement(typeName: "M.K", fact: .kind(metadata: .class, dwarf: .struct), reason: .differentKind),
-        ])
-        #expect(report.disagreements.first?.description == "M.K: kind metadata class, DWARF struct (using metadata: the two sources classify the type differently)")
+        #expect(
+            report.disagreements == [
+                LayoutDisagreement(typeName: "M.K", fact: .kind(metadata: .class, dwarf: .struct), reason: .differentKind)
+            ])
+        #expect(
+            report.disagreements.first?.description
+                == "M.K: kind metadata class, DWARF struct (using metadata: the two sources classify the type differently)")
     }
 
     @Test("extreme offsets (from a decoded document) do not trap")

@@ -16,7 +16,8 @@ let canLower: Bool = {
 func mergedLayouts(of path: String) throws -> LayoutDocument {
     let document = try BinaryImage.layouts(atPath: path)
     let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
-    let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: dependencies.paths, configuration: lowering)
+    let computed = ComputedLayouts.compute(
+        forFileAt: path, types: document.types, dependencies: dependencies.paths, configuration: lowering)
     return computed.merged(into: document)
 }
 
@@ -26,19 +27,25 @@ struct ComputedLayoutTests {
     /// reading must say unknown (never 0 or a shifted offset).
     static let rawLayoutTypes: Set<String> = ["15LoweringFixture12AtomicHolderC"]
 
-    @Test("every size and field offset equals the runtime's", .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
-          arguments: LoweringFixture.allCases)
+    @Test(
+        "every size and field offset equals the runtime's",
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
+        arguments: LoweringFixture.allCases)
     func agreesWithRuntime(build: LoweringFixture) throws {
         let oracle = try build.oracle()
         let document = try mergedLayouts(of: try build.product())
-        let byMangling = Dictionary(document.types.compactMap { type in type.mangledName.map { ($0, type) } }, uniquingKeysWith: { first, _ in first })
+        let byMangling = Dictionary(
+            document.types.compactMap { type in type.mangledName.map { ($0, type) } }, uniquingKeysWith: { first, _ in first })
         let disagreements = document.image.notes.filter { $0.contains("static metadata says") }
         #expect(disagreements.isEmpty, "sources disagree: \(disagreements)")
         #expect(oracle.count == 24)
         for expected in oracle where !expected.mangling.hasSuffix("G") && !expected.mangling.hasSuffix("Sg") {
             let type = try #require(byMangling[expected.mangling], "\(expected.mangling) not read from \(build)")
             if Self.rawLayoutTypes.contains(expected.mangling) {
-                #expect(type.instanceSize == nil || type.instanceSize == expected.instanceSize, "\(type.name): instance size \(String(describing: type.instanceSize)), runtime \(String(describing: expected.instanceSize))")
+                #expect(
+                    type.instanceSize == nil || type.instanceSize == expected.instanceSize,
+                    "\(type.name): instance size \(String(describing: type.instanceSize)), runtime \(String(describing: expected.instanceSize))"
+                )
                 for field in type.fields { #expect(field.size != 0, "\(type.name).\(field.name) stated as 0 bytes") }
                 continue
             }
@@ -59,7 +66,10 @@ struct ComputedLayoutTests {
                 let bits = SpareBitMask.bitCount(SpareBitMask.bytes(hex: tagSpareBits) ?? [])
                 let whereTag = bits == 0 ? "no spare bits used" : "tag in \(bits) spare bit\(bits == 1 ? "" : "s") (mask \(tagSpareBits))"
                 let text = LayoutHoles(type).textReport()
-                #expect(text.contains("enum layout: multi-payload, tag bytes \(expected.tagBytes ?? -1), \(whereTag), extra inhabitants \(expected.extraInhabitants ?? -1)"), "\(text)")
+                #expect(
+                    text.contains(
+                        "enum layout: multi-payload, tag bytes \(expected.tagBytes ?? -1), \(whereTag), extra inhabitants \(expected.extraInhabitants ?? -1)"
+                    ), "\(text)")
             }
             #expect(type.fields.map(\.name) == expected.fields.map(\.name), "\(type.name) fields")
             for (field, truth) in zip(type.fields, expected.fields) {
@@ -75,21 +85,25 @@ struct ComputedLayoutTests {
         }
     }
 
-    @Test("bound generic instantiations the file does not define are laid out on request",
-          .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
-          arguments: LoweringFixture.allCases)
+    @Test(
+        "bound generic instantiations the file does not define are laid out on request",
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
+        arguments: LoweringFixture.allCases)
     func instantiations(build: LoweringFixture) throws {
         let path = try build.product()
-        let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory).paths
+        let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
+            .paths
         let oracle = try build.oracle()
         let instantiations = oracle.filter { $0.mangling.hasSuffix("G") || $0.mangling.hasSuffix("Sg") }
         let payload = try #require(oracle.first { $0.mangling == "15LoweringFixture12MultiPayloadO" })
         #expect(instantiations.count == 4)
         for expected in instantiations {
-            let (layout, notes) = ComputedLayouts.instantiation(mangledName: "$s" + expected.mangling, forFileAt: path, dependencies: dependencies, configuration: lowering)
+            let (layout, notes) = ComputedLayouts.instantiation(
+                mangledName: "$s" + expected.mangling, forFileAt: path, dependencies: dependencies, configuration: lowering)
             let type = try #require(layout, "\(expected.mangling): \(notes)")
-            #expect(type.size == expected.size && type.alignment == expected.alignment && type.stride == expected.stride,
-                    "\(type.name): \(type.size ?? -1)/\(type.alignment ?? -1)/\(type.stride ?? -1)")
+            #expect(
+                type.size == expected.size && type.alignment == expected.alignment && type.stride == expected.stride,
+                "\(type.name): \(type.size ?? -1)/\(type.alignment ?? -1)/\(type.stride ?? -1)")
             #expect(type.extraInhabitants == expected.extraInhabitants, "\(type.name) extra inhabitants")
             #expect(type.fields.map(\.name) == expected.fields.map(\.name), "\(type.name) fields")
             for (field, truth) in zip(type.fields, expected.fields) {

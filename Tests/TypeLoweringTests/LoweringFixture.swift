@@ -18,7 +18,8 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
         return ["LoweringCorpus.swift", "main.swift"].map { fixtures.appendingPathComponent($0).path }
     }()
 
-    static let swiftc: String = ProcessInfo.processInfo.environment["SWIFTC"]
+    static let swiftc: String =
+        ProcessInfo.processInfo.environment["SWIFTC"]
         ?? ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "swiftc"
 
     private static let built = Mutex<[LoweringFixture: String]>([:])
@@ -58,16 +59,22 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
         var types: [OracleType] = []
         for line in try Self.run(try product(), []).split(separator: "\n") {
             let parts = line.split(separator: " ").map(String.init)
-            if parts.first == "type", parts.count == 7, let size = Int(parts[2]), let alignment = Int(parts[3]), let stride = Int(parts[4]) {
-                types.append(OracleType(mangling: parts[1], size: size, alignment: alignment, stride: stride,
-                                        instanceSize: Int(parts[5]), instanceAlignment: Int(parts[6])))
-            } else if parts.first == "field", parts.count == 6, let offset = Int(parts[3]), let size = Int(parts[4]), let alignment = Int(parts[5]),
-                      types.last?.mangling == parts[1] {
+            if parts.first == "type", parts.count == 7, let size = Int(parts[2]), let alignment = Int(parts[3]), let stride = Int(parts[4])
+            {
+                types.append(
+                    OracleType(
+                        mangling: parts[1], size: size, alignment: alignment, stride: stride,
+                        instanceSize: Int(parts[5]), instanceAlignment: Int(parts[6])))
+            } else if parts.first == "field", parts.count == 6, let offset = Int(parts[3]), let size = Int(parts[4]),
+                let alignment = Int(parts[5]),
+                types.last?.mangling == parts[1]
+            {
                 types[types.count - 1].fields.append(OracleType.Field(name: parts[2], offset: offset, size: size, alignment: alignment))
             } else if parts.first == "extra", parts.count == 3, let count = Int(parts[2]), types.last?.mangling == parts[1] {
                 types[types.count - 1].extraInhabitants = count
             } else if parts.first == "tagbits", parts.count == 4, let tagBytes = Int(parts[2]),
-                      let index = types.firstIndex(where: { $0.mangling == parts[1] }) {
+                let index = types.firstIndex(where: { $0.mangling == parts[1] })
+            {
                 types[index].tagBytes = tagBytes
                 types[index].tagSpareBits = parts[3]
             } else {

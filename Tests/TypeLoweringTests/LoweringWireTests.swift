@@ -9,7 +9,8 @@ struct LoweringWireTests {
     static let sample: LoweredType = {
         var type = LoweredType(mangling: "15LoweringFixture15PointerPayloadsO", kind: "multiPayloadEnum", size: 8, alignment: 8, stride: 8)
         type.children = [
-            .init(name: "left", offset: 0, kind: "strongReference", size: 8, alignment: 8, stride: 8, mangledType: "15LoweringFixture4NodeC"),
+            .init(
+                name: "left", offset: 0, kind: "strongReference", size: 8, alignment: 8, stride: 8, mangledType: "15LoweringFixture4NodeC"),
             .init(name: "neither", offset: 0),
         ]
         type.extraInhabitants = 2045
@@ -26,13 +27,15 @@ struct LoweringWireTests {
         #expect(parser.finished == [Self.sample])
     }
 
-    @Test("malformed extra and tagbits lines are refused with the line named", arguments: [
-        ("extra -1", "malformed 'extra -1'"),
-        ("extra 99999999999", "malformed 'extra 99999999999'"),
-        ("tagbits 0g", "malformed 'tagbits 0g'"),
-        ("tagbits 000", "malformed 'tagbits 000'"),
-        ("tagbits 000000000000000000", "malformed 'tagbits 000000000000000000'"),
-    ])
+    @Test(
+        "malformed extra and tagbits lines are refused with the line named",
+        arguments: [
+            ("extra -1", "malformed 'extra -1'"),
+            ("extra 99999999999", "malformed 'extra 99999999999'"),
+            ("tagbits 0g", "malformed 'tagbits 0g'"),
+            ("tagbits 000", "malformed 'tagbits 000'"),
+            ("tagbits 000000000000000000", "malformed 'tagbits 000000000000000000'"),
+        ])
     func malformed(line: String, message: String) throws {
         var parser = LoweringWire.ReplyParser()
         for line in [LoweringWire.header, "ready", "begin T", "info struct 8 8 8 0"] { try parser.consume(line) }
@@ -45,8 +48,13 @@ struct LoweringWireTests {
 
     @Test("the dump's first line gives the count; anything else gives nil")
     func dumpParsing() {
-        #expect(LoweringSession.extraInhabitants(inDump: "(struct size=16 alignment=8 stride=16 num_extra_inhabitants=2147483647 bitwise_takable=1\n  (field name=x offset=0") == 2_147_483_647)
-        #expect(LoweringSession.extraInhabitants(inDump: "(builtin size=1 alignment=1 stride=1 num_extra_inhabitants=0 bitwise_takable=1)") == 0)
+        #expect(
+            LoweringSession.extraInhabitants(
+                inDump: "(struct size=16 alignment=8 stride=16 num_extra_inhabitants=2147483647 bitwise_takable=1\n  (field name=x offset=0"
+            ) == 2_147_483_647)
+        #expect(
+            LoweringSession.extraInhabitants(inDump: "(builtin size=1 alignment=1 stride=1 num_extra_inhabitants=0 bitwise_takable=1)") == 0
+        )
         // A field's count on a later line is not the type's.
         #expect(LoweringSession.extraInhabitants(inDump: "<null type info>\n(builtin num_extra_inhabitants=3)") == nil)
         #expect(LoweringSession.extraInhabitants(inDump: "(struct num_extra_inhabitants=99999999999)") == nil)

@@ -17,10 +17,15 @@ struct StaticExecutableLoweringTests {
     static let canBuild = mirrors.allSatisfy { FileManager.default.fileExists(atPath: $0) }
 
     static func product() throws -> String {
-        let swift = ProcessInfo.processInfo.environment["SWIFT"]
+        let swift =
+            ProcessInfo.processInfo.environment["SWIFT"]
             ?? ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "swift"
-        try LoweringFixture.run(swift, ["build", "-c", "release", "--static-swift-stdlib", "--product", "StaticFixture",
-                                        "--package-path", package, "--scratch-path", scratch])
+        try LoweringFixture.run(
+            swift,
+            [
+                "build", "-c", "release", "--static-swift-stdlib", "--product", "StaticFixture",
+                "--package-path", package, "--scratch-path", scratch,
+            ])
         return scratch + "/release/StaticFixture"
     }
 
@@ -35,7 +40,9 @@ struct StaticExecutableLoweringTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Written from another thread: the reply can outgrow the pipe before the input is all sent.
-        let writer = Thread { stdin.fileHandleForWriting.write(Data(input.utf8)); try? stdin.fileHandleForWriting.close() }
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input.utf8)); try? stdin.fileHandleForWriting.close()
+        }
         writer.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -43,9 +50,10 @@ struct StaticExecutableLoweringTests {
         return String(decoding: output, as: UTF8.self)
     }
 
-    @Test("stated facts equal the executable's runtime; unknown facts stay rare",
-          .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
-          .enabled(if: canBuild, "the package mirrors /opt/swift-packages/apple/{swift-argument-parser,swift-collections}.git are missing"))
+    @Test(
+        "stated facts equal the executable's runtime; unknown facts stay rare",
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
+        .enabled(if: canBuild, "the package mirrors /opt/swift-packages/apple/{swift-argument-parser,swift-collections}.git are missing"))
     func agreesWithRuntime() throws {
         let path = try Self.product()
         let staticOnly = try BinaryImage.layouts(atPath: path)
@@ -53,11 +61,16 @@ struct StaticExecutableLoweringTests {
         let before = ToolchainLibraryLoweringTests.facts(staticOnly)
         let after = ToolchainLibraryLoweringTests.facts(document)
         #expect(after.unknown < before.unknown)
-        #expect(after.unknown * 50 <= after.stated + after.unknown, "\(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 2%")
-        #expect(!document.image.notes.contains { $0.contains("static metadata says") }, "\(document.image.notes.filter { $0.contains("static metadata says") })")
+        #expect(
+            after.unknown * 50 <= after.stated + after.unknown,
+            "\(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 2%")
+        #expect(
+            !document.image.notes.contains { $0.contains("static metadata says") },
+            "\(document.image.notes.filter { $0.contains("static metadata says") })")
 
         let types = document.types.filter { type in
-            type.genericParameters.isEmpty && !type.name.contains("<") && [.struct, .enum, .class].contains(type.kind) && type.mangledName != nil
+            type.genericParameters.isEmpty && !type.name.contains("<") && [.struct, .enum, .class].contains(type.kind)
+                && type.mangledName != nil
         }
         #expect(types.contains { $0.name == "StaticFixture.Queue" } && types.contains { $0.name.hasPrefix("ArgumentParser.") })
         var oracle: [String: (type: [Int?], fields: [String: (offset: Int, size: Int)])] = [:]
@@ -91,6 +104,8 @@ struct StaticExecutableLoweringTests {
             }
         }
         #expect(compared * 10 >= types.count * 9, "only \(compared) of \(types.count) types could be looked up in the executable")
-        print("static executable: \(compared) of \(types.count) types compared with its runtime; unknown facts \(before.unknown) of \(before.stated + before.unknown) -> \(after.unknown) of \(after.stated + after.unknown)")
+        print(
+            "static executable: \(compared) of \(types.count) types compared with its runtime; unknown facts \(before.unknown) of \(before.stated + before.unknown) -> \(after.unknown) of \(after.stated + after.unknown)"
+        )
     }
 }

@@ -16,8 +16,10 @@ struct ToolchainLibraryLoweringTests {
     static func facts(_ document: LayoutDocument) -> (stated: Int, unknown: Int) {
         var stated = 0
         var unknown = 0
-        for type in document.types where type.genericParameters.isEmpty && !type.name.contains("<")
-            && [.struct, .enum, .class].contains(type.kind) {
+        for type in document.types
+        where type.genericParameters.isEmpty && !type.name.contains("<")
+            && [.struct, .enum, .class].contains(type.kind)
+        {
             var facts = [type.kind == .class ? type.instanceSize : type.size]
             for field in type.fields { facts += [field.offset, field.size] }
             stated += facts.count { $0 != nil }
@@ -26,11 +28,13 @@ struct ToolchainLibraryLoweringTests {
         return (stated, unknown)
     }
 
-    @Test("stated facts equal the runtime's, and fewer are unknown than from static metadata alone",
-          .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
-          arguments: libraries)
+    @Test(
+        "stated facts equal the runtime's, and fewer are unknown than from static metadata alone",
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
+        arguments: libraries)
     func agreesWithRuntime(library: String) throws {
-        let directory = try #require(LoweringConfiguration.toolchainLibraryDirectory, "libswiftCore.so is not loaded from a toolchain directory")
+        let directory = try #require(
+            LoweringConfiguration.toolchainLibraryDirectory, "libswiftCore.so is not loaded from a toolchain directory")
         let path = directory + "/" + library
         let staticOnly = try BinaryImage.layouts(atPath: path)
         let document = try mergedLayouts(of: path)
@@ -38,14 +42,19 @@ struct ToolchainLibraryLoweringTests {
         let after = Self.facts(document)
         #expect(after.unknown < before.unknown, "\(library): unknown facts \(before.unknown) -> \(after.unknown)")
         // A regression guard, above today's 0.1-1.7% (docs/computed-layouts.md says what remains and why).
-        #expect(after.unknown * 50 <= after.stated + after.unknown, "\(library): \(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 2%")
-        #expect(!document.image.notes.contains { $0.contains("static metadata says") }, "\(library): \(document.image.notes.filter { $0.contains("static metadata says") })")
+        #expect(
+            after.unknown * 50 <= after.stated + after.unknown,
+            "\(library): \(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 2%")
+        #expect(
+            !document.image.notes.contains { $0.contains("static metadata says") },
+            "\(library): \(document.image.notes.filter { $0.contains("static metadata says") })")
 
         var compared = 0
         var cFields = 0
         for type in document.types where type.genericParameters.isEmpty && !type.name.contains("<") {
             guard [.struct, .enum, .class].contains(type.kind), let mangling = type.mangledName,
-                  let runtimeType = _typeByName(mangling) else { continue }
+                let runtimeType = _typeByName(mangling)
+            else { continue }
             func sizes<T>(_: T.Type) -> (Int, Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment, MemoryLayout<T>.stride) }
             // Imported C types (`__C`) are foreign to Swift reflection: `_forEachField` cannot walk
             // them, so each stated field size is checked against its type, looked up by mangling.
@@ -72,8 +81,9 @@ struct ToolchainLibraryLoweringTests {
             }
             if !isClass, let size = type.size {
                 let (runtimeSize, alignment, stride) = _openExistential(runtimeType, do: sizes)
-                #expect(size == runtimeSize && type.alignment == alignment && type.stride == stride,
-                        "\(type.name): \(size)/\(type.alignment ?? -1)/\(type.stride ?? -1), runtime \(runtimeSize)/\(alignment)/\(stride)")
+                #expect(
+                    size == runtimeSize && type.alignment == alignment && type.stride == stride,
+                    "\(type.name): \(size)/\(type.alignment ?? -1)/\(type.stride ?? -1), runtime \(runtimeSize)/\(alignment)/\(stride)")
             }
             guard type.kind != .enum else { continue }
             var runtimeFields: [String: (offset: Int, size: Int)] = [:]
@@ -91,6 +101,8 @@ struct ToolchainLibraryLoweringTests {
             }
         }
         #expect(compared > 50, "\(library): only \(compared) types could be looked up in-process")
-        print("\(library): \(compared) types and \(cFields) imported C fields compared with the runtime; unknown facts \(before.unknown) of \(before.stated + before.unknown) -> \(after.unknown) of \(after.stated + after.unknown)")
+        print(
+            "\(library): \(compared) types and \(cFields) imported C fields compared with the runtime; unknown facts \(before.unknown) of \(before.stated + before.unknown) -> \(after.unknown) of \(after.stated + after.unknown)"
+        )
     }
 }

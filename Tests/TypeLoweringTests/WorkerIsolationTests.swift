@@ -12,33 +12,34 @@ struct WorkerIsolationTests {
     static let scriptedWorker: String = {
         let path = LoweringFixture.directory + "/scripted-worker.sh"
         let script = """
-        #!/bin/sh
-        types=""
-        while IFS= read -r line; do
-          case "$line" in
-            "type "*) types="$types ${line#type }";;
-            end) break;;
-          esac
-        done
-        echo "\(LoweringWire.header)"
-        echo ready
-        for t in $types; do
-          echo "begin $t"
-          case "$t" in
-            *CRASH*) kill -SEGV $$;;
-            *HANG*) exec sleep 30;;
-          esac
-          echo "info struct 8 8 8 0"
-          echo "end $t"
-        done
-        """
+            #!/bin/sh
+            types=""
+            while IFS= read -r line; do
+              case "$line" in
+                "type "*) types="$types ${line#type }";;
+                end) break;;
+              esac
+            done
+            echo "\(LoweringWire.header)"
+            echo ready
+            for t in $types; do
+              echo "begin $t"
+              case "$t" in
+                *CRASH*) kill -SEGV $$;;
+                *HANG*) exec sleep 30;;
+              esac
+              echo "info struct 8 8 8 0"
+              echo "end $t"
+            done
+            """
         _ = FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
         return path
     }()
 
     @Test("a crash and a hang each cost one type; the others are answered")
     func crashAndHang() {
-        let client = LoweringClient(configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: Self.scriptedWorker, silenceLimit: 1))
+        let client = LoweringClient(
+            configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: Self.scriptedWorker, silenceLimit: 1))
         let (types, notes) = client.lower(manglings: ["A", "xCRASHx", "B", "xHANGx", "C"], file: "/unused", dependencies: [])
         for name in ["A", "B", "C"] {
             #expect(types[name]?.size == 8, "\(name) answered after the worker was restarted")
@@ -46,14 +47,16 @@ struct WorkerIsolationTests {
         #expect(types["xCRASHx"]?.size == nil)
         #expect(types["xCRASHx"]?.unknownReason == "the reflection library crashed (signal 11) on it")
         #expect(types["xHANGx"]?.unknownReason == "the reflection library hung (killed after its time limit) on it")
-        #expect(notes == [
-            "type lowering crashed (signal 11) on $sxCRASHx: its computed layout is unknown",
-            "type lowering hung (killed after its time limit) on $sxHANGx: its computed layout is unknown",
-        ])
+        #expect(
+            notes == [
+                "type lowering crashed (signal 11) on $sxCRASHx: its computed layout is unknown",
+                "type lowering hung (killed after its time limit) on $sxHANGx: its computed layout is unknown",
+            ])
     }
 
-    @Test("a missing reflection library: one note, and the document keeps its static facts",
-          .enabled(if: canLower, "the typeinfo-lowering worker is missing"))
+    @Test(
+        "a missing reflection library: one note, and the document keeps its static facts",
+        .enabled(if: canLower, "the typeinfo-lowering worker is missing"))
     func missingLibrary() throws {
         let path = try LoweringFixture.plain.product()
         let document = try BinaryImage.layouts(atPath: path)
@@ -69,15 +72,21 @@ struct WorkerIsolationTests {
 
     @Test("a missing worker executable: one note naming the variable to set")
     func missingWorker() {
-        let client = LoweringClient(configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: "/nonexistent/typeinfo-lowering"))
+        let client = LoweringClient(
+            configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: "/nonexistent/typeinfo-lowering"))
         let (types, notes) = client.lower(manglings: ["A"], file: "/unused", dependencies: [])
         #expect(types.isEmpty)
-        #expect(notes == ["the lowering worker /nonexistent/typeinfo-lowering cannot run (No such file or directory): computed layouts are off; set TYPEINFO_LOWERING_WORKER to the typeinfo-lowering executable"])
+        #expect(
+            notes == [
+                "the lowering worker /nonexistent/typeinfo-lowering cannot run (No such file or directory): computed layouts are off; set TYPEINFO_LOWERING_WORKER to the typeinfo-lowering executable"
+            ])
     }
 
     /// Seeded corruption of the fixture's Swift sections: the reading finishes every time, with
     /// whatever the worker could say, and the test process never crashes or hangs.
-    @Test("corrupted Swift sections: no crash, no hang", .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"))
+    @Test(
+        "corrupted Swift sections: no crash, no hang",
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"))
     func corruptedSections() throws {
         let original = try Data(contentsOf: URL(fileURLWithPath: try LoweringFixture.plain.product()))
         let image = try LoadableImage(path: try LoweringFixture.plain.product())
@@ -87,7 +96,9 @@ struct WorkerIsolationTests {
         let targets = sectionsToCorrupt.compactMap { name in image.swiftSections[name].map { (name, $0) } }
         #expect(targets.count == sectionsToCorrupt.count)
         var generator = SplitMix64(seed: 0x5EED_1A7E)
-        let dependencies = LibraryDependencies.resolve(forFileAt: try LoweringFixture.plain.product(), toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory).paths
+        let dependencies = LibraryDependencies.resolve(
+            forFileAt: try LoweringFixture.plain.product(), toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory
+        ).paths
         var configuration = lowering
         configuration.silenceLimit = 10
         for variant in 0..<6 {
@@ -101,7 +112,8 @@ struct WorkerIsolationTests {
             let path = LoweringFixture.directory + "/corrupt-\(variant)"
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o755])
             guard let document = try? BinaryImage.layouts(atPath: path) else { continue }
-            let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: dependencies, configuration: configuration)
+            let computed = ComputedLayouts.compute(
+                forFileAt: path, types: document.types, dependencies: dependencies, configuration: configuration)
             _ = computed.merged(into: document)
         }
     }

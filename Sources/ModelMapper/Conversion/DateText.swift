@@ -321,8 +321,9 @@ enum DateText {
             let magnitude = (hhmm / 100) * 3600 + (hhmm % 100) * 60
             skipSpaces()
             guard let year = digits(4), atEnd else { return nil }
-            return makeDate(year, Int64(index + 1), day, hour, minute, second, nanos: nanos,
-                            offset: sign == UInt8(ascii: "-") ? -magnitude : magnitude)
+            return makeDate(
+                year, Int64(index + 1), day, hour, minute, second, nanos: nanos,
+                offset: sign == UInt8(ascii: "-") ? -magnitude : magnitude)
         }
     }
 }

@@ -114,7 +114,8 @@ enum JSONNumberScanner {
         while i < n && isDigit(bytes[i]) { i += 1 }
         let intEnd = i
         guard intEnd > intStart else { throw .malformed }
-        var fracStart = i, fracEnd = i
+        var fracStart = i
+        var fracEnd = i
         if i < n && bytes[i] == UInt8(ascii: ".") {
             i += 1
             fracStart = i

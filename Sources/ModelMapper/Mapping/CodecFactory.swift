@@ -81,7 +81,8 @@ struct CodecFactory {
             let payloadInfo = ClassInfo.of(payloadType)
             let isTuple = payloadInfo.kind == .tuple
             let types = isTuple ? payloadInfo.tupleElements.map(\.type) : [payloadType]
-            let keys = isTuple
+            let keys =
+                isTuple
                 ? payloadInfo.tupleElements.enumerated().map { index, element in element.label ?? "_\(index)" }
                 : ["_0"]
             var elements: [ErasedCodec] = []

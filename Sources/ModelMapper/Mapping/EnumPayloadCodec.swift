@@ -63,7 +63,8 @@ final class EnumPayloadCodec<E>: ValueCodec<E>, @unchecked Sendable {
         }
         let body = i + 2
         guard tape.kind(body) == .object else {
-            throw MappingError(.typeMismatch(expected: "an object of the associated values of \(name)", found: tape.typeName(body)), path: [.key(name)])
+            throw MappingError(
+                .typeMismatch(expected: "an object of the associated values of \(name)", found: tape.typeName(body)), path: [.key(name)])
         }
         var values: [Any] = []
         for (key, element) in zip(enumCase.keys, enumCase.elements) {
@@ -100,7 +101,8 @@ final class EnumPayloadCodec<E>: ValueCodec<E>, @unchecked Sendable {
             values = enumCase.isTuple ? Mirror(reflecting: payload).children.map(\.value) : [payload]
         }
         guard values.count == enumCase.elements.count else {
-            throw MappingError(.unencodable("case \(found.caseName) of \(E.self) carries \(values.count) values, expected \(enumCase.elements.count)"))
+            throw MappingError(
+                .unencodable("case \(found.caseName) of \(E.self) carries \(values.count) values, expected \(enumCase.elements.count)"))
         }
         writer.byte(UInt8(ascii: "{"))
         writer.string(enumCase.name)

@@ -49,7 +49,8 @@ extension ModelPlan {
                 )
                 guard let typed = typedBinding(property, keyPaths: keyPaths, factory: factory) else {
                     unmapped.append(name)
-                    let reason = "its type \(String(reflecting: property.type)) has no JSON mapping; give it a transformer "
+                    let reason =
+                        "its type \(String(reflecting: property.type)) has no JSON mapping; give it a transformer "
                         + "(mapping.transform), make the type MappableModel, or leave it out (mapping.excludedProperties)"
                     bindings.append(RefusedBinding(property: property, keyPaths: keyPaths, inner: nil, reason: reason))
                     continue

@@ -81,11 +81,12 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         _ = prefixStorage.initialize(from: prefixes.bytes)
         self.prefixStorage = prefixStorage
         self.prefixRanges = prefixRanges
-        self.slots = ContiguousArray(bindings.indices.map { index in
-            EncodingSlot(
-                encoding: FieldEncoding(bindings[index]), binding: bindings[index], info: bindings[index].info,
-                prefix: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
-        })
+        self.slots = ContiguousArray(
+            bindings.indices.map { index in
+                EncodingSlot(
+                    encoding: FieldEncoding(bindings[index]), binding: bindings[index], info: bindings[index].info,
+                    prefix: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
+            })
         // A model with nothing to map needs no storage (and an empty struct has no address to
         // give: TypeInfo's withStorage traps on it in debug builds).
         self.accessesThroughStorage = fieldAccess == .instanceStorage && !bindings.isEmpty
@@ -290,7 +291,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
 
     /// The error for a `let` of a class instance updated in place.
     static func inPlaceLetRefusal(_ field: FieldBinding, _ context: DecodeContext) -> MappingError {
-        let reason = "it is a 'let', and the instance being updated may already have had it read; an optimized build "
+        let reason =
+            "it is a 'let', and the instance being updated may already have had it read; an optimized build "
             + "may keep using that value, so it is never changed in place; declare it 'var', or decode a new instance"
         if !context.strict { context.mapper.report(["ModelMapper: \(T.self).\(field.property) is not decoded: \(reason)"]) }
         return MappingError(.unsettableProperty(type: String(describing: T.self), property: field.property, reason: reason))

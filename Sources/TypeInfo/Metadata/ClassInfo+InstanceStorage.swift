@@ -167,7 +167,9 @@ extension ClassInfo {
     /// that then replaces the existential's value, so copies of the existential made before keep
     /// theirs (value semantics); a class instance is changed in place.
     @usableFromInline
-    func withOpenedStorage<Instance, Result>(of instance: inout Instance, _ body: (MutableInstanceStorage) throws -> Result) throws -> Result {
+    func withOpenedStorage<Instance, Result>(of instance: inout Instance, _ body: (MutableInstanceStorage) throws -> Result) throws
+        -> Result
+    {
         func opened<T>(_ concrete: T) throws -> (Result, Any) {
             var copy = concrete
             let result = try withStorage(of: &copy, body)
@@ -204,7 +206,8 @@ extension PropertyInfo {
     func loadThroughStorage<Value>(_ type: Value.Type, at field: UnsafeRawPointer) throws -> Value {
         guard canAccessValue else { throw unsupported }
         guard let value = storage.load(Value.self, from: field) else {
-            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: self.type), found: String(reflecting: Value.self))
+            throw PropertyAccessError.typeMismatch(
+                property: name, expected: String(reflecting: self.type), found: String(reflecting: Value.self))
         }
         return value
     }

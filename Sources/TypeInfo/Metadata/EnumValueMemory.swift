@@ -92,8 +92,8 @@ extension EnumWitnessFunctions {
 /// `P` (`swift_allocBox`'s box, whose contents follow the header at `P`'s alignment). A
 /// one-case indirect enum has exactly that layout, so Swift allocates, reads and releases the
 /// box for us.
-enum IndirectPayload<P> {
-    indirect case value(P)
+indirect enum IndirectPayload<P> {
+    case value(P)
 
     /// Initializes the payload area at `address` with a new box holding `value`.
     static func initialize(at address: UnsafeMutableRawPointer, with value: P) {

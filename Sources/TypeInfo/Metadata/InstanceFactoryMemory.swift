@@ -63,10 +63,13 @@ final class ValueTemplate: @unchecked Sendable {
             InstanceFactoryMemory.initialize(recipe, at: UnsafeMutableRawPointer(value))
             // One value, not `from:count:`: that copies a whole stride, which runs past a value
             // whose size is less than its stride (an enum's tag byte) into the next field.
-            return ({ $0.initializeMemory(as: T.self, to: value.pointee) }, {
-                value.deinitialize(count: 1)
-                value.deallocate()
-            })
+            return (
+                { $0.initializeMemory(as: T.self, to: value.pointee) },
+                {
+                    value.deinitialize(count: 1)
+                    value.deallocate()
+                }
+            )
         }
         (copyValue, destroyValue) = make(type)
     }

@@ -66,24 +66,28 @@ extension MetadataReader {
             if let cachedFields, index < cachedFields.count {
                 resolved = cachedFields[index]
             } else {
-                guard let type = _getTypeByMangledNameInContext(
-                    mangled.assumingMemoryBound(to: UInt8.self), UInt(length),
-                    genericContext: descriptor, genericArguments: genericArguments
-                ) else { return nil }
+                guard
+                    let type = _getTypeByMangledNameInContext(
+                        mangled.assumingMemoryBound(to: UInt8.self), UInt(length),
+                        genericContext: descriptor, genericArguments: genericArguments
+                    )
+                else { return nil }
                 resolved = ResolvedField(type: type, storage: makeFieldStorage(for: type, ownership: ownership))
                 resolvedFields.append(resolved)
             }
-            let offset = wordSizedOffsets
+            let offset =
+                wordSizedOffsets
                 ? offsets.load(fromByteOffset: index * Self.wordSize, as: Int.self)
                 : Int(offsets.load(fromByteOffset: index * 4, as: UInt32.self))
-            result.append(StoredFieldFacts(
-                name: String(cString: name.assumingMemoryBound(to: CChar.self)),
-                offset: offset,
-                type: resolved.type,
-                isVar: recordFlags & 0x2 != 0,
-                ownership: ownership,
-                storage: resolved.storage
-            ))
+            result.append(
+                StoredFieldFacts(
+                    name: String(cString: name.assumingMemoryBound(to: CChar.self)),
+                    offset: offset,
+                    type: resolved.type,
+                    isVar: recordFlags & 0x2 != 0,
+                    ownership: ownership,
+                    storage: resolved.storage
+                ))
         }
         if cachedFields == nil {
             ResolvedFieldTypes.shared.store(resolvedFields, forMetadata: key)

@@ -194,7 +194,7 @@ struct MetadataReader {
     /// has them reports only the type arguments before the first of them.
     var genericArguments: [Any.Type] {
         guard let descriptor, let flags = descriptorFlags, flags & ContextDescriptorKind.isGenericFlag != 0,
-              let headerOffset = genericHeaderOffset, let argumentOffset = genericArgumentOffset
+            let headerOffset = genericHeaderOffset, let argumentOffset = genericArgumentOffset
         else { return [] }
         // TypeGenericContextDescriptorHeader: two relative pointers, then
         // NumParams, NumRequirements, NumKeyArguments, Flags (UInt16 each).
@@ -236,20 +236,24 @@ struct MetadataReader {
             if let mangled = Self.relativeTarget(record + 4) {
                 let (length, plainFrom) = Self.mangledNameLength(mangled)
                 ownership = Self.ownership(ofMangledName: mangled, length: length, plainFrom: plainFrom)
-                type = !resolvingTypes ? nil : _getTypeByMangledNameInContext(
-                    mangled.assumingMemoryBound(to: UInt8.self),
-                    UInt(length),
-                    genericContext: descriptor,
-                    genericArguments: genericArguments
-                )
+                type =
+                    !resolvingTypes
+                    ? nil
+                    : _getTypeByMangledNameInContext(
+                        mangled.assumingMemoryBound(to: UInt8.self),
+                        UInt(length),
+                        genericContext: descriptor,
+                        genericArguments: genericArguments
+                    )
             }
-            records.append(FieldRecordFacts(
-                name: name,
-                isVar: flags & 0x2 != 0,
-                isIndirectCase: flags & 0x1 != 0,
-                ownership: ownership,
-                type: type
-            ))
+            records.append(
+                FieldRecordFacts(
+                    name: name,
+                    isVar: flags & 0x2 != 0,
+                    isIndirectCase: flags & 0x1 != 0,
+                    ownership: ownership,
+                    type: type
+                ))
         }
         return records
     }

@@ -96,7 +96,8 @@ extension PropertyInfo {
     @inlinable @inline(__always)
     func isInherited<Instance>(by _: Instance.Type) -> Bool {
         guard declaringTypeIsClass, MemoryLayout<Instance>.size == MemoryLayout<AnyObject>.size,
-              let subclass = Instance.self as? AnyClass else { return false }
+            let subclass = Instance.self as? AnyClass
+        else { return false }
         // Class metadata's second word is the superclass (include/swift/ABI/Metadata.h,
         // TargetClassMetadata); a root class has none.
         var current = unsafeBitCast(subclass, to: UnsafeRawPointer.self)

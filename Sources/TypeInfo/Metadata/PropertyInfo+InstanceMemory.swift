@@ -11,7 +11,8 @@ extension PropertyInfo {
         let value = try withFieldAddress(of: instance) { storage.load(Value.self, from: $0) }
         guard let value else {
             // The property holds its own type; the caller asked for `Value`.
-            throw PropertyAccessError.typeMismatch(property: name, expected: String(reflecting: self.type), found: String(reflecting: Value.self))
+            throw PropertyAccessError.typeMismatch(
+                property: name, expected: String(reflecting: self.type), found: String(reflecting: Value.self))
         }
         return value
     }

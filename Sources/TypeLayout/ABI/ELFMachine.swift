@@ -34,10 +34,12 @@ public enum ELFMachine: UInt16, Sendable, CaseIterable {
         switch self {
         case .x86_64:
             // R_X86_64_64, PC32, GOTPCREL, GLOB_DAT, JUMP_SLOT, RELATIVE, PLT32, GOTPCRELX, REX_GOTPCRELX.
-            return RelocationTypes(absolute64: [1], relative: [8], globalData: [6], jumpSlot: [7], pcRelative32: [2, 4], gotPCRelative32: [9, 41, 42])
+            return RelocationTypes(
+                absolute64: [1], relative: [8], globalData: [6], jumpSlot: [7], pcRelative32: [2, 4], gotPCRelative32: [9, 41, 42])
         case .aarch64:
             // R_AARCH64_ABS64, PREL32, GLOB_DAT, JUMP_SLOT, RELATIVE.
-            return RelocationTypes(absolute64: [257], relative: [1027], globalData: [1025], jumpSlot: [1026], pcRelative32: [261], gotPCRelative32: [])
+            return RelocationTypes(
+                absolute64: [257], relative: [1027], globalData: [1025], jumpSlot: [1026], pcRelative32: [261], gotPCRelative32: [])
         default:
             return nil
         }

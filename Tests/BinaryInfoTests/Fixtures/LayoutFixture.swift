@@ -21,27 +21,50 @@ public struct Closures { var f: (Int) -> Int; var g: (() -> Void)?; var h: @conv
 public protocol Shape { var area: Double { get } }
 public protocol Named: AnyObject { var name: String { get } }
 public protocol Tagged {}
-public struct Existentials { var any: Any; var shape: any Shape; var object: AnyObject; var named: any Named; var both: any Shape & Tagged; var meta: Any.Type; var optAny: Any? }
+public struct Existentials {
+    var any: Any; var shape: any Shape; var object: AnyObject; var named: any Named; var both: any Shape & Tagged; var meta: Any.Type;
+    var optAny: Any?
+}
 public enum NoPayload { case north, south, east, west }
-public enum WithPayload { case int(Int), text(String), pair(Int8, Int8), nothing }
-public enum RawValued: String { case alpha = "a", beta = "b" }
-public indirect enum Tree { case leaf(Int), node(Tree, Tree) }
+public enum WithPayload {
+    case int(Int)
+    case text(String)
+    case pair(Int8, Int8)
+    case nothing
+}
+public enum RawValued: String {
+    case alpha = "a"
+    case beta = "b"
+}
+public indirect enum Tree {
+    case leaf(Int)
+    case node(Tree, Tree)
+}
 public enum PartlyIndirect { case value(Int); indirect case more(PartlyIndirect); case none }
 public struct StaticAndComputed { static var shared = 1; var stored: Int16; var computed: Int { Int(stored) * 2 }; let constant: UInt8 }
 public final class LazyHolder { lazy var expensive: Int = 42; var plain: Int8 = 0 }
-@propertyWrapper public struct Clamped { var storage: Int; public var wrappedValue: Int { get { storage } set { storage = min(newValue, 100) } }; public init(wrappedValue: Int) { storage = wrappedValue } }
+@propertyWrapper public struct Clamped {
+    var storage: Int;
+    public var wrappedValue: Int {
+        get { storage }
+        set { storage = min(newValue, 100) }
+    }; public init(wrappedValue: Int) { storage = wrappedValue }
+}
 public struct Wrapped { @Clamped var level: Int = 0; var other: UInt16 = 0 }
 public struct Outer { public struct Middle { public struct Innermost { var deep: UInt64 }; var m: Int8 }; var o: Middle }
 private struct PrivateThing { var secret: Int32; var more: Bool }
-fileprivate final class FilePrivateClass { var hidden: Double = 0 }
+private final class FilePrivateClass { var hidden: Double = 0 }
 public struct Box<T> { var value: T; var count: Int }
 extension Box { public struct Nested { var inner: T?; var flag: Bool } }
-public struct GenericOuter<T> { public struct GenericInner<U> { var u: U; var t: T; var n: Int } ; var t: T }
+public struct GenericOuter<T> { public struct GenericInner<U> { var u: U; var t: T; var n: Int }; var t: T }
 public final class GenericRef<T, U> { var first: T; var second: U; init(_ t: T, _ u: U) { first = t; second = u } }
 open class Base { var baseField: Int = 1; let baseConstant: Int8 = 2 }
 open class Middle: Base { var middleField: String = "" }
 public final class Leaf: Middle { var leafField: Bool = false; var leafNumber: Double = 0 }
-public final class References { weak var weakRef: Ref?; unowned var unownedRef: Ref; unowned(unsafe) var unsafeRef: Ref; var strong: Ref; init(_ r: Ref) { unownedRef = r; unsafeRef = r; strong = r } }
+public final class References {
+    weak var weakRef: Ref?; unowned var unownedRef: Ref; unowned(unsafe) var unsafeRef: Ref; var strong: Ref;
+    init(_ r: Ref) { unownedRef = r; unsafeRef = r; strong = r }
+}
 public final class FinalClass { var a: Int16 = 0; var b: Int64 = 0 }
 extension Int { public struct IntExtensionType { var k: Int } }
 public struct WithCTypes { var time: timespec; var flag: Bool; var div: div_t }
@@ -70,7 +93,9 @@ private func entry<T>(_ type: T.Type, kind: String, generic: Bool = false, cases
         _ = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
             func layoutOf<F>(_: F.Type) -> (Int, Int) { (MemoryLayout<F>.size, MemoryLayout<F>.alignment) }
             let (size, alignment) = _openExistential(fieldType, do: layoutOf)
-            fields.append("{\"name\": \(quote(String(cString: name))), \"offset\": \(offset), \"type\": \(quote(String(reflecting: fieldType))), \"size\": \(size), \"alignment\": \(alignment)}")
+            fields.append(
+                "{\"name\": \(quote(String(cString: name))), \"offset\": \(offset), \"type\": \(quote(String(reflecting: fieldType))), \"size\": \(size), \"alignment\": \(alignment)}"
+            )
             return true
         }
     }
@@ -87,11 +112,11 @@ private func entry<T>(_ type: T.Type, kind: String, generic: Bool = false, cases
         superclass = quote(String(reflecting: parent))
     }
     return """
-    {"name": \(quote(String(reflecting: type))), "mangledName": \(quote(_mangledTypeName(type) ?? "")), "kind": \(quote(kind)), \
-    "generic": \(generic), "size": \(MemoryLayout<T>.size), "alignment": \(MemoryLayout<T>.alignment), "stride": \(MemoryLayout<T>.stride), \
-    "superclass": \(superclass), "fields": [\(fields.joined(separator: ", "))], "cases": [\(cases.map(quote).joined(separator: ", "))], \
-    "conformances": [\(conformances.map(quote).joined(separator: ", "))]}
-    """
+        {"name": \(quote(String(reflecting: type))), "mangledName": \(quote(_mangledTypeName(type) ?? "")), "kind": \(quote(kind)), \
+        "generic": \(generic), "size": \(MemoryLayout<T>.size), "alignment": \(MemoryLayout<T>.alignment), "stride": \(MemoryLayout<T>.stride), \
+        "superclass": \(superclass), "fields": [\(fields.joined(separator: ", "))], "cases": [\(cases.map(quote).joined(separator: ", "))], \
+        "conformances": [\(conformances.map(quote).joined(separator: ", "))]}
+        """
 }
 
 /// The names of an enum's cases, as the running program prints its values.

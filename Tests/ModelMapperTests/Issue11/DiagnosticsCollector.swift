@@ -13,9 +13,12 @@ final class DiagnosticsCollector: Sendable {
 
     /// A mapper that reports into this collector.
     func mapper(_ mode: MappingMode = .lenient, writesNilAsNull: Bool = true) -> ModelMapper {
-        ModelMapper(options: MappingOptions(mode: mode, writesNilAsNull: writesNilAsNull, diagnostics: { line in
-            self.lines.withLock { $0.append(line) }
-        }))
+        ModelMapper(
+            options: MappingOptions(
+                mode: mode, writesNilAsNull: writesNilAsNull,
+                diagnostics: { line in
+                    self.lines.withLock { $0.append(line) }
+                }))
     }
 }
 

@@ -37,9 +37,12 @@ struct RoundDrawing: Mappable {
 struct EnumPayloadTests {
     static let drawings: [Drawing] = [
         Drawing(figure: .rect(w: 2, h: 3.5), figures: [.pair(1, 2), .value(7), .none], optional: .value(1), expression: .number(4)),
-        Drawing(figure: .many(a: 1, b: "two", c: 3.5, d: true, e: nil), figures: [.many(a: -1, b: "", c: 0, d: false, e: 5)], optional: nil, expression: .number(0)),
-        Drawing(figure: .labelled(name: "a", tags: ["x", "y"], size: nil), figures: [], optional: nil,
-                expression: .sum(.number(1), .list([.number(2), .sum(.number(3), .number(4))]))),
+        Drawing(
+            figure: .many(a: 1, b: "two", c: 3.5, d: true, e: nil), figures: [.many(a: -1, b: "", c: 0, d: false, e: 5)], optional: nil,
+            expression: .number(0)),
+        Drawing(
+            figure: .labelled(name: "a", tags: ["x", "y"], size: nil), figures: [], optional: nil,
+            expression: .sum(.number(1), .list([.number(2), .sum(.number(3), .number(4))]))),
     ]
 
     /// The oracle: Swift's own Codable synthesis (JSONEncoder/JSONDecoder) for the same types.
@@ -72,7 +75,10 @@ struct EnumPayloadTests {
         }
         let (lenient, issues) = try ModelMapper().decodeReportingIssues(Drawing.self, from: Data(#"{"figure": {"a": {}, "b": {}}}"#.utf8))
         #expect(lenient.figure == .none)
-        #expect(issues.map(\.description) == ["$.figure: expected an object with one member naming a case of Figure, found an object with 2 members"])
+        #expect(
+            issues.map(\.description) == [
+                "$.figure: expected an object with one member naming a case of Figure, found an object with 2 members"
+            ])
     }
 
     @Test func oneLabelledValueBothWays() throws {
@@ -82,8 +88,11 @@ struct EnumPayloadTests {
         let drawing = RoundDrawing(shape: .circle(radius: 2.5))
         let data = try ModelMapper().encode(drawing)
         #expect(try jsonObject(data) == jsonObject(try JSONEncoder().encode(CodableDrawing(shape: drawing.shape))))
-        let decoded = try ModelMapper(options: MappingOptions(mode: .strict)).decode(RoundDrawing.self, from: #"{"shape": {"circle": {"radius": 2}}}"#)
-        #expect(decoded.shape == (try JSONDecoder().decode(CodableDrawing.self, from: Data(#"{"shape": {"circle": {"radius": 2}}}"#.utf8))).shape)
+        let decoded = try ModelMapper(options: MappingOptions(mode: .strict)).decode(
+            RoundDrawing.self, from: #"{"shape": {"circle": {"radius": 2}}}"#)
+        #expect(
+            decoded.shape
+                == (try JSONDecoder().decode(CodableDrawing.self, from: Data(#"{"shape": {"circle": {"radius": 2}}}"#.utf8))).shape)
         #expect(decoded.shape == .circle(radius: 2))
     }
 }

@@ -39,10 +39,11 @@ struct FoldedLetTests {
         #expect(model.extra == 0 && model.id == 0)
         // Non-trivial lets and vars are written.
         #expect(model.name == "ann" && model.count == 3)
-        #expect(issues.map(\.description) == [
-            "$.extra: FoldedLetModel.extra is not decoded: it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)",
-            "$.id: FoldedLetModel.id is not decoded: it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)",
-        ])
+        #expect(
+            issues.map(\.description) == [
+                "$.extra: FoldedLetModel.extra is not decoded: it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)",
+                "$.id: FoldedLetModel.id is not decoded: it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)",
+            ])
         _ = try mapper.decode(FoldedLetModel.self, from: json)
         let reported = collector.reported
         #expect(reported.count == 2, "each property once per mapper, however often it decodes")
@@ -57,7 +58,12 @@ struct FoldedLetTests {
         } throws: { error in
             let error = try #require(error as? MappingError)
             return error.pathString == "$.extra"
-                && error.kind == .unsettableProperty(type: "FoldedLetModel", property: "extra", reason: "it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)")
+                && error.kind
+                    == .unsettableProperty(
+                        type: "FoldedLetModel", property: "extra",
+                        reason:
+                            "it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)"
+                    )
         }
         // Absent keys lose nothing: no error, no diagnostic (strict mode throws instead of reporting).
         let model = try mapper.decode(FoldedLetModel.self, from: #"{"name": "bo", "count": 1}"#)
@@ -82,14 +88,16 @@ struct FoldedLetTests {
         let lenient = collector.mapper()
         let model = try lenient.decode(UnmappableProperty.self, from: #"{"name": "a", "opaque": {"x": 1}}"#)
         #expect(model.name == "a" && model.opaque.x == 0)
-        #expect(collector.reported == [
-            "ModelMapper: UnmappableProperty.opaque is not decoded: its type ModelMapperTests.NoJSONForm has no JSON mapping; give it a transformer (mapping.transform), make the type MappableModel, or leave it out (mapping.excludedProperties)"
-        ])
+        #expect(
+            collector.reported == [
+                "ModelMapper: UnmappableProperty.opaque is not decoded: its type ModelMapperTests.NoJSONForm has no JSON mapping; give it a transformer (mapping.transform), make the type MappableModel, or leave it out (mapping.excludedProperties)"
+            ])
         #expect(try lenient.unmappedProperties(of: UnmappableProperty.self) == ["opaque"])
         #expect {
             try collector.mapper(.strict).decode(UnmappableProperty.self, from: #"{"name": "a", "opaque": {"x": 1}}"#)
         } throws: { error in
-            (error as? MappingError)?.description.hasPrefix("$.opaque: UnmappableProperty.opaque is not decoded: its type ModelMapperTests.NoJSONForm has no JSON mapping") == true
+            (error as? MappingError)?.description.hasPrefix(
+                "$.opaque: UnmappableProperty.opaque is not decoded: its type ModelMapperTests.NoJSONForm has no JSON mapping") == true
         }
         // Encoding leaves it out rather than writing something false.
         #expect(try jsonObject(lenient.encode(model)) == ["name": "a"] as NSDictionary)

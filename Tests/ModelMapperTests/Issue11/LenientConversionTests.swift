@@ -75,7 +75,8 @@ struct LenientConversionTests {
     }
 
     @Test func cgFloatMapsBothWays() throws {
-        let model = try ModelMapper(options: MappingOptions(mode: .strict)).decode(Geometry.self, from: #"{"width": 12.5, "offsets": [1, 2.25]}"#)
+        let model = try ModelMapper(options: MappingOptions(mode: .strict)).decode(
+            Geometry.self, from: #"{"width": 12.5, "offsets": [1, 2.25]}"#)
         #expect(model.width == CGFloat(12.5) && model.offsets == [CGFloat(1), CGFloat(2.25)])
         #expect(try jsonObject(ModelMapper().encode(model)) == ["width": 12.5, "offsets": [1, 2.25]] as NSDictionary)
         #expect(try ModelMapper().unmappedProperties(of: Geometry.self).isEmpty)
@@ -114,7 +115,9 @@ struct LenientConversionTests {
         #expect(abs(model.at.timeIntervalSince(oracle)) < 1e-6, "\(text): \(model.at) vs \(oracle)")
     }
 
-    @Test(arguments: ["Fri Sep 04 24:12:21 +0800 2015", "Fri Sep 31 00:12:21 +0800 2015", "Fri Sep 04 00:12:21 +0800", "Fri Foo 04 00:12:21 +0800 2015"])
+    @Test(arguments: [
+        "Fri Sep 04 24:12:21 +0800 2015", "Fri Sep 31 00:12:21 +0800 2015", "Fri Sep 04 00:12:21 +0800", "Fri Foo 04 00:12:21 +0800 2015",
+    ])
     func malformedTwitterDatesAreNotDates(_ text: String) throws {
         #expect(DateText.parse(text) == nil)
     }

@@ -8,11 +8,13 @@ struct OptionalTransformed: Mappable {
     var label = ""
 
     static func configureMapping(_ mapping: inout MappingConfiguration) {
-        mapping.transform("born", with: MappingTransformer(
-            Date.self,
-            decode: { json in json.stringValue.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) } },
-            encode: { date in .string(String(Int(date.timeIntervalSince1970))) }
-        ))
+        mapping.transform(
+            "born",
+            with: MappingTransformer(
+                Date.self,
+                decode: { json in json.stringValue.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) } },
+                encode: { date in .string(String(Int(date.timeIntervalSince1970))) }
+            ))
     }
 }
 
@@ -63,7 +65,8 @@ struct PathAndTransformerFixTests {
 
     @Test(arguments: ["", "."])
     func emptyDesignatedPathIsTheRoot(path: String) throws {
-        #expect(try ModelMapper(options: MappingOptions(mode: .strict)).decode(DesignatedResult.self, from: #"{"id": 9}"#, at: path).id == 9)
+        #expect(
+            try ModelMapper(options: MappingOptions(mode: .strict)).decode(DesignatedResult.self, from: #"{"id": 9}"#, at: path).id == 9)
     }
 
     @Test func strictKeyPathThroughAStringIsAnError() throws {
@@ -92,13 +95,15 @@ struct PathAndTransformerFixTests {
         let model = try ModelMapper(options: MappingOptions(mode: .strict)).decode(IndexedPathModel.self, from: json)
         #expect(model == IndexedPathModel(firstDistance: 12, secondDog: "rex"))
         let encoded = try ModelMapper().encode(model)
-        #expect(try jsonObject(encoded) == [
-            "distances": [["value": 12]], "data": [NSNull(), ["dog": ["name": "rex"]]],
-        ] as NSDictionary)
+        #expect(
+            try jsonObject(encoded) == [
+                "distances": [["value": 12]], "data": [NSNull(), ["dog": ["name": "rex"]]],
+            ] as NSDictionary)
         #expect(try ModelMapper(options: MappingOptions(mode: .strict)).decode(IndexedPathModel.self, from: encoded) == model)
         // Out of range is absent; an index into an object is a key.
-        #expect(try ModelMapper().decode(IndexedPathModel.self, from: #"{"distances": [], "data": {"1": {"dog": {"name": "k"}}}}"#)
-            == IndexedPathModel(firstDistance: 0, secondDog: "k"))
+        #expect(
+            try ModelMapper().decode(IndexedPathModel.self, from: #"{"distances": [], "data": {"1": {"dog": {"name": "k"}}}}"#)
+                == IndexedPathModel(firstDistance: 0, secondDog: "k"))
     }
 }
 

@@ -65,7 +65,8 @@ enum ReleaseFixture {
 
 @Suite("issue 11 in an optimized (-O) build")
 struct ReleaseBuildTests {
-    let foldMessage = "is not decoded: it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)"
+    let foldMessage =
+        "is not decoded: it is a 'let' of a class with a trivial type, and an optimized (-O) build may replace its reads with its initial value, so a decoded value would be lost; declare it 'var' (or 'private(set) var'), or leave it out (mapping.excludedProperties)"
 
     @Test func theOptimizerFoldsClassLetsInitialisedWithALiteral() throws {
         // The reason for the refusal, seen in this toolchain: TypeInfo stored 1000, the
@@ -76,9 +77,10 @@ struct ReleaseBuildTests {
 
     @Test func foldableLetsAreRefusedAndOtherPropertiesDecode() throws {
         #expect(try ReleaseFixture.value("let.lenient") == "0.0 0 ann 3")
-        #expect(try ReleaseFixture.output.get()["diagnostic"] == [
-            "ModelMapper: LiteralLets.extra \(foldMessage)", "ModelMapper: LiteralLets.id \(foldMessage)",
-        ])
+        #expect(
+            try ReleaseFixture.output.get()["diagnostic"] == [
+                "ModelMapper: LiteralLets.extra \(foldMessage)", "ModelMapper: LiteralLets.id \(foldMessage)",
+            ])
         #expect(try ReleaseFixture.value("let.strict") == "error: $.id: LiteralLets.id \(foldMessage)")
         #expect(try ReleaseFixture.value("let.struct") == "7 0.25")
     }
@@ -90,8 +92,9 @@ struct ReleaseBuildTests {
             #expect(try ReleaseFixture.value("designated[\(path)]") == "5")
         }
         #expect(try ReleaseFixture.value("path.through.string") == #"error: $.user: expected an object with key "name", found a string"#)
-        #expect(try ReleaseFixture.value("path.indexes")
-            == #"12 rex {"user":{"name":""},"distances":[{"value":12}],"data":[null,{"dog":{"name":"rex"}}]}"#)
+        #expect(
+            try ReleaseFixture.value("path.indexes")
+                == #"12 rex {"user":{"name":""},"distances":[{"value":12}],"data":[null,{"dog":{"name":"rex"}}]}"#)
     }
 
     @Test func conversions() throws {
@@ -115,7 +118,10 @@ struct ReleaseBuildTests {
     }
 
     @Test func enumsWithAssociatedValues() throws {
-        #expect(try ReleaseFixture.value("enum") == #"rect(w: 2.0, h: 3.5) [main.Figure.pair(1, 2), main.Figure.value(7), main.Figure.none] {"figure":{"rect":{"w":2,"h":3.5}},"figures":[{"pair":{"_0":1,"_1":2}},{"value":{"_0":7}},{"none":{}}]}"#)
+        #expect(
+            try ReleaseFixture.value("enum")
+                == #"rect(w: 2.0, h: 3.5) [main.Figure.pair(1, 2), main.Figure.value(7), main.Figure.none] {"figure":{"rect":{"w":2,"h":3.5}},"figures":[{"pair":{"_0":1,"_1":2}},{"value":{"_0":7}},{"none":{}}]}"#
+        )
         #expect(try ReleaseFixture.value("enum.circle") == #"true {"shape":{"circle":{"radius":2}}}"#)
     }
 }

@@ -67,9 +67,10 @@ struct UpdateAndMergeTests {
         let alias = profile
         try collector.mapper().update(profile, from: #"{"age": 31, "id": "other"}"#)
         #expect(alias.age == 31 && alias.name == "ann" && alias.id == "fixed")
-        #expect(collector.reported == [
-            "ModelMapper: UserProfile.id is not decoded: it is a 'let', and the instance being updated may already have had it read; an optimized build may keep using that value, so it is never changed in place; declare it 'var', or decode a new instance"
-        ])
+        #expect(
+            collector.reported == [
+                "ModelMapper: UserProfile.id is not decoded: it is a 'let', and the instance being updated may already have had it read; an optimized build may keep using that value, so it is never changed in place; declare it 'var', or decode a new instance"
+            ])
         #expect {
             try collector.mapper(.strict).update(profile, from: #"{"id": "other"}"#)
         } throws: { error in

@@ -7,7 +7,9 @@ import Testing
 @Suite struct JSONNumberTests {
     func integer<I: FixedWidthInteger>(_ text: String, _ type: I.Type) -> Result<I, NumberConversionFailure> {
         var text = text
-        return text.withUTF8 { bytes in Result { () throws(NumberConversionFailure) -> I in try JSONNumberScanner.integer(bytes, as: I.self) } }
+        return text.withUTF8 { bytes in
+            Result { () throws(NumberConversionFailure) -> I in try JSONNumberScanner.integer(bytes, as: I.self) }
+        }
     }
 
     func double(_ text: String) -> Double? {
@@ -32,10 +34,11 @@ import Testing
         check(Int.self); check(UInt.self)
     }
 
-    @Test(arguments: [
-        ("1.0", 1), ("1e3", 1000), ("1E+3", 1000), ("12.50e1", 125), ("-2.000", -2), 
-        ("100e-2", 1), ("9.223372036854775807e18", 9_223_372_036_854_775_807), ("-0.0", 0),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("1.0", 1), ("1e3", 1000), ("1E+3", 1000), ("12.50e1", 125), ("-2.000", -2),
+            ("100e-2", 1), ("9.223372036854775807e18", 9_223_372_036_854_775_807), ("-0.0", 0),
+        ] as [(String, Int64)])
     func wholeNumbersWithFractionOrExponentBecomeIntegers(_ text: String, _ expected: Int64) throws {
         // Oracle: Decimal parses the same text exactly.
         let decimal = try #require(Decimal(string: text))

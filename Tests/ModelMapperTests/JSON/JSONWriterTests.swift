@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func integersMatchDescription() {
-        let values: [Int64] = [0, 1, 9, 10, -1, -10, 1234567890, .max, .min]
+        let values: [Int64] = [0, 1, 9, 10, -1, -10, 1_234_567_890, .max, .min]
         for value in values {
             var writer = JSONWriter()
             writer.integer(value)

@@ -99,7 +99,10 @@ struct ConcurrentB: Mappable, Equatable {
                         default:
                             mapper.configure(ConcurrentB.self) { _ in }
                             if try mapper.decode([ConcurrentB].self, from: Data("[\(String(decoding: jsonB, as: UTF8.self))]".utf8))
-                                != [expectedB] { failures += 1 }
+                                != [expectedB]
+                            {
+                                failures += 1
+                            }
                         }
                     }
                     return failures

@@ -85,9 +85,10 @@ struct Dated: Mappable {
         #expect(model.at == Self.iso("2024-11-08T21:15:03Z"))
         #expect(model.maybe == nil)  // a number is not ISO 8601: skipped
         #expect(try mapper.encodeToJSONValue(model)["at"] == .int(1_731_100_503_000))
-        let custom = ModelMapper(options: MappingOptions(
-            dateDecoding: .custom { json in json.stringValue == "epoch" ? Date(timeIntervalSince1970: 0) : nil },
-            dateEncoding: .custom { _ in "always" }))
+        let custom = ModelMapper(
+            options: MappingOptions(
+                dateDecoding: .custom { json in json.stringValue == "epoch" ? Date(timeIntervalSince1970: 0) : nil },
+                dateEncoding: .custom { _ in "always" }))
         #expect(try custom.decode(Dated.self, from: #"{"at": "epoch"}"#).at == Date(timeIntervalSince1970: 0))
         #expect(try custom.encodeToJSONValue(Dated())["at"] == "always")
     }

@@ -78,7 +78,9 @@ struct Victim: Mappable {
 
     /// Seeded random mutations of a valid document: every one gives a model or an error.
     @Test func mutatedDocumentsNeverCrash() throws {
-        let valid = Array(#"{"id": 12, "name": "x\u00e9", "ratio": 2.5, "flags": [true, false], "child": {"name": "c", "children": [{"name": "d"}]}, "table": {"k": 1}}"#.utf8)
+        let valid = Array(
+            #"{"id": 12, "name": "x\u00e9", "ratio": 2.5, "flags": [true, false], "child": {"name": "c", "children": [{"name": "d"}]}, "table": {"k": 1}}"#
+                .utf8)
         var rng = SeededGenerator(seed: 99)
         let strict = ModelMapper(options: MappingOptions(mode: .strict))
         var outcomes = (models: 0, errors: 0)

@@ -16,7 +16,10 @@ final class LinkedItem: Mappable {
 }
 
 enum Color: String, Sendable { case red, green, blue }
-enum Priority: Int, Sendable { case low = 1, high = 2 }
+enum Priority: Int, Sendable {
+    case low = 1
+    case high = 2
+}
 
 struct Containers: Mappable, Equatable {
     var tags: [String] = []

@@ -118,13 +118,17 @@ struct ValueGenerator {
         e.float = float()
         e.bool = bool()
         e.string = string()
-        e.decimal = Decimal(sign: bool() ? .minus : .plus, exponent: Int.random(in: -8...8, using: &rng),
-                            significand: Decimal(Int.random(in: 0...999_999_999, using: &rng)))
+        e.decimal = Decimal(
+            sign: bool() ? .minus : .plus, exponent: Int.random(in: -8...8, using: &rng),
+            significand: Decimal(Int.random(in: 0...999_999_999, using: &rng)))
         let millis = Int64.random(in: -62_135_596_800_000...253_402_300_799_000, using: &rng)
         e.date = Date(timeIntervalSince1970: Double(millis) / 1000)
         e.url = bool() ? URL(string: "https://example.com/\(Int.random(in: 0...999, using: &rng))?q=a%20b") : nil
-        e.uuid = UUID(uuid: (UInt8(truncatingIfNeeded: rng.next()), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                             UInt8(truncatingIfNeeded: rng.next())))
+        e.uuid = UUID(
+            uuid: (
+                UInt8(truncatingIfNeeded: rng.next()), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                UInt8(truncatingIfNeeded: rng.next())
+            ))
         e.data = Data((0..<Int.random(in: 0..<20, using: &rng)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         e.suit = Suit.allCases[Int.random(in: 0..<3, using: &rng)]
         e.optionalString = bool() ? string() : nil

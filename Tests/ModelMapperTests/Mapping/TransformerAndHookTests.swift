@@ -10,27 +10,33 @@ struct Temperature: Mappable, Equatable {
 
     static func configureMapping(_ mapping: inout MappingConfiguration) {
         mapping.map("celsius", to: "fahrenheit")
-        mapping.transform("celsius", with: MappingTransformer(
-            Double.self,
-            decode: { json in json.numberValue?.doubleValue.map { ($0 - 32) * 5 / 9 } },
-            encode: { celsius in .double(celsius * 9 / 5 + 32) }
-        ))
-        mapping.transform("tags", with: MappingTransformer(
-            [String].self,
-            decode: { json in json.stringValue?.split(separator: ",").map(String.init) },
-            encode: { tags in .string(tags.joined(separator: ",")) }
-        ))
+        mapping.transform(
+            "celsius",
+            with: MappingTransformer(
+                Double.self,
+                decode: { json in json.numberValue?.doubleValue.map { ($0 - 32) * 5 / 9 } },
+                encode: { celsius in .double(celsius * 9 / 5 + 32) }
+            ))
+        mapping.transform(
+            "tags",
+            with: MappingTransformer(
+                [String].self,
+                decode: { json in json.stringValue?.split(separator: ",").map(String.init) },
+                encode: { tags in .string(tags.joined(separator: ",")) }
+            ))
     }
 }
 
 struct FailingTransform: Mappable {
     var value = 0
     static func configureMapping(_ mapping: inout MappingConfiguration) {
-        mapping.transform("value", with: MappingTransformer(
-            Int.self,
-            decode: { _ in throw CocoaLikeError.nope },
-            encode: { _ in .null }
-        ))
+        mapping.transform(
+            "value",
+            with: MappingTransformer(
+                Int.self,
+                decode: { _ in throw CocoaLikeError.nope },
+                encode: { _ in .null }
+            ))
     }
 }
 

@@ -62,8 +62,10 @@ struct OptionalTransformed: Mappable {
     var born: Date?
     var label = "x"
     static func configureMapping(_ mapping: inout MappingConfiguration) {
-        mapping.transform("born", with: MappingTransformer(
-            Date.self, decode: { _ in nil }, encode: { date in .double(date.timeIntervalSince1970) }))
+        mapping.transform(
+            "born",
+            with: MappingTransformer(
+                Date.self, decode: { _ in nil }, encode: { date in .double(date.timeIntervalSince1970) }))
     }
 }
 
@@ -104,7 +106,8 @@ struct Converted: Mappable {
 }
 
 attempt("convert") {
-    let model = try lenient.decode(Converted.self, from: #"{"flag": 0.666, "ratio": true, "link": "  ", "width": 12.5, "at": "Fri Sep 04 00:12:21 +0800 2015"}"#)
+    let model = try lenient.decode(
+        Converted.self, from: #"{"flag": 0.666, "ratio": true, "link": "  ", "width": 12.5, "at": "Fri Sep 04 00:12:21 +0800 2015"}"#)
     return "\(model.flag) \(model.ratio) \(model.link as Any) \(model.width) \(model.at.timeIntervalSince1970)"
 }
 attempt("convert.bool.string") { try lenient.decode(Converted.self, from: #"{"flag": "2"}"#).flag }
@@ -159,7 +162,9 @@ enum Figure { case rect(w: Double, h: Double); case pair(Int, Int); case value(I
 struct Drawing: Mappable { var figure = Figure.none; var figures: [Figure] = [] }
 
 attempt("enum") {
-    let drawing = try strict.decode(Drawing.self, from: #"{"figure": {"rect": {"w": 2, "h": 3.5}}, "figures": [{"pair": {"_0": 1, "_1": 2}}, {"value": {"_0": 7}}, {"none": {}}]}"#)
+    let drawing = try strict.decode(
+        Drawing.self,
+        from: #"{"figure": {"rect": {"w": 2, "h": 3.5}}, "figures": [{"pair": {"_0": 1, "_1": 2}}, {"value": {"_0": 7}}, {"none": {}}]}"#)
     return "\(drawing.figure) \(drawing.figures) \(String(decoding: try lenient.encode(drawing), as: UTF8.self))"
 }
 

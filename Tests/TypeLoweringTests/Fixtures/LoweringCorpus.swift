@@ -30,12 +30,32 @@ public struct Optionals {
     public var double: Double?
 }
 
-public enum MultiPayload { case number(Int), text(String), flag(Bool), none }
-public enum PointerPayloads { case left(Node), right(Node), neither }
-public enum SpareBitPayloads { case yes(Bool), no(Bool), unknown }
-public enum ObjectOrString { case object(Node), text(String), pair(Node, Node) }
+public enum MultiPayload {
+    case number(Int)
+    case text(String)
+    case flag(Bool)
+    case none
+}
+public enum PointerPayloads {
+    case left(Node)
+    case right(Node)
+    case neither
+}
+public enum SpareBitPayloads {
+    case yes(Bool)
+    case no(Bool)
+    case unknown
+}
+public enum ObjectOrString {
+    case object(Node)
+    case text(String)
+    case pair(Node, Node)
+}
 public enum NoPayload { case north, east, south, west }
-public indirect enum Tree { case leaf(Int), branch(Tree, Tree) }
+public indirect enum Tree {
+    case leaf(Int)
+    case branch(Tree, Tree)
+}
 
 public struct Enums {
     public var multi: MultiPayload

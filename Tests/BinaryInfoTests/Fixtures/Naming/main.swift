@@ -5,10 +5,11 @@ final class Operation {}
 
 /// Six optionals of one same-module class: `<ref>…GSg7barrier_AD8veryHighAD…0B3Lowt`.
 final class OperationQueue {
-    var firstPriority: (
-        barrier: Unmanaged<Operation>?, veryHigh: Unmanaged<Operation>?, high: Unmanaged<Operation>?,
-        normal: Unmanaged<Operation>?, low: Unmanaged<Operation>?, veryLow: Unmanaged<Operation>?
-    ) = (nil, nil, nil, nil, nil, nil)
+    var firstPriority:
+        (
+            barrier: Unmanaged<Operation>?, veryHigh: Unmanaged<Operation>?, high: Unmanaged<Operation>?,
+            normal: Unmanaged<Operation>?, low: Unmanaged<Operation>?, veryLow: Unmanaged<Operation>?
+        ) = (nil, nil, nil, nil, nil, nil)
     var operations: [Operation] = []
 }
 

@@ -21,7 +21,11 @@ public final class Node {
 }
 public class Base { public var a: Int8 = 0; public init() {} }
 public class Derived: Base { public var b: Int64 = 0; public var c: Int8 = 0 }
-public enum Shape { case circle(Double), square(Int), empty }
+public enum Shape {
+    case circle(Double)
+    case square(Int)
+    case empty
+}
 public enum Direction { case north, south, east, west }
 
 // Globals of every type, so that the compiler describes each one in full.

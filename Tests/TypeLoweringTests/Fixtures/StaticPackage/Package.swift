@@ -12,9 +12,11 @@ let package = Package(
         .package(url: mirrors + "swift-collections.git", from: "1.1.0"),
     ],
     targets: [
-        .executableTarget(name: "StaticFixture", dependencies: [
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "DequeModule", package: "swift-collections"),
-        ]),
+        .executableTarget(
+            name: "StaticFixture",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ])
     ]
 )
