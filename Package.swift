@@ -49,7 +49,12 @@ let package = Package(
         // Computed layouts: the toolchain's libswiftRemoteMirror (declared in CSwiftRemoteMirror,
         // loaded with dlopen), run in the typeinfo-lowering worker process so its crashes stay there.
         .systemLibrary(name: "CSwiftRemoteMirror"),
-        .target(name: "TypeLowering", dependencies: ["TypeLayout", "BinaryInfo", "CSwiftRemoteMirror"]),
+        .target(
+            name: "TypeLowering",
+            dependencies: [
+                "TypeLayout", "BinaryInfo", "CSwiftRemoteMirror", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .executableTarget(name: "typeinfo-lowering", dependencies: ["TypeLowering"]),
 
         // The one entry point every command reads a file through: metadata, computed layouts and

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// libswiftRemoteMirror, loaded at run time with dlopen: the toolchain's own out-of-process
 /// type lowering (RemoteInspection's TypeConverter).
@@ -118,7 +119,8 @@ final class RemoteMirrorContext {
         fflush(nil)
         _ = dup2(savedStandardOutput, 1)
         var bytes = [UInt8](repeating: 0, count: limit)
-        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, limit, 0) }
+        let count =
+            (try? bytes.withUnsafeMutableBytes { try FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: 0, into: $0) }) ?? 0
         guard count > 0 else { return nil }
         return String(decoding: bytes.prefix(count), as: UTF8.self)
     }
