@@ -16,34 +16,34 @@ enum ImageLoader {
 
     /// Reads the whole file at `path`.
     ///
-    /// - Throws: ``BinaryInfoError/fileNotFound``, ``BinaryInfoError/isDirectory``,
-    ///   ``BinaryInfoError/unreadable(detail:)`` or ``BinaryInfoError/tooLarge(size:limit:)``.
-    static func readFile(_ path: String) throws -> FileBytes {
+    /// - Throws: ``BinaryInfoError/fileNotFound(path:)``, ``BinaryInfoError/isDirectory(path:)``,
+    ///   ``BinaryInfoError/unreadable(path:detail:)`` or ``BinaryInfoError/tooLarge(path:size:limit:)``.
+    static func readFile(_ path: String) throws(BinaryInfoError) -> FileBytes {
         let file: FileDescriptor
         do {
             file = try systemCall { try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) }
         } catch {
-            if error == .noSuchFileOrDirectory || error == .notDirectory { throw BinaryInfoError.fileNotFound }
-            throw BinaryInfoError.unreadable(detail: error.description)
+            if error == .noSuchFileOrDirectory || error == .notDirectory { throw BinaryInfoError.fileNotFound(path: path) }
+            throw BinaryInfoError.unreadable(path: path, detail: error.description)
         }
         defer { try? file.close() }
         let status: Stat
         do {
             status = try file.stat()
         } catch {
-            throw BinaryInfoError.unreadable(detail: error.description)
+            throw BinaryInfoError.unreadable(path: path, detail: error.description)
         }
-        if status.type == .directory { throw BinaryInfoError.isDirectory }
-        guard status.type == .regular else { throw BinaryInfoError.unreadable(detail: "not a regular file") }
+        if status.type == .directory { throw BinaryInfoError.isDirectory(path: path) }
+        guard status.type == .regular else { throw BinaryInfoError.unreadable(path: path, detail: "not a regular file") }
         // procfs files report size 0 and are read until end of file instead.
-        if status.size == 0 { return try readToEnd(file) }
+        if status.size == 0 { return try readToEnd(file, path: path) }
         guard status.size <= maximumFileSize, let size = Int(exactly: status.size) else {
-            throw BinaryInfoError.tooLarge(size: Int(clamping: status.size), limit: maximumFileSize)
+            throw BinaryInfoError.tooLarge(path: path, size: Int(clamping: status.size), limit: maximumFileSize)
         }
         // A private mapping: pages are read on demand and writes (relocations of object files)
         // stay in this process. Fall back to reading when the file cannot be mapped.
         if let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.rawValue, 0), mapped != MAP_FAILED {
-            return FileBytes(adopting: UnsafeMutableRawBufferPointer(start: mapped, count: size), count: size, storage: .mapped)
+            return FileBytes(adopting: UnsafeMutableRawBufferPointer(start: mapped, count: size), count: size, storage: .mapped, path: path)
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
         var filled = 0
@@ -54,16 +54,16 @@ enum ImageLoader {
                 count = try systemCall { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size])) }
             } catch {
                 buffer.deallocate()
-                throw BinaryInfoError.unreadable(detail: error.description)
+                throw BinaryInfoError.unreadable(path: path, detail: error.description)
             }
             if count == 0 { break }
             filled += count
         }
-        return FileBytes(adopting: buffer, count: filled, storage: .allocated)
+        return FileBytes(adopting: buffer, count: filled, storage: .allocated, path: path)
     }
 
     /// Reads a file whose size is not known in advance (procfs), up to ``maximumFileSize``.
-    private static func readToEnd(_ file: FileDescriptor) throws -> FileBytes {
+    private static func readToEnd(_ file: FileDescriptor, path: String) throws(BinaryInfoError) -> FileBytes {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -71,13 +71,15 @@ enum ImageLoader {
             do {
                 count = try systemCall { try chunk.withUnsafeMutableBytes { try file.read(into: $0) } }
             } catch {
-                throw BinaryInfoError.unreadable(detail: error.description)
+                throw BinaryInfoError.unreadable(path: path, detail: error.description)
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= maximumFileSize else { throw BinaryInfoError.tooLarge(size: bytes.count, limit: maximumFileSize) }
+            guard bytes.count <= maximumFileSize else {
+                throw BinaryInfoError.tooLarge(path: path, size: bytes.count, limit: maximumFileSize)
+            }
         }
-        return FileBytes(bytes)
+        return FileBytes(bytes, path: path)
     }
 
     /// Runs a swift-system call that throws only `Errno` under an untyped signature.

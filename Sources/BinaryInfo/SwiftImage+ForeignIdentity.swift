@@ -28,7 +28,7 @@ extension SwiftImage {
     /// The runtime identity of a foreign type descriptor: the ABI name (the name, unless import
     /// info gives another) with the symbol namespace and related entity name, as the runtime's
     /// `ParsedTypeIdentity` compares them.
-    func foreignIdentity(of descriptor: TypeDescriptor) throws -> String {
+    func foreignIdentity(of descriptor: TypeDescriptor) throws(BinaryInfoError) -> String {
         guard let nameAddress = try space.relativeTarget(at: descriptor.address &+ 8, what: "type name") else { return "" }
         let name = try space.cString(at: nameAddress, what: "type name")
         guard descriptor.context.kindSpecificFlags & Self.hasImportInfoFlag != 0 else { return name }

@@ -5,7 +5,7 @@ import TypeLayout
 extension SwiftImage {
     /// The generic parameter count a context declares in total (its own and its parents'),
     /// from its generic context header; 0 for a non-generic context.
-    func totalGenericParameters(of context: ContextDescriptor) throws -> Int {
+    func totalGenericParameters(of context: ContextDescriptor) throws(BinaryInfoError) -> Int {
         guard context.isGeneric else { return 0 }
         let offset: UInt64
         switch context.kind {
@@ -26,7 +26,7 @@ extension SwiftImage {
     ///
     /// - Returns: nil when the chain holds a context this spelling does not cover, or the
     ///   demangler refuses it; the caller falls back to `Name<A, B>`.
-    func boundGenericName(of descriptor: TypeDescriptor, mangling: String) throws -> String? {
+    func boundGenericName(of descriptor: TypeDescriptor, mangling: String) throws(BinaryInfoError) -> String? {
         // Nominal levels from the outermost to this type; anonymous (private) scopes are not levels,
         // and an extension hands over to the type it extends.
         var levels: [Int] = [try totalGenericParameters(of: descriptor.context)]
@@ -37,7 +37,7 @@ extension SwiftImage {
         while case .address(let address)? = current {
             steps += 1
             guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
+                throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: address)
             }
             let context = try contextDescriptor(at: address)
             switch context.kind {
@@ -82,12 +82,12 @@ extension SwiftImage {
 
     /// A context's mangling built from the descriptors alone, with extensions written without
     /// their generic signature (`SNsE5IndexO`); symbols are used only for contexts in other images.
-    func plainMangling(ofContextAt address: UInt64, depth: Int) throws -> String? {
+    func plainMangling(ofContextAt address: UInt64, depth: Int) throws(BinaryInfoError) -> String? {
         guard depth < Self.maximumChainDepth else {
-            throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
+            throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: address)
         }
         let context = try contextDescriptor(at: address)
-        func parentMangling() throws -> String? {
+        func parentMangling() throws(BinaryInfoError) -> String? {
             switch context.parent {
             case .address(let parent)?: return try plainMangling(ofContextAt: parent, depth: depth + 1)
             case .symbol(let name)?: return Self.mangling(fromDescriptorSymbol: name)
@@ -125,7 +125,7 @@ extension SwiftImage {
 
     /// The nominal type an extension's extended-context name starts with (a symbolic reference or a
     /// standard substitution), whatever generic arguments or requirements follow it.
-    func extendedNominal(of extensionContext: ContextDescriptor) throws -> ExtendedNominal? {
+    func extendedNominal(of extensionContext: ContextDescriptor) throws(BinaryInfoError) -> ExtendedNominal? {
         guard let name = try space.relativeTarget(at: extensionContext.address &+ 8, what: "extended context") else { return nil }
         let kind = try space.read(UInt8.self, at: name, what: "extended context")
         if kind == UInt8(ascii: "S") {
@@ -137,7 +137,7 @@ extension SwiftImage {
             return .standard("S" + String(UnicodeScalar(letter)))
         }
         guard kind == 0x01 || kind == 0x02,
-            let target = try AddressSpace.apply(
+            let target = try space.apply(
                 offset: Int64(try space.read(Int32.self, at: name &+ 1, what: "extended context")), to: name &+ 1, what: "extended context")
         else { return nil }
         if kind == 0x01 { return .descriptor(space.externalName(at: target).map(PointerTarget.symbol) ?? .address(target)) }

@@ -3,10 +3,10 @@ import TypeLayout
 extension SwiftImage {
     /// Builds the layout of one struct, class or enum from its descriptor, its field
     /// descriptor and (for non-generic types whose metadata is complete on disk) its static metadata.
-    func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws -> TypeLayout {
+    func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws(BinaryInfoError) -> TypeLayout {
         guard let mangling = try mangling(ofContextAt: descriptor.address, depth: 0) else {
             throw BinaryInfoError.malformedRecord(
-                what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
+                path: path, what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
         }
         let kind: TypeKind
         switch descriptor.kind {
@@ -33,14 +33,16 @@ extension SwiftImage {
             layout.superclassMangledName = checkedMangling(superclass.text, printed: layout.superclass)
         }
 
-        let records = try descriptor.fieldDescriptor.map { try fieldDescriptor(at: $0).records } ?? []
+        let records =
+            try descriptor.fieldDescriptor.map { address throws(BinaryInfoError) in try fieldDescriptor(at: address).records } ?? []
         var staticLayout = StaticLayout()
         if let metadata {
             do {
                 staticLayout = try readStaticLayout(metadata: metadata, descriptor: descriptor)
             } catch {
                 // The type is still worth listing; only its layout is unknown.
-                notes.append("\(layout.name): static metadata at 0x\(String(metadata, radix: 16)) unreadable (\(error)); layout unknown")
+                notes.append(
+                    "\(layout.name): static metadata at 0x\(String(metadata, radix: 16)) unreadable (\(error.problem)); layout unknown")
             }
         }
         if let witnesses = staticLayout.witnesses {

@@ -69,7 +69,7 @@ struct ClassCatalog {
             do {
                 add(try BinaryImage.layouts(atPath: path).types)
             } catch {
-                notes.append("dependency \(path) could not be read for superclasses: \(error)")
+                notes.append("dependency \(path) could not be read for superclasses: \(error.problem)")
             }
             if let found = entries[mangling] { return found }
         }

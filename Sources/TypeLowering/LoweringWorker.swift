@@ -83,8 +83,8 @@ final class LoweringSession {
                 // Dependencies' `.symtab` is read only if a private descriptor is looked up there.
                 images.append(try LoadableImage(path: path, includeStaticSymbols: index == 0))
             } catch {
-                if index == 0 { throw .imageUnusable(path: path, reason: "\(error)") }
-                note("dependency \(path) skipped: \(error)")
+                if index == 0 { throw .imageUnusable(path: path, reason: error.problem) }
+                note("dependency \(path) skipped: \(error.problem)")
             }
         }
         memory = try ImageMemory(images: images)
