@@ -15,6 +15,7 @@ extension SwiftImage {
         default: kind = .struct
         }
         var layout = TypeLayout(name: typeName(forMangling: mangling), mangledName: mangling, kind: kind, source: .metadata)
+        layout.nominalMangledName = mangling
         layout.module = try moduleName(of: descriptor.context)
 
         if descriptor.context.isGeneric {
