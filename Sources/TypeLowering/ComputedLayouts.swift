@@ -52,11 +52,11 @@ public struct ComputedLayouts: Sendable {
         // type wanted whole is never cut down to its size.
         func askSize(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling); sizeOnly.insert(mangling) } }
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName, [.struct, .enum, .optional].contains(type.kind) else { continue }
+            guard let mangling = type.nominalMangledName, [.struct, .enum, .optional].contains(type.kind) else { continue }
             ask(mangling)
         }
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName else { continue }
+            guard let mangling = type.nominalMangledName else { continue }
             switch type.kind {
             case .struct:
                 // Should the struct itself not lower, its fields' sizes still come from their types.
@@ -72,7 +72,7 @@ public struct ComputedLayouts: Sendable {
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName else { continue }
+            guard let mangling = type.nominalMangledName else { continue }
             switch type.kind {
             case .struct, .enum, .optional:
                 if let answer = lowered[mangling], answer.kind != nil {
