@@ -52,7 +52,8 @@ public struct ComputedLayouts: Sendable {
         // type wanted whole is never cut down to its size.
         func askSize(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling); sizeOnly.insert(mangling) } }
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName, [.struct, .enum, .optional].contains(type.kind) else { continue }
+            // A class is asked for as a type too: the reference's extra inhabitants.
+            guard let mangling = type.mangledName, [.struct, .enum, .optional, .class].contains(type.kind) else { continue }
             ask(mangling)
         }
         for type in types where type.genericParameters.isEmpty {
@@ -62,7 +63,9 @@ public struct ComputedLayouts: Sendable {
                 // Should the struct itself not lower, its fields' sizes still come from their types.
                 for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
             case .class:
-                classes.fieldTypeManglings(ofClass: mangling).forEach(askSize)
+                let needed = classes.fieldTypeManglings(ofClass: mangling)
+                needed.types.forEach(askSize)
+                needed.instances.map(LoweringWire.instanceKey).forEach(ask)
                 for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
             default: break
             }
@@ -97,6 +100,15 @@ public struct ComputedLayouts: Sendable {
                 } else {
                     unknown += 1
                     if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
+                }
+                // A class's value witnesses are its reference's: the library lowers the class
+                // name as that reference, with the reference's extra inhabitants.
+                if let reference = lowered[mangling], reference.kind == "strongReference", let count = reference.extraInhabitants {
+                    var layout =
+                        result.layouts[mangling] ?? TypeLayout(name: type.name, mangledName: mangling, kind: .class, module: type.module)
+                    layout.source = .computed
+                    layout.extraInhabitants = count
+                    result.layouts[mangling] = layout
                 }
             default:
                 break

@@ -27,7 +27,7 @@ public enum LoweringWorker {
                 return 2
             }
             let keyword = LoweringWire.split(line).keyword
-            if session == nil, keyword == "type" || keyword == "size" || keyword == "end" {
+            if session == nil, keyword == "type" || keyword == "size" || keyword == "class" || keyword == "end" {
                 switch LoweringRequest.decode(lines: lines + ["end"]) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
@@ -53,6 +53,10 @@ public enum LoweringWorker {
         }
         emit("ready")
         for mangling in request.manglings {
+            if let instance = LoweringWire.instanceMangling(mangling) {
+                emit(ready.lowerInstance(mangling: instance).encoded(), newline: false)
+                continue
+            }
             let sizeOnly = request.sizeOnly.contains(mangling)
             emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames, sizeOnly: sizeOnly).encoded(), newline: false)
         }
@@ -155,7 +159,8 @@ final class LoweringSession {
             }
             result.children.append(entry)
         }
-        result.extraInhabitants = extraInhabitants(of: typeRef)
+        result.extraInhabitants =
+            info.kind == .strongReference ? referenceExtraInhabitants(mangling: mangling, typeRef: typeRef) : extraInhabitants(of: typeRef)
         if info.kind == .multiPayloadEnum {
             let payloadSize = result.children.compactMap(\.size).max() ?? 0
             result.tagSpareBits = tagSpareBits(of: typeRef, size: info.size, payloadSize: payloadSize)
@@ -179,7 +184,7 @@ final class LoweringSession {
 
     /// Whether `typeRef` is, or holds inline, a struct of size 0 with no fields: the library lowers
     /// `@_rawLayout` storage (Atomic, Mutex) that way, so any layout around it is wrong.
-    private func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
+    func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
         if let known = zeroSizedMemo[typeRef] { return known }
         guard depth < Self.maximumDepth, let info = context.info(of: typeRef) else { return false }
         var answer = false

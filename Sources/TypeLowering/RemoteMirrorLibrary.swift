@@ -18,6 +18,8 @@ final class RemoteMirrorLibrary {
     let typeRefForMetadata: rm_typeref_for_metadata_fn
     let infoForTypeRef: rm_info_for_typeref_fn
     let childOfTypeRef: rm_child_of_typeref_fn
+    let infoForMetadata: rm_info_for_metadata_fn
+    let childOfMetadata: rm_child_of_metadata_fn
     let copyNameForTypeRef: rm_copy_name_for_typeref_fn
     let dumpInfoForTypeRef: rm_dump_info_for_typeref_fn
     let projectEnumValue: rm_project_enum_value_fn
@@ -42,6 +44,8 @@ final class RemoteMirrorLibrary {
         typeRefForMetadata = try symbol("swift_reflection_typeRefForMetadata", as: rm_typeref_for_metadata_fn.self)
         infoForTypeRef = try symbol("swift_reflection_infoForTypeRef", as: rm_info_for_typeref_fn.self)
         childOfTypeRef = try symbol("swift_reflection_childOfTypeRef", as: rm_child_of_typeref_fn.self)
+        infoForMetadata = try symbol("swift_reflection_infoForMetadata", as: rm_info_for_metadata_fn.self)
+        childOfMetadata = try symbol("swift_reflection_childOfMetadata", as: rm_child_of_metadata_fn.self)
         copyNameForTypeRef = try symbol("swift_reflection_copyNameForTypeRef", as: rm_copy_name_for_typeref_fn.self)
         dumpInfoForTypeRef = try symbol("swift_reflection_dumpInfoForTypeRef", as: rm_dump_info_for_typeref_fn.self)
         projectEnumValue = try symbol("swift_reflection_projectEnumValue", as: rm_project_enum_value_fn.self)
@@ -171,6 +175,23 @@ final class RemoteMirrorContext {
         guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
         return LoweredInfo(
             kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+    }
+
+    /// The layout of the type whose metadata record is at `metadata`; for a class, its instance
+    /// (laid out by the library after the superclass the record names: none for a synthetic one).
+    func info(ofMetadata metadata: UInt64) -> LoweredInfo? {
+        let info = library.infoForMetadata(context, UInt(metadata))
+        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
+        return LoweredInfo(
+            kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+    }
+
+    /// Child `index` of the type whose metadata record is at `metadata`: the field's typeref as the
+    /// library read it from the field record (symbolic references resolved by the library).
+    func child(ofMetadata metadata: UInt64, at index: Int) -> LoweredChild? {
+        let child = library.childOfMetadata(context, UInt(metadata), UInt32(index))
+        let name = child.Name.map { String(cString: $0) } ?? ""
+        return LoweredChild(name: name, offset: Int(child.Offset), typeRef: child.TR == 0 ? nil : child.TR)
     }
 
     /// A typeref's mangled name (without `$s`), or nil.
