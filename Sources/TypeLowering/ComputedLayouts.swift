@@ -62,6 +62,10 @@ public struct ComputedLayouts: Sendable {
             case .struct:
                 // Should the struct itself not lower, its fields' sizes still come from their types.
                 for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
+                // An imported C struct's fields whose type has no spelled mangling: from its field record.
+                if type.module == "__C", type.fields.contains(where: { $0.size == nil && ClassCatalog.lowerableMangling(of: $0) == nil }) {
+                    ask(LoweringWire.importedFieldsKey(mangling))
+                }
             case .class:
                 let needed = classes.fieldTypeManglings(ofClass: mangling)
                 needed.types.forEach(askSize)
@@ -130,12 +134,24 @@ public struct ComputedLayouts: Sendable {
         var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
         layout.source = .computed
         var any = false
+        // An imported C struct's field types as the library read them from its field record.
+        let fromRecord = type.mangledName.flatMap { lowered[LoweringWire.importedFieldsKey($0)] }.map { answer in
+            Dictionary(answer.children.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         layout.fields = type.fields.map { field in
             var sized = FieldLayout(
                 name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
-            if let mangling = ClassCatalog.lowerableMangling(of: field), let answer = lowered[mangling], answer.kind != nil {
-                sized.size = answer.size
-                sized.alignment = answer.alignment
+            if let mangling = ClassCatalog.lowerableMangling(of: field) {
+                if let answer = lowered[mangling], answer.kind != nil {
+                    sized.size = answer.size
+                    sized.alignment = answer.alignment
+                    any = true
+                }
+            } else if field.ownership == .strong, let child = fromRecord?[field.name], let kind = child.kind, kind != "unknown",
+                let size = child.size, let alignment = child.alignment
+            {
+                sized.size = size
+                sized.alignment = alignment
                 any = true
             }
             return sized

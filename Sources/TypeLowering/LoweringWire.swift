@@ -16,6 +16,8 @@ import TypeLayout
 ///     size 2nc7WrapperVySiG              (only size, alignment and stride wanted: a field's type)
 ///     class 2nc4NodeC                    (a class's own stored properties, from its field record;
 ///                                         answered as `@2nc4NodeC`: see ``instanceKey(_:)``)
+///     cfields So8_IO_FILEV               (an imported C struct's field types, from its field record;
+///                                         answered as `%So8_IO_FILEV`: ``importedFieldsKey(_:)``)
 ///     end
 ///
 /// Reply (worker → client), flushed after every type so a crash names the type it happened on:
@@ -44,6 +46,14 @@ enum LoweringWire {
     /// The class mangling of an ``instanceKey(_:)``, or nil for an ordinary mangling.
     static func instanceMangling(_ key: String) -> String? {
         key.hasPrefix("@") && key.count > 1 ? String(key.dropFirst()) : nil
+    }
+
+    /// The key of an imported C struct's field types request (`cfields` line): `%` and the mangling.
+    static func importedFieldsKey(_ mangling: String) -> String { "%" + mangling }
+
+    /// The struct mangling of an ``importedFieldsKey(_:)``, or nil.
+    static func importedFieldsMangling(_ key: String) -> String? {
+        key.hasPrefix("%") && key.count > 1 ? String(key.dropFirst()) : nil
     }
 }
 
@@ -80,6 +90,8 @@ struct LoweringRequest: Sendable, Equatable {
         where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
             if let instance = LoweringWire.instanceMangling(mangling) {
                 text += "class " + instance + "\n"
+            } else if let imported = LoweringWire.importedFieldsMangling(mangling) {
+                text += "cfields " + imported + "\n"
             } else {
                 text += (sizeOnly.contains(mangling) ? "size " : "type ") + mangling + "\n"
             }
@@ -105,6 +117,7 @@ struct LoweringRequest: Sendable, Equatable {
                 request.manglings.append(rest)
                 request.sizeOnly.insert(rest)
             case "class" where !rest.isEmpty: request.manglings.append(LoweringWire.instanceKey(rest))
+            case "cfields" where !rest.isEmpty: request.manglings.append(LoweringWire.importedFieldsKey(rest))
             case "option" where rest == "type-names": request.includeTypeNames = true
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))

@@ -27,7 +27,7 @@ public enum LoweringWorker {
                 return 2
             }
             let keyword = LoweringWire.split(line).keyword
-            if session == nil, keyword == "type" || keyword == "size" || keyword == "class" || keyword == "end" {
+            if session == nil, keyword == "type" || keyword == "size" || keyword == "class" || keyword == "cfields" || keyword == "end" {
                 switch LoweringRequest.decode(lines: lines + ["end"]) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
@@ -57,6 +57,10 @@ public enum LoweringWorker {
                 emit(ready.lowerInstance(mangling: instance).encoded(), newline: false)
                 continue
             }
+            if let imported = LoweringWire.importedFieldsMangling(mangling) {
+                emit(ready.lowerImportedFields(mangling: imported).encoded(), newline: false)
+                continue
+            }
             let sizeOnly = request.sizeOnly.contains(mangling)
             emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames, sizeOnly: sizeOnly).encoded(), newline: false)
         }
@@ -81,9 +85,12 @@ public enum LoweringWorker {
 
 /// The library, the images and their reflection context for one request.
 final class LoweringSession {
-    private let library: RemoteMirrorLibrary
+    let library: RemoteMirrorLibrary
     let memory: ImageMemory
     let context: RemoteMirrorContext
+    /// A second context with the standard library's builtin type descriptors only, made on first need.
+    lazy var fieldRecordContext: RemoteMirrorContext? = try? RemoteMirrorContext(
+        library: library, memory: memory, onlyStandardLibraryBuiltins: true)
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
     private var zeroSizedMemo: [UInt64: Bool] = [:]
 

@@ -61,7 +61,11 @@ final class RemoteMirrorContext {
     private let memory: ImageMemory
     private let context: rm_context_t
 
-    init(library: RemoteMirrorLibrary, memory: ImageMemory) throws(TypeLoweringError) {
+    /// - Parameter onlyStandardLibraryBuiltins: register builtin type descriptors (`swift5_builtin`)
+    ///   of `libswiftCore.so` alone (the `Builtin.*` types): the library then lowers the C structs
+    ///   the other images import through their field records instead of as opaque blocks (see
+    ///   ``LoweringSession/lowerImportedFields(mangling:)``).
+    init(library: RemoteMirrorLibrary, memory: ImageMemory, onlyStandardLibraryBuiltins: Bool = false) throws(TypeLoweringError) {
         self.library = library
         self.memory = memory
         let opaque = Unmanaged.passUnretained(memory).toOpaque()
@@ -92,7 +96,9 @@ final class RemoteMirrorContext {
             )
         else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
         self.context = context
-        for image in memory.images { add(image) }
+        for image in memory.images {
+            add(image, builtins: !onlyStandardLibraryBuiltins || image.image.path.hasSuffix("/libswiftCore.so"))
+        }
     }
 
     deinit {
@@ -135,9 +141,9 @@ final class RemoteMirrorContext {
         return Int(index)
     }
 
-    private func add(_ image: ImageMemory.MappedImage) {
+    private func add(_ image: ImageMemory.MappedImage, builtins: Bool) {
         func mapping(_ name: String) -> rm_section_mapping_t {
-            guard let section = image.image.swiftSections[name] else {
+            guard let section = image.image.swiftSections[name], builtins || name != "swift5_builtin" else {
                 return rm_section_mapping_t(
                     local_section: rm_section_t(Begin: nil, End: nil), remote_section: rm_remote_section_t(StartAddress: 0, Size: 0))
             }

@@ -39,6 +39,24 @@ struct ToolchainLibraryLoweringTests {
         return (stated, unknown, foreign)
     }
 
+    /// The sizes of an imported C struct's fields, by name: the dynamic type of each child in a
+    /// Mirror of an all-zero value (valid plain data for a C struct; nothing is called).
+    static func importedFieldSizes(_ type: Any.Type) -> [String: Int] {
+        func zeroed<T>(_: T.Type) -> Any {
+            let storage = UnsafeMutableRawPointer.allocate(byteCount: max(MemoryLayout<T>.size, 1), alignment: MemoryLayout<T>.alignment)
+            defer { storage.deallocate() }
+            storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(MemoryLayout<T>.size, 1))
+            return storage.load(as: T.self)
+        }
+        func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+        var sizes: [String: Int] = [:]
+        for child in Mirror(reflecting: _openExistential(type, do: zeroed)).children {
+            guard let label = child.label else { continue }
+            sizes[label] = _openExistential(Swift.type(of: child.value), do: size)
+        }
+        return sizes
+    }
+
     /// Metadata kind of a foreign (imported CoreFoundation) class (MetadataValues.h: 0 | MetadataKindIsNonHeap).
     static let foreignClassMetadataKind = 0x203
 
@@ -55,10 +73,10 @@ struct ToolchainLibraryLoweringTests {
         let before = Self.facts(staticOnly)
         let after = Self.facts(document)
         #expect(after.unknown < before.unknown, "\(library): unknown facts \(before.unknown) -> \(after.unknown)")
-        // A regression guard above today's 0.1-1.01% (docs/computed-layouts.md says what remains and why).
+        // Issue 9's aim: at most 1% (docs/computed-layouts.md says what remains and why).
         #expect(
-            after.unknown * 50 <= after.stated + after.unknown,
-            "\(library): \(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 2%")
+            after.unknown * 100 <= after.stated + after.unknown,
+            "\(library): \(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 1%")
         #expect(
             !document.image.notes.contains { $0.contains("static metadata says") },
             "\(library): \(document.image.notes.filter { $0.contains("static metadata says") })")
@@ -84,9 +102,18 @@ struct ToolchainLibraryLoweringTests {
                 continue
             }
             if type.module == "__C" {
+                // Fields without a spelled mangling (tuples, C function pointers): the field's
+                // dynamic type in a Mirror of a zeroed value (the struct is plain C data).
+                let mirrored = type.kind == .struct ? Self.importedFieldSizes(runtimeType) : [:]
                 for field in type.fields {
-                    guard let size = field.size, let mangled = field.mangledType, let fieldType = _typeByName(mangled) else { continue }
-                    #expect(size == _openExistential(fieldType, do: sizes).0, "\(type.name).\(field.name) size")
+                    guard let size = field.size else { continue }
+                    if let mangled = field.mangledType, let fieldType = _typeByName(mangled) {
+                        #expect(size == _openExistential(fieldType, do: sizes).0, "\(type.name).\(field.name) size")
+                    } else if field.mangledType == nil, let truth = mirrored[field.name] {
+                        #expect(size == truth, "\(type.name).\(field.name) size")
+                    } else {
+                        continue
+                    }
                     cFields += 1
                 }
                 continue
