@@ -1,7 +1,8 @@
 import TypeLayout
 
-/// Spelling a generic type's own parameters into its name, as the demangler prints a bound
-/// generic type: `M.Outer<A>.Inner<A1>` rather than `M.Outer.Inner` plus a parameter list.
+/// Spelling a generic type's own parameters into its mangling, and so into its name, as the
+/// demangler prints a bound generic type: `M.Outer<A>.Inner<A1>` rather than `M.Outer.Inner`
+/// plus a parameter list.
 extension SwiftImage {
     /// The generic parameter count a context declares in total (its own and its parents'),
     /// from its generic context header; 0 for a non-generic context.
@@ -17,16 +18,19 @@ extension SwiftImage {
         return Int(try space.read(UInt16.self, at: context.address &+ offset, what: "generic parameter count"))
     }
 
-    /// The name of a generic type with every level's parameters bound to themselves, demangled by
-    /// the runtime from `<mangling> y <level 0 params> _ <level 1 params> … G`.
+    /// The mangling of a generic type with every level's parameters bound to themselves:
+    /// `<mangling> y <level 0 params> _ <level 1 params> … G` (`SayxG` for `Swift.Array<A>`,
+    /// `1M5OuterV5InnerVyx_qd__G` for `M.Outer<A>.Inner<A1>`), the shape `_mangledTypeName` gives
+    /// a bound instance of the type in-process, with parameters in place of arguments.
     ///
     /// Types inside extensions are spelled as the runtime spells them,
     /// `(extension in Swift):Swift.ClosedRange<A>.Index`: from a mangling rebuilt without the
-    /// extension's generic signature, which the descriptor symbol would carry.
+    /// extension's generic signature (which the descriptor symbol carries, and the runtime's own
+    /// manglings of such types leave out).
     ///
-    /// - Returns: nil when the chain holds a context this spelling does not cover, or the
-    ///   demangler refuses it; the caller falls back to `Name<A, B>`.
-    func boundGenericName(of descriptor: TypeDescriptor, mangling: String) throws(BinaryInfoError) -> String? {
+    /// - Returns: nil when the chain holds a context this spelling does not cover; the caller
+    ///   then names the type `Name<A, B>` and leaves its mangling unknown.
+    func boundGenericMangling(of descriptor: TypeDescriptor, mangling: String) throws(BinaryInfoError) -> String? {
         // Nominal levels from the outermost to this type; anonymous (private) scopes are not levels,
         // and an extension hands over to the type it extends.
         var levels: [Int] = [try totalGenericParameters(of: descriptor.context)]
@@ -73,7 +77,7 @@ extension SwiftImage {
             guard !sawAnonymous, let plain = try plainMangling(ofContextAt: descriptor.address, depth: 0) else { return nil }
             base = plain
         }
-        return SwiftDemangler.demangle(symbol: "$s" + base + "y" + arguments.joined(separator: "_") + "GD")
+        return base + "y" + arguments.joined(separator: "_") + "G"
     }
 
     /// A context's mangling built from the descriptors alone, with extensions written without

@@ -15,6 +15,7 @@ extension SwiftImage {
         default: kind = .struct
         }
         var layout = TypeLayout(name: typeName(forMangling: mangling), mangledName: mangling, kind: kind, source: .metadata)
+        layout.nominalMangledName = mangling
         layout.module = try moduleName(of: descriptor.context)
 
         if descriptor.context.isGeneric {
@@ -22,8 +23,15 @@ extension SwiftImage {
             let own = descriptor.genericParameterCount - inherited.count
             let names = Self.genericParameterNames(count: own, depth: inherited.depth)
             layout.genericParameters = names
-            if let bound = try boundGenericName(of: descriptor, mangling: mangling) {
-                layout.name = bound  // no sugar: the declaration is Swift.Optional<A>, not A?
+            // The printed name is the bound mangling's demangling, so the two agree by construction;
+            // without one, the mangling is unknown: the unbound nominal (`Sa`) names `Swift.Array`,
+            // not `Swift.Array<A>`, and stays a lookup key only (`nominalMangledName`).
+            layout.mangledName = nil
+            if let bound = try boundGenericMangling(of: descriptor, mangling: mangling),
+                let name = SwiftDemangler.demangle(symbol: "$s" + bound + "D")
+            {
+                layout.name = name  // no sugar: the declaration is Swift.Optional<A>, not A?
+                layout.mangledName = bound
             } else if !names.isEmpty {
                 layout.name += "<" + names.joined(separator: ", ") + ">"
             }

@@ -86,7 +86,7 @@ extension SwiftImage {
                 var layout = try typeLayout(for: descriptor, metadata: metadata[descriptor.address])
                 layout.conformances = conformances[descriptor.address] ?? []
                 if !descriptor.context.isGeneric, descriptor.context.metadataInitialization == 1 { runtimeInitialised += 1 }
-                if let mangled = layout.mangledName { layoutIndexByMangling[mangled] = layouts.count }
+                if let mangled = layout.nominalMangledName { layoutIndexByMangling[mangled] = layouts.count }
                 layouts.append(layout)
                 laidOut.append(descriptor)
             } catch {
@@ -104,7 +104,7 @@ extension SwiftImage {
             notes.append("builtin type descriptors unreadable: \(error.problem)")
         }
         for position in layouts.indices where layouts[position].size == nil && layouts[position].genericParameters.isEmpty {
-            if let mangled = layouts[position].mangledName, let builtin = builtins[mangled] {
+            if let mangled = layouts[position].nominalMangledName, let builtin = builtins[mangled] {
                 layouts[position].size = builtin.size
                 layouts[position].alignment = builtin.alignment
                 layouts[position].stride = builtin.stride
@@ -114,7 +114,8 @@ extension SwiftImage {
         // Field sizes of types this image defines or describes.
         var known = builtins
         for layout in layouts {
-            if let mangled = layout.mangledName, let size = layout.size, let alignment = layout.alignment, let stride = layout.stride {
+            if let mangled = layout.nominalMangledName, let size = layout.size, let alignment = layout.alignment, let stride = layout.stride
+            {
                 known[mangled] = ValueWitnessLayout(size: size, alignment: alignment, stride: stride)
             }
         }

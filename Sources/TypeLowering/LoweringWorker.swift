@@ -28,7 +28,7 @@ public enum LoweringWorker {
                 return 2
             }
             let keyword = LoweringWire.split(line).keyword
-            if session == nil, keyword == "type" || keyword == "size" || keyword == "end" {
+            if session == nil, keyword == "type" || keyword == "size" || keyword == "class" || keyword == "cfields" || keyword == "end" {
                 switch LoweringRequest.decode(lines: lines + ["end"]) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
@@ -54,6 +54,14 @@ public enum LoweringWorker {
         }
         emit("ready")
         for mangling in request.manglings {
+            if let instance = LoweringWire.instanceMangling(mangling) {
+                emit(ready.lowerInstance(mangling: instance).encoded(), newline: false)
+                continue
+            }
+            if let imported = LoweringWire.importedFieldsMangling(mangling) {
+                emit(ready.lowerImportedFields(mangling: imported).encoded(), newline: false)
+                continue
+            }
             let sizeOnly = request.sizeOnly.contains(mangling)
             emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames, sizeOnly: sizeOnly).encoded(), newline: false)
         }
@@ -69,9 +77,12 @@ public enum LoweringWorker {
 
 /// The library, the images and their reflection context for one request.
 final class LoweringSession {
-    private let library: RemoteMirrorLibrary
+    let library: RemoteMirrorLibrary
     let memory: ImageMemory
     let context: RemoteMirrorContext
+    /// A second context with the standard library's builtin type descriptors only, made on first need.
+    lazy var fieldRecordContext: RemoteMirrorContext? = try? RemoteMirrorContext(
+        library: library, memory: memory, onlyStandardLibraryBuiltins: true)
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
     private var zeroSizedMemo: [UInt64: Bool] = [:]
 
@@ -147,7 +158,8 @@ final class LoweringSession {
             }
             result.children.append(entry)
         }
-        result.extraInhabitants = extraInhabitants(of: typeRef)
+        result.extraInhabitants =
+            info.kind == .strongReference ? referenceExtraInhabitants(mangling: mangling, typeRef: typeRef) : extraInhabitants(of: typeRef)
         if info.kind == .multiPayloadEnum {
             let payloadSize = result.children.compactMap(\.size).max() ?? 0
             result.tagSpareBits = tagSpareBits(of: typeRef, size: info.size, payloadSize: payloadSize)
@@ -171,7 +183,7 @@ final class LoweringSession {
 
     /// Whether `typeRef` is, or holds inline, a struct of size 0 with no fields: the library lowers
     /// `@_rawLayout` storage (Atomic, Mutex) that way, so any layout around it is wrong.
-    private func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
+    func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
         if let known = zeroSizedMemo[typeRef] { return known }
         guard depth < Self.maximumDepth, let info = context.info(of: typeRef) else { return false }
         var answer = false
