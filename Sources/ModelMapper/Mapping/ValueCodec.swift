@@ -96,15 +96,16 @@ class ValueCodec<V>: @unchecked Sendable {
         try storage.set(decode(tape, i, context), for: property)
     }
 
-    /// Writes the value of `property`, read through the instance's storage; returns `false`,
-    /// writing nothing, for a `nil` left out.
+    /// Writes the value of `property`, borrowed from the instance's storage (a nested model or
+    /// an array is not copied); returns `false`, writing nothing, for a `nil` left out.
     func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        let value = try storage.get(V.self, for: property)
-        if !context.writesNilAsNull && isNil(value) { return false }
-        try encode(value, into: &writer, context)
-        return true
+        try storage.withValue(V.self, for: property) { value in
+            if !context.writesNilAsNull && isNil(value) { return false }
+            try encode(value, into: &writer, context)
+            return true
+        }
     }
 
     /// The error for a node of the wrong JSON type.
@@ -381,7 +382,7 @@ final class StringCodec: ValueCodec<String>, @unchecked Sendable {
     override func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        try writer.string(storage.get(String.self, for: property))
+        try storage.withValue(String.self, for: property) { writer.string($0) }
         return true
     }
 }
