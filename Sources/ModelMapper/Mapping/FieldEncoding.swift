@@ -4,7 +4,9 @@ import TypeInfo
 /// How the plan's encoder writes one field: the common scalars inline (a typed load through
 /// the instance's storage and the writer call, as hand-written code does), everything else
 /// through the field's binding and codec. Chosen once per plan from the field's codec; the
-/// inline cases do exactly what those codecs' `encode(from:...)` do.
+/// inline cases do exactly what ``ValueCodec/encode(from:_:into:_:)`` does with those codecs.
+/// (The codecs keep no concrete `encode(from:)` of their own: only the tree encoder, for key
+/// paths and `didEncode`, reaches them through the generic one.)
 enum FieldEncoding {
     case string, int, bool, double, isoDate, optionalString, optionalInt, optionalBool
     /// Through ``FieldBinding/encode(from:_:_:)``.

@@ -174,13 +174,6 @@ final class IntCodec: ValueCodec<Int>, @unchecked Sendable {
         try storage.set(value, for: property)
     }
 
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try writer.integer(storage.get(Int.self, for: property))
-        return true
-    }
-
     override func encode(_ value: Int, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.integer(value)
     }
@@ -226,13 +219,6 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
     ) throws {
         let value: Double = try decode(tape, i, context)
         try storage.set(value, for: property)
-    }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try encode(storage.get(Double.self, for: property), into: &writer, context)
-        return true
     }
 
     override func encode(_ value: Double, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -347,13 +333,6 @@ final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
         let value: Bool = try decode(tape, i, context)
         try storage.set(value, for: property)
     }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try writer.bool(storage.get(Bool.self, for: property))
-        return true
-    }
 }
 
 /// `String`; converting: the text of a number, `"true"`/`"false"`.
@@ -377,13 +356,6 @@ final class StringCodec: ValueCodec<String>, @unchecked Sendable {
     ) throws {
         let value: String = try decode(tape, i, context)
         try storage.set(value, for: property)
-    }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try storage.withValue(String.self, for: property) { writer.string($0) }
-        return true
     }
 }
 
