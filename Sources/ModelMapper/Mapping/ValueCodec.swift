@@ -96,16 +96,27 @@ class ValueCodec<V>: @unchecked Sendable {
         try storage.set(decode(tape, i, context), for: property)
     }
 
-    /// Writes the value of `property`, borrowed from the instance's storage (a nested model or
-    /// an array is not copied); returns `false`, writing nothing, for a `nil` left out.
+    /// Writes the value of `property`, read through the instance's storage; returns `false`,
+    /// writing nothing, for a `nil` left out.
+    ///
+    /// A struct's field is borrowed (a nested model or an array is not copied): the value being
+    /// encoded cannot change meanwhile. A class instance's field is copied: user code that runs
+    /// while a nested value is written (a hook, a transformer) could reassign the field, and a
+    /// borrow would not survive that.
     func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        try storage.withValue(V.self, for: property) { value in
-            if !context.writesNilAsNull && isNil(value) { return false }
-            try encode(value, into: &writer, context)
-            return true
+        if property.declaringType is AnyClass {
+            return try encodeUnlessOmitted(storage.get(V.self, for: property), into: &writer, context)
         }
+        return try storage.withValue(V.self, for: property) { try encodeUnlessOmitted($0, into: &writer, context) }
+    }
+
+    private func encodeUnlessOmitted(_ value: borrowing V, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        // Not `&&`: its autoclosure would have to copy the borrowed value.
+        if !context.writesNilAsNull, isNil(value) { return false }
+        try encode(value, into: &writer, context)
+        return true
     }
 
     /// The error for a node of the wrong JSON type.
