@@ -69,6 +69,10 @@ typedef rm_typeref_t (*rm_typeref_for_metadata_fn)(rm_context_t, uintptr_t metad
 typedef rm_typeinfo_t (*rm_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
 typedef char *(*rm_copy_name_for_typeref_fn)(rm_context_t, rm_typeref_t, bool mangled);
 typedef rm_childinfo_t (*rm_child_of_typeref_fn)(rm_context_t, rm_typeref_t, unsigned index);
+/// The layout of the type whose metadata is at `metadata`: for a class, its instance.
+typedef rm_typeinfo_t (*rm_info_for_metadata_fn)(rm_context_t, uintptr_t metadata);
+/// Child `index` of the type whose metadata is at `metadata` (a class instance's stored property).
+typedef rm_childinfo_t (*rm_child_of_metadata_fn)(rm_context_t, uintptr_t metadata, unsigned index);
 /// Prints RemoteInspection's TypeInfo dump of a typeref (`num_extra_inhabitants=` among it) on stdout.
 typedef void (*rm_dump_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
 /// Which case the enum value at `address` holds; nonzero on success.

@@ -44,7 +44,7 @@ struct ClassCatalog {
     private mutating func add(_ types: [TypeLayout]) {
         var byMangling: [String: TypeLayout] = [:]
         for type in types where type.kind == .class {
-            if let mangling = type.mangledName { byMangling[mangling] = type }
+            if let mangling = type.nominalMangledName { byMangling[mangling] = type }
         }
         for (mangling, type) in byMangling where entries[mangling] == nil {
             var start = 0
@@ -69,7 +69,7 @@ struct ClassCatalog {
             do {
                 add(try BinaryImage.layouts(atPath: path).types)
             } catch {
-                notes.append("dependency \(path) could not be read for superclasses: \(error)")
+                notes.append("dependency \(path) could not be read for superclasses: \(error.problem)")
             }
             if let found = entries[mangling] { return found }
         }
@@ -86,19 +86,25 @@ struct ClassCatalog {
         return String(rest.prefix(length))
     }
 
-    /// The field type manglings to lower for the class `mangling` and its ancestors.
-    mutating func fieldTypeManglings(ofClass mangling: String) -> [String] {
+    /// The field type manglings to lower for the class `mangling` and its ancestors, and the
+    /// classes in that chain with a stored property whose type has no lowerable mangling (their
+    /// field records are handed to the library whole: ``LoweringSession/lowerInstance(mangling:)``).
+    mutating func fieldTypeManglings(ofClass mangling: String) -> (types: [String], instances: [String]) {
         var result: [String] = []
+        var instances: [String] = []
         var current: String? = mangling
         var depth = 0
         while let name = current, depth < 64, let found = entry(name) {
+            var complete = true
             for field in found.layout.fields.dropFirst(found.ownFieldsStart) {
-                if let type = Self.lowerableMangling(of: field) { result.append(type) }
+                // A private class (`…LLC`) in a mangling the library cannot resolve by name.
+                if let type = Self.lowerableMangling(of: field), !type.contains("LLC") { result.append(type) } else { complete = false }
             }
+            if !complete { instances.append(name) }
             current = found.layout.superclassMangledName
             depth += 1
         }
-        return result
+        return (result, instances)
     }
 
     /// A field's mangled type, when its textual spelling names the same type the field has: a
@@ -135,10 +141,22 @@ struct ClassCatalog {
             result = inherited
         }
         var offset = result.size
+        // Properties whose type has no lowerable mangling: as the library read the field record.
+        let fromRecord = lowered[LoweringWire.instanceKey(mangling)].map { answer in
+            Dictionary(answer.children.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         for field in layout.fields.dropFirst(found.ownFieldsStart) {
-            guard let type = Self.lowerableMangling(of: field), let answer = lowered[type],
-                answer.kind != nil, let size = answer.size, let alignment = answer.alignment, alignment > 0
-            else {
+            var typeSize: (size: Int, alignment: Int)?
+            if let type = Self.lowerableMangling(of: field), !type.contains("LLC") {
+                if let answer = lowered[type], answer.kind != nil, let size = answer.size, let alignment = answer.alignment {
+                    typeSize = (size, alignment)
+                }
+            } else if let child = fromRecord?[field.name], let kind = child.kind, kind != "unknown", let size = child.size,
+                let alignment = child.alignment
+            {
+                typeSize = (size, alignment)
+            }
+            guard let (size, alignment) = typeSize, alignment > 0 else {
                 memo[mangling] = .some(nil)
                 return nil
             }

@@ -52,17 +52,24 @@ public struct ComputedLayouts: Sendable {
         // type wanted whole is never cut down to its size.
         func askSize(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling); sizeOnly.insert(mangling) } }
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName, [.struct, .enum, .optional].contains(type.kind) else { continue }
+            // A class is asked for as a type too: the reference's extra inhabitants.
+            guard let mangling = type.nominalMangledName, [.struct, .enum, .optional, .class].contains(type.kind) else { continue }
             ask(mangling)
         }
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName else { continue }
+            guard let mangling = type.nominalMangledName else { continue }
             switch type.kind {
             case .struct:
                 // Should the struct itself not lower, its fields' sizes still come from their types.
                 for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
+                // An imported C struct's fields whose type has no spelled mangling: from its field record.
+                if type.module == "__C", type.fields.contains(where: { $0.size == nil && ClassCatalog.lowerableMangling(of: $0) == nil }) {
+                    ask(LoweringWire.importedFieldsKey(mangling))
+                }
             case .class:
-                classes.fieldTypeManglings(ofClass: mangling).forEach(askSize)
+                let needed = classes.fieldTypeManglings(ofClass: mangling)
+                needed.types.forEach(askSize)
+                needed.instances.map(LoweringWire.instanceKey).forEach(ask)
                 for field in type.fields where field.size == nil { ClassCatalog.lowerableMangling(of: field).map(askSize) }
             default: break
             }
@@ -72,7 +79,7 @@ public struct ComputedLayouts: Sendable {
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName else { continue }
+            guard let mangling = type.nominalMangledName else { continue }
             switch type.kind {
             case .struct, .enum, .optional:
                 if let answer = lowered[mangling], answer.kind != nil {
@@ -98,6 +105,15 @@ public struct ComputedLayouts: Sendable {
                     unknown += 1
                     if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
+                // A class's value witnesses are its reference's: the library lowers the class
+                // name as that reference, with the reference's extra inhabitants.
+                if let reference = lowered[mangling], reference.kind == "strongReference", let count = reference.extraInhabitants {
+                    var layout =
+                        result.layouts[mangling] ?? TypeLayout(name: type.name, mangledName: mangling, kind: .class, module: type.module)
+                    layout.source = .computed
+                    layout.extraInhabitants = count
+                    result.layouts[mangling] = layout
+                }
             default:
                 break
             }
@@ -115,21 +131,31 @@ public struct ComputedLayouts: Sendable {
     /// size). Offsets, and the type's own size, stay with the other sources. Nil when no field
     /// type could be lowered either.
     ///
-    /// Only fields of unknown size are filled: their types are the ones asked for this type, so
-    /// the answer does not depend on which other types were lowered in the same batch (a
-    /// reading of one type gives what a reading of the whole file gives).
+    /// A field type's own lowering fills only fields of unknown size: those types are the ones
+    /// asked for this type, so the answer does not depend on which other types were lowered in
+    /// the same batch (a reading of one type gives what a reading of the whole file gives).
     static func fieldSizes(of type: TypeLayout, lowered: [String: LoweredType]) -> TypeLayout? {
         var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
         layout.source = .computed
         var any = false
+        // An imported C struct's field types as the library read them from its field record.
+        let fromRecord = type.nominalMangledName.flatMap { lowered[LoweringWire.importedFieldsKey($0)] }.map { answer in
+            Dictionary(answer.children.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         layout.fields = type.fields.map { field in
             var sized = FieldLayout(
                 name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
-            if field.size == nil, let mangling = ClassCatalog.lowerableMangling(of: field), let answer = lowered[mangling],
-                answer.kind != nil
+            if let mangling = ClassCatalog.lowerableMangling(of: field) {
+                if field.size == nil, let answer = lowered[mangling], answer.kind != nil {
+                    sized.size = answer.size
+                    sized.alignment = answer.alignment
+                    any = true
+                }
+            } else if field.ownership == .strong, let child = fromRecord?[field.name], let kind = child.kind, kind != "unknown",
+                let size = child.size, let alignment = child.alignment
             {
-                sized.size = answer.size
-                sized.alignment = answer.alignment
+                sized.size = size
+                sized.alignment = alignment
                 any = true
             }
             return sized

@@ -22,7 +22,7 @@ final class ImageMemory {
 
     private(set) var images: [MappedImage] = []
     /// Room for synthetic metadata records (``syntheticMetadata(kind:descriptor:)``).
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
     private var scratchUsed = 0
     /// Bytes reserved per synthetic record: kind, descriptor, and zeroed words the reader may look at.
     static let syntheticRecordSize = 64
@@ -54,7 +54,7 @@ final class ImageMemory {
             do {
                 try image.copyContents(into: mapped, capacity: UInt64(size), excluding: Self.unreadSections)
             } catch {
-                throw .imageUnusable(path: image.path, reason: "\(error)")
+                throw .imageUnusable(path: image.path, reason: error.problem)
             }
         }
         resolveImports()
@@ -97,15 +97,18 @@ final class ImageMemory {
         return UInt64(UInt(bitPattern: base))
     }
 
-    /// A minimal value-type metadata record (`kind`, then the descriptor pointer) for a type known
-    /// only by its descriptor: the library cannot look private types (`…LL` names) up by name,
-    /// but builds their typeref from metadata that points at the descriptor. Nil when out of room.
-    func syntheticMetadata(kind: UInt64, descriptor: UInt64) -> UInt64? {
+    /// A minimal metadata record (`kind`, the descriptor pointer at `descriptorOffset`, zeros
+    /// elsewhere) for a type known only by its descriptor: the library cannot look private types
+    /// (`…LL` names) up by name, but builds their typeref from metadata that points at the
+    /// descriptor. A value type's record holds the descriptor at 8; a class's (kind 0, no
+    /// superclass) at 40 (`TargetClassMetadata` without Objective-C interop). Nil when out of room.
+    func syntheticMetadata(kind: UInt64, descriptor: UInt64, descriptorOffset: Int = 8) -> UInt64? {
+        guard descriptorOffset >= 8, descriptorOffset + 8 <= Self.syntheticRecordSize else { return nil }
         guard let base = scratch.baseAddress, scratchUsed + Self.syntheticRecordSize <= scratch.count else { return nil }
         let record = base + scratchUsed
         record.initializeMemory(as: UInt8.self, repeating: 0, count: Self.syntheticRecordSize)
         record.storeBytes(of: kind, as: UInt64.self)
-        record.storeBytes(of: descriptor, toByteOffset: 8, as: UInt64.self)
+        record.storeBytes(of: descriptor, toByteOffset: descriptorOffset, as: UInt64.self)
         scratchUsed += Self.syntheticRecordSize
         return UInt64(UInt(bitPattern: record))
     }

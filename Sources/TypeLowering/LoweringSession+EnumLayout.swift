@@ -10,6 +10,17 @@ extension LoweringSession {
         return Self.extraInhabitants(inDump: dump)
     }
 
+    /// A class reference's extra inhabitants. The library's dump of a reference does not state
+    /// them, but its record layout takes the count of the field with the most, and it states a
+    /// record's: so the tuple `(Class, ())` (the class's mangling and `_ytt`) is dumped, once its
+    /// first element is confirmed to be the very typeref of the class (typerefs are uniqued).
+    func referenceExtraInhabitants(mangling: String, typeRef: UInt64) -> Int? {
+        guard let tuple = context.typeRef(mangledName: mangling + "_ytt"), context.child(of: tuple, at: 0)?.typeRef == typeRef,
+            context.info(of: tuple)?.kind == .tuple
+        else { return nil }
+        return extraInhabitants(of: tuple)
+    }
+
     /// `num_extra_inhabitants=` of the dump's first line (the type itself, not its fields).
     static func extraInhabitants(inDump dump: String) -> Int? {
         let firstLine = dump.prefix { $0 != "\n" }

@@ -7,18 +7,22 @@ import TypeLayout
 ///
 /// Request (client → worker):
 ///
-///     typeinfo-lowering 2
+///     typeinfo-lowering 3
 ///     library /opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so
 ///     image /path/to/the/file            (the file being read, first)
 ///     image /path/to/a/dependency        (then its dependencies)
 ///     option type-names                  (optional: name each child's type in the reply)
 ///     type 2nc6PacketV                   (mangled names without `$s`, any number)
 ///     size 2nc7WrapperVySiG              (only size, alignment and stride wanted: a field's type)
+///     class 2nc4NodeC                    (a class's own stored properties, from its field record;
+///                                         answered as `@2nc4NodeC`: see ``instanceKey(_:)``)
+///     cfields So8_IO_FILEV               (an imported C struct's field types, from its field record;
+///                                         answered as `%So8_IO_FILEV`: ``importedFieldsKey(_:)``)
 ///     end
 ///
 /// Reply (worker → client), flushed after every type so a crash names the type it happened on:
 ///
-///     typeinfo-lowering 2
+///     typeinfo-lowering 3
 ///     note <text>                        (any number, before the first type)
 ///     ready
 ///     begin <mangling>
@@ -28,11 +32,29 @@ import TypeLayout
 ///     tagbits <hex mask, memory order>   (optional: a multi-payload enum's tag bits in its payload)
 ///     end <mangling>
 enum LoweringWire {
-    static let header = "typeinfo-lowering 2"
+    static let header = "typeinfo-lowering 3"
     /// The longest line either side accepts.
     static let maximumLineLength = 1 << 16
     /// The most children one type may report (real types have a few hundred at most).
     static let maximumChildren = 1 << 14
+
+    /// The key under which a class instance request (`class` line) is sent and answered: the
+    /// class's mangling after `@`, a character no mangling holds, so it never meets the same
+    /// class asked for as a field type (a reference).
+    static func instanceKey(_ mangling: String) -> String { "@" + mangling }
+
+    /// The class mangling of an ``instanceKey(_:)``, or nil for an ordinary mangling.
+    static func instanceMangling(_ key: String) -> String? {
+        key.hasPrefix("@") && key.count > 1 ? String(key.dropFirst()) : nil
+    }
+
+    /// The key of an imported C struct's field types request (`cfields` line): `%` and the mangling.
+    static func importedFieldsKey(_ mangling: String) -> String { "%" + mangling }
+
+    /// The struct mangling of an ``importedFieldsKey(_:)``, or nil.
+    static func importedFieldsMangling(_ key: String) -> String? {
+        key.hasPrefix("%") && key.count > 1 ? String(key.dropFirst()) : nil
+    }
 }
 
 /// What the client asks the worker to do.
@@ -66,7 +88,13 @@ struct LoweringRequest: Sendable, Equatable {
         var text = includeTypeNames ? "option type-names\n" : ""
         for mangling in manglings
         where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
-            text += (sizeOnly.contains(mangling) ? "size " : "type ") + mangling + "\n"
+            if let instance = LoweringWire.instanceMangling(mangling) {
+                text += "class " + instance + "\n"
+            } else if let imported = LoweringWire.importedFieldsMangling(mangling) {
+                text += "cfields " + imported + "\n"
+            } else {
+                text += (sizeOnly.contains(mangling) ? "size " : "type ") + mangling + "\n"
+            }
         }
         return text + "end\n"
     }
@@ -88,6 +116,8 @@ struct LoweringRequest: Sendable, Equatable {
             case "size":
                 request.manglings.append(rest)
                 request.sizeOnly.insert(rest)
+            case "class" where !rest.isEmpty: request.manglings.append(LoweringWire.instanceKey(rest))
+            case "cfields" where !rest.isEmpty: request.manglings.append(LoweringWire.importedFieldsKey(rest))
             case "option" where rest == "type-names": request.includeTypeNames = true
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))

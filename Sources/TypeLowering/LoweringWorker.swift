@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// The body of the `typeinfo-lowering` executable: reads one request on standard input, lays the
 /// images out in its own memory, and answers type by type on standard output.
@@ -27,7 +28,7 @@ public enum LoweringWorker {
                 return 2
             }
             let keyword = LoweringWire.split(line).keyword
-            if session == nil, keyword == "type" || keyword == "size" || keyword == "end" {
+            if session == nil, keyword == "type" || keyword == "size" || keyword == "class" || keyword == "cfields" || keyword == "end" {
                 switch LoweringRequest.decode(lines: lines + ["end"]) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
@@ -53,6 +54,14 @@ public enum LoweringWorker {
         }
         emit("ready")
         for mangling in request.manglings {
+            if let instance = LoweringWire.instanceMangling(mangling) {
+                emit(ready.lowerInstance(mangling: instance).encoded(), newline: false)
+                continue
+            }
+            if let imported = LoweringWire.importedFieldsMangling(mangling) {
+                emit(ready.lowerImportedFields(mangling: imported).encoded(), newline: false)
+                continue
+            }
             let sizeOnly = request.sizeOnly.contains(mangling)
             emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames, sizeOnly: sizeOnly).encoded(), newline: false)
         }
@@ -60,26 +69,20 @@ public enum LoweringWorker {
     }
 
     private static func emit(_ text: String, newline: Bool = true) {
-        // Unbuffered writes: each type reaches the client before the next one is started.
-        var bytes = Array((newline ? text + "\n" : text).utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return write(1, base + written, buffer.count - written)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        // Unbuffered writes: each type reaches the client before the next one is started. A
+        // failed write is a client that has gone: nothing more can be said.
+        _ = try? FileDescriptor.standardOutput.writeAll((newline ? text + "\n" : text).utf8)
     }
 }
 
 /// The library, the images and their reflection context for one request.
 final class LoweringSession {
-    private let library: RemoteMirrorLibrary
+    let library: RemoteMirrorLibrary
     let memory: ImageMemory
     let context: RemoteMirrorContext
+    /// A second context with the standard library's builtin type descriptors only, made on first need.
+    lazy var fieldRecordContext: RemoteMirrorContext? = try? RemoteMirrorContext(
+        library: library, memory: memory, onlyStandardLibraryBuiltins: true)
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
     private var zeroSizedMemo: [UInt64: Bool] = [:]
 
@@ -91,8 +94,8 @@ final class LoweringSession {
                 // Dependencies' `.symtab` is read only if a private descriptor is looked up there.
                 images.append(try LoadableImage(path: path, includeStaticSymbols: index == 0))
             } catch {
-                if index == 0 { throw .imageUnusable(path: path, reason: "\(error)") }
-                note("dependency \(path) skipped: \(error)")
+                if index == 0 { throw .imageUnusable(path: path, reason: error.problem) }
+                note("dependency \(path) skipped: \(error.problem)")
             }
         }
         memory = try ImageMemory(images: images)
@@ -155,7 +158,8 @@ final class LoweringSession {
             }
             result.children.append(entry)
         }
-        result.extraInhabitants = extraInhabitants(of: typeRef)
+        result.extraInhabitants =
+            info.kind == .strongReference ? referenceExtraInhabitants(mangling: mangling, typeRef: typeRef) : extraInhabitants(of: typeRef)
         if info.kind == .multiPayloadEnum {
             let payloadSize = result.children.compactMap(\.size).max() ?? 0
             result.tagSpareBits = tagSpareBits(of: typeRef, size: info.size, payloadSize: payloadSize)
@@ -179,7 +183,7 @@ final class LoweringSession {
 
     /// Whether `typeRef` is, or holds inline, a struct of size 0 with no fields: the library lowers
     /// `@_rawLayout` storage (Atomic, Mutex) that way, so any layout around it is wrong.
-    private func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
+    func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
         if let known = zeroSizedMemo[typeRef] { return known }
         guard depth < Self.maximumDepth, let info = context.info(of: typeRef) else { return false }
         var answer = false

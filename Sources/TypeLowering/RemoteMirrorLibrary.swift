@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// libswiftRemoteMirror, loaded at run time with dlopen: the toolchain's own out-of-process
 /// type lowering (RemoteInspection's TypeConverter).
@@ -18,6 +19,8 @@ final class RemoteMirrorLibrary {
     let typeRefForMetadata: rm_typeref_for_metadata_fn
     let infoForTypeRef: rm_info_for_typeref_fn
     let childOfTypeRef: rm_child_of_typeref_fn
+    let infoForMetadata: rm_info_for_metadata_fn
+    let childOfMetadata: rm_child_of_metadata_fn
     let copyNameForTypeRef: rm_copy_name_for_typeref_fn
     let dumpInfoForTypeRef: rm_dump_info_for_typeref_fn
     let projectEnumValue: rm_project_enum_value_fn
@@ -42,6 +45,8 @@ final class RemoteMirrorLibrary {
         typeRefForMetadata = try symbol("swift_reflection_typeRefForMetadata", as: rm_typeref_for_metadata_fn.self)
         infoForTypeRef = try symbol("swift_reflection_infoForTypeRef", as: rm_info_for_typeref_fn.self)
         childOfTypeRef = try symbol("swift_reflection_childOfTypeRef", as: rm_child_of_typeref_fn.self)
+        infoForMetadata = try symbol("swift_reflection_infoForMetadata", as: rm_info_for_metadata_fn.self)
+        childOfMetadata = try symbol("swift_reflection_childOfMetadata", as: rm_child_of_metadata_fn.self)
         copyNameForTypeRef = try symbol("swift_reflection_copyNameForTypeRef", as: rm_copy_name_for_typeref_fn.self)
         dumpInfoForTypeRef = try symbol("swift_reflection_dumpInfoForTypeRef", as: rm_dump_info_for_typeref_fn.self)
         projectEnumValue = try symbol("swift_reflection_projectEnumValue", as: rm_project_enum_value_fn.self)
@@ -57,7 +62,11 @@ final class RemoteMirrorContext {
     private let memory: ImageMemory
     private let context: rm_context_t
 
-    init(library: RemoteMirrorLibrary, memory: ImageMemory) throws(TypeLoweringError) {
+    /// - Parameter onlyStandardLibraryBuiltins: register builtin type descriptors (`swift5_builtin`)
+    ///   of `libswiftCore.so` alone (the `Builtin.*` types): the library then lowers the C structs
+    ///   the other images import through their field records instead of as opaque blocks (see
+    ///   ``LoweringSession/lowerImportedFields(mangling:)``).
+    init(library: RemoteMirrorLibrary, memory: ImageMemory, onlyStandardLibraryBuiltins: Bool = false) throws(TypeLoweringError) {
         self.library = library
         self.memory = memory
         let opaque = Unmanaged.passUnretained(memory).toOpaque()
@@ -88,7 +97,9 @@ final class RemoteMirrorContext {
             )
         else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
         self.context = context
-        for image in memory.images { add(image) }
+        for image in memory.images {
+            add(image, builtins: !onlyStandardLibraryBuiltins || image.image.path.hasSuffix("/libswiftCore.so"))
+        }
     }
 
     deinit {
@@ -118,7 +129,8 @@ final class RemoteMirrorContext {
         fflush(nil)
         _ = dup2(savedStandardOutput, 1)
         var bytes = [UInt8](repeating: 0, count: limit)
-        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, limit, 0) }
+        let count =
+            (try? bytes.withUnsafeMutableBytes { try FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: 0, into: $0) }) ?? 0
         guard count > 0 else { return nil }
         return String(decoding: bytes.prefix(count), as: UTF8.self)
     }
@@ -131,9 +143,9 @@ final class RemoteMirrorContext {
         return Int(index)
     }
 
-    private func add(_ image: ImageMemory.MappedImage) {
+    private func add(_ image: ImageMemory.MappedImage, builtins: Bool) {
         func mapping(_ name: String) -> rm_section_mapping_t {
-            guard let section = image.image.swiftSections[name] else {
+            guard let section = image.image.swiftSections[name], builtins || name != "swift5_builtin" else {
                 return rm_section_mapping_t(
                     local_section: rm_section_t(Begin: nil, End: nil), remote_section: rm_remote_section_t(StartAddress: 0, Size: 0))
             }
@@ -171,6 +183,23 @@ final class RemoteMirrorContext {
         guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
         return LoweredInfo(
             kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+    }
+
+    /// The layout of the type whose metadata record is at `metadata`; for a class, its instance
+    /// (laid out by the library after the superclass the record names: none for a synthetic one).
+    func info(ofMetadata metadata: UInt64) -> LoweredInfo? {
+        let info = library.infoForMetadata(context, UInt(metadata))
+        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
+        return LoweredInfo(
+            kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+    }
+
+    /// Child `index` of the type whose metadata record is at `metadata`: the field's typeref as the
+    /// library read it from the field record (symbolic references resolved by the library).
+    func child(ofMetadata metadata: UInt64, at index: Int) -> LoweredChild? {
+        let child = library.childOfMetadata(context, UInt(metadata), UInt32(index))
+        let name = child.Name.map { String(cString: $0) } ?? ""
+        return LoweredChild(name: name, offset: Int(child.Offset), typeRef: child.TR == 0 ? nil : child.TR)
     }
 
     /// A typeref's mangled name (without `$s`), or nil.

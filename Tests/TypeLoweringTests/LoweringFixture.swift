@@ -47,7 +47,7 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
         var instanceSize: Int?
         var instanceAlignment: Int?
         var fields: [Field] = []
-        /// The value witness table's extra inhabitant count (value types only).
+        /// The value witness table's extra inhabitant count (for a class, its reference's).
         var extraInhabitants: Int?
         /// Multi-payload enums: tag bytes after the largest payload, and the payload bits holding the tag.
         var tagBytes: Int?

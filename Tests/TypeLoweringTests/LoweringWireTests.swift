@@ -27,6 +27,20 @@ struct LoweringWireTests {
         #expect(parser.finished == [Self.sample])
     }
 
+    @Test("a class instance request travels as a class line and comes back under its own key")
+    func classInstanceRequest() throws {
+        let key = LoweringWire.instanceKey("2nc4NodeC")
+        var request = LoweringRequest(libraryPath: "/lib/rm.so", imagePaths: ["/bin/nc"], manglings: ["2nc4NodeC", key])
+        request.sizeOnly = ["2nc4NodeC"]
+        let text = try request.encoded()
+        #expect(text.contains("\nsize 2nc4NodeC\nclass 2nc4NodeC\n"), "\(text)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(try LoweringRequest.decode(lines: lines).get() == request)
+        #expect(LoweringWire.instanceMangling(key) == "2nc4NodeC")
+        #expect(LoweringWire.instanceMangling("2nc4NodeC") == nil)
+        #expect(LoweringWire.instanceMangling("@") == nil)
+    }
+
     @Test(
         "malformed extra and tagbits lines are refused with the line named",
         arguments: [

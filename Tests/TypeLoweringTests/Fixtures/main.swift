@@ -1,7 +1,7 @@
 // Prints the layout of every corpus type as the runtime knows it:
 //   type <mangling> <size> <alignment> <stride> <instance size or -> <instance alignment or ->
 //   field <mangling> <name> <offset> <size> <alignment>
-//   extra <mangling> <extra inhabitants>            (value types: the value witness table's count)
+//   extra <mangling> <extra inhabitants>            (the value witness table's count; a class's is its reference's)
 //   tagbits <mangling> <tag bytes> <hex mask>       (multi-payload enums: payload bits holding the tag)
 @_spi(Reflection) import Swift
 
@@ -21,7 +21,7 @@ func report<T>(_ type: T.Type, isClass: Bool = false) {
         instance = "\(size) \(Int(mask) + 1)"
     }
     print("type \(mangling) \(MemoryLayout<T>.size) \(MemoryLayout<T>.alignment) \(MemoryLayout<T>.stride) \(instance)")
-    if !isClass { print("extra \(mangling) \(extraInhabitants(type))") }
+    print("extra \(mangling) \(extraInhabitants(type))")
     let options: _EachFieldOptions = isClass ? [.classType] : []
     _ = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
         let (size, alignment) = sizeAndAlignment(fieldType)

@@ -1,0 +1,47 @@
+/// The field types of an imported C struct, for fields whose mangled type BinaryInfo cannot spell
+/// (`(Swift.UInt8, …)` tuples and `@convention(c)` functions whose first element is a symbolic
+/// reference: spelled out, it shifts the name's later substitutions).
+///
+/// The library lowers an imported C struct as an opaque block, from the builtin type descriptor
+/// the images carry for it (`swift5_builtin`): the C compiler's size, but no fields. In a second
+/// context that keeps only the standard library's builtin descriptors, it reads the struct's field record
+/// instead, resolving the references itself. Only each field's *type* is taken from there, and
+/// remangled by the library: that plain mangling is then lowered in the ordinary context, where
+/// nested C structs keep the C compiler's size. The second context's offsets are Swift's layout
+/// of the record, not the C compiler's, and are not used.
+extension LoweringSession {
+    /// The fields of the imported C struct `mangling` (without `$s`), each with its type's kind,
+    /// size and alignment as the ordinary context lowers the type's remangled name.
+    func lowerImportedFields(mangling: String) -> LoweredType {
+        var result = LoweredType(mangling: LoweringWire.importedFieldsKey(mangling))
+        guard mangling.hasPrefix("So"), let records = fieldRecordContext, let typeRef = records.typeRef(mangledName: mangling),
+            let info = records.info(of: typeRef), info.kind == .struct
+        else {
+            result.unknownReason = "the reflection library cannot read the struct's field record"
+            return result
+        }
+        // The struct's own facts stay with its builtin descriptor: this reply is about its fields.
+        result.kind = Self.name(of: info.kind)
+        result.size = info.size
+        result.alignment = info.alignment
+        result.stride = info.stride
+        for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
+            guard let child = records.child(of: typeRef, at: index) else { continue }
+            var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
+            if let childRef = child.typeRef, let name = records.mangledName(of: childRef),
+                let ordinary = context.typeRef(mangledName: name),
+                !restsOnZeroSizedStruct(ordinary, depth: 0), let childInfo = context.info(of: ordinary)
+            {
+                entry.mangledType = name
+                entry.kind = Self.name(of: childInfo.kind)
+                entry.size = childInfo.size
+                entry.alignment = childInfo.alignment
+                entry.stride = childInfo.stride
+            } else if child.typeRef != nil {
+                entry.kind = Self.name(of: .unknown)
+            }
+            result.children.append(entry)
+        }
+        return result
+    }
+}
