@@ -94,7 +94,7 @@ public struct DWARFReader: Sendable {
     }
 
     /// Reads the entries of the units of `languages` (every unit's root, whatever its language).
-    func debugInfoTree(languages: DWARFLanguages) throws(DWARFReaderError) -> DebugInfoTree {
+    func debugInfoTree(languages: DWARFLanguages = .all) throws(DWARFReaderError) -> DebugInfoTree {
         try Self.checkListSections(path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
         let file = try LibDwarfFile(path: path)
         var entries: [DebugEntry] = []
