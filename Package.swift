@@ -20,6 +20,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // FileDescriptor: open, read, pread, write, fstat, each retried on EINTR in one place.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         // `swift package generate-documentation` for the DocC catalogs; builds nothing for `swift build`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -35,13 +37,24 @@ let package = Package(
         .systemLibrary(name: "CLibDwarf", providers: [.apt(["libdwarf-dev"])]),
 
         // On-disk readers: they never execute the target.
-        .target(name: "BinaryInfo", dependencies: ["TypeLayout", "CLibElf"]),
-        .target(name: "DWARFInfo", dependencies: ["TypeLayout", "CLibDwarf"]),
+        .target(
+            name: "BinaryInfo",
+            dependencies: ["TypeLayout", "CLibElf", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .target(
+            name: "DWARFInfo",
+            dependencies: ["TypeLayout", "CLibDwarf", .product(name: "SystemPackage", package: "swift-system")]
+        ),
 
         // Computed layouts: the toolchain's libswiftRemoteMirror (declared in CSwiftRemoteMirror,
         // loaded with dlopen), run in the typeinfo-lowering worker process so its crashes stay there.
         .systemLibrary(name: "CSwiftRemoteMirror"),
-        .target(name: "TypeLowering", dependencies: ["TypeLayout", "BinaryInfo", "CSwiftRemoteMirror"]),
+        .target(
+            name: "TypeLowering",
+            dependencies: [
+                "TypeLayout", "BinaryInfo", "CSwiftRemoteMirror", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .executableTarget(name: "typeinfo-lowering", dependencies: ["TypeLowering"]),
 
         // The one entry point every command reads a file through: metadata, computed layouts and
@@ -62,6 +75,7 @@ let package = Package(
                 // Not linked: built beside typeinfo so that `swift run typeinfo` finds its worker.
                 "typeinfo-lowering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -69,7 +83,9 @@ let package = Package(
         .plugin(
             name: "LayoutCheckPlugin",
             capability: .command(
-                intent: .custom(verb: "layout-check", description: "Check the product's type layouts against a committed snapshot (--record writes it)."),
+                intent: .custom(
+                    verb: "layout-check", description: "Check the product's type layouts against a committed snapshot (--record writes it)."
+                ),
                 permissions: [.writeToPackageDirectory(reason: "--record writes the layout snapshot into the package")]
             ),
             dependencies: ["typeinfo", "typeinfo-lowering"]

@@ -26,6 +26,8 @@ struct AddressSpace: ByteReader, Sendable {
     /// Allocated sections, sorted by start address.
     private(set) var regions: [Region] = []
     let bytes: FileBytes
+    /// The file's path, for errors.
+    var path: String { bytes.path }
     /// Pointer slots whose value the loader (or the object file's relocations) supplies.
     private(set) var slots: [UInt64: PointerTarget] = [:]
     /// Synthetic addresses standing for undefined symbols (object files only).
@@ -33,7 +35,7 @@ struct AddressSpace: ByteReader, Sendable {
     /// Section address by section index, for symbol values.
     private(set) var sectionAddresses: [Int: UInt64] = [:]
 
-    init(file: ELFFile, bytes: FileBytes) throws {
+    init(file: ELFFile, bytes: FileBytes) throws(BinaryInfoError) {
         // (Linked images: sections at their addresses, then RELA and RELR dynamic relocations.)
         self.bytes = bytes
         if file.fileType == ELFFile.typeRelocatable {
@@ -43,7 +45,7 @@ struct AddressSpace: ByteReader, Sendable {
             for section in file.sections where section.isAllocated && !section.isThreadLocal && section.address != 0 && section.size > 0 {
                 guard !section.address.addingReportingOverflow(section.size).overflow else {
                     throw BinaryInfoError.outOfBounds(
-                        what: "section \(Self.label(section))", address: section.address, length: section.size)
+                        path: path, what: "section \(Self.label(section))", address: section.address, length: section.size)
                 }
                 regions.append(
                     Region(
@@ -60,13 +62,14 @@ struct AddressSpace: ByteReader, Sendable {
 
     /// A loaded image's sections never share an address: where two claim the same byte, which
     /// one a pointer means is unknowable, so the file is refused rather than read either way.
-    private static func refuseOverlaps(_ sorted: [Region], file: ELFFile) throws {
+    private static func refuseOverlaps(_ sorted: [Region], file: ELFFile) throws(BinaryInfoError) {
+        let path = file.path
         for (lower, upper) in zip(sorted, sorted.dropFirst()) where upper.start - lower.start < lower.size {
             let names = [lower.section, upper.section].map { index in
                 file.sections.first { $0.index == index }.map(label) ?? "#\(index)"
             }
             throw BinaryInfoError.malformedELF(
-                detail: "sections \(names[0]) and \(names[1]) overlap at address 0x\(String(upper.start, radix: 16))")
+                path: path, detail: "sections \(names[0]) and \(names[1]) overlap at address 0x\(String(upper.start, radix: 16))")
         }
     }
 
@@ -88,14 +91,16 @@ struct AddressSpace: ByteReader, Sendable {
         return address - candidate.start < candidate.size ? candidate : nil
     }
 
-    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String) throws {
+    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+        throws(BinaryInfoError)
+    {
         let length = UInt64(destination.count)
         guard let region = region(containing: address) else {
-            throw BinaryInfoError.outOfBounds(what: what(), address: address, length: length)
+            throw BinaryInfoError.outOfBounds(path: path, what: what(), address: address, length: length)
         }
         let offsetInRegion = address - region.start
         guard length <= region.size - offsetInRegion else {
-            throw BinaryInfoError.outOfBounds(what: what(), address: address, length: length)
+            throw BinaryInfoError.outOfBounds(path: path, what: what(), address: address, length: length)
         }
         guard region.hasFileBytes else {
             // .bss and friends: zero-filled at load time.
@@ -106,7 +111,7 @@ struct AddressSpace: ByteReader, Sendable {
     }
 
     /// What the pointer-sized slot at `address` points to once loaded, or nil for a null pointer.
-    func pointer(at address: UInt64, what: @autoclosure () -> String) throws -> PointerTarget? {
+    func pointer(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> PointerTarget? {
         if let target = slots[address] { return target }
         let raw = try read(UInt64.self, at: address, what: what())
         if raw == 0 { return nil }
@@ -145,13 +150,13 @@ struct AddressSpace: ByteReader, Sendable {
     /// SHT_RELR (`.relr.dyn`, `-z pack-relative-relocs`): relative relocations packed as a list
     /// of words. An even word is an address to relocate; an odd word is a bitmap of the 63 words
     /// after the last address. The addend is the value already stored at the address.
-    private mutating func recordPackedRelativeRelocations(_ file: ELFFile) throws {
+    private mutating func recordPackedRelativeRelocations(_ file: ELFFile) throws(BinaryInfoError) {
         for section in file.sections where section.type == 19 && section.size > 0 {
             var next: UInt64 = 0
             var offset: UInt64 = 0
             while offset + 8 <= section.size {
                 var word: UInt64 = 0
-                try withUnsafeMutableBytes(of: &word) { buffer in
+                try withUnsafeMutableBytes(of: &word) { buffer throws(BinaryInfoError) in
                     try bytes.fetch(into: buffer, fromOffset: section.offset + offset, what: "packed relocation")
                 }
                 word = UInt64(littleEndian: word)
@@ -184,7 +189,7 @@ struct AddressSpace: ByteReader, Sendable {
     private static let externalBase: UInt64 = 0x7000_0000_0000
     private static let syntheticSlotBase: UInt64 = 0x7800_0000_0000
 
-    private mutating func layOutObjectFile(_ file: ELFFile) throws {
+    private mutating func layOutObjectFile(_ file: ELFFile) throws(BinaryInfoError) {
         var cursor = Self.objectBase
         for section in file.sections where section.isAllocated && section.size > 0 {
             cursor = (cursor + 15) & ~15
@@ -195,7 +200,7 @@ struct AddressSpace: ByteReader, Sendable {
             sectionAddresses[section.index] = cursor
             let (next, overflow) = cursor.addingReportingOverflow(section.size)
             guard !overflow, next < Self.externalBase else {
-                throw BinaryInfoError.malformedELF(detail: "section \(section.name) is too large to lay out")
+                throw BinaryInfoError.malformedELF(path: path, detail: "section \(section.name) is too large to lay out")
             }
             cursor = next
         }

@@ -15,7 +15,7 @@ public enum BinaryImage {
     /// - Parameter path: an executable, shared library or relocatable object (`.o`).
     /// - Returns: the types in the file's order, with an image summary.
     /// - Throws: ``BinaryInfoError`` for a missing, unreadable, non-ELF, malformed or non-Swift file.
-    public static func layouts(atPath path: String) throws -> LayoutDocument {
+    public static func layouts(atPath path: String) throws(BinaryInfoError) -> LayoutDocument {
         try read(atPath: path).document
     }
 
@@ -24,7 +24,7 @@ public enum BinaryImage {
     ///
     /// - Parameter path: an executable, shared library or relocatable object (`.o`).
     /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
-    public static func read(atPath path: String) throws -> BinaryReading {
+    public static func read(atPath path: String) throws(BinaryInfoError) -> BinaryReading {
         let bytes = try ImageLoader.readFile(path)
         return try read(bytes, path: path)
     }
@@ -36,20 +36,20 @@ public enum BinaryImage {
     ///   - name: what to call the image in the summary.
     /// - Returns: the types in the image's order.
     /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
-    public static func layouts(of bytes: [UInt8], name: String) throws -> LayoutDocument {
-        try layouts(of: FileBytes(bytes), path: name)
+    public static func layouts(of bytes: [UInt8], name: String) throws(BinaryInfoError) -> LayoutDocument {
+        try layouts(of: FileBytes(bytes, path: name), path: name)
     }
 
-    static func layouts(of bytes: FileBytes, path: String) throws -> LayoutDocument {
+    static func layouts(of bytes: FileBytes, path: String) throws(BinaryInfoError) -> LayoutDocument {
         try read(bytes, path: path).document
     }
 
-    static func read(_ bytes: FileBytes, path: String) throws -> BinaryReading {
+    static func read(_ bytes: FileBytes, path: String) throws(BinaryInfoError) -> BinaryReading {
         let file = try ELFFile(bytes: bytes)
         let space = try AddressSpace(file: file, bytes: bytes)
         let image = SwiftImage(file: file, space: space)
         guard image.sections["swift5_fieldmd"] != nil || image.sections["swift5_type_metadata"] != nil else {
-            throw BinaryInfoError.notSwift
+            throw BinaryInfoError.notSwift(path: path)
         }
         let types = try image.readTypes()
         let fileType: String

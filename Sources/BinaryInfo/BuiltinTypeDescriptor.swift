@@ -5,7 +5,7 @@
 /// `uint32 numExtraInhabitants`.
 extension SwiftImage {
     /// The layouts the image's builtin type descriptors record, by the type's textual mangling.
-    func builtinTypeLayouts() throws -> [String: ValueWitnessLayout] {
+    func builtinTypeLayouts() throws(BinaryInfoError) -> [String: ValueWitnessLayout] {
         var layouts: [String: ValueWitnessLayout] = [:]
         for section in sections["swift5_builtin"] ?? [] where section.size > 0 {
             let end = try recordTableEnd(section, name: "swift5_builtin", recordSize: 20)
@@ -16,7 +16,7 @@ extension SwiftImage {
                 let stride = try space.read(UInt32.self, at: record &+ 12, what: "builtin type stride")
                 guard alignment > 0, alignment & (alignment - 1) == 0, stride >= size || stride == 1 else {
                     throw BinaryInfoError.malformedRecord(
-                        what: "builtin type descriptor", address: record,
+                        path: path, what: "builtin type descriptor", address: record,
                         detail: "size \(size), alignment \(alignment), stride \(stride) are not a real layout")
                 }
                 layouts[name] = ValueWitnessLayout(size: Int(size), alignment: Int(alignment), stride: Int(stride))

@@ -3,11 +3,15 @@
 /// This is the single required fetch; every typed read (integers, relative pointers,
 /// C strings) is derived from it in the extension below, so a new storage needs one method.
 protocol ByteReader {
+    /// The file the bytes come from, for errors.
+    var path: String { get }
+
     /// Copies `destination.count` bytes starting at `address`.
     ///
-    /// - Throws: ``BinaryInfoError/outOfBounds(what:address:length:)`` naming `what` when any byte
+    /// - Throws: ``BinaryInfoError/outOfBounds(path:what:address:length:)`` naming `what` when any byte
     ///   of the range is not backed by the image.
-    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String) throws
+    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+        throws(BinaryInfoError)
 }
 
 /// Upper bound on a single string read from an image: no real Swift name comes near it,
@@ -16,9 +20,9 @@ let maximumStringLength = 64 * 1024
 
 extension ByteReader {
     /// Reads a little-endian integer.
-    func read<T: FixedWidthInteger>(_ type: T.Type, at address: UInt64, what: @autoclosure () -> String) throws -> T {
+    func read<T: FixedWidthInteger>(_ type: T.Type, at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> T {
         var value = T.zero
-        try withUnsafeMutableBytes(of: &value) { buffer in
+        try withUnsafeMutableBytes(of: &value) { buffer throws(BinaryInfoError) in
             try fetch(into: buffer, from: address, what: what())
         }
         return T(littleEndian: value)
@@ -26,24 +30,25 @@ extension ByteReader {
 
     /// Resolves a 32-bit self-relative offset stored at `address`: `nil` when the offset is zero
     /// (the ABI's null), otherwise `address + offset`, overflow-checked.
-    func relativeTarget(at address: UInt64, what: @autoclosure () -> String) throws -> UInt64? {
+    func relativeTarget(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64? {
         let offset = try read(Int32.self, at: address, what: what())
-        return try Self.apply(offset: Int64(offset), to: address, what: what())
+        return try apply(offset: Int64(offset), to: address, what: what())
     }
 
     /// `base + offset` as an address, or nil for a zero offset.
-    static func apply(offset: Int64, to base: UInt64, what: @autoclosure () -> String) throws -> UInt64? {
+    func apply(offset: Int64, to base: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64? {
         if offset == 0 { return nil }
         let magnitude = offset.magnitude
         let (result, overflow) = offset < 0 ? base.subtractingReportingOverflow(magnitude) : base.addingReportingOverflow(magnitude)
         guard !overflow else {
-            throw BinaryInfoError.malformedRecord(what: what(), address: base, detail: "relative offset \(offset) leaves the address space")
+            throw BinaryInfoError.malformedRecord(
+                path: path, what: what(), address: base, detail: "relative offset \(offset) leaves the address space")
         }
         return result
     }
 
     /// Reads a NUL-terminated UTF-8 string (at most ``maximumStringLength`` bytes).
-    func cString(at address: UInt64, what: @autoclosure () -> String) throws -> String {
+    func cString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
         var bytes: [UInt8] = []
         var cursor = address
         while true {
@@ -52,7 +57,7 @@ extension ByteReader {
             bytes.append(byte)
             guard bytes.count < maximumStringLength else {
                 throw BinaryInfoError.malformedRecord(
-                    what: what(), address: address, detail: "string has no terminator within \(maximumStringLength) bytes")
+                    path: path, what: what(), address: address, detail: "string has no terminator within \(maximumStringLength) bytes")
             }
             cursor &+= 1
         }

@@ -26,7 +26,7 @@ struct ContextDescriptor {
 
 extension SwiftImage {
     /// Reads the head of the context descriptor at `address`.
-    func contextDescriptor(at address: UInt64) throws -> ContextDescriptor {
+    func contextDescriptor(at address: UInt64) throws(BinaryInfoError) -> ContextDescriptor {
         let flags = try space.read(UInt32.self, at: address, what: "context descriptor flags")
         let parent = try relativeIndirectable(at: address &+ 4, what: "context descriptor parent")
         return ContextDescriptor(address: address, flags: flags, parent: parent)
@@ -34,10 +34,10 @@ extension SwiftImage {
 
     /// Resolves a relative indirectable pointer (`RelativeIndirectablePointer`): bit 0 of the
     /// offset says whether the target is the referenced thing or a slot holding its address.
-    func relativeIndirectable(at address: UInt64, what: @autoclosure () -> String) throws -> PointerTarget? {
+    func relativeIndirectable(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> PointerTarget? {
         let raw = try space.read(Int32.self, at: address, what: what())
         let isIndirect = raw & 1 != 0
-        guard let target = try AddressSpace.apply(offset: Int64(raw & ~1), to: address, what: what()) else { return nil }
+        guard let target = try space.apply(offset: Int64(raw & ~1), to: address, what: what()) else { return nil }
         if isIndirect {
             return try space.pointer(at: target, what: what())
         }
@@ -47,7 +47,7 @@ extension SwiftImage {
 
     /// Reads a relative direct pointer to a NUL-terminated string (a name in `swift5_reflstr`
     /// or in the descriptor's own section).
-    func relativeString(at address: UInt64, what: @autoclosure () -> String) throws -> String? {
+    func relativeString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String? {
         guard let target = try space.relativeTarget(at: address, what: what()) else { return nil }
         return try space.cString(at: target, what: what())
     }
@@ -56,7 +56,7 @@ extension SwiftImage {
     /// symbolic reference appeared inside a mangled name.
     ///
     /// - Returns: nil when the context cannot be spelled (an opaque type, a foreign reference).
-    func mangling(of target: PointerTarget, depth: Int = 0) throws -> String? {
+    func mangling(of target: PointerTarget, depth: Int = 0) throws(BinaryInfoError) -> String? {
         switch target {
         case .symbol(let name):
             return Self.mangling(fromDescriptorSymbol: name)
@@ -75,14 +75,14 @@ extension SwiftImage {
         return nil
     }
 
-    func mangling(ofContextAt address: UInt64, depth: Int) throws -> String? {
+    func mangling(ofContextAt address: UInt64, depth: Int) throws(BinaryInfoError) -> String? {
         if let known = contextManglings[address] { return known }
         if let symbol = descriptorSymbol(at: address), let mangling = Self.mangling(fromDescriptorSymbol: symbol) {
             contextManglings[address] = mangling
             return mangling
         }
         guard depth < Self.maximumChainDepth else {
-            throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
+            throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: address)
         }
         let descriptor = try contextDescriptor(at: address)
         var result: String?
@@ -131,7 +131,7 @@ extension SwiftImage {
     /// A struct, class or enum descriptor's mangling inside its parent's: identifier, then the
     /// kind operator. Both context-mangling builders (``mangling(ofContextAt:depth:)`` and
     /// ``plainMangling(ofContextAt:depth:)``) spell nominal types here.
-    func nominalMangling(of descriptor: ContextDescriptor, in parentMangling: String) throws -> String? {
+    func nominalMangling(of descriptor: ContextDescriptor, in parentMangling: String) throws(BinaryInfoError) -> String? {
         guard let nameAddress = try space.relativeTarget(at: descriptor.address &+ 8, what: "type name pointer") else { return nil }
         let name = try space.cString(at: nameAddress, what: "type name")
         var suffix = descriptor.kind == .struct ? "V" : descriptor.kind == .class ? "C" : "O"
@@ -146,7 +146,7 @@ extension SwiftImage {
     }
 
     /// The import info strings after an imported type's name, up to the empty string that ends them.
-    func importInfo(after nameAddress: UInt64, nameLength: Int) throws -> [String] {
+    func importInfo(after nameAddress: UInt64, nameLength: Int) throws(BinaryInfoError) -> [String] {
         var strings: [String] = []
         var cursor = nameAddress &+ UInt64(nameLength) &+ 1
         while strings.count < 8 {

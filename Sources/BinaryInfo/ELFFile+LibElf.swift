@@ -69,6 +69,8 @@ struct ELFFile: Sendable {
     static let typeExecutable: UInt16 = UInt16(ET_EXEC)
     static let typeShared: UInt16 = UInt16(ET_DYN)
 
+    /// The file's path (``FileBytes/path``), for errors.
+    var path: String
     var fileType: UInt16
     var machine: UInt16
     var sections: [ELFSection]
@@ -96,40 +98,42 @@ struct ELFFile: Sendable {
     ///   only exported symbols skips the much larger static table).
     /// - Parameter includeTables: read symbols and relocations at all (a reader that needs only
     ///   section headers and `.dynamic` skips them).
-    init(bytes: FileBytes, includeStaticSymbols: Bool = true, includeTables: Bool = true) throws {
+    init(bytes: FileBytes, includeStaticSymbols: Bool = true, includeTables: Bool = true) throws(BinaryInfoError) {
+        let path = bytes.path
+        self.path = path
         guard bytes.count >= 4,
             let base = bytes.buffer.baseAddress,
             base.load(as: UInt8.self) == 0x7F,
             base.load(fromByteOffset: 1, as: UInt8.self) == UInt8(ascii: "E"),
             base.load(fromByteOffset: 2, as: UInt8.self) == UInt8(ascii: "L"),
             base.load(fromByteOffset: 3, as: UInt8.self) == UInt8(ascii: "F")
-        else { throw BinaryInfoError.notELF }
+        else { throw BinaryInfoError.notELF(path: path) }
         guard bytes.count >= 64 else {
-            throw BinaryInfoError.malformedELF(detail: "truncated ELF header (\(bytes.count) bytes)")
+            throw BinaryInfoError.malformedELF(path: path, detail: "truncated ELF header (\(bytes.count) bytes)")
         }
         guard base.load(fromByteOffset: 4, as: UInt8.self) == UInt8(ELFCLASS64) else {
-            throw BinaryInfoError.unsupported(detail: "32-bit ELF; only 64-bit images are read")
+            throw BinaryInfoError.unsupported(path: path, detail: "32-bit ELF; only 64-bit images are read")
         }
         guard base.load(fromByteOffset: 5, as: UInt8.self) == UInt8(ELFDATA2LSB) else {
-            throw BinaryInfoError.unsupported(detail: "big-endian ELF; only little-endian images are read")
+            throw BinaryInfoError.unsupported(path: path, detail: "big-endian ELF; only little-endian images are read")
         }
         _ = elf_version(UInt32(EV_CURRENT))
         guard let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
-            throw BinaryInfoError.malformedELF(detail: Self.lastError())
+            throw BinaryInfoError.malformedELF(path: path, detail: Self.lastError())
         }
         defer { elf_end(elf) }
-        guard elf_kind(elf) == ELF_K_ELF else { throw BinaryInfoError.notELF }
+        guard elf_kind(elf) == ELF_K_ELF else { throw BinaryInfoError.notELF(path: path) }
 
         var header = GElf_Ehdr()
         guard gelf_getehdr(elf, &header) != nil else {
-            throw BinaryInfoError.malformedELF(detail: "unreadable ELF header: \(Self.lastError())")
+            throw BinaryInfoError.malformedELF(path: path, detail: "unreadable ELF header: \(Self.lastError())")
         }
         fileType = header.e_type
         machine = header.e_machine
 
         var stringTableIndex = 0
         guard elf_getshdrstrndx(elf, &stringTableIndex) == 0 else {
-            throw BinaryInfoError.malformedELF(detail: "no section name table: \(Self.lastError())")
+            throw BinaryInfoError.malformedELF(path: path, detail: "no section name table: \(Self.lastError())")
         }
 
         var sections: [ELFSection] = []
@@ -137,7 +141,7 @@ struct ELFFile: Sendable {
         while let section = scn {
             var sh = GElf_Shdr()
             guard gelf_getshdr(section, &sh) != nil else {
-                throw BinaryInfoError.malformedELF(detail: "unreadable section header: \(Self.lastError())")
+                throw BinaryInfoError.malformedELF(path: path, detail: "unreadable section header: \(Self.lastError())")
             }
             let index = elf_ndxscn(section)
             let name = elf_strptr(elf, stringTableIndex, Int(sh.sh_name)).map { String(cString: $0) } ?? ""
@@ -155,7 +159,7 @@ struct ELFFile: Sendable {
                 let (end, overflow) = entry.offset.addingReportingOverflow(entry.size)
                 if overflow || end > UInt64(bytes.count) {
                     throw BinaryInfoError.outOfBounds(
-                        what: "section \(name.isEmpty ? "#\(index)" : name)", address: entry.offset, length: entry.size)
+                        path: path, what: "section \(name.isEmpty ? "#\(index)" : name)", address: entry.offset, length: entry.size)
                 }
             }
             sections.append(entry)
@@ -181,7 +185,7 @@ struct ELFFile: Sendable {
             defer { scn = elf_nextscn(elf, section) }
             var sh = GElf_Shdr()
             guard gelf_getshdr(section, &sh) != nil, sh.sh_type == UInt32(SHT_RELA) else { continue }
-            relocationSections.append(try Self.readRelocations(section: section, header: sh, index: elf_ndxscn(section)))
+            relocationSections.append(try Self.readRelocations(section: section, header: sh, index: elf_ndxscn(section), path: path))
         }
         let referenced = Set(relocationSections.map(\.symbolTableSection))
         var symbolTables: [Int: [ELFSymbol]] = [:]
@@ -193,7 +197,7 @@ struct ELFFile: Sendable {
             guard gelf_getshdr(section, &sh) != nil else { continue }
             let index = elf_ndxscn(section)
             if (sh.sh_type == UInt32(SHT_SYMTAB) && includeStaticSymbols) || sh.sh_type == UInt32(SHT_DYNSYM) {
-                let symbols = try Self.readSymbols(elf: elf, section: section, header: sh)
+                let symbols = try Self.readSymbols(elf: elf, section: section, header: sh, path: path)
                 definedSymbols.reserveCapacity(definedSymbols.count + symbols.count)
                 for symbol in symbols where symbol.isDefined && symbol.nameOffset != 0 {
                     definedSymbols.append(
@@ -213,22 +217,24 @@ struct ELFFile: Sendable {
         self.relocationSections = relocationSections
     }
 
-    private static func readSymbols(elf: OpaquePointer, section: OpaquePointer, header: GElf_Shdr) throws -> [ELFSymbol] {
+    private static func readSymbols(elf: OpaquePointer, section: OpaquePointer, header: GElf_Shdr, path: String) throws(BinaryInfoError)
+        -> [ELFSymbol]
+    {
         guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
-            throw BinaryInfoError.malformedELF(detail: "unreadable symbol table: \(lastError())")
+            throw BinaryInfoError.malformedELF(path: path, detail: "unreadable symbol table: \(lastError())")
         }
         // The section's bytes are inside the file (checked above), so the count is bounded by
         // the file's size; libelf indexes entries with an Int32.
         let count = Int(header.sh_size / header.sh_entsize)
         guard count <= Int(Int32.max) else {
-            throw BinaryInfoError.malformedELF(detail: "symbol table holds \(count) entries, more than libelf can index")
+            throw BinaryInfoError.malformedELF(path: path, detail: "symbol table holds \(count) entries, more than libelf can index")
         }
         var symbols: [ELFSymbol] = []
         symbols.reserveCapacity(count)
         for index in 0..<count {
             var sym = GElf_Sym()
             guard gelf_getsym(data, Int32(index), &sym) != nil else {
-                throw BinaryInfoError.malformedELF(detail: "unreadable symbol #\(index): \(lastError())")
+                throw BinaryInfoError.malformedELF(path: path, detail: "unreadable symbol #\(index): \(lastError())")
             }
             var name = ""
             if sym.st_shndx == UInt16(SHN_UNDEF), sym.st_name != 0,
@@ -254,20 +260,24 @@ struct ELFFile: Sendable {
         return bytes.cString(atOffset: table.offset + UInt64(symbol.nameOffset), limit: table.size - UInt64(symbol.nameOffset))
     }
 
-    private static func readRelocations(section: OpaquePointer, header: GElf_Shdr, index: Int) throws -> ELFRelocationSection {
+    private static func readRelocations(section: OpaquePointer, header: GElf_Shdr, index: Int, path: String) throws(BinaryInfoError)
+        -> ELFRelocationSection
+    {
         guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
-            throw BinaryInfoError.malformedELF(detail: "unreadable relocation section #\(index): \(lastError())")
+            throw BinaryInfoError.malformedELF(path: path, detail: "unreadable relocation section #\(index): \(lastError())")
         }
         let count = Int(header.sh_size / header.sh_entsize)
         guard count <= Int(Int32.max) else {
-            throw BinaryInfoError.malformedELF(detail: "relocation section #\(index) holds \(count) entries, more than libelf can index")
+            throw BinaryInfoError.malformedELF(
+                path: path, detail: "relocation section #\(index) holds \(count) entries, more than libelf can index")
         }
         var entries: [ELFRelocation] = []
         entries.reserveCapacity(count)
         for entry in 0..<count {
             var rela = GElf_Rela()
             guard gelf_getrela(data, Int32(entry), &rela) != nil else {
-                throw BinaryInfoError.malformedELF(detail: "unreadable relocation #\(entry) in section #\(index): \(lastError())")
+                throw BinaryInfoError.malformedELF(
+                    path: path, detail: "unreadable relocation #\(entry) in section #\(index): \(lastError())")
             }
             entries.append(
                 ELFRelocation(

@@ -21,22 +21,23 @@ extension SwiftImage {
     /// Reads the field descriptor at `address`.
     ///
     /// - Throws: ``BinaryInfoError`` when the record size is too small or the records run past the image.
-    func fieldDescriptor(at address: UInt64) throws -> FieldDescriptor {
+    func fieldDescriptor(at address: UInt64) throws(BinaryInfoError) -> FieldDescriptor {
         let recordSize = try space.read(UInt16.self, at: address &+ 10, what: "field record size")
         let count = try space.read(UInt32.self, at: address &+ 12, what: "field count")
         guard recordSize >= 12 else {
             throw BinaryInfoError.malformedRecord(
-                what: "field descriptor", address: address, detail: "record size \(recordSize) is below the 12 bytes of a field record")
+                path: path, what: "field descriptor", address: address,
+                detail: "record size \(recordSize) is below the 12 bytes of a field record")
         }
         // The header and every record must lie inside one section: check before allocating for them.
         let (span, overflow) = UInt64(count).multipliedReportingOverflow(by: UInt64(recordSize))
         guard let region = space.region(containing: address) else {
-            throw BinaryInfoError.outOfBounds(what: "field descriptor", address: address, length: 16)
+            throw BinaryInfoError.outOfBounds(path: path, what: "field descriptor", address: address, length: 16)
         }
         let remaining = region.size - (address - region.start)
         guard !overflow, count <= 1 << 20, span <= remaining, remaining - span >= 16 else {
             throw BinaryInfoError.malformedRecord(
-                what: "field descriptor", address: address,
+                path: path, what: "field descriptor", address: address,
                 detail: "\(count) records of \(recordSize) bytes run past the end of the section")
         }
         var records: [FieldRecord] = []

@@ -19,22 +19,26 @@ final class FileBytes: @unchecked Sendable {
     }
 
     let storage: Storage
+    /// The file's path, or the name given to bytes read from memory: what errors name.
+    let path: String
     // Immutable after init (relocations of object files are applied before any reader exists),
     // so sharing across threads is safe.
     let buffer: UnsafeMutableRawBufferPointer
 
-    /// Copies `bytes` into storage owned by this object.
-    init(_ bytes: some Collection<UInt8>) {
+    /// Copies `bytes` into storage owned by this object; `path` names them in errors.
+    init(_ bytes: some Collection<UInt8>, path: String) {
         // Allocate at least one byte so the base address is never nil.
         buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 16)
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
         _ = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes.count]).initializeMemory(as: UInt8.self, from: bytes)
         count = bytes.count
         storage = .allocated
+        self.path = path
     }
 
     /// Takes ownership of already-filled storage of `count` valid bytes.
-    init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, storage: Storage) {
+    init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, storage: Storage, path: String) {
+        self.path = path
         self.buffer = buffer
         self.count = count
         self.storage = storage
@@ -53,10 +57,12 @@ final class FileBytes: @unchecked Sendable {
     }
 
     /// Copies `length` bytes at `offset`, bounds-checked.
-    func fetch(into destination: UnsafeMutableRawBufferPointer, fromOffset offset: UInt64, what: @autoclosure () -> String) throws {
+    func fetch(into destination: UnsafeMutableRawBufferPointer, fromOffset offset: UInt64, what: @autoclosure () -> String)
+        throws(BinaryInfoError)
+    {
         let (end, overflow) = offset.addingReportingOverflow(UInt64(destination.count))
         guard !overflow, end <= UInt64(count) else {
-            throw BinaryInfoError.outOfBounds(what: what(), address: offset, length: UInt64(destination.count))
+            throw BinaryInfoError.outOfBounds(path: path, what: what(), address: offset, length: UInt64(destination.count))
         }
         guard let base = destination.baseAddress, destination.count > 0, let source = buffer.baseAddress else { return }
         base.copyMemory(from: source + Int(offset), byteCount: destination.count)
@@ -72,11 +78,11 @@ final class FileBytes: @unchecked Sendable {
     }
 
     /// Writes a little-endian value at `offset` (used only to apply relocations of object files).
-    func patch<T: FixedWidthInteger>(_ value: T, atOffset offset: UInt64) throws {
+    func patch<T: FixedWidthInteger>(_ value: T, atOffset offset: UInt64) throws(BinaryInfoError) {
         let size = UInt64(MemoryLayout<T>.size)
         let (end, overflow) = offset.addingReportingOverflow(size)
         guard !overflow, end <= UInt64(count), let base = buffer.baseAddress else {
-            throw BinaryInfoError.outOfBounds(what: "relocation target", address: offset, length: size)
+            throw BinaryInfoError.outOfBounds(path: path, what: "relocation target", address: offset, length: size)
         }
         (base + Int(offset)).storeBytes(of: value.littleEndian, as: T.self)
     }

@@ -3,72 +3,93 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// Reads files into owned storage, turning every system failure into a ``BinaryInfoError``.
+///
+/// BinaryInfo's only file I/O. Opening, `fstat` and reading go through swift-system's
+/// `FileDescriptor`, which retries interrupted calls (`retryOnInterrupt`); `mmap` (which
+/// swift-system lacks) is called here and cannot be interrupted.
 enum ImageLoader {
     /// Files larger than this are refused rather than read: no real Swift binary comes near it.
     static let maximumFileSize = 2 << 30
 
     /// Reads the whole file at `path`.
     ///
-    /// - Throws: ``BinaryInfoError/fileNotFound``, ``BinaryInfoError/isDirectory``,
-    ///   ``BinaryInfoError/unreadable(detail:)`` or ``BinaryInfoError/tooLarge(size:limit:)``.
-    static func readFile(_ path: String) throws -> FileBytes {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw BinaryInfoError.fileNotFound }
-            throw BinaryInfoError.unreadable(detail: String(cString: strerror(code)))
+    /// - Throws: ``BinaryInfoError/fileNotFound(path:)``, ``BinaryInfoError/isDirectory(path:)``,
+    ///   ``BinaryInfoError/unreadable(path:detail:)`` or ``BinaryInfoError/tooLarge(path:size:limit:)``.
+    static func readFile(_ path: String) throws(BinaryInfoError) -> FileBytes {
+        let file: FileDescriptor
+        do {
+            file = try systemCall { try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) }
+        } catch {
+            if error == .noSuchFileOrDirectory || error == .notDirectory { throw BinaryInfoError.fileNotFound(path: path) }
+            throw BinaryInfoError.unreadable(path: path, detail: error.description)
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw BinaryInfoError.unreadable(detail: String(cString: strerror(errno)))
+        defer { try? file.close() }
+        let status: Stat
+        do {
+            status = try file.stat()
+        } catch {
+            throw BinaryInfoError.unreadable(path: path, detail: error.description)
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw BinaryInfoError.isDirectory }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw BinaryInfoError.unreadable(detail: "not a regular file")
-        }
+        if status.type == .directory { throw BinaryInfoError.isDirectory(path: path) }
+        guard status.type == .regular else { throw BinaryInfoError.unreadable(path: path, detail: "not a regular file") }
         // procfs files report size 0 and are read until end of file instead.
-        if info.st_size == 0 { return try readToEnd(descriptor) }
-        let size = Int(info.st_size)
-        guard size <= maximumFileSize else { throw BinaryInfoError.tooLarge(size: size, limit: maximumFileSize) }
+        if status.size == 0 { return try readToEnd(file, path: path) }
+        guard status.size <= maximumFileSize, let size = Int(exactly: status.size) else {
+            throw BinaryInfoError.tooLarge(path: path, size: Int(clamping: status.size), limit: maximumFileSize)
+        }
         // A private mapping: pages are read on demand and writes (relocations of object files)
         // stay in this process. Fall back to reading when the file cannot be mapped.
-        if let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
-            return FileBytes(adopting: UnsafeMutableRawBufferPointer(start: mapped, count: size), count: size, storage: .mapped)
+        if let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.rawValue, 0), mapped != MAP_FAILED {
+            return FileBytes(adopting: UnsafeMutableRawBufferPointer(start: mapped, count: size), count: size, storage: .mapped, path: path)
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
         var filled = 0
+        // A read may return fewer bytes than asked without reaching the end of the file.
         while filled < size {
-            guard let base = buffer.baseAddress else { break }
-            let count = read(descriptor, base + filled, size - filled)
-            if count < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
+            let count: Int
+            do {
+                count = try systemCall { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size])) }
+            } catch {
                 buffer.deallocate()
-                throw BinaryInfoError.unreadable(detail: reason)
+                throw BinaryInfoError.unreadable(path: path, detail: error.description)
             }
             if count == 0 { break }
             filled += count
         }
-        return FileBytes(adopting: buffer, count: filled, storage: .allocated)
+        return FileBytes(adopting: buffer, count: filled, storage: .allocated, path: path)
     }
 
     /// Reads a file whose size is not known in advance (procfs), up to ``maximumFileSize``.
-    private static func readToEnd(_ descriptor: Int32) throws -> FileBytes {
+    private static func readToEnd(_ file: FileDescriptor, path: String) throws(BinaryInfoError) -> FileBytes {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw BinaryInfoError.unreadable(detail: String(cString: strerror(errno)))
+            let count: Int
+            do {
+                count = try systemCall { try chunk.withUnsafeMutableBytes { try file.read(into: $0) } }
+            } catch {
+                throw BinaryInfoError.unreadable(path: path, detail: error.description)
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= maximumFileSize else { throw BinaryInfoError.tooLarge(size: bytes.count, limit: maximumFileSize) }
+            guard bytes.count <= maximumFileSize else {
+                throw BinaryInfoError.tooLarge(path: path, size: bytes.count, limit: maximumFileSize)
+            }
         }
-        return FileBytes(bytes)
+        return FileBytes(bytes, path: path)
+    }
+
+    /// Runs a swift-system call that throws only `Errno` under an untyped signature.
+    private static func systemCall<Result>(_ body: () throws -> Result) throws(Errno) -> Result {
+        do {
+            return try body()
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw .ioError
+        }
     }
 }

@@ -60,19 +60,19 @@ public final class LoadableImage {
     ///   - path: the ELF file to read.
     ///   - includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
     ///     up front and `.symtab` on the first descriptor lookup (most images never need it).
-    public convenience init(path: String, includeStaticSymbols: Bool = true) throws {
+    public convenience init(path: String, includeStaticSymbols: Bool = true) throws(BinaryInfoError) {
         try self.init(bytes: try ImageLoader.readFile(path), path: path, includeStaticSymbols: includeStaticSymbols)
     }
 
     /// Reads an image held in memory (for fuzzing and tests); `name` stands for its path.
-    public convenience init(bytes: [UInt8], name: String) throws {
-        try self.init(bytes: FileBytes(bytes), path: name, includeStaticSymbols: true)
+    public convenience init(bytes: [UInt8], name: String) throws(BinaryInfoError) {
+        try self.init(bytes: FileBytes(bytes, path: name), path: name, includeStaticSymbols: true)
     }
 
-    private init(bytes: FileBytes, path: String, includeStaticSymbols: Bool) throws {
+    private init(bytes: FileBytes, path: String, includeStaticSymbols: Bool) throws(BinaryInfoError) {
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: includeStaticSymbols)
         guard file.fileType != ELFFile.typeRelocatable else {
-            throw BinaryInfoError.unsupported(detail: "a relocatable object (.o) has no load addresses; link it first")
+            throw BinaryInfoError.unsupported(path: path, detail: "a relocatable object (.o) has no load addresses; link it first")
         }
         let space = try AddressSpace(file: file, bytes: bytes)
         var limit: UInt64 = 0
@@ -80,6 +80,7 @@ public final class LoadableImage {
             let (end, overflow) = region.start.addingReportingOverflow(region.size)
             guard !overflow, end <= Self.maximumAddressLimit else {
                 throw BinaryInfoError.unsupported(
+                    path: path,
                     detail:
                         "section at 0x\(String(region.start, radix: 16)) (\(region.size) bytes) lies beyond the \(Self.maximumAddressLimit)-byte address limit"
                 )
@@ -110,9 +111,11 @@ public final class LoadableImage {
     ///   - capacity: the bytes available at `base`; at least ``addressLimit``.
     ///   - excluded: names of further sections to leave zero (ones the caller's reader never
     ///     reads, so their pages are never touched).
-    public func copyContents(into base: UnsafeMutableRawPointer, capacity: UInt64, excluding excluded: Set<String> = []) throws {
+    public func copyContents(into base: UnsafeMutableRawPointer, capacity: UInt64, excluding excluded: Set<String> = [])
+        throws(BinaryInfoError)
+    {
         guard capacity >= addressLimit else {
-            throw BinaryInfoError.outOfBounds(what: "image copy", address: 0, length: addressLimit)
+            throw BinaryInfoError.outOfBounds(path: path, what: "image copy", address: 0, length: addressLimit)
         }
         // Code is never read by a reflection reader: executable sections stay zero (untouched
         // anonymous pages cost no memory).
@@ -201,7 +204,9 @@ public final class LoadableImage {
 
     /// What a loader needs to find a file's dependencies, read without its symbol and relocation
     /// tables: DT_NEEDED, the search path, and whether it holds Swift reflection sections.
-    public static func dependencyInfo(ofFileAt path: String) throws -> (needed: [String], searchPaths: [String], isSwift: Bool) {
+    public static func dependencyInfo(ofFileAt path: String) throws(BinaryInfoError) -> (
+        needed: [String], searchPaths: [String], isSwift: Bool
+    ) {
         let bytes = try ImageLoader.readFile(path)
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false)
         let dynamic = try file.dynamicEntries(in: bytes)

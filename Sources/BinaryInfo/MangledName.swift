@@ -54,12 +54,12 @@ extension SwiftImage {
     /// Follows the relative direct pointer at `address` to a mangled name and resolves it.
     ///
     /// - Returns: nil for a null pointer or a name holding a reference that cannot be spelled.
-    func mangledName(at address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws -> String? {
+    func mangledName(at address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws(BinaryInfoError) -> String? {
         try resolvedMangledName(at: address, what: what(), depth: depth)?.text
     }
 
     /// Like ``mangledName(at:what:depth:)``, keeping the references for demangling.
-    func resolvedMangledName(at address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws -> MangledName? {
+    func resolvedMangledName(at address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws(BinaryInfoError) -> MangledName? {
         guard let target = try space.relativeTarget(at: address, what: what()) else { return nil }
         return try resolveMangledName(startingAt: target, what: what(), depth: depth)
     }
@@ -70,9 +70,11 @@ extension SwiftImage {
     /// the ones that name context descriptors (0x01 direct, 0x02 indirect) are resolved to the
     /// descriptor's mangling. Others (accessor functions, existential shapes, opaque types) make
     /// the name unspellable.
-    func resolveMangledName(startingAt address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws -> MangledName? {
+    func resolveMangledName(startingAt address: UInt64, what: @autoclosure () -> String, depth: Int = 0) throws(BinaryInfoError)
+        -> MangledName?
+    {
         guard depth < Self.maximumChainDepth else {
-            throw BinaryInfoError.referenceCycle(what: what(), address: address)
+            throw BinaryInfoError.referenceCycle(path: path, what: what(), address: address)
         }
         var text: [UInt8] = []
         var literal: [UInt8] = []
@@ -86,7 +88,8 @@ extension SwiftImage {
         while true {
             guard text.count < maximumStringLength, cursor &- address < UInt64(maximumStringLength) else {
                 throw BinaryInfoError.malformedRecord(
-                    what: what(), address: address, detail: "mangled name has no terminator within \(maximumStringLength) bytes")
+                    path: path, what: what(), address: address, detail: "mangled name has no terminator within \(maximumStringLength) bytes"
+                )
             }
             let byte = try space.read(UInt8.self, at: cursor, what: what())
             switch byte {
@@ -103,8 +106,8 @@ extension SwiftImage {
             case 0x01, 0x02:
                 let referenceAddress = cursor &+ 1
                 let offset = try space.read(Int32.self, at: referenceAddress, what: what())
-                guard let target = try AddressSpace.apply(offset: Int64(offset), to: referenceAddress, what: what()) else {
-                    throw BinaryInfoError.malformedRecord(what: what(), address: cursor, detail: "null symbolic reference")
+                guard let target = try space.apply(offset: Int64(offset), to: referenceAddress, what: what()) else {
+                    throw BinaryInfoError.malformedRecord(path: path, what: what(), address: cursor, detail: "null symbolic reference")
                 }
                 let context: PointerTarget?
                 if byte == 0x01 {
@@ -143,7 +146,7 @@ extension SwiftImage {
     /// The nominal types in the chain from a type up to its module, counting through extensions
     /// (to the type they extend) and over anonymous scopes: the generic argument lists a bound
     /// generic name of the type carries. Nil for another image's type or a context that is neither.
-    func nominalLevels(of context: PointerTarget) throws -> NominalLevels? {
+    func nominalLevels(of context: PointerTarget) throws(BinaryInfoError) -> NominalLevels? {
         guard case .address(let address) = context else { return nil }
         // Total generic parameters per level, innermost first.
         var totals: [Int] = []
@@ -152,7 +155,7 @@ extension SwiftImage {
         while case .address(let next)? = current {
             steps += 1
             guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: next)
+                throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: next)
             }
             let descriptor = try contextDescriptor(at: next)
             switch descriptor.kind {
@@ -184,7 +187,7 @@ extension SwiftImage {
         return NominalLevels(count: totals.count, middleLevelsHaveParameters: own.dropFirst().dropLast().contains { $0 != 0 })
     }
 
-    private func referencesProtocol(_ context: PointerTarget) throws -> Bool {
+    private func referencesProtocol(_ context: PointerTarget) throws(BinaryInfoError) -> Bool {
         switch context {
         case .symbol(let name):
             return name.hasSuffix("Mp")

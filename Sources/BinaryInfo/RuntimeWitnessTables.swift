@@ -23,7 +23,7 @@ final class RuntimeWitnessTables: Sendable {
         return try? RuntimeWitnessTables(path: path)
     }()
 
-    init(path: String) throws {
+    init(path: String) throws(BinaryInfoError) {
         self.path = path
         let bytes = try ImageLoader.readFile(path)
         // The runtime exports its witness tables and metadata: .dynsym is enough.

@@ -80,12 +80,12 @@ extension SwiftImage {
     }
 
     /// Reads what the static metadata at `metadata` says about a type described by `descriptor`.
-    func readStaticLayout(metadata: UInt64, descriptor: TypeDescriptor) throws -> StaticLayout {
+    func readStaticLayout(metadata: UInt64, descriptor: TypeDescriptor) throws(BinaryInfoError) -> StaticLayout {
         var layout = StaticLayout()
         // No real type has this many stored properties; a larger count is a corrupt descriptor.
         guard descriptor.fieldCount <= 1 << 16 else {
             throw BinaryInfoError.malformedRecord(
-                what: "type descriptor", address: descriptor.address, detail: "\(descriptor.fieldCount) fields")
+                path: path, what: "type descriptor", address: descriptor.address, detail: "\(descriptor.fieldCount) fields")
         }
         if let table = try space.pointer(at: metadata &- 8, what: "value witness table pointer") {
             layout.witnesses = try valueWitnesses(table)
@@ -97,18 +97,18 @@ extension SwiftImage {
             layout.instanceSize = Int(size)
             layout.instanceAlignment = Int(mask) + 1
             if descriptor.fieldCount > 0, descriptor.fieldOffsetVectorOffset > 0 {
-                layout.fieldOffsets = try (0..<UInt64(descriptor.fieldCount)).map { index in
+                layout.fieldOffsets = try (0..<UInt64(descriptor.fieldCount)).map { index throws(BinaryInfoError) in
                     let offset = try space.read(UInt64.self, at: vectorStart &+ index &* 8, what: "class field offset")
                     guard offset <= UInt64(size) else {
                         throw BinaryInfoError.malformedRecord(
-                            what: "class field offset", address: vectorStart &+ index &* 8,
+                            path: path, what: "class field offset", address: vectorStart &+ index &* 8,
                             detail: "offset \(offset) lies beyond the instance size \(size)")
                     }
                     return Int(offset)
                 }
             }
         } else if descriptor.kind == .struct, descriptor.fieldCount > 0, descriptor.fieldOffsetVectorOffset > 0 {
-            layout.fieldOffsets = try (0..<UInt64(descriptor.fieldCount)).map { index in
+            layout.fieldOffsets = try (0..<UInt64(descriptor.fieldCount)).map { index throws(BinaryInfoError) in
                 Int(try space.read(UInt32.self, at: vectorStart &+ index &* 4, what: "struct field offset"))
             }
         } else if descriptor.kind == .struct, descriptor.fieldCount == 0 {
@@ -119,7 +119,7 @@ extension SwiftImage {
 
     /// Reads a value witness table inside this image, or looks up one the image imports
     /// (the runtime's tables for builtin types, such as `$sBi64_WV`) in the Swift runtime library on disk.
-    func valueWitnesses(_ target: PointerTarget) throws -> ValueWitnessLayout? {
+    func valueWitnesses(_ target: PointerTarget) throws(BinaryInfoError) -> ValueWitnessLayout? {
         switch target {
         case .address(let table):
             return try Self.valueWitnesses(in: space, at: table)
@@ -128,7 +128,7 @@ extension SwiftImage {
         }
     }
 
-    static func valueWitnesses(in space: AddressSpace, at table: UInt64) throws -> ValueWitnessLayout {
+    static func valueWitnesses(in space: AddressSpace, at table: UInt64) throws(BinaryInfoError) -> ValueWitnessLayout {
         let size = try space.read(UInt64.self, at: table &+ 64, what: "value witness size")
         let stride = try space.read(UInt64.self, at: table &+ 72, what: "value witness stride")
         let flags = try space.read(UInt32.self, at: table &+ 80, what: "value witness flags")
@@ -137,7 +137,8 @@ extension SwiftImage {
             alignment & (alignment - 1) == 0, stride % UInt64(alignment) == 0 || stride == 1
         else {
             throw BinaryInfoError.malformedRecord(
-                what: "value witness table", address: table, detail: "size \(size) and stride \(stride) are not a real layout")
+                path: space.path, what: "value witness table", address: table,
+                detail: "size \(size) and stride \(stride) are not a real layout")
         }
         return ValueWitnessLayout(size: Int(size), alignment: alignment, stride: Int(stride))
     }

@@ -28,7 +28,7 @@ extension SwiftImage {
     /// The runtime identity of a foreign type descriptor: the ABI name (the name, unless import
     /// info gives another) with the symbol namespace and related entity name, as the runtime's
     /// `ParsedTypeIdentity` compares them.
-    func foreignIdentity(of descriptor: TypeDescriptor) throws -> String {
+    func foreignIdentity(of descriptor: TypeDescriptor) throws(BinaryInfoError) -> String {
         guard let nameAddress = try space.relativeTarget(at: descriptor.address &+ 8, what: "type name") else { return "" }
         let name = try space.cString(at: nameAddress, what: "type name")
         guard descriptor.context.kindSpecificFlags & Self.hasImportInfoFlag != 0 else { return name }
@@ -53,7 +53,8 @@ extension SwiftImage {
         var positionsByIdentity: [String: [Int]] = [:]
         var identities: [String] = []
         for (position, descriptor) in zip(layouts.indices, descriptors)
-        where descriptor.context.metadataInitialization == Self.foreignMetadataInitialization && layouts[position].mangledName != nil {
+        where descriptor.context.metadataInitialization == Self.foreignMetadataInitialization && layouts[position].nominalMangledName != nil
+        {
             // An unreadable identity cannot be compared: the type keeps what its own record says.
             guard let identity = try? foreignIdentity(of: descriptor) else { continue }
             if positionsByIdentity[identity] == nil { identities.append(identity) }
@@ -69,7 +70,7 @@ extension SwiftImage {
                 "the Swift runtime merges imported C types by name: \(described.joined(separator: ", ")) are one type at run time, "
                     + "laid out as whichever is registered first: their sizes and field offsets, and the sizes of fields of these types, are unknown"
             )
-            groups.append(RuntimeSharedForeignTypes(identity: identity, manglings: positions.compactMap { layouts[$0].mangledName }))
+            groups.append(RuntimeSharedForeignTypes(identity: identity, manglings: positions.compactMap { layouts[$0].nominalMangledName }))
         }
         BinaryImage.withholdLayouts(ofRuntimeSharedTypes: Set(groups.flatMap(\.manglings)), in: &layouts)
         return groups
@@ -90,7 +91,7 @@ extension BinaryImage {
     public static func withholdLayouts(ofRuntimeSharedTypes manglings: Set<String>, in types: inout [TypeLayout]) {
         guard !manglings.isEmpty else { return }
         for position in types.indices {
-            if let mangling = types[position].mangledName, manglings.contains(mangling) {
+            if let mangling = types[position].nominalMangledName, manglings.contains(mangling) {
                 types[position].size = nil
                 types[position].alignment = nil
                 types[position].stride = nil
@@ -102,7 +103,7 @@ extension BinaryImage {
             }
             for field in types[position].fields.indices
             where types[position].fields[field].mangledType.map(manglings.contains) == true
-                || types[position].mangledName.map(manglings.contains) == true
+                || types[position].nominalMangledName.map(manglings.contains) == true
             {
                 types[position].fields[field].size = nil
                 types[position].fields[field].alignment = nil

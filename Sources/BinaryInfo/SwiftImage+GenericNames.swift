@@ -1,11 +1,12 @@
 import TypeLayout
 
-/// Spelling a generic type's own parameters into its name, as the demangler prints a bound
-/// generic type: `M.Outer<A>.Inner<A1>` rather than `M.Outer.Inner` plus a parameter list.
+/// Spelling a generic type's own parameters into its mangling, and so into its name, as the
+/// demangler prints a bound generic type: `M.Outer<A>.Inner<A1>` rather than `M.Outer.Inner`
+/// plus a parameter list.
 extension SwiftImage {
     /// The generic parameter count a context declares in total (its own and its parents'),
     /// from its generic context header; 0 for a non-generic context.
-    func totalGenericParameters(of context: ContextDescriptor) throws -> Int {
+    func totalGenericParameters(of context: ContextDescriptor) throws(BinaryInfoError) -> Int {
         guard context.isGeneric else { return 0 }
         let offset: UInt64
         switch context.kind {
@@ -17,16 +18,19 @@ extension SwiftImage {
         return Int(try space.read(UInt16.self, at: context.address &+ offset, what: "generic parameter count"))
     }
 
-    /// The name of a generic type with every level's parameters bound to themselves, demangled by
-    /// the runtime from `<mangling> y <level 0 params> _ <level 1 params> … G`.
+    /// The mangling of a generic type with every level's parameters bound to themselves:
+    /// `<mangling> y <level 0 params> _ <level 1 params> … G` (`SayxG` for `Swift.Array<A>`,
+    /// `1M5OuterV5InnerVyx_qd__G` for `M.Outer<A>.Inner<A1>`), the shape `_mangledTypeName` gives
+    /// a bound instance of the type in-process, with parameters in place of arguments.
     ///
     /// Types inside extensions are spelled as the runtime spells them,
     /// `(extension in Swift):Swift.ClosedRange<A>.Index`: from a mangling rebuilt without the
-    /// extension's generic signature, which the descriptor symbol would carry.
+    /// extension's generic signature (which the descriptor symbol carries, and the runtime's own
+    /// manglings of such types leave out).
     ///
-    /// - Returns: nil when the chain holds a context this spelling does not cover, or the
-    ///   demangler refuses it; the caller falls back to `Name<A, B>`.
-    func boundGenericName(of descriptor: TypeDescriptor, mangling: String) throws -> String? {
+    /// - Returns: nil when the chain holds a context this spelling does not cover; the caller
+    ///   then names the type `Name<A, B>` and leaves its mangling unknown.
+    func boundGenericMangling(of descriptor: TypeDescriptor, mangling: String) throws(BinaryInfoError) -> String? {
         // Nominal levels from the outermost to this type; anonymous (private) scopes are not levels,
         // and an extension hands over to the type it extends.
         var levels: [Int] = [try totalGenericParameters(of: descriptor.context)]
@@ -37,7 +41,7 @@ extension SwiftImage {
         while case .address(let address)? = current {
             steps += 1
             guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
+                throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: address)
             }
             let context = try contextDescriptor(at: address)
             switch context.kind {
@@ -77,17 +81,17 @@ extension SwiftImage {
             guard !sawAnonymous, let plain = try plainMangling(ofContextAt: descriptor.address, depth: 0) else { return nil }
             base = plain
         }
-        return SwiftDemangler.demangle(symbol: "$s" + base + "y" + arguments.joined(separator: "_") + "GD")
+        return base + "y" + arguments.joined(separator: "_") + "G"
     }
 
     /// A context's mangling built from the descriptors alone, with extensions written without
     /// their generic signature (`SNsE5IndexO`); symbols are used only for contexts in other images.
-    func plainMangling(ofContextAt address: UInt64, depth: Int) throws -> String? {
+    func plainMangling(ofContextAt address: UInt64, depth: Int) throws(BinaryInfoError) -> String? {
         guard depth < Self.maximumChainDepth else {
-            throw BinaryInfoError.referenceCycle(what: "parent context chain", address: address)
+            throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: address)
         }
         let context = try contextDescriptor(at: address)
-        func parentMangling() throws -> String? {
+        func parentMangling() throws(BinaryInfoError) -> String? {
             switch context.parent {
             case .address(let parent)?: return try plainMangling(ofContextAt: parent, depth: depth + 1)
             case .symbol(let name)?: return Self.mangling(fromDescriptorSymbol: name)
@@ -125,7 +129,7 @@ extension SwiftImage {
 
     /// The nominal type an extension's extended-context name starts with (a symbolic reference or a
     /// standard substitution), whatever generic arguments or requirements follow it.
-    func extendedNominal(of extensionContext: ContextDescriptor) throws -> ExtendedNominal? {
+    func extendedNominal(of extensionContext: ContextDescriptor) throws(BinaryInfoError) -> ExtendedNominal? {
         guard let name = try space.relativeTarget(at: extensionContext.address &+ 8, what: "extended context") else { return nil }
         let kind = try space.read(UInt8.self, at: name, what: "extended context")
         if kind == UInt8(ascii: "S") {
@@ -137,7 +141,7 @@ extension SwiftImage {
             return .standard("S" + String(UnicodeScalar(letter)))
         }
         guard kind == 0x01 || kind == 0x02,
-            let target = try AddressSpace.apply(
+            let target = try space.apply(
                 offset: Int64(try space.read(Int32.self, at: name &+ 1, what: "extended context")), to: name &+ 1, what: "extended context")
         else { return nil }
         if kind == 0x01 { return .descriptor(space.externalName(at: target).map(PointerTarget.symbol) ?? .address(target)) }

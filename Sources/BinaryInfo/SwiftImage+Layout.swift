@@ -3,10 +3,10 @@ import TypeLayout
 extension SwiftImage {
     /// Builds the layout of one struct, class or enum from its descriptor, its field
     /// descriptor and (for non-generic types whose metadata is complete on disk) its static metadata.
-    func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws -> TypeLayout {
+    func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws(BinaryInfoError) -> TypeLayout {
         guard let mangling = try mangling(ofContextAt: descriptor.address, depth: 0) else {
             throw BinaryInfoError.malformedRecord(
-                what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
+                path: path, what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
         }
         let kind: TypeKind
         switch descriptor.kind {
@@ -15,6 +15,7 @@ extension SwiftImage {
         default: kind = .struct
         }
         var layout = TypeLayout(name: typeName(forMangling: mangling), mangledName: mangling, kind: kind, source: .metadata)
+        layout.nominalMangledName = mangling
         layout.module = try moduleName(of: descriptor.context)
 
         if descriptor.context.isGeneric {
@@ -22,8 +23,15 @@ extension SwiftImage {
             let own = descriptor.genericParameterCount - inherited.count
             let names = Self.genericParameterNames(count: own, depth: inherited.depth)
             layout.genericParameters = names
-            if let bound = try boundGenericName(of: descriptor, mangling: mangling) {
-                layout.name = bound  // no sugar: the declaration is Swift.Optional<A>, not A?
+            // The printed name is the bound mangling's demangling, so the two agree by construction;
+            // without one, the mangling is unknown: the unbound nominal (`Sa`) names `Swift.Array`,
+            // not `Swift.Array<A>`, and stays a lookup key only (`nominalMangledName`).
+            layout.mangledName = nil
+            if let bound = try boundGenericMangling(of: descriptor, mangling: mangling),
+                let name = SwiftDemangler.demangle(symbol: "$s" + bound + "D")
+            {
+                layout.name = name  // no sugar: the declaration is Swift.Optional<A>, not A?
+                layout.mangledName = bound
             } else if !names.isEmpty {
                 layout.name += "<" + names.joined(separator: ", ") + ">"
             }
@@ -33,14 +41,16 @@ extension SwiftImage {
             layout.superclassMangledName = checkedMangling(superclass.text, printed: layout.superclass)
         }
 
-        let records = try descriptor.fieldDescriptor.map { try fieldDescriptor(at: $0).records } ?? []
+        let records =
+            try descriptor.fieldDescriptor.map { address throws(BinaryInfoError) in try fieldDescriptor(at: address).records } ?? []
         var staticLayout = StaticLayout()
         if let metadata {
             do {
                 staticLayout = try readStaticLayout(metadata: metadata, descriptor: descriptor)
             } catch {
                 // The type is still worth listing; only its layout is unknown.
-                notes.append("\(layout.name): static metadata at 0x\(String(metadata, radix: 16)) unreadable (\(error)); layout unknown")
+                notes.append(
+                    "\(layout.name): static metadata at 0x\(String(metadata, radix: 16)) unreadable (\(error.problem)); layout unknown")
             }
         }
         if let witnesses = staticLayout.witnesses {

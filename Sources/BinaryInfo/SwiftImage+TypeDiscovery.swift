@@ -16,7 +16,7 @@ extension SwiftImage {
 
     /// Addresses of the struct, class and enum descriptors that field descriptors or parent
     /// chains lead to and that `known` does not hold, in file order of discovery.
-    func typeDescriptorsNotListed(known: Set<UInt64>, listed: [TypeDescriptor]) throws -> [UInt64] {
+    func typeDescriptorsNotListed(known: Set<UInt64>, listed: [TypeDescriptor]) throws(BinaryInfoError) -> [UInt64] {
         var seen = known
         var found: [UInt64] = []
         var queue = listed.map(\.context)
@@ -44,18 +44,22 @@ extension SwiftImage {
 
     /// The in-image descriptors that the field descriptors of `swift5_fieldmd` describe: each
     /// field descriptor's type name that starts with a direct or indirect context reference.
-    func fieldDescriptorSubjects() throws -> [UInt64] {
-        try fieldDescriptorAddresses().compactMap { header in
-            guard let name = try space.relativeTarget(at: header, what: "field descriptor type name") else { return nil }
-            return try contextReference(at: name)
+    func fieldDescriptorSubjects() throws(BinaryInfoError) -> [UInt64] {
+        var subjects: [UInt64] = []
+        for header in try fieldDescriptorAddresses() {
+            guard let name = try space.relativeTarget(at: header, what: "field descriptor type name"),
+                let subject = try contextReference(at: name)
+            else { continue }
+            subjects.append(subject)
         }
+        return subjects
     }
 
     /// The address of every field descriptor in `swift5_fieldmd`, in section order.
     ///
     /// Each is a 16-byte header (type name, superclass, kind, record size, record count) followed
     /// by its records; a count that runs past the section's end is an error naming the descriptor.
-    func fieldDescriptorAddresses() throws -> [UInt64] {
+    func fieldDescriptorAddresses() throws(BinaryInfoError) -> [UInt64] {
         var addresses: [UInt64] = []
         for section in sections["swift5_fieldmd"] ?? [] where section.size >= 16 {
             let end = section.address &+ section.size
@@ -66,7 +70,7 @@ extension SwiftImage {
                 let (span, overflow) = UInt64(count).multipliedReportingOverflow(by: UInt64(recordSize))
                 guard !overflow, span <= end - cursor - 16 else {
                     throw BinaryInfoError.malformedRecord(
-                        what: "field descriptor", address: cursor,
+                        path: path, what: "field descriptor", address: cursor,
                         detail: "\(count) records of \(recordSize) bytes run past the end of swift5_fieldmd")
                 }
                 addresses.append(cursor)
@@ -78,11 +82,11 @@ extension SwiftImage {
 
     /// The descriptor a mangled name starting with a context reference (0x01 direct, 0x02
     /// indirect) points to, when it is in this image.
-    private func contextReference(at name: UInt64) throws -> UInt64? {
+    private func contextReference(at name: UInt64) throws(BinaryInfoError) -> UInt64? {
         let kind = try space.read(UInt8.self, at: name, what: "field descriptor type name")
         guard kind == 0x01 || kind == 0x02 else { return nil }
         let offset = try space.read(Int32.self, at: name &+ 1, what: "field descriptor type name")
-        guard let target = try AddressSpace.apply(offset: Int64(offset), to: name &+ 1, what: "field descriptor type name") else {
+        guard let target = try space.apply(offset: Int64(offset), to: name &+ 1, what: "field descriptor type name") else {
             return nil
         }
         if kind == 0x01 {
@@ -111,18 +115,15 @@ struct ContextAncestors: Sequence, IteratorProtocol {
         steps += 1
         guard steps < SwiftImage.maximumChainDepth else {
             failed = true
-            return .failure(.referenceCycle(what: "parent context chain", address: address))
+            return .failure(.referenceCycle(path: image.path, what: "parent context chain", address: address))
         }
         do {
             let context = try image.contextDescriptor(at: address)
             current = context.parent
             return .success(context)
-        } catch let error as BinaryInfoError {
-            failed = true
-            return .failure(error)
         } catch {
             failed = true
-            return .failure(.malformedRecord(what: "parent context", address: address, detail: "\(error)"))
+            return .failure(error)
         }
     }
 }

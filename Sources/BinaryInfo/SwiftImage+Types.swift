@@ -5,8 +5,8 @@ extension SwiftImage {
     ///
     /// A record that cannot be read is skipped with a note; if no record can be read at all,
     /// the first error is thrown, so a malformed file is reported rather than dumped as empty.
-    func readTypes() throws -> [TypeLayout] {
-        var failures: [(UInt64, Error)] = []
+    func readTypes() throws(BinaryInfoError) -> [TypeLayout] {
+        var failures: [(UInt64, BinaryInfoError)] = []
         var attempted = 0
 
         // 1. Type descriptors, from swift5_type_metadata (and its overflow section).
@@ -18,7 +18,7 @@ extension SwiftImage {
                 do {
                     // TypeMetadataRecord: relative pointer whose low two bits are a TypeReferenceKind.
                     let raw = try space.read(Int32.self, at: record, what: "type metadata record")
-                    guard let target = try AddressSpace.apply(offset: Int64(raw & ~3), to: record, what: "type metadata record") else {
+                    guard let target = try space.apply(offset: Int64(raw & ~3), to: record, what: "type metadata record") else {
                         continue
                     }
                     let descriptorAddress: UInt64
@@ -50,7 +50,7 @@ extension SwiftImage {
                 }
             }
         } catch {
-            notes.append("types without a type metadata record could not all be found: \(error)")
+            notes.append("types without a type metadata record could not all be found: \(error.problem)")
         }
 
         // 2. Static metadata, found through the pointers that name each descriptor.
@@ -86,7 +86,7 @@ extension SwiftImage {
                 var layout = try typeLayout(for: descriptor, metadata: metadata[descriptor.address])
                 layout.conformances = conformances[descriptor.address] ?? []
                 if !descriptor.context.isGeneric, descriptor.context.metadataInitialization == 1 { runtimeInitialised += 1 }
-                if let mangled = layout.mangledName { layoutIndexByMangling[mangled] = layouts.count }
+                if let mangled = layout.nominalMangledName { layoutIndexByMangling[mangled] = layouts.count }
                 layouts.append(layout)
                 laidOut.append(descriptor)
             } catch {
@@ -101,10 +101,10 @@ extension SwiftImage {
         do {
             builtins = try builtinTypeLayouts()
         } catch {
-            notes.append("builtin type descriptors unreadable: \(error)")
+            notes.append("builtin type descriptors unreadable: \(error.problem)")
         }
         for position in layouts.indices where layouts[position].size == nil && layouts[position].genericParameters.isEmpty {
-            if let mangled = layouts[position].mangledName, let builtin = builtins[mangled] {
+            if let mangled = layouts[position].nominalMangledName, let builtin = builtins[mangled] {
                 layouts[position].size = builtin.size
                 layouts[position].alignment = builtin.alignment
                 layouts[position].stride = builtin.stride
@@ -114,7 +114,8 @@ extension SwiftImage {
         // Field sizes of types this image defines or describes.
         var known = builtins
         for layout in layouts {
-            if let mangled = layout.mangledName, let size = layout.size, let alignment = layout.alignment, let stride = layout.stride {
+            if let mangled = layout.nominalMangledName, let size = layout.size, let alignment = layout.alignment, let stride = layout.stride
+            {
                 known[mangled] = ValueWitnessLayout(size: size, alignment: alignment, stride: stride)
             }
         }
@@ -159,14 +160,14 @@ extension SwiftImage {
         }
         if let (address, error) = failures.first {
             if layouts.isEmpty && attempted > 0 { throw error }
-            notes.append("\(failures.count) records could not be read; the first, at 0x\(String(address, radix: 16)): \(error)")
+            notes.append("\(failures.count) records could not be read; the first, at 0x\(String(address, radix: 16)): \(error.problem)")
         }
         return layouts
     }
 
     /// The addresses of the 4-byte records of every section named `sectionName`, in file order:
     /// generated as they are read, so a large table costs no memory before its records do.
-    func recordAddresses(in sectionName: String) throws -> FlattenSequence<[StrideTo<UInt64>]> {
+    func recordAddresses(in sectionName: String) throws(BinaryInfoError) -> FlattenSequence<[StrideTo<UInt64>]> {
         var tables: [StrideTo<UInt64>] = []
         for section in sections[sectionName] ?? [] where section.size > 0 {
             let end = try recordTableEnd(section, name: sectionName, recordSize: 4)
@@ -178,21 +179,22 @@ extension SwiftImage {
     /// The end address of a record table: its size must be a whole number of records, and the
     /// table must lie inside the address space (sections with file bytes are already checked
     /// against the file's size, so the record count is bounded by it).
-    func recordTableEnd(_ section: (address: UInt64, size: UInt64), name: String, recordSize: UInt64) throws -> UInt64 {
+    func recordTableEnd(_ section: (address: UInt64, size: UInt64), name: String, recordSize: UInt64) throws(BinaryInfoError) -> UInt64 {
         guard section.size % recordSize == 0 else {
             throw BinaryInfoError.malformedRecord(
-                what: "section \(name)", address: section.address, detail: "size \(section.size) is not a multiple of \(recordSize)")
+                path: path, what: "section \(name)", address: section.address,
+                detail: "size \(section.size) is not a multiple of \(recordSize)")
         }
         let (end, overflow) = section.address.addingReportingOverflow(section.size)
         guard !overflow else {
-            throw BinaryInfoError.outOfBounds(what: "section \(name)", address: section.address, length: section.size)
+            throw BinaryInfoError.outOfBounds(path: path, what: "section \(name)", address: section.address, length: section.size)
         }
         return end
     }
 
     /// Reads a protocol conformance descriptor: the protocol (relative indirectable, +0), the
     /// conforming type (relative, +4, interpreted by the flags' TypeReferenceKind in bits 3-5).
-    private func readConformance(at address: UInt64) throws -> (UInt64, String)? {
+    private func readConformance(at address: UInt64) throws(BinaryInfoError) -> (UInt64, String)? {
         guard let proto = try relativeIndirectable(at: address, what: "conformance protocol") else { return nil }
         let flags = try space.read(UInt32.self, at: address &+ 12, what: "conformance flags")
         guard let typeReference = try space.relativeTarget(at: address &+ 4, what: "conformance type") else { return nil }
@@ -220,7 +222,7 @@ extension SwiftImage {
         return name
     }
 
-    private func protocolLayout(at address: UInt64) throws -> TypeLayout? {
+    private func protocolLayout(at address: UInt64) throws(BinaryInfoError) -> TypeLayout? {
         let context = try contextDescriptor(at: address)
         guard context.kind == .protocol, let mangling = try mangling(ofContextAt: address, depth: 0) else { return nil }
         let name = protocolName(forMangling: mangling)
@@ -234,7 +236,7 @@ extension SwiftImage {
     }
 
     /// The name of the module that (ultimately) contains a context.
-    func moduleName(of context: ContextDescriptor) throws -> String? {
+    func moduleName(of context: ContextDescriptor) throws(BinaryInfoError) -> String? {
         var module = context.kind == .module ? context : nil
         for ancestor in ancestors(of: context) where module == nil {
             let parent = try ancestor.get()

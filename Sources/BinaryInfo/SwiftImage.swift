@@ -6,6 +6,8 @@ import TypeLayout
 final class SwiftImage {
     let file: ELFFile
     let space: AddressSpace
+    /// The file's path, for errors.
+    var path: String { space.path }
     /// Swift sections by name (`swift5_fieldmd`, ...): start address and size of each
     /// (object files hold one section of a name per symbol group, hence the lists).
     let sections: [String: [(address: UInt64, size: UInt64)]]

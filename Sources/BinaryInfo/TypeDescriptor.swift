@@ -23,11 +23,12 @@ extension SwiftImage {
     /// Reads the type descriptor at `address`.
     ///
     /// - Throws: ``BinaryInfoError`` when it is not a struct, class or enum descriptor or lies outside the image.
-    func typeDescriptor(at address: UInt64) throws -> TypeDescriptor {
+    func typeDescriptor(at address: UInt64) throws(BinaryInfoError) -> TypeDescriptor {
         let context = try contextDescriptor(at: address)
         guard context.isTypeContext else {
             throw BinaryInfoError.malformedRecord(
-                what: "type descriptor", address: address, detail: "context kind \(context.rawKind) is not a struct, class or enum")
+                path: path, what: "type descriptor", address: address,
+                detail: "context kind \(context.rawKind) is not a struct, class or enum")
         }
         let name = try relativeString(at: address &+ 8, what: "type name") ?? ""
         let fields = try space.relativeTarget(at: address &+ 16, what: "field descriptor pointer")
@@ -67,7 +68,7 @@ extension SwiftImage {
     ///
     /// Anonymous contexts (private and local scopes) repeat the signature of what they wrap,
     /// so they are skipped.
-    func inheritedGenericParameters(of descriptor: ContextDescriptor) throws -> (count: Int, depth: Int) {
+    func inheritedGenericParameters(of descriptor: ContextDescriptor) throws(BinaryInfoError) -> (count: Int, depth: Int) {
         var totals: [Int] = []
         for ancestor in ancestors(of: descriptor) {
             let context = try ancestor.get()

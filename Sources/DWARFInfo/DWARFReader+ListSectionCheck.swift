@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 // libdwarf 20210528 frees memory twice when a unit header in .debug_rnglists is malformed
 // (found by Tools/fuzz-dwarfinfo), and the process aborts. It reads those headers as soon as the
 // first unit is opened, whatever the caller asks for. So before libdwarf sees a file, the unit
@@ -13,28 +7,6 @@ import Musl
 // Nothing else is parsed; compressed sections are left to libdwarf.
 
 extension DWARFReader {
-    /// A bounds-checked view of the file's bytes, read with `pread`.
-    private struct FileWindow {
-        let descriptor: Int32
-        let size: UInt64
-
-        func bytes(at offset: UInt64, count: UInt64) -> [UInt8]? {
-            let (end, overflow) = offset.addingReportingOverflow(count)
-            guard !overflow, end <= size, count <= 1 << 30, let length = Int(exactly: count) else { return nil }
-            var buffer = [UInt8](repeating: 0, count: length)
-            var filled = 0
-            while filled < length {
-                let got = buffer.withUnsafeMutableBytes { raw in
-                    pread(descriptor, raw.baseAddress.map { $0 + filled }, length - filled, off_t(offset) + off_t(filled))
-                }
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return nil }
-                filled += got
-            }
-            return buffer
-        }
-    }
-
     /// Reads little- or big-endian unsigned integers out of a byte array, bounds-checked.
     private struct Fields {
         let bytes: [UInt8]
@@ -56,12 +28,7 @@ extension DWARFReader {
     /// sections are absent, compressed, or the section table cannot be read (libdwarf then
     /// reports that itself).
     static func checkListSections(path: String, is64Bit: Bool, isLittleEndian: Bool) throws(DWARFReaderError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, let size = UInt64(exactly: status.st_size) else { return }
-        let file = FileWindow(descriptor: descriptor, size: size)
+        guard let file = try? ELFFileWindow(path: path) else { return }
         guard let header = file.bytes(at: 0, count: is64Bit ? 64 : 52) else { return }
         let fields = Fields(bytes: header, littleEndian: isLittleEndian)
         guard let tableOffset = fields.value(at: is64Bit ? 0x28 : 0x20, width: is64Bit ? 8 : 4),

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemPackage
 import TypeLayout
 
 /// Reads type layouts from the DWARF debug information of an ELF file (executable, shared
@@ -122,31 +118,21 @@ public struct DWARFReader: Sendable {
     private static func readIdentification(
         path: String
     ) throws(DWARFReaderError) -> (is64Bit: Bool, isLittleEndian: Bool, architecture: String?) {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+        let status: Stat
+        do {
+            status = try FilePath(path).stat()
+        } catch {
+            if error == .noSuchFileOrDirectory || error == .notDirectory { throw .fileNotFound(path: path) }
+            throw .unreadable(path: path, reason: error.description)
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile(path: path) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        guard status.type == .regular else { throw .notARegularFile(path: path) }
+        let bytes: [UInt8]
+        do {
+            bytes = try ELFFileWindow(path: path).prefix(at: 0, upTo: 64)
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
         }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            filled += count
-        }
+        let filled = bytes.count
         guard filled >= 4, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
             throw .notELF(path: path)
         }

@@ -145,13 +145,7 @@ public enum BinaryLayoutReader {
     }
 
     private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> BinaryReading {
-        do {
-            return try BinaryImage.read(atPath: path)
-        } catch let error as BinaryInfoError {
-            throw error
-        } catch {
-            throw .unreadable(detail: "\(error)")
-        }
+        try BinaryImage.read(atPath: path)
     }
 
     static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [String]) {

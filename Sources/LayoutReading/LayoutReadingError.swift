@@ -3,7 +3,8 @@ import DWARFInfo
 
 /// Why ``BinaryLayoutReader`` could not read a file, or could not answer a question about it.
 public enum LayoutReadingError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The file's Swift metadata could not be read (malformed, truncated, not ELF...).
+    /// The file's Swift metadata could not be read (malformed, truncated, not ELF...); the
+    /// error names the file.
     case unreadable(path: String, BinaryInfoError)
     /// The file has no Swift metadata, and DWARF (not read, or read) describes no C types either.
     case noTypes(path: String)
@@ -18,10 +19,10 @@ public enum LayoutReadingError: Error, Hashable, Sendable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .unreadable(let path, let error):
-            return "\(path): \(error)"
+        case .unreadable(_, let error):
+            return error.description
         case .noTypes(let path):
-            return "\(path): \(BinaryInfoError.notSwift); it has no DWARF C types either"
+            return "\(BinaryInfoError.notSwift(path: path)); it has no DWARF C types either"
         case .dwarfUnreadable(_, let error):
             return "\(error)"
         case .noTypeMatches(let path, let name):

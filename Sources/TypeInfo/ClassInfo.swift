@@ -158,7 +158,7 @@ public final class ClassInfo: Sendable, CustomStringConvertible {
         self.tupleElements = reader.tupleElements.map { TupleElementInfo(label: $0.label, type: $0.type, offset: $0.offset) }
         self.function = reader.function.map(FunctionTypeInfo.init)
         self.instanceType = reader.metatypeInstanceType
-        self.isClassBoundExistential = reader.existentialFacts?.isClassBound
+        self.isClassBoundExistential = reader.isClassBoundExistential
     }
 
     /// Reads stored properties from the type's own field records and field offset vector

@@ -6,8 +6,16 @@
 public struct TypeLayout: Hashable, Sendable {
     /// The qualified, demangled name as a user writes it: `Module.Outer.Inner`, `Box<T>`.
     public var name: String
-    /// The mangled name, where the source has one.
+    /// The type's mangling (without `$s`), shown only when it demangles to exactly ``name``: for
+    /// a generic type read from a file, the type bound to its own parameters (`SayxG` beside
+    /// `Swift.Array<A>`); in-process, the bound instance (`SaySiG`). Nil when unknown.
     public var mangledName: String?
+    /// The mangling of the nominal type itself, unbound (`Sa` for `Swift.Array<A>`): the key
+    /// by which the readers of one file find a type (lowering requests, superclass chains,
+    /// builtin and foreign-type tables). The same as ``mangledName`` for a non-generic type.
+    /// Never printed (it does not demangle to a generic type's name), so not in the JSON
+    /// either: nil in a decoded document, and for layouts from in-process or DWARF readers.
+    public var nominalMangledName: String? = nil
     /// What sort of type this is.
     public var kind: TypeKind
     /// The module that declares the type, where known.

@@ -44,7 +44,7 @@ struct ClassCatalog {
     private mutating func add(_ types: [TypeLayout]) {
         var byMangling: [String: TypeLayout] = [:]
         for type in types where type.kind == .class {
-            if let mangling = type.mangledName { byMangling[mangling] = type }
+            if let mangling = type.nominalMangledName { byMangling[mangling] = type }
         }
         for (mangling, type) in byMangling where entries[mangling] == nil {
             var start = 0
@@ -69,7 +69,7 @@ struct ClassCatalog {
             do {
                 add(try BinaryImage.layouts(atPath: path).types)
             } catch {
-                notes.append("dependency \(path) could not be read for superclasses: \(error)")
+                notes.append("dependency \(path) could not be read for superclasses: \(error.problem)")
             }
             if let found = entries[mangling] { return found }
         }

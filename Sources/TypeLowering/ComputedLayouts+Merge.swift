@@ -8,7 +8,7 @@ extension ComputedLayouts {
         var merged = document
         var disagreements: [String] = []
         for index in merged.types.indices {
-            guard let mangling = merged.types[index].mangledName, let computed = layouts[mangling] else { continue }
+            guard let mangling = merged.types[index].nominalMangledName, let computed = layouts[mangling] else { continue }
             var type = merged.types[index]
             let typeName = type.name
             let known = type.source ?? .metadata
@@ -91,12 +91,12 @@ extension ComputedLayouts {
         }
         // BinaryInfo's note about superclasses in other images said their fields are not listed;
         // say it again only for the classes whose inherited fields are still missing.
-        let byMangling = Set(merged.types.compactMap(\.mangledName))
+        let byMangling = Set(merged.types.compactMap(\.nominalMangledName))
         let foreignParents = merged.types.filter { type in
             type.kind == .class && type.superclassMangledName.map { !byMangling.contains($0) } == true
         }
         let unlisted = foreignParents.filter { type in
-            guard let mangling = type.mangledName, let computed = layouts[mangling] else { return true }
+            guard let mangling = type.nominalMangledName, let computed = layouts[mangling] else { return true }
             return computed.instanceSize == nil
         }
         if !foreignParents.isEmpty {

@@ -53,11 +53,11 @@ public struct ComputedLayouts: Sendable {
         func askSize(_ mangling: String) { if seen.insert(mangling).inserted { manglings.append(mangling); sizeOnly.insert(mangling) } }
         for type in types where type.genericParameters.isEmpty {
             // A class is asked for as a type too: the reference's extra inhabitants.
-            guard let mangling = type.mangledName, [.struct, .enum, .optional, .class].contains(type.kind) else { continue }
+            guard let mangling = type.nominalMangledName, [.struct, .enum, .optional, .class].contains(type.kind) else { continue }
             ask(mangling)
         }
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName else { continue }
+            guard let mangling = type.nominalMangledName else { continue }
             switch type.kind {
             case .struct:
                 // Should the struct itself not lower, its fields' sizes still come from their types.
@@ -79,7 +79,7 @@ public struct ComputedLayouts: Sendable {
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {
-            guard let mangling = type.mangledName else { continue }
+            guard let mangling = type.nominalMangledName else { continue }
             switch type.kind {
             case .struct, .enum, .optional:
                 if let answer = lowered[mangling], answer.kind != nil {
@@ -135,7 +135,7 @@ public struct ComputedLayouts: Sendable {
         layout.source = .computed
         var any = false
         // An imported C struct's field types as the library read them from its field record.
-        let fromRecord = type.mangledName.flatMap { lowered[LoweringWire.importedFieldsKey($0)] }.map { answer in
+        let fromRecord = type.nominalMangledName.flatMap { lowered[LoweringWire.importedFieldsKey($0)] }.map { answer in
             Dictionary(answer.children.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
         layout.fields = type.fields.map { field in

@@ -54,7 +54,7 @@ final class ImageMemory {
             do {
                 try image.copyContents(into: mapped, capacity: UInt64(size), excluding: Self.unreadSections)
             } catch {
-                throw .imageUnusable(path: image.path, reason: "\(error)")
+                throw .imageUnusable(path: image.path, reason: error.problem)
             }
         }
         resolveImports()

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// The body of the `typeinfo-lowering` executable: reads one request on standard input, lays the
 /// images out in its own memory, and answers type by type on standard output.
@@ -68,18 +69,9 @@ public enum LoweringWorker {
     }
 
     private static func emit(_ text: String, newline: Bool = true) {
-        // Unbuffered writes: each type reaches the client before the next one is started.
-        var bytes = Array((newline ? text + "\n" : text).utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return write(1, base + written, buffer.count - written)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        // Unbuffered writes: each type reaches the client before the next one is started. A
+        // failed write is a client that has gone: nothing more can be said.
+        _ = try? FileDescriptor.standardOutput.writeAll((newline ? text + "\n" : text).utf8)
     }
 }
 
@@ -103,8 +95,8 @@ final class LoweringSession {
                 // Dependencies' `.symtab` is read only if a private descriptor is looked up there.
                 images.append(try LoadableImage(path: path, includeStaticSymbols: index == 0))
             } catch {
-                if index == 0 { throw .imageUnusable(path: path, reason: "\(error)") }
-                note("dependency \(path) skipped: \(error)")
+                if index == 0 { throw .imageUnusable(path: path, reason: error.problem) }
+                note("dependency \(path) skipped: \(error.problem)")
             }
         }
         memory = try ImageMemory(images: images)

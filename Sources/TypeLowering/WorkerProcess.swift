@@ -3,10 +3,15 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// One run of the worker executable: spawned with posix_spawn, spoken to over a socket pair
 /// (a socket, so that writing to a worker that died fails with EPIPE instead of raising SIGPIPE
 /// in the reading process), killed when it falls silent for longer than the time limit.
+///
+/// Reads go through swift-system's `FileDescriptor` (interrupted calls retried there); the calls
+/// swift-system lacks (`socketpair`, `posix_spawn`, `send` with `MSG_NOSIGNAL`, `poll`,
+/// `waitpid`) are TypeLowering's only raw system calls, here, each retried on EINTR once.
 struct WorkerProcess {
     /// How a run ended.
     enum Ending: Equatable {
@@ -139,12 +144,9 @@ struct WorkerProcess {
                 return
             }
             if ready == 0 { throw TimedOut() }
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if count == 0 { return }
+            // A read error is a worker that has gone; its ending says why.
+            guard let count = try? chunk.withUnsafeMutableBytes({ try FileDescriptor(rawValue: socket).read(into: $0) }), count > 0
+            else { return }
             pending.append(contentsOf: chunk[0..<count])
             var start = 0
             while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {

@@ -8,51 +8,52 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
-/// Standard output and error, written with `write(2)`.
+/// Standard output and error, and the first bytes of a file: the CLI's only raw I/O.
 ///
-/// The CLI uses FoundationEssentials rather than Foundation (which brings ICU and about 7 MB
-/// of resident memory, measured, for no feature the CLI uses), and FileHandle lives in
-/// Foundation.
+/// The calls go through swift-system's `FileDescriptor`, which retries interrupted calls
+/// and short writes. The CLI uses FoundationEssentials rather than Foundation (which brings
+/// ICU and about 7 MB of resident memory, measured, for no feature the CLI uses), and
+/// FileHandle lives in Foundation.
 enum Console {
     /// Writes bytes to standard output.
     static func write(_ data: Data) {
-        write(data, to: STDOUT_FILENO)
+        write(data, to: .standardOutput)
     }
 
     /// Writes text to standard output.
     static func write(_ text: String) {
-        write(Data(text.utf8), to: STDOUT_FILENO)
+        write(Data(text.utf8), to: .standardOutput)
     }
 
     /// Writes text to standard error.
     static func writeError(_ text: String) {
-        write(Data(text.utf8), to: STDERR_FILENO)
+        write(Data(text.utf8), to: .standardError)
     }
 
     /// Whether standard output is a terminal.
     static var outputIsTerminal: Bool {
-        isatty(STDOUT_FILENO) != 0
+        isatty(FileDescriptor.standardOutput.rawValue) != 0
     }
 
     /// The first `count` bytes of a file, or nil when it cannot be opened.
     static func head(ofFile path: String, count: Int) -> Data? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let file = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return nil }
+        defer { try? file.close() }
         var buffer = [UInt8](repeating: 0, count: count)
-        let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
-        return read < 0 ? nil : Data(buffer.prefix(read))
+        guard let read = try? buffer.withUnsafeMutableBytes({ try file.read(into: $0) }) else { return nil }
+        return Data(buffer.prefix(read))
     }
 
     /// A file error in a few words ("no such file", "permission denied"), for one-line messages.
     static func describe(fileError error: any Error) -> String {
         if let posix = error as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue)).lowercased()
+            return Errno(rawValue: posix.code.rawValue).description.lowercased()
         }
         if let cocoa = error as? CocoaError {
             if let underlying = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
-                return String(cString: strerror(underlying.code.rawValue)).lowercased()
+                return Errno(rawValue: underlying.code.rawValue).description.lowercased()
             }
             switch cocoa.code {
             case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
@@ -64,24 +65,8 @@ enum Console {
         return String(describing: error)
     }
 
-    /// Ends the process with `status`.
-    static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
-    }
-
-    private static func write(_ data: Data, to descriptor: Int32) {
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // a closed pipe: nothing more can be said
-                }
-            }
-        }
+    private static func write(_ data: Data, to file: FileDescriptor) {
+        // A failed write is a closed pipe: nothing more can be said.
+        _ = try? file.writeAll(data)
     }
 }

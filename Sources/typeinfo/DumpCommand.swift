@@ -124,8 +124,8 @@ struct DumpCommand: ParsableCommand {
     /// whatever its DWARF's trouble).
     private static func message(for error: LayoutReadingError) -> String {
         switch error {
-        case .unreadable(let path, let reason): return "\(path): \(reason)"
-        case .noTypes(let path), .dwarfUnreadable(let path, _): return "\(path): \(BinaryInfoError.notSwift)"
+        case .unreadable(_, let reason): return reason.description
+        case .noTypes(let path), .dwarfUnreadable(let path, _): return BinaryInfoError.notSwift(path: path).description
         default: return error.description
         }
     }

@@ -32,7 +32,7 @@ struct TypeInfoCommand: ParsableCommand {
         } catch {
             if exitCode(for: error) == .validationFailure {
                 Console.writeError(fullMessage(for: error) + "\n")
-                Console.exit(2)
+                exit(withError: ExitCode(2))
             }
             exit(withError: error)
         }

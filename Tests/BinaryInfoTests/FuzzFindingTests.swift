@@ -13,7 +13,7 @@ struct FuzzFindingTests {
         // Found on 2026-11-23 by the structure-aware mutator: `.strtab` read through an inactive
         // (SHT_NULL) header, whose offset was never checked, trapped in LoadableImage.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.directory + "/null-string-table-offset.bin")))
-        #expect(throws: BinaryInfoError.notSwift) { try BinaryImage.layouts(of: bytes, name: "finding") }
+        #expect(throws: BinaryInfoError.notSwift(path: "finding")) { try BinaryImage.layouts(of: bytes, name: "finding") }
         let image = try LoadableImage(bytes: bytes, name: "finding")
         #expect(image.address(ofSymbol: "$sSiN") == nil)
     }

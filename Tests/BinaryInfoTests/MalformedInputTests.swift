@@ -21,20 +21,55 @@ struct MalformedInputTests {
         do {
             _ = try BinaryImage.layouts(atPath: path)
             Issue.record("\(comment): read without error")
-        } catch let error as BinaryInfoError {
-            #expect(matches(error), "\(comment): got \(error)")
-            #expect(!error.description.isEmpty && !error.description.contains("\n"))
         } catch {
-            Issue.record("\(comment): not a BinaryInfoError: \(error)")
+            #expect(matches(error), "\(comment): got \(error)")
+            #expect(error.path == path, "\(comment): \(error)")
+            #expect(error.description == "\(path): \(error.problem)" && !error.description.contains("\n"), "\(comment)")
+        }
+    }
+
+    /// The message `typeinfo` prints for `path` (after its `typeinfo: ` prefix), from the reader.
+    static func message(reading path: String) -> String? {
+        do {
+            _ = try BinaryImage.layouts(atPath: path)
+            return nil
+        } catch {
+            return error.description
         }
     }
 
     @Test("missing file, directory, empty file, text file")
     func notAnELFFile() throws {
-        Self.expectError("/nonexistent/definitely-not-here", { $0 == .fileNotFound }, "missing file")
-        Self.expectError(FixtureToolchain.buildDirectory, { $0 == .isDirectory }, "directory")
-        Self.expectError(try Self.write([], named: "empty"), { $0 == .notELF }, "empty file")
-        Self.expectError(try Self.write(Array("hello, world\n".utf8), named: "text"), { $0 == .notELF }, "text file")
+        let missing = "/nonexistent/definitely-not-here"
+        Self.expectError(missing, { $0 == .fileNotFound(path: missing) }, "missing file")
+        let directory = FixtureToolchain.buildDirectory
+        Self.expectError(directory, { $0 == .isDirectory(path: directory) }, "directory")
+        let empty = try Self.write([], named: "empty")
+        Self.expectError(empty, { $0 == .notELF(path: empty) }, "empty file")
+        let text = try Self.write(Array("hello, world\n".utf8), named: "text")
+        Self.expectError(text, { $0 == .notELF(path: text) }, "text file")
+    }
+
+    @Test("each file error is one line naming the file, with the system's reason where it has one")
+    func fileErrorMessages() throws {
+        #expect(Self.message(reading: "/nonexistent/definitely-not-here") == "/nonexistent/definitely-not-here: no such file")
+        let directory = FixtureToolchain.buildDirectory
+        #expect(Self.message(reading: directory) == "\(directory): is a directory, not an ELF file")
+        // Reading /proc/self/mem at offset 0 fails with EIO whoever runs the test (root included).
+        #expect(Self.message(reading: "/proc/self/mem") == "/proc/self/mem: cannot read the file: \(String(cString: strerror(EIO)))")
+        let truncated = try Self.write(Array(try Self.fixtureBytes().prefix(16)), named: "truncated-header")
+        #expect(Self.message(reading: truncated) == "\(truncated): malformed ELF file: truncated ELF header (16 bytes)")
+    }
+
+    @Test(
+        "a file without read permission names the system's reason",
+        .enabled(if: getuid() != 0, "root reads files whatever their permissions")
+    )
+    func permissionDenied() throws {
+        let path = try Self.write(try Self.fixtureBytes(), named: "no-permission")
+        chmod(path, 0)
+        defer { chmod(path, 0o644) }
+        #expect(Self.message(reading: path) == "\(path): cannot read the file: \(String(cString: strerror(EACCES)))")
     }
 
     @Test("truncated ELF files")
@@ -91,7 +126,7 @@ struct MalformedInputTests {
             // No C compiler: any system executable is a non-Swift ELF file.
             try FileManager.default.copyItem(atPath: "/bin/true", toPath: binary)
         }
-        Self.expectError(binary, { $0 == .notSwift }, "C program")
+        Self.expectError(binary, { $0 == .notSwift(path: binary) }, "C program")
     }
 
     @Test("random corruption of the Swift sections never crashes")
@@ -127,7 +162,7 @@ struct MalformedInputTests {
             do {
                 _ = try BinaryImage.layouts(of: corrupt, name: "corrupt")
                 readable += 1
-            } catch is BinaryInfoError {
+            } catch {
                 // A clear error is a fine outcome.
             }
         }

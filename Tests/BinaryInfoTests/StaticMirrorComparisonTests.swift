@@ -204,6 +204,8 @@ struct MangledNameRoundTripTests {
 
     func checkRoundTrip(_ document: LayoutDocument, path: String) throws {
         var checked = 0
+        var generic = 0
+        var unknownGeneric: [String] = []
         func demangled(_ mangling: String) -> String? { SwiftDemangler.typeName(mangling: mangling) }
         for type in document.types {
             for field in type.fields {
@@ -217,19 +219,32 @@ struct MangledNameRoundTripTests {
                 checked += 1
                 #expect(demangled(mangling) == type.superclass, "\(path): superclass of \(type.name): \(mangling)")
             }
+            // A generic type: its mangling (bound to its own parameters) differs from the unbound
+            // nominal it is looked up by, or is unknown.
+            if type.kind != .protocol, type.mangledName != type.nominalMangledName {
+                generic += 1
+                if type.mangledName == nil { unknownGeneric.append(type.name) }
+            }
             guard let mangling = type.mangledName else { continue }
             checked += 1
             if type.kind == .protocol {
                 #expect(demangled(mangling) == type.name, "\(path): protocol \(type.name): \(mangling)")
             } else {
-                // A type's mangling is its unbound nominal: it prints without generic argument lists
-                // (and an extension's requirements print where the arguments would be).
-                #expect(
-                    demangled(mangling).map(StaticMirrorComparisonTests.key) == StaticMirrorComparisonTests.key(type.name),
-                    "\(path): \(type.name): \(mangling)"
-                )
+                // Exactly the name: a generic declaration is printed as the demangler prints it
+                // (`Swift.Array<A>`, `Swift.Dictionary<A, B>.Keys`), other types with the sugar
+                // field types get; either is the runtime's demangling of this very mangling.
+                let plain = SwiftDemangler.demangle(symbol: "$s" + mangling + "D")
+                #expect(plain == type.name || demangled(mangling) == type.name, "\(path): \(type.name): \(mangling)")
             }
         }
         #expect(checked > 0)
+        // Unknown only where no bound mangling can be spelled (a private type in a constrained
+        // extension): few, and each one listed.
+        #expect(
+            unknownGeneric.count * 20 <= generic,
+            "\(path): \(unknownGeneric.count) of \(generic) generic types without a mangling: \(unknownGeneric)")
+        if ProcessInfo.processInfo.environment["BINARYINFO_DEBUG_GENERIC"] != nil {
+            print("\(path): \(generic) generic types, \(unknownGeneric.count) without a mangling: \(unknownGeneric)")
+        }
     }
 }

@@ -137,10 +137,8 @@ enum LibraryDumps {
     static func read(_ name: String) -> Result<LayoutDocument, BinaryInfoError> {
         do {
             return .success(try BinaryImage.layouts(atPath: ToolchainLibraryTests.libraryDirectory + "/" + name))
-        } catch let error as BinaryInfoError {
-            return .failure(error)
         } catch {
-            return .failure(.unreadable(detail: String(describing: error)))
+            return .failure(error)
         }
     }
 }

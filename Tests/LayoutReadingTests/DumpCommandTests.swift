@@ -79,6 +79,26 @@ struct DumpCommandTests {
         #expect(regex.errors.contains("not a valid regular expression"))
     }
 
+    @Test("a directory, an unreadable file and a truncated ELF file: one line each, naming the file and why")
+    func fileErrors() throws {
+        let directory = FixtureToolchain.buildDirectory
+        let truncated = directory + "/dump-truncated-header"
+        let header = try Data(contentsOf: URL(fileURLWithPath: try FixtureToolchain.product(.plain))).prefix(16)
+        try header.write(to: URL(fileURLWithPath: truncated))
+        let expected = [
+            directory: "is a directory, not an ELF file",
+            // Reading /proc/self/mem at offset 0 fails with EIO whoever runs the test (root included).
+            "/proc/self/mem": "cannot read the file: \(String(cString: strerror(EIO)))",
+            truncated: "malformed ELF file: truncated ELF header (16 bytes)",
+        ]
+        for (path, problem) in expected {
+            let result = try Self.run(["dump", path])
+            #expect(result.status == 1, "\(path)")
+            #expect(result.errors == "typeinfo: \(path): \(problem)\n")
+            #expect(result.output.isEmpty, "\(path)")
+        }
+    }
+
     @Test("no path dumps the typeinfo executable itself, and dump is the default subcommand")
     func dumpsItself() throws {
         for arguments in [["dump"], []] {

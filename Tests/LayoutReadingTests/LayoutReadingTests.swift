@@ -149,7 +149,9 @@ struct LayoutReadingTests {
 
     @Test("a file that is not there: one error naming it")
     func missingFile() {
-        #expect(throws: LayoutReadingError.unreadable(path: "/nonexistent/typeinfo-test", .fileNotFound)) {
+        #expect(
+            throws: LayoutReadingError.unreadable(path: "/nonexistent/typeinfo-test", .fileNotFound(path: "/nonexistent/typeinfo-test"))
+        ) {
             _ = try BinaryLayoutReader.read(path: "/nonexistent/typeinfo-test")
         }
     }

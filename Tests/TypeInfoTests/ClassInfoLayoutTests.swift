@@ -21,6 +21,24 @@ import TypeLayout
         #expect(layout.source == .runtime)
     }
 
+    /// In-process a generic type is always an instance: its printed mangling is the bound one
+    /// `_mangledTypeName` gives (`SaySiG`), which demangles to the printed name (issue 8), and
+    /// which the witness comparison matches against DWARF's linkage name of the same instance.
+    @Test func boundInstancesKeepTheirBoundMangling() {
+        func check<T>(_ type: T.Type) {
+            let layout = ClassInfo.of(type).layout
+            #expect(layout.mangledName != nil && layout.mangledName == _mangledTypeName(type), "\(layout.name)")
+            #expect(layout.mangledName.flatMap(SwiftDemangler.typeName(mangling:)) == layout.name, "\(layout.name)")
+            #expect(layout.nominalMangledName == nil, "\(layout.name): the unbound key is set only by the file reader")
+        }
+        check([Int].self)
+        check([String: Double].self)
+        check(Int?.self)
+        check(Box<Int>.self)
+        check(Pair<Box<String>, Int>.self)
+        check(GenericNode<Double>.self)
+    }
+
     @Test func typeNamesAreSpelledWithSugar() {
         let fields = Dictionary(uniqueKeysWithValues: ClassInfo.of(Collections.self).layout.fields.map { ($0.name, $0.type) })
         let double = String(reflecting: Double.self)

@@ -311,12 +311,12 @@ struct MetadataReader {
         return unsafeBitCast(base.load(fromByteOffset: Self.wordSize, as: UnsafeRawPointer.self), to: Any.Type.self)
     }
 
-    /// For existentials: whether the existential is class-bound, and how many witness tables it carries.
-    var existentialFacts: (isClassBound: Bool, witnessTableCount: Int)? {
+    /// For existentials: whether the existential is class-bound; nil for other kinds.
+    var isClassBoundExistential: Bool? {
         guard kind == .existential else { return nil }
         let flags = base.load(fromByteOffset: Self.wordSize, as: UInt32.self)
-        // ClassConstraint is 0 ("Class") when class-bound.
-        return (flags & 0x8000_0000 == 0, Int(flags & 0x00FF_FFFF))
+        // ExistentialTypeFlags' ClassConstraint bit is 0 ("Class") when class-bound.
+        return flags & 0x8000_0000 == 0
     }
 
     // MARK: Relative pointers and mangled names
