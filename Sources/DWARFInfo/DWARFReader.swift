@@ -160,7 +160,7 @@ public struct DWARFReader: Sendable {
         do {
             bytes = try ELFFileWindow(path: path).prefix(at: 0, upTo: 64)
         } catch {
-            throw .unreadable(path: path, reason: error.description)
+            throw .unreadable(path: path, reason: "\(error)")
         }
         let filled = bytes.count
         guard filled >= 4, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {

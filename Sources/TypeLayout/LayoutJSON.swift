@@ -15,6 +15,11 @@ enum LayoutJSON {
     ///   - pretty: indent for people and diffs (default) or write one line.
     /// - Returns: UTF-8 JSON.
     static func encode(_ value: some Encodable, pretty: Bool = true) throws -> Data {
+        // The same bytes, written without JSONEncoder's boxing where the writer spells every value.
+        if var bytes = LayoutJSONWriter.encode(value, pretty: pretty) {
+            bytes.append(0x0A)
+            return Data(bytes)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty

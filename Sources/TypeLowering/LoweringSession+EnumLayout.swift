@@ -23,12 +23,22 @@ extension LoweringSession {
 
     /// `num_extra_inhabitants=` of the dump's first line (the type itself, not its fields).
     static func extraInhabitants(inDump dump: String) -> Int? {
-        let firstLine = dump.prefix { $0 != "\n" }
-        let key = "num_extra_inhabitants="
-        guard let field = firstLine.split(separator: " ").first(where: { $0.hasPrefix(key) }) else { return nil }
-        let digits = field.dropFirst(key.count).prefix { $0.isASCII && $0.isNumber }
+        // Bytes, not Characters: this runs once per type on every reading. The type's own line
+        // starts the dump at column 0 with `(` (nested lines are indented; the name lines the
+        // library prints last start otherwise), and the count is followed by a space
+        // (`bitwise_takable=` comes next): a line cut short gives no count.
+        let bytes = Array(dump.utf8.prefix { $0 != 0x0A })
+        guard bytes.first == UInt8(ascii: "(") else { return nil }
+        let key = Array(" num_extra_inhabitants=".utf8)
+        guard bytes.count >= key.count,
+            let start = (0...(bytes.count - key.count)).first(where: { bytes[$0..<$0 + key.count].elementsEqual(key) })
+        else { return nil }
+        let digits = bytes[(start + key.count)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let after = start + key.count + digits.count
         // The count is a uint32 in the runtime's value witness table.
-        guard !digits.isEmpty, digits.count <= 10, let count = Int(digits), count <= Int(UInt32.max) else { return nil }
+        guard after < bytes.count, bytes[after] == UInt8(ascii: " "), !digits.isEmpty, digits.count <= 10,
+            let count = Int(String(decoding: digits, as: UTF8.self)), count <= Int(UInt32.max)
+        else { return nil }
         return count
     }
 

@@ -4,7 +4,8 @@
 ///
 /// The library lowers an imported C struct as an opaque block, from the builtin type descriptor
 /// the images carry for it (`swift5_builtin`): the C compiler's size, but no fields. In a second
-/// context that keeps only the standard library's builtin descriptors, it reads the struct's field record
+/// context over the file and the standard library, with only the standard library's builtin
+/// descriptors (a field of a type from another image stays unknown), it reads the struct's field record
 /// instead, resolving the references itself. Only each field's *type* is taken from there, and
 /// remangled by the library: that plain mangling is then lowered in the ordinary context, where
 /// nested C structs keep the C compiler's size. The second context's offsets are Swift's layout

@@ -86,8 +86,11 @@ struct LoweringRequest: Sendable, Equatable {
     /// The type lines and the final `end`.
     func encodedTypes() -> String {
         var text = includeTypeNames ? "option type-names\n" : ""
+        // Bytes, not String searches: this runs over every type of a reading.
         for mangling in manglings
-        where !mangling.contains("\n") && !mangling.contains(" ") && mangling.utf8.count < LoweringWire.maximumLineLength - 16 {
+        where mangling.utf8.count < LoweringWire.maximumLineLength - 16
+            && !mangling.utf8.contains(where: { $0 == 0x0A || $0 == 0x20 })
+        {
             if let instance = LoweringWire.instanceMangling(mangling) {
                 text += "class " + instance + "\n"
             } else if let imported = LoweringWire.importedFieldsMangling(mangling) {
@@ -221,15 +224,24 @@ extension LoweringWire {
                 current?.alignment = alignment
                 current?.stride = stride
             case "child":
-                let parts = rest.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false).map(String.init)
-                guard current != nil, parts.count == 7, let offset = Int(parts[0]), offset >= 0,
+                // Split on bytes (six fields, then the name, which may hold spaces): the reply has
+                // a line per field of every type.
+                let parts = rest.utf8.split(separator: 0x20, maxSplits: 6, omittingEmptySubsequences: false)
+                func text(_ index: Int) -> String { String(decoding: parts[index], as: UTF8.self) }
+                func number(_ index: Int) -> Int? {
+                    let digits = parts[index]
+                    guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+                    return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                }
+                func isUnknown(_ index: Int) -> Bool { parts[index].elementsEqual([UInt8(ascii: "?")]) }
+                guard current != nil, parts.count == 7, let offset = number(0),
                     (current?.children.count ?? 0) < LoweringWire.maximumChildren
                 else { throw .protocolViolation(detail: "malformed 'child \(rest.prefix(80))'") }
                 current?.children.append(
                     LoweredType.Child(
-                        name: parts[6], offset: offset, kind: parts[1] == "?" ? nil : parts[1],
-                        size: Int(parts[2]), alignment: Int(parts[3]), stride: Int(parts[4]),
-                        mangledType: parts[5] == "?" ? nil : parts[5]
+                        name: text(6), offset: offset, kind: isUnknown(1) ? nil : text(1),
+                        size: number(2), alignment: number(3), stride: number(4),
+                        mangledType: isUnknown(5) ? nil : text(5)
                     ))
             case "extra":
                 guard current?.kind != nil, let count = Int(rest), count >= 0, count <= Int(UInt32.max) else {

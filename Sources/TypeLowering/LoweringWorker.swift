@@ -80,9 +80,10 @@ final class LoweringSession {
     let library: RemoteMirrorLibrary
     let memory: ImageMemory
     let context: RemoteMirrorContext
-    /// A second context with the standard library's builtin type descriptors only, made on first need.
+    /// A second context over the file and the standard library, with the standard library's builtin
+    /// type descriptors only, made on first need.
     lazy var fieldRecordContext: RemoteMirrorContext? = try? RemoteMirrorContext(
-        library: library, memory: memory, onlyStandardLibraryBuiltins: true)
+        library: library, memory: memory, importedStructRecords: true)
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
     private var zeroSizedMemo: [UInt64: Bool] = [:]
 

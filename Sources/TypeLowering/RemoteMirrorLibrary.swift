@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SystemPackage
 
 /// libswiftRemoteMirror, loaded at run time with dlopen: the toolchain's own out-of-process
 /// type lowering (RemoteInspection's TypeConverter).
@@ -62,11 +61,12 @@ final class RemoteMirrorContext {
     private let memory: ImageMemory
     private let context: rm_context_t
 
-    /// - Parameter onlyStandardLibraryBuiltins: register builtin type descriptors (`swift5_builtin`)
-    ///   of `libswiftCore.so` alone (the `Builtin.*` types): the library then lowers the C structs
-    ///   the other images import through their field records instead of as opaque blocks (see
-    ///   ``LoweringSession/lowerImportedFields(mangling:)``).
-    init(library: RemoteMirrorLibrary, memory: ImageMemory, onlyStandardLibraryBuiltins: Bool = false) throws(TypeLoweringError) {
+    /// - Parameter importedStructRecords: register only the first image and `libswiftCore.so`, and
+    ///   builtin type descriptors (`swift5_builtin`) of `libswiftCore.so` alone (the `Builtin.*`
+    ///   types): the library then lowers the C structs the first image imports through their field
+    ///   records instead of as opaque blocks (see ``LoweringSession/lowerImportedFields(mangling:)``),
+    ///   and indexes no other image's records for it.
+    init(library: RemoteMirrorLibrary, memory: ImageMemory, importedStructRecords: Bool = false) throws(TypeLoweringError) {
         self.library = library
         self.memory = memory
         let opaque = Unmanaged.passUnretained(memory).toOpaque()
@@ -97,42 +97,54 @@ final class RemoteMirrorContext {
             )
         else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
         self.context = context
-        for image in memory.images {
-            add(image, builtins: !onlyStandardLibraryBuiltins || image.image.path.hasSuffix("/libswiftCore.so"))
+        for (index, image) in memory.images.enumerated() {
+            let isStandardLibrary = image.image.path.hasSuffix("/libswiftCore.so")
+            guard !importedStructRecords || index == 0 || isStandardLibrary else { continue }
+            add(image, builtins: !importedStructRecords || isStandardLibrary)
         }
     }
 
     deinit {
         library.destroyContext(context)
-        if let dumpFile { fclose(dumpFile) }
+        if savedStandardOutput >= 0 { close(savedStandardOutput) }
+        if discardingOutput >= 0 { close(discardingOutput) }
+        dumpBuffer.deallocate()
     }
 
-    /// Where ``dump(of:)`` sends the library's standard output (a temporary file, so a large dump
-    /// cannot fill a pipe and block), and the real standard output while it does.
-    private var dumpFile: UnsafeMutablePointer<FILE>?
+    /// The library prints its TypeInfo dump through C++'s `std::cout` (synchronised with C's
+    /// `stdout`), all of it: a large type's nested dump costs far more to format than the first
+    /// line holds. So `stdout` gets a small buffer of its own, and file descriptor 1 points at
+    /// `/dev/full` during the call: the first bytes stay in the buffer, where they are read; once
+    /// it is full its flush fails, `std::cout` turns bad and formats nothing more. Afterwards the
+    /// buffer is dropped (`__fpurge`), the error cleared and `std::cout` made good again.
+    private let dumpBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: RemoteMirrorContext.dumpBufferSize, alignment: 16)
+    static let dumpBufferSize = 1024
     private var savedStandardOutput: Int32 = -1
+    private var discardingOutput: Int32 = -1
+    private var outputStream: CStandardOutput?
 
-    /// The start of RemoteInspection's TypeInfo dump of a typeref (at most `limit` bytes), which
-    /// says what the C API's `swift_typeinfo_t` does not: `num_extra_inhabitants=`,
-    /// `bitwise_takable=`. The library prints it on standard output, captured here.
-    func dump(of typeRef: UInt64, limit: Int = 512) -> String? {
-        if dumpFile == nil {
-            dumpFile = tmpfile()
+    /// The start of RemoteInspection's TypeInfo dump of a typeref (at most ``dumpBufferSize``
+    /// bytes), which says what the C API's `swift_typeinfo_t` does not: `num_extra_inhabitants=`,
+    /// `bitwise_takable=`. Nil when the standard output cannot be redirected.
+    func dump(of typeRef: UInt64) -> String? {
+        if outputStream == nil {
+            guard let stream = CStandardOutput(buffer: dumpBuffer) else { return nil }
+            outputStream = stream
             savedStandardOutput = dup(1)
+            discardingOutput = open("/dev/full", O_WRONLY | O_CLOEXEC)
         }
-        guard let dumpFile, savedStandardOutput >= 0 else { return nil }
-        let descriptor = fileno(dumpFile)
-        // fflush(nil) flushes every stream, standard output among them (which Swift 6 cannot name safely).
-        fflush(nil)
-        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0, dup2(descriptor, 1) >= 0 else { return nil }
+        guard let stream = outputStream, let base = dumpBuffer.baseAddress, savedStandardOutput >= 0, discardingOutput >= 0 else {
+            return nil
+        }
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: dumpBuffer.count)
+        guard dup2(discardingOutput, 1) >= 0 else { return nil }
         library.dumpInfoForTypeRef(context, typeRef)
-        fflush(nil)
+        stream.reset()
         _ = dup2(savedStandardOutput, 1)
-        var bytes = [UInt8](repeating: 0, count: limit)
-        let count =
-            (try? bytes.withUnsafeMutableBytes { try FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: 0, into: $0) }) ?? 0
-        guard count > 0 else { return nil }
-        return String(decoding: bytes.prefix(count), as: UTF8.self)
+        let bytes = UnsafeRawBufferPointer(start: base, count: dumpBuffer.count)
+        let end = bytes.firstIndex(of: 0) ?? bytes.count
+        guard end > 0 else { return nil }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
     /// The case index of the enum value at `address` (a ``ImageMemory/probe(_:)`` address), as the

@@ -34,12 +34,7 @@ struct DumpCommand: ParsableCommand {
     @Option(help: "Output format: text (one block per type) or json (the schema in docs/json-schema.md).")
     var format: DumpFormat = .text
 
-    @Option(
-        name: .customLong("type"),
-        help: ArgumentHelp(
-            "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
-            valueName: "pattern"))
-    var typePatterns: [String] = []
+    @OptionGroup var names: TypePatternOption
 
     @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind. Repeatable.", valueName: "kind"))
     var kinds: [DumpKind] = []
@@ -71,7 +66,7 @@ struct DumpCommand: ParsableCommand {
 
     private func selection() throws -> TypeFilter {
         do {
-            return try TypeFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
+            return try TypeFilter(typePatterns: names.typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
         } catch {
             throw ValidationError(error.description)
         }

@@ -1,4 +1,5 @@
 import BinaryFixtures
+import BinaryInfo
 import Foundation
 import Testing
 import TypeLayout
@@ -191,5 +192,29 @@ struct ImportedCMergeTests {
         let document = try BinaryLayoutReader.read(path: path).document
         #expect(oracle.runtimeShared.contains("__C.token_s.__Unnamed_union_data"))
         #expect(ImportedCFixture.disagreements(of: document.types, with: oracle) == [])
+    }
+}
+
+/// Layout documents of real libraries: LayoutJSON's writer and JSONEncoder give the same bytes.
+@Suite("Layout documents encode to JSONEncoder's exact bytes")
+struct LayoutDocumentEncodingTests {
+    @Test(
+        "the toolchain's libswiftCore and libFoundationEssentials, pretty and compact",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: LayoutReadingTests.toolchainCore),
+            "no toolchain libswiftCore.so at \(LayoutReadingTests.toolchainCore)"),
+        arguments: ["libswiftCore.so", "libFoundationEssentials.so"])
+    func sameBytes(library: String) throws {
+        let path = (LayoutReadingTests.toolchainCore as NSString).deletingLastPathComponent + "/" + library
+        let document = try BinaryImage.layouts(atPath: path)
+        for pretty in [true, false] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting =
+                pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+            var expected = try encoder.encode(document)
+            expected.append(0x0A)
+            let written = try document.jsonData(pretty: pretty)
+            #expect(written == expected, "\(library), pretty \(pretty): \(written.count) bytes, JSONEncoder \(expected.count)")
+        }
     }
 }

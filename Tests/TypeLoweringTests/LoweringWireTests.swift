@@ -74,6 +74,13 @@ struct LoweringWireTests {
         #expect(LoweringSession.extraInhabitants(inDump: "(struct num_extra_inhabitants=99999999999)") == nil)
         #expect(LoweringSession.extraInhabitants(inDump: "(struct num_extra_inhabitants=") == nil)
         #expect(LoweringSession.extraInhabitants(inDump: "") == nil)
+        // The dump's buffer cut inside the count (no space after it), or text that is not the
+        // dump's own first line (an indented nested line, a name line).
+        #expect(LoweringSession.extraInhabitants(inDump: "(struct size=16 alignment=8 stride=16 num_extra_inhabitants=21474") == nil)
+        #expect(
+            LoweringSession.extraInhabitants(inDump: "  (struct size=8 alignment=8 stride=8 num_extra_inhabitants=1 bitwise_takable=1")
+                == nil)
+        #expect(LoweringSession.extraInhabitants(inDump: "Mangled name: $sSi num_extra_inhabitants=1 x") == nil)
     }
 
     @Test("seeded mutations of a reply: an error or a parse, never a crash")
