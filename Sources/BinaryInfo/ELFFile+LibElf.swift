@@ -220,35 +220,48 @@ struct ELFFile: Sendable {
     private static func readSymbols(elf: OpaquePointer, section: OpaquePointer, header: GElf_Shdr, path: String) throws(BinaryInfoError)
         -> [ELFSymbol]
     {
-        guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
-            throw BinaryInfoError.malformedELF(path: path, detail: "unreadable symbol table: \(lastError())")
-        }
-        // The section's bytes are inside the file (checked above), so the count is bounded by
-        // the file's size; libelf indexes entries with an Int32.
-        let count = Int(header.sh_size / header.sh_entsize)
-        guard count <= Int(Int32.max) else {
-            throw BinaryInfoError.malformedELF(path: path, detail: "symbol table holds \(count) entries, more than libelf can index")
-        }
-        var symbols: [ELFSymbol] = []
-        symbols.reserveCapacity(count)
-        for index in 0..<count {
+        try tableEntries(
+            section: section, header: header, path: path, table: "symbol table", entry: "symbol"
+        ) { data, index in
             var sym = GElf_Sym()
-            guard gelf_getsym(data, Int32(index), &sym) != nil else {
-                throw BinaryInfoError.malformedELF(path: path, detail: "unreadable symbol #\(index): \(lastError())")
-            }
+            guard gelf_getsym(data, index, &sym) != nil else { return nil }
             var name = ""
             if sym.st_shndx == UInt16(SHN_UNDEF), sym.st_name != 0,
                 let pointer = elf_strptr(elf, Int(header.sh_link), Int(sym.st_name))
             {
                 name = String(cString: pointer)
             }
-            symbols.append(
-                ELFSymbol(
-                    name: name, nameOffset: sym.st_name, stringTable: Int(header.sh_link),
-                    value: sym.st_value, sectionIndex: Int(sym.st_shndx)
-                ))
+            return ELFSymbol(
+                name: name, nameOffset: sym.st_name, stringTable: Int(header.sh_link),
+                value: sym.st_value, sectionIndex: Int(sym.st_shndx)
+            )
         }
-        return symbols
+    }
+
+    /// The entries of a symbol or relocation table, each read by `read` (nil when libelf cannot
+    /// read it); `table` names the table in errors, `entry` and `within` an entry (`relocation #3 in section #5`).
+    private static func tableEntries<Entry>(
+        section: OpaquePointer, header: GElf_Shdr, path: String, table: String, entry: String, within: String = "",
+        read: (_ data: UnsafeMutablePointer<Elf_Data>, _ index: Int32) -> Entry?
+    ) throws(BinaryInfoError) -> [Entry] {
+        guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
+            throw BinaryInfoError.malformedELF(path: path, detail: "unreadable \(table): \(lastError())")
+        }
+        // The section's bytes are inside the file (checked above), so the count is bounded by
+        // the file's size; libelf indexes entries with an Int32.
+        let count = Int(header.sh_size / header.sh_entsize)
+        guard count <= Int(Int32.max) else {
+            throw BinaryInfoError.malformedELF(path: path, detail: "\(table) holds \(count) entries, more than libelf can index")
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            guard let value = read(data, Int32(index)) else {
+                throw BinaryInfoError.malformedELF(path: path, detail: "unreadable \(entry) #\(index)\(within): \(lastError())")
+            }
+            entries.append(value)
+        }
+        return entries
     }
 
     /// The name of a symbol, read from its string table in `bytes` (bounds-checked); nil when the
@@ -263,29 +276,18 @@ struct ELFFile: Sendable {
     private static func readRelocations(section: OpaquePointer, header: GElf_Shdr, index: Int, path: String) throws(BinaryInfoError)
         -> ELFRelocationSection
     {
-        guard header.sh_entsize > 0, let data = elf_getdata(section, nil) else {
-            throw BinaryInfoError.malformedELF(path: path, detail: "unreadable relocation section #\(index): \(lastError())")
-        }
-        let count = Int(header.sh_size / header.sh_entsize)
-        guard count <= Int(Int32.max) else {
-            throw BinaryInfoError.malformedELF(
-                path: path, detail: "relocation section #\(index) holds \(count) entries, more than libelf can index")
-        }
-        var entries: [ELFRelocation] = []
-        entries.reserveCapacity(count)
-        for entry in 0..<count {
+        let entries = try tableEntries(
+            section: section, header: header, path: path, table: "relocation section #\(index)",
+            entry: "relocation", within: " in section #\(index)"
+        ) { data, entry -> ELFRelocation? in
             var rela = GElf_Rela()
-            guard gelf_getrela(data, Int32(entry), &rela) != nil else {
-                throw BinaryInfoError.malformedELF(
-                    path: path, detail: "unreadable relocation #\(entry) in section #\(index): \(lastError())")
-            }
-            entries.append(
-                ELFRelocation(
-                    offset: rela.r_offset,
-                    type: UInt32(truncatingIfNeeded: rela.r_info & 0xFFFF_FFFF),
-                    symbolIndex: Int(rela.r_info >> 32),
-                    addend: rela.r_addend
-                ))
+            guard gelf_getrela(data, entry, &rela) != nil else { return nil }
+            return ELFRelocation(
+                offset: rela.r_offset,
+                type: UInt32(truncatingIfNeeded: rela.r_info & 0xFFFF_FFFF),
+                symbolIndex: Int(rela.r_info >> 32),
+                addend: rela.r_addend
+            )
         }
         // SHF_ALLOC relocation sections (.rela.dyn, .rela.plt) are applied by the loader to the image;
         // others (.rela.text in object files) patch the section named by sh_info.

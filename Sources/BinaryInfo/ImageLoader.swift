@@ -21,10 +21,13 @@ enum ImageLoader {
     static func readFile(_ path: String) throws(BinaryInfoError) -> FileBytes {
         let file: FileDescriptor
         do {
-            file = try systemCall { try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) }
+            file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
         } catch {
-            if error == .noSuchFileOrDirectory || error == .notDirectory { throw BinaryInfoError.fileNotFound(path: path) }
-            throw BinaryInfoError.unreadable(path: path, detail: error.description)
+            // swift-system throws only Errno, under an untyped signature.
+            if let code = error as? Errno, code == .noSuchFileOrDirectory || code == .notDirectory {
+                throw BinaryInfoError.fileNotFound(path: path)
+            }
+            throw BinaryInfoError.unreadable(path: path, detail: "\(error)")
         }
         defer { try? file.close() }
         let status: Stat
@@ -51,10 +54,10 @@ enum ImageLoader {
         while filled < size {
             let count: Int
             do {
-                count = try systemCall { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size])) }
+                count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
             } catch {
                 buffer.deallocate()
-                throw BinaryInfoError.unreadable(path: path, detail: error.description)
+                throw BinaryInfoError.unreadable(path: path, detail: "\(error)")
             }
             if count == 0 { break }
             filled += count
@@ -69,9 +72,9 @@ enum ImageLoader {
         while true {
             let count: Int
             do {
-                count = try systemCall { try chunk.withUnsafeMutableBytes { try file.read(into: $0) } }
+                count = try chunk.withUnsafeMutableBytes { try file.read(into: $0) }
             } catch {
-                throw BinaryInfoError.unreadable(path: path, detail: error.description)
+                throw BinaryInfoError.unreadable(path: path, detail: "\(error)")
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
@@ -80,16 +83,5 @@ enum ImageLoader {
             }
         }
         return FileBytes(bytes, path: path)
-    }
-
-    /// Runs a swift-system call that throws only `Errno` under an untyped signature.
-    private static func systemCall<Result>(_ body: () throws -> Result) throws(Errno) -> Result {
-        do {
-            return try body()
-        } catch let error as Errno {
-            throw error
-        } catch {
-            throw .ioError
-        }
     }
 }

@@ -143,6 +143,16 @@ extension SwiftImage {
         }
     }
 
+    /// The context at `address` in a walk up a parent chain, counting `steps`: a chain deeper
+    /// than any real program (a loop in a malformed file) is an error.
+    func chainContext(at address: UInt64, steps: inout Int) throws(BinaryInfoError) -> ContextDescriptor {
+        steps += 1
+        guard steps < Self.maximumChainDepth else {
+            throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: address)
+        }
+        return try contextDescriptor(at: address)
+    }
+
     /// The nominal types in the chain from a type up to its module, counting through extensions
     /// (to the type they extend) and over anonymous scopes: the generic argument lists a bound
     /// generic name of the type carries. Nil for another image's type or a context that is neither.
@@ -153,11 +163,7 @@ extension SwiftImage {
         var current: PointerTarget? = .address(address)
         var steps = 0
         while case .address(let next)? = current {
-            steps += 1
-            guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: next)
-            }
-            let descriptor = try contextDescriptor(at: next)
+            let descriptor = try chainContext(at: next, steps: &steps)
             switch descriptor.kind {
             case .struct?, .class?, .enum?:
                 totals.append(try totalGenericParameters(of: descriptor))

@@ -39,11 +39,7 @@ extension SwiftImage {
         var current = descriptor.context.parent
         var steps = 0
         while case .address(let address)? = current {
-            steps += 1
-            guard steps < Self.maximumChainDepth else {
-                throw BinaryInfoError.referenceCycle(path: path, what: "parent context chain", address: address)
-            }
-            let context = try contextDescriptor(at: address)
+            let context = try chainContext(at: address, steps: &steps)
             switch context.kind {
             case .struct, .class, .enum: levels.append(try totalGenericParameters(of: context))
             case .anonymous: sawAnonymous = true

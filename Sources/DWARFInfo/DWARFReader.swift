@@ -53,7 +53,7 @@ public struct DWARFReader: Sendable {
     /// - Throws: ``DWARFReaderError/noDebugInfo(path:)`` when the file carries no DWARF,
     ///   ``DWARFReaderError/malformedDebugInfo(path:offset:detail:)`` when libdwarf rejects it.
     public func typeLayouts() throws(DWARFReaderError) -> [TypeLayout] {
-        try debugInfoTree().typeLayouts(languages: .all)
+        try debugInfoTree(languages: .all).typeLayouts(languages: .all)
     }
 
     /// Reads the layouts of the types declared in the given source languages.
@@ -61,11 +61,14 @@ public struct DWARFReader: Sendable {
     /// `typeLayouts(languages: .cFamily)` gives the C and C++ types that a Swift tool adds to
     /// what the Swift metadata says; `.swift` gives the Swift types to compare with the metadata.
     ///
+    /// Units of other languages are not read past their root, unless a unit that is read refers
+    /// into one of them (then every unit is read, so that the result is the same either way).
+    ///
     /// - Parameter languages: which units' (or, for Swift, which types') languages to include.
     /// - Returns: the layouts in file order, each with `source` `.dwarf`.
     /// - Throws: as ``typeLayouts()``.
     public func typeLayouts(languages: DWARFLanguages) throws(DWARFReaderError) -> [TypeLayout] {
-        try debugInfoTree().typeLayouts(languages: languages)
+        try debugInfoTree(languages: languages).typeLayouts(languages: languages)
     }
 
     /// Reads the file once and returns its C and C++ layouts apart from its Swift layouts:
@@ -75,7 +78,7 @@ public struct DWARFReader: Sendable {
     /// - Returns: both lists, each in file order.
     /// - Throws: as ``typeLayouts()``.
     public func typeLayoutsByLanguage() throws(DWARFReaderError) -> (cFamily: [TypeLayout], swift: [TypeLayout]) {
-        let tree = try debugInfoTree()
+        let tree = try debugInfoTree(languages: .all)
         return (tree.typeLayouts(languages: .cFamily), tree.typeLayouts(languages: .swift))
     }
 
@@ -90,12 +93,15 @@ public struct DWARFReader: Sendable {
         return LayoutDocument(image: image, types: types)
     }
 
-    func debugInfoTree() throws(DWARFReaderError) -> DebugInfoTree {
+    /// Reads the entries of the units of `languages` (every unit's root, whatever its language).
+    func debugInfoTree(languages: DWARFLanguages = .all) throws(DWARFReaderError) -> DebugInfoTree {
         try Self.checkListSections(path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
         let file = try LibDwarfFile(path: path)
         var entries: [DebugEntry] = []
         var signatures: [UInt64: DebugOffset] = [:]
-        try file.readEntries(limit: Self.entryLimit, group: 0, into: &entries, signatures: &signatures)
+        var skipped: [Range<UInt64>] = []
+        try file.readEntries(
+            limit: Self.entryLimit, group: 0, languages: languages, into: &entries, signatures: &signatures, skipped: &skipped)
         // Relocatable objects keep each type unit in a COMDAT group of its own.
         for group in file.comdatDebugGroups() {
             let groupFile: LibDwarfFile
@@ -104,14 +110,38 @@ public struct DWARFReader: Sendable {
             } catch .noDebugInfo {
                 continue
             }
-            try groupFile.readEntries(limit: Self.entryLimit, group: group, into: &entries, signatures: &signatures)
+            try groupFile.readEntries(
+                limit: Self.entryLimit, group: group, languages: languages, into: &entries, signatures: &signatures, skipped: &skipped)
         }
         LibDwarfFile.resolveSignatures(in: &entries, using: signatures)
+        // A unit that was read may describe a member by a type in a skipped unit (DW_FORM_ref_addr,
+        // as after LTO): read everything, so that no fact depends on what was skipped.
+        if !skipped.isEmpty, Self.refersInto(skipped, from: entries) {
+            return try debugInfoTree(languages: .all)
+        }
         // The i386 System V ABI aligns 8-byte scalars to 4 inside aggregates.
         return DebugInfoTree(
             entries: entries, isLittleEndian: isLittleEndian, pointerSize: is64Bit ? 8 : 4,
             maximumScalarAlignment: architecture == "i386" ? 4 : .max
         )
+    }
+
+    /// Whether an entry refers (by type, specification or type unit) into one of the `skipped`
+    /// offset ranges, which do not overlap.
+    private static func refersInto(_ unsorted: [Range<UInt64>], from entries: [DebugEntry]) -> Bool {
+        // Sections and groups are tagged in the high bits, so the passes' ranges interleave.
+        let skipped = unsorted.sorted { $0.lowerBound < $1.lowerBound }
+        func isSkipped(_ offset: DebugOffset?) -> Bool {
+            guard let raw = offset?.rawValue else { return false }
+            var low = 0
+            var high = skipped.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if skipped[middle].upperBound <= raw { low = middle + 1 } else { high = middle }
+            }
+            return low < skipped.count && skipped[low].contains(raw)
+        }
+        return entries.contains { isSkipped($0.type) || isSkipped($0.specification) || isSkipped($0.definition) }
     }
 
     /// Reads and checks the ELF identification bytes and the header length.
@@ -130,7 +160,7 @@ public struct DWARFReader: Sendable {
         do {
             bytes = try ELFFileWindow(path: path).prefix(at: 0, upTo: 64)
         } catch {
-            throw .unreadable(path: path, reason: error.description)
+            throw .unreadable(path: path, reason: "\(error)")
         }
         let filled = bytes.count
         guard filled >= 4, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {

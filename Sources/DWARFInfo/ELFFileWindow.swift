@@ -12,9 +12,9 @@ final class ELFFileWindow {
 
     /// Opens `path` for reading.
     ///
-    /// - Throws: the system's error when the file cannot be opened or its size read.
-    init(path: String) throws(Errno) {
-        descriptor = try systemCall { try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) }
+    /// - Throws: the system's `Errno` when the file cannot be opened or its size read.
+    init(path: String) throws {
+        descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
         do {
             size = UInt64(clamping: try descriptor.stat().size)
         } catch {
@@ -37,32 +37,21 @@ final class ELFFileWindow {
     }
 
     /// Up to `count` bytes starting at `offset`: fewer only at the end of the file.
-    func prefix(at offset: UInt64, upTo count: Int) throws(Errno) -> [UInt8] {
+    ///
+    /// - Throws: the system's `Errno` when a read fails.
+    func prefix(at offset: UInt64, upTo count: Int) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         // A read may return fewer bytes than asked without reaching the end of the file.
         while filled < count {
             let (next, overflow) = offset.addingReportingOverflow(UInt64(filled))
-            guard !overflow, let position = Int64(exactly: next) else { throw .invalidArgument }
-            let got = try systemCall {
-                try buffer.withUnsafeMutableBytes { raw in
-                    try descriptor.read(fromAbsoluteOffset: position, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
-                }
+            guard !overflow, let position = Int64(exactly: next) else { throw Errno.invalidArgument }
+            let got = try buffer.withUnsafeMutableBytes { raw in
+                try descriptor.read(fromAbsoluteOffset: position, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
             }
             if got == 0 { break }
             filled += got
         }
         return Array(buffer.prefix(filled))
-    }
-}
-
-/// Runs a swift-system call that throws only `Errno` under an untyped signature (`open`, `read`).
-private func systemCall<Result>(_ body: () throws -> Result) throws(Errno) -> Result {
-    do {
-        return try body()
-    } catch let error as Errno {
-        throw error
-    } catch {
-        throw .ioError
     }
 }

@@ -69,20 +69,45 @@ final class LibDwarfFile {
     /// Subtrees that never describe a type layout (function bodies, variables, call sites)
     /// are skipped without being read, which keeps large binaries cheap.
     ///
-    /// - Parameter limit: the most entries to accept before giving up.
     /// - Returns: the entries; children are linked by index.
     /// - Parameters:
+    ///   - limit: the most entries to accept before giving up.
     ///   - group: the section group this session reads, kept in each offset so that groups
     ///     (whose sections all count from zero) do not collide.
+    ///   - languages: the units to read whole: a unit whose `DW_AT_language` is of another
+    ///     language keeps only its root entry, and its offset range goes into `skipped`.
     ///   - signatures: type-unit signatures found so far, across groups; resolve references with
     ///     ``resolveSignatures(in:using:)`` once every group is read.
+    ///   - skipped: the offset ranges (tagged like ``DebugOffset``) of the units left unread.
     func readEntries(
-        limit: Int, group: UInt64, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset]
+        limit: Int, group: UInt64, languages: DWARFLanguages = .all, into entries: inout [DebugEntry],
+        signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>]
     ) throws(DWARFReaderError) {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
         for isInfo in [true, false] {
-            try readUnits(isInfo: isInfo, group: group, into: &entries, signatures: &signatures, limit: limit)
+            let scope = UnitScope(isInfo: isInfo, group: group, languages: languages, limit: limit)
+            try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped)
+        }
+    }
+
+    /// What one pass over the units of a section reads.
+    private struct UnitScope {
+        let isInfo: Bool
+        let group: UInt64
+        let languages: DWARFLanguages
+        let limit: Int
+        var section: UInt64 { DebugOffset.tag(group: group, isInfo: isInfo) }
+
+        /// Whether a unit whose root says `language` is read past its root. A unit without
+        /// `DW_AT_language` is read (nothing says what it holds).
+        func reads(unitLanguage language: UInt64?) -> Bool {
+            guard languages != .all, let language else { return true }
+            switch SourceLanguage(dwarfLanguage: language) {
+            case .swift: return languages.contains(.swift)
+            case .cPlusPlus: return languages.contains(.cPlusPlus)
+            case .c, .other: return languages.contains(.c)
+            }
         }
     }
 
@@ -129,9 +154,10 @@ final class LibDwarfFile {
     }
 
     private func readUnits(
-        isInfo: Bool, group: UInt64, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], limit: Int
+        _ scope: UnitScope, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>]
     ) throws(DWARFReaderError) {
-        let section = DebugOffset.tag(group: group, isInfo: isInfo)
+        let isInfo = scope.isInfo
+        let section = scope.section
         var unitOffset: UInt64 = 0
         while true {
             var next: Dwarf_Unsigned = 0
@@ -154,8 +180,11 @@ final class LibDwarfFile {
             if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
             guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
             let rootIndex = entries.count
-            try walk(unit: root, isInfo: isInfo, section: section, into: &entries, limit: limit)
+            let whole = try walk(unit: root, scope, into: &entries)
             if rootIndex < entries.count { entries[rootIndex].unitVersion = version }
+            if !whole, unitOffset < next, next < DebugOffset.maximumSectionOffset {
+                skipped.append((unitOffset | section)..<(next | section))
+            }
             guard next > unitOffset else { break }
             unitOffset = next
         }
@@ -169,9 +198,12 @@ final class LibDwarfFile {
     }
 
     /// Walks one unit depth first, without recursion (the nesting depth comes from the file).
-    private func walk(
-        unit root: Dwarf_Die, isInfo: Bool, section: UInt64, into entries: inout [DebugEntry], limit: Int
-    ) throws(DWARFReaderError) {
+    ///
+    /// - Returns: false when the unit's language is not wanted and only its root was read.
+    private func walk(unit root: Dwarf_Die, _ scope: UnitScope, into entries: inout [DebugEntry]) throws(DWARFReaderError) -> Bool {
+        let isInfo = scope.isInfo
+        let section = scope.section
+        let limit = scope.limit
         let rootIndex = entries.count
         // Each stack item is a DIE we own and the index of its parent entry.
         var stack: [(die: Dwarf_Die, parent: Int?)] = [(root, nil)]
@@ -184,14 +216,14 @@ final class LibDwarfFile {
             guard dwarf_tag(die, &tag, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
             guard dwarf_dieoffset(die, &offset, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
 
-            // The next sibling is pushed first so that the child subtree is read before it.
-            var sibling: Dwarf_Die?
-            let siblingResult = dwarf_siblingof_b(debug, die, isInfo ? 1 : 0, &sibling, &error)
-            if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
-            if parent != nil, siblingResult == DW_DLV_OK, let sibling {
-                stack.append((sibling, parent))
-            } else if let sibling {
-                dwarf_dealloc_die(sibling)
+            // The next sibling is pushed first so that the child subtree is read before it. A
+            // unit's root has none worth finding: without DW_AT_sibling, libdwarf would walk the
+            // whole unit to reach the end of it.
+            if parent != nil {
+                var sibling: Dwarf_Die?
+                let siblingResult = dwarf_siblingof_b(debug, die, isInfo ? 1 : 0, &sibling, &error)
+                if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
+                if siblingResult == DW_DLV_OK, let sibling { stack.append((sibling, parent)) }
             }
 
             let parentTag = parent.map { entries[$0].tag }
@@ -205,11 +237,13 @@ final class LibDwarfFile {
             if let parent { entries[parent].children.append(index) }
 
             guard DebugTag.hasRecordedChildren(tag) else { continue }
+            if parent == nil, !scope.reads(unitLanguage: entry.language) { return false }
             var child: Dwarf_Die?
             let childResult = dwarf_child(die, &child, &error)
             if childResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
             if childResult == DW_DLV_OK, let child { stack.append((child, index)) }
         }
+        return true
     }
 
     private func readAttributes(of die: Dwarf_Die, section: UInt64, into entry: inout DebugEntry) throws(DWARFReaderError) {

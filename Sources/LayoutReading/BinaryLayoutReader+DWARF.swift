@@ -2,22 +2,25 @@ import DWARFInfo
 import TypeLayout
 
 extension BinaryLayoutReader {
-    /// Adds DWARF's C and C++ types (those the document does not already have), and, when
-    /// `comparingSwift`, a note for every place where DWARF's description of a Swift type
-    /// disagrees with the merged layout (whose numbers are kept: they are what the runtime uses).
-    static func mergeDWARF(path: String, into document: inout LayoutDocument, comparingSwift: Bool) throws(DWARFReaderError) {
+    /// Adds DWARF's C and C++ types (those the document does not already have) when
+    /// `includesCFamily`, and returns DWARF's Swift types when `comparingSwift` (for
+    /// ``dwarfAgreementNotes(merged:dwarf:)``), nil otherwise. Only the units of the languages
+    /// asked for are read.
+    static func mergeDWARF(
+        path: String, into document: inout LayoutDocument, includesCFamily: Bool, comparingSwift: Bool
+    ) throws(DWARFReaderError) -> [TypeLayout]? {
+        guard includesCFamily || comparingSwift else { return nil }
         let reader = try DWARFReader(path: path)
-        let cTypes: [TypeLayout]
-        var swiftTypes: [TypeLayout] = []
-        if comparingSwift {
-            (cTypes, swiftTypes) = try reader.typeLayoutsByLanguage()
-        } else {
-            cTypes = try reader.typeLayouts(languages: .cFamily)
+        var cTypes: [TypeLayout] = []
+        var swiftTypes: [TypeLayout]?
+        switch (includesCFamily, comparingSwift) {
+        case (true, true): (cTypes, swiftTypes) = try reader.typeLayoutsByLanguage()
+        case (true, false): cTypes = try reader.typeLayouts(languages: .cFamily)
+        default: swiftTypes = try reader.typeLayouts(languages: .swift)
         }
         let known = Set(document.types.map(\.name))
         document.types += cTypes.filter { !known.contains($0.name) }
-        guard comparingSwift else { return }
-        document.image.notes += dwarfAgreementNotes(merged: document.types, dwarf: swiftTypes)
+        return swiftTypes
     }
 
     /// The notes for the disagreements between the merged Swift layouts and DWARF's.

@@ -14,6 +14,10 @@ import TypeLowering
 public enum BinaryLayoutReader {
     /// Reads the file at `path` and keeps the types `selection` matches.
     ///
+    /// With a selection, the notes describe the selected types and the file as a whole: notes
+    /// about the file stay, notes about other types go, and counts are of the selected types
+    /// (``selectionNotes(_:selected:)``).
+    ///
     /// - Parameters:
     ///   - path: an ELF executable, shared library or object file.
     ///   - selection: which types to keep (all by default).
@@ -23,19 +27,22 @@ public enum BinaryLayoutReader {
     public static func read(path: String, selection: TypeFilter = .all, options: LayoutReadOptions = LayoutReadOptions())
         throws(LayoutReadingError) -> LayoutReadResult
     {
-        if !selection.isEmpty, options.selectionReachesReaders, !options.wantsFileNotes {
+        if !selection.isEmpty, options.selectionReachesReaders {
             return try readSelected(path: path, selection: selection, options: options)
         }
-        var full = try readAll(path: path, options: options)
-        guard !selection.isEmpty else { return full }
-        let selected = full.document.types.filter(selection.matches)
-        full.relatedTypes = related(to: selected, in: full.document.types)
-        full.document.types = selected
-        return full
+        let whole = try readWhole(path: path, options: options)
+        guard !selection.isEmpty else { return whole.result() }
+        return whole.selecting(selection)
     }
 
     /// Every type of the file, all sources merged.
     static func readAll(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult {
+        try readWhole(path: path, options: options).result()
+    }
+
+    /// Every type of the file, all sources merged, with DWARF's Swift types kept apart for the
+    /// agreement notes.
+    private static func readWhole(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> MergedReading {
         var document: LayoutDocument
         do {
             document = try readSwift(path: path, options: options)
@@ -53,21 +60,15 @@ public enum BinaryLayoutReader {
             guard !cTypes.isEmpty else { throw .noTypes(path: path) }
             var summary = ImageSummary(path: path, hasDebugInfo: true)
             summary.notes.append("no Swift metadata: the types below come from DWARF")
-            return LayoutReadResult(document: LayoutDocument(image: summary, types: cTypes))
+            return MergedReading(document: LayoutDocument(image: summary, types: cTypes))
         } catch {
             throw .unreadable(path: path, error)
         }
-        var warnings: [String] = []
+        var reading = MergedReading(document: document)
         if options.readsDWARF, document.image.hasDebugInfo != false {
-            do {
-                try mergeDWARF(path: path, into: &document, comparingSwift: options.checksSwiftAgainstDWARF)
-            } catch .noDebugInfo {
-                // Nothing to add.
-            } catch {
-                warnings.append("DWARF not used: \(error)")
-            }
+            reading.mergeDWARF(path: path, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
         }
-        return LayoutReadResult(document: document, warnings: warnings)
+        return reading
     }
 
     /// The static metadata's layouts with the computed ones merged in; with `selection`, only the
@@ -101,38 +102,27 @@ public enum BinaryLayoutReader {
         return types.filter { wanted.contains($0.name) }
     }
 
-    /// A reading for a caller that shows no notes: only the selected types (and the types they
-    /// refer to) are lowered, and DWARF is read only when a C type can be selected.
+    /// A reading in which the selection reaches the readers: only the selected types (and the
+    /// types they refer to) are lowered; DWARF's C and C++ units are read only when a C type can
+    /// be selected, and its Swift units only when the notes compare the selected Swift types with
+    /// them (``LayoutReadOptions/wantsFileNotes``).
     static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult
     {
-        var document: LayoutDocument
+        let document: LayoutDocument
         do {
             document = try readSwift(path: path, options: options, selection: selection)
         } catch .notSwift {
-            var whole = try readAll(path: path, options: options)
-            let selected = whole.document.types.filter(selection.matches)
-            whole.relatedTypes = related(to: selected, in: whole.document.types)
-            whole.document.types = selected
-            return whole
+            return try readWhole(path: path, options: options).selecting(selection)
         } catch {
             throw .unreadable(path: path, error)
         }
-        var warnings: [String] = []
-        if options.readsDWARF, !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection),
-            document.image.hasDebugInfo != false
-        {
-            do {
-                try mergeDWARF(path: path, into: &document, comparingSwift: false)
-            } catch .noDebugInfo {
-                // Nothing to add.
-            } catch {
-                warnings.append("DWARF not used: \(error)")
-            }
+        var reading = MergedReading(document: document)
+        if options.readsDWARF, document.image.hasDebugInfo != false {
+            let includesCFamily = !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection)
+            let comparingSwift = options.wantsFileNotes && options.checksSwiftAgainstDWARF
+            reading.mergeDWARF(path: path, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
         }
-        let selected = document.types.filter(selection.matches)
-        return LayoutReadResult(
-            document: LayoutDocument(image: document.image, types: selected),
-            relatedTypes: related(to: selected, in: document.types), warnings: warnings)
+        return reading.selecting(selection)
     }
 
     /// Whether a selected type has a field whose alignment neither it nor the types read so far

@@ -24,9 +24,11 @@ public struct LayoutReadOptions: Sendable, Equatable {
     public var remoteMirrorPath: String?
     /// The `typeinfo-lowering` worker executable; nil: the one beside the running executable.
     public var workerPath: String?
-    /// The document's notes describe the whole file (counts of what stayed unknown, DWARF
-    /// disagreements), so every type is laid out and compared. A caller that does not show notes
-    /// sets it false: a selection then decides what is lowered and whether DWARF is read.
+    /// The document's notes are shown: the Swift types shown are compared with DWARF's (with
+    /// ``checksSwiftAgainstDWARF``), which costs reading DWARF's Swift units. A caller that does
+    /// not show notes sets it false: with a selection, DWARF is then read only when a C type can
+    /// be selected. With a selection the notes describe the selected types and the file
+    /// (``BinaryLayoutReader/read(path:selection:options:)``).
     public var wantsFileNotes: Bool
     /// The selection reaches the readers (true), or every type is read and the selection applied
     /// afterwards (false: the way to check, and to measure, that the two give the same output).

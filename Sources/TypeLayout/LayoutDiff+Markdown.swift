@@ -18,25 +18,19 @@ extension LayoutDiff {
     public func markdownReport(title: String? = nil) -> String {
         var out = "### Layout check: \(Self.markdownEscaped(summaryLine))\n\n"
         if let title { out += Self.markdownEscaped(title) + "\n\n" }
-        var added: [LayoutChange] = []
-        var removed: [LayoutChange] = []
-        var currentType: String?
-        for change in changes {
-            switch change.kind {
-            case .typeAdded: added.append(change)
-            case .typeRemoved: removed.append(change)
-            default:
-                if currentType != change.typeName {
-                    if currentType != nil { out += "\n" }
-                    out += "#### \(change.typeKind.rawValue) \(Self.code(change.typeName))\n\n| severity | change |\n| --- | --- |\n"
-                    currentType = change.typeName
-                }
+        let sections = reportSections
+        for (index, group) in sections.byType.enumerated() {
+            if index > 0 { out += "\n" }
+            out += "#### \(group[0].typeKind.rawValue) \(Self.code(group[0].typeName))\n\n| severity | change |\n| --- | --- |\n"
+            for change in group {
                 out += "| \(Self.severityCell(change.severity)) | \(Self.markdownEscaped(change.message)) |\n"
             }
         }
-        for (heading, group) in [("Removed types", removed), ("Added types", added)] where !group.isEmpty {
-            if currentType != nil || heading == "Added types" && !removed.isEmpty { out += "\n" }
-            currentType = heading
+        // Sections after the first are set off by a blank line.
+        var wroteSection = !sections.byType.isEmpty
+        for (heading, group) in [("Removed types", sections.removed), ("Added types", sections.added)] where !group.isEmpty {
+            if wroteSection { out += "\n" }
+            wroteSection = true
             out += "#### \(heading)\n\n| severity | type | detail |\n| --- | --- | --- |\n"
             for change in group {
                 out +=
@@ -44,7 +38,7 @@ extension LayoutDiff {
             }
         }
         if !suppressed.isEmpty {
-            if currentType != nil { out += "\n" }
+            if wroteSection { out += "\n" }
             out += "<details><summary>\(suppressed.count) accepted (suppressed) change\(suppressed.count == 1 ? "" : "s")</summary>\n\n"
             out += "| severity | type | change | reason | rule |\n| --- | --- | --- | --- | --- |\n"
             for accepted in suppressed {

@@ -72,23 +72,15 @@ extension LayoutDiff {
     public func textReport(title: String? = nil) -> String {
         var out = ""
         if let title { out += title + "\n\n" }
-        var added: [LayoutChange] = []
-        var removed: [LayoutChange] = []
-        var currentType: String?
-        for change in changes {
-            switch change.kind {
-            case .typeAdded: added.append(change)
-            case .typeRemoved: removed.append(change)
-            default:
-                if currentType != change.typeName {
-                    if currentType != nil { out += "\n" }
-                    out += LayoutHoles.title(change.typeKind, change.typeName) + "\n"
-                    currentType = change.typeName
-                }
+        let sections = reportSections
+        for (index, group) in sections.byType.enumerated() {
+            if index > 0 { out += "\n" }
+            out += LayoutHoles.title(group[0].typeKind, group[0].typeName) + "\n"
+            for change in group {
                 out += "  \(Self.severityColumn(change.severity))\(change.message)\n"
             }
         }
-        for (heading, group) in [("Removed types:", removed), ("Added types:", added)] where !group.isEmpty {
+        for (heading, group) in [("Removed types:", sections.removed), ("Added types:", sections.added)] where !group.isEmpty {
             if !out.isEmpty, !out.hasSuffix("\n\n") { out += "\n" }
             out += heading + "\n"
             for change in group {
@@ -109,6 +101,27 @@ extension LayoutDiff {
         if !out.isEmpty, !out.hasSuffix("\n\n") { out += "\n" }
         out += summaryLine + "\n"
         return out
+    }
+
+    /// The changes as both reports list them: the changes to each type, grouped in order (each
+    /// group non-empty, one type), then the removed and the added types.
+    var reportSections: (byType: [[LayoutChange]], removed: [LayoutChange], added: [LayoutChange]) {
+        var byType: [[LayoutChange]] = []
+        var removed: [LayoutChange] = []
+        var added: [LayoutChange] = []
+        for change in changes {
+            switch change.kind {
+            case .typeAdded: added.append(change)
+            case .typeRemoved: removed.append(change)
+            default:
+                if let last = byType.indices.last, byType[last][0].typeName == change.typeName {
+                    byType[last].append(change)
+                } else {
+                    byType.append([change])
+                }
+            }
+        }
+        return (byType, removed, added)
     }
 
     static func severityColumn(_ severity: LayoutChangeSeverity) -> String {

@@ -127,24 +127,8 @@ public struct LayoutSuppressions {
             switch key {
             case "type": rule.type = try pattern(value, key: key, line: line)
             case "field": rule.field = try pattern(value, key: key, line: line)
-            case "change":
-                var kinds = Set<LayoutChangeKind>()
-                for word in value.split(separator: ",") {
-                    guard let kind = LayoutChangeKind(rawValue: String(word)) else {
-                        throw fail("unknown change '\(word)'; one of: \(LayoutChangeKind.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    kinds.insert(kind)
-                }
-                rule.changes = kinds
-            case "kind":
-                var kinds = Set<TypeKind>()
-                for word in value.split(separator: ",") {
-                    guard let kind = TypeKind(rawValue: String(word)) else {
-                        throw fail("unknown type kind '\(word)'; one of: \(TypeKind.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    kinds.insert(kind)
-                }
-                rule.kinds = kinds
+            case "change": rule.changes = try words(value, naming: "change", line: line)
+            case "kind": rule.kinds = try words(value, naming: "type kind", line: line)
             case "severity":
                 guard let severity = LayoutChangeSeverity(rawValue: value) else {
                     throw fail("unknown severity '\(value)'; one of: breaking, compatible")
@@ -160,6 +144,21 @@ public struct LayoutSuppressions {
             throw fail("this rule would accept every change; give a type, field, change, kind or severity")
         }
         return rule
+    }
+
+    /// The comma-separated values of `value`, each one of `Word`'s raw values (`noun` names them in the error).
+    private static func words<Word: RawRepresentable<String> & CaseIterable & Hashable>(
+        _ value: String, naming noun: String, line: Int
+    ) throws(LayoutSuppressionsError) -> Set<Word> {
+        var words = Set<Word>()
+        for text in value.split(separator: ",") {
+            guard let word = Word(rawValue: String(text)) else {
+                let known = Word.allCases.map(\.rawValue).joined(separator: ", ")
+                throw LayoutSuppressionsError(line: line, message: "unknown \(noun) '\(text)'; one of: \(known)")
+            }
+            words.insert(word)
+        }
+        return words
     }
 
     private static func pattern(_ value: String, key: String, line: Int) throws(LayoutSuppressionsError) -> NamePattern {

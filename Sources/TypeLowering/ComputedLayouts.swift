@@ -130,6 +130,10 @@ public struct ComputedLayouts: Sendable {
     /// from the lowering of the field's type (a stored property occupies exactly its type's
     /// size). Offsets, and the type's own size, stay with the other sources. Nil when no field
     /// type could be lowered either.
+    ///
+    /// A field type's own lowering fills only fields of unknown size: those types are the ones
+    /// asked for this type, so the answer does not depend on which other types were lowered in
+    /// the same batch (a reading of one type gives what a reading of the whole file gives).
     static func fieldSizes(of type: TypeLayout, lowered: [String: LoweredType]) -> TypeLayout? {
         var layout = TypeLayout(name: type.name, mangledName: type.mangledName, kind: type.kind, module: type.module)
         layout.source = .computed
@@ -142,7 +146,7 @@ public struct ComputedLayouts: Sendable {
             var sized = FieldLayout(
                 name: field.name, type: field.type, mangledType: field.mangledType, isVar: field.isVar, ownership: field.ownership)
             if let mangling = ClassCatalog.lowerableMangling(of: field) {
-                if let answer = lowered[mangling], answer.kind != nil {
+                if field.size == nil, let answer = lowered[mangling], answer.kind != nil {
                     sized.size = answer.size
                     sized.alignment = answer.alignment
                     any = true

@@ -16,6 +16,8 @@ struct DumpCommand: ParsableCommand {
         discussion: """
             Reads the Swift reflection sections (swift5_*) and the static metadata of executables, shared libraries and object files (.o) without running or loading them. With no PATH, dumps the typeinfo executable itself.
 
+            With --type, --kind or --module, only the selected types (and the types their layouts need) are laid out, and DWARF is read only as far as the selection needs; the notes then describe the selected types and the file as a whole (notes about other types, and counts over all types, are left out).
+
             Sizes and offsets come from the binary's own static metadata. Where the file does not hold them (generic types, types the runtime lays out at load time), they print as `?` in text and null in JSON: never a guess. Superclass fields come first in a class, with offsets from the start of the object.
 
             Examples:
@@ -32,12 +34,7 @@ struct DumpCommand: ParsableCommand {
     @Option(help: "Output format: text (one block per type) or json (the schema in docs/json-schema.md).")
     var format: DumpFormat = .text
 
-    @Option(
-        name: .customLong("type"),
-        help: ArgumentHelp(
-            "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
-            valueName: "pattern"))
-    var typePatterns: [String] = []
+    @OptionGroup var names: TypePatternOption
 
     @Option(name: .customLong("kind"), help: ArgumentHelp("Only types of this kind. Repeatable.", valueName: "kind"))
     var kinds: [DumpKind] = []
@@ -69,7 +66,7 @@ struct DumpCommand: ParsableCommand {
 
     private func selection() throws -> TypeFilter {
         do {
-            return try TypeFilter(typePatterns: typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
+            return try TypeFilter(typePatterns: names.typePatterns, kinds: kinds.map(\.typeKind), modules: modules)
         } catch {
             throw ValidationError(error.description)
         }

@@ -62,14 +62,20 @@ struct SnapshotCommand: ParsableCommand {
     }
 }
 
-/// The `--type`, `--kind` and `--module` options shared by the layout commands.
-struct LayoutSelectionOptions: ParsableArguments {
+/// The `--type` option of `dump` and the layout commands: one declaration, one help text.
+struct TypePatternOption: ParsableArguments {
     @Option(
         name: .customLong("type"),
         help: ArgumentHelp(
             "Only types whose qualified name contains PATTERN; write /REGEX/ for a regular expression. Repeatable.",
             valueName: "pattern"))
     var typePatterns: [String] = []
+}
+
+/// The `--type`, `--kind` and `--module` options shared by the layout commands.
+struct LayoutSelectionOptions: ParsableArguments {
+    @OptionGroup var names: TypePatternOption
+    var typePatterns: [String] { names.typePatterns }
 
     @Option(
         name: .customLong("kind"),

@@ -154,5 +154,9 @@ extension SwiftLayoutTests {
         let split = try DWARFReader(path: built.executable).typeLayoutsByLanguage()
         #expect(split.swift == swift)
         #expect(Set(split.cFamily).union(split.swift) == Set(all))
+        // Asking for some languages reads only their units past the root, with the same result.
+        #expect(try DWARFReader(path: built.executable).typeLayouts(languages: .cFamily) == split.cFamily)
+        let reader = try DWARFReader(path: built.executable)
+        #expect(try reader.debugInfoTree(languages: .cFamily).entries.count < reader.debugInfoTree().entries.count)
     }
 }

@@ -140,25 +140,39 @@ struct JSONReader {
         guard depth <= options.maxDepth else { throw fail(.nestingTooDeep(limit: options.maxDepth)) }
     }
 
-    private mutating func readArray() throws {
+    /// Opens the array or object whose first byte is at `position`: appends its node (count and
+    /// end are filled in by ``closeContainer(_:count:)``) and says whether `closing` follows at
+    /// once (then consumed: the container is empty).
+    @inline(__always)
+    private mutating func openContainer(_ kind: JSONNode.Kind, closing: UInt8) throws -> (index: Int, isEmpty: Bool) {
         try enter()
         let index = nodes.count
-        nodes.append(JSONNode(kind: .array, flag: false, start: UInt32(position), end: 0, count: 0))
+        nodes.append(JSONNode(kind: kind, flag: false, start: UInt32(position), end: 0, count: 0))
         position += 1
         skipWhitespace()
+        guard position < bytes.count && bytes[position] == closing else { return (index, false) }
+        position += 1
+        return (index, true)
+    }
+
+    @inline(__always)
+    private mutating func closeContainer(_ index: Int, count: UInt32) {
+        nodes[index].count = count
+        nodes[index].end = UInt32(nodes.count)
+        depth -= 1
+    }
+
+    private mutating func readArray() throws {
+        let (index, isEmpty) = try openContainer(.array, closing: UInt8(ascii: "]"))
         var count: UInt32 = 0
-        if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
-            position += 1
-        } else {
+        if !isEmpty {
             while true {
                 try readValue()
                 count += 1
                 guard try readSeparator(closing: UInt8(ascii: "]")) else { break }
             }
         }
-        nodes[index].count = count
-        nodes[index].end = UInt32(nodes.count)
-        depth -= 1
+        closeContainer(index, count: count)
     }
 
     /// After a container's element: `,` (true: another element follows) or the closing byte
@@ -178,15 +192,9 @@ struct JSONReader {
     }
 
     private mutating func readObject() throws {
-        try enter()
-        let index = nodes.count
-        nodes.append(JSONNode(kind: .object, flag: false, start: UInt32(position), end: 0, count: 0))
-        position += 1
-        skipWhitespace()
+        let (index, isEmpty) = try openContainer(.object, closing: UInt8(ascii: "}"))
         var count: UInt32 = 0
-        if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
-            position += 1
-        } else {
+        if !isEmpty {
             while true {
                 guard position < bytes.count else { throw fail(.unexpectedEnd) }
                 guard bytes[position] == UInt8(ascii: "\"") else { throw fail(.unexpectedByte(bytes[position])) }
@@ -201,9 +209,7 @@ struct JSONReader {
                 guard try readSeparator(closing: UInt8(ascii: "}")) else { break }
             }
         }
-        nodes[index].count = count
-        nodes[index].end = UInt32(nodes.count)
-        depth -= 1
+        closeContainer(index, count: count)
         if options.duplicateKeys == .reject && count > 1 { try checkDuplicateKeys(objectAt: index) }
     }
 

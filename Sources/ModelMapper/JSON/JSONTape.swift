@@ -18,6 +18,26 @@ struct JSONTape {
         return node.kind == .array || node.kind == .object ? Int(node.end) : i + 1
     }
 
+    /// Calls `body` with the index of each element of the array at `array`, in order.
+    @inline(__always)
+    func forEachElement(of array: Int, _ body: (_ element: Int) throws -> Void) rethrows {
+        var k = array + 1
+        for _ in 0..<nodes[array].count {
+            try body(k)
+            k = next(after: k)
+        }
+    }
+
+    /// Calls `body` with the indices of each member's key and value in the object at `object`, in order.
+    @inline(__always)
+    func forEachMember(of object: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) rethrows {
+        var k = object + 1
+        for _ in 0..<nodes[object].count {
+            try body(k, k + 1)
+            k = next(after: k + 1)
+        }
+    }
+
     /// The content bytes of the string or number at `i`.
     @inline(__always)
     func slice(_ i: Int) -> UnsafeBufferPointer<UInt8> {
@@ -67,10 +87,8 @@ struct JSONTape {
         var key = key
         return key.withUTF8 { keyBytes in
             var found: Int?
-            var k = object + 1
-            for _ in 0..<nodes[object].count {
-                if keyEquals(k, keyBytes) { found = k + 1 }
-                k = next(after: k + 1)
+            forEachMember(of: object) { key, value in
+                if keyEquals(key, keyBytes) { found = value }
             }
             return found
         }
@@ -107,20 +125,12 @@ struct JSONTape {
         case .array:
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(nodes[i].count))
-            var k = i + 1
-            for _ in 0..<nodes[i].count {
-                elements.append(value(at: k))
-                k = next(after: k)
-            }
+            forEachElement(of: i) { elements.append(value(at: $0)) }
             return .array(elements)
         case .object:
             var members: [(key: String, value: JSONValue)] = []
             members.reserveCapacity(Int(nodes[i].count))
-            var k = i + 1
-            for _ in 0..<nodes[i].count {
-                members.append((string(at: k), value(at: k + 1)))
-                k = next(after: k + 1)
-            }
+            forEachMember(of: i) { key, value in members.append((string(at: key), self.value(at: value))) }
             return .object(JSONObject(members))
         }
     }
@@ -146,20 +156,12 @@ struct JSONTape {
         case .array:
             var elements: [Any] = []
             elements.reserveCapacity(Int(nodes[i].count))
-            var k = i + 1
-            for _ in 0..<nodes[i].count {
-                elements.append(anyValue(at: k))
-                k = next(after: k)
-            }
+            forEachElement(of: i) { elements.append(anyValue(at: $0)) }
             return elements
         case .object:
             var members: [String: Any] = [:]
             members.reserveCapacity(Int(nodes[i].count))
-            var k = i + 1
-            for _ in 0..<nodes[i].count {
-                members[string(at: k)] = anyValue(at: k + 1)
-                k = next(after: k + 1)
-            }
+            forEachMember(of: i) { key, value in members[string(at: key)] = anyValue(at: value) }
             return members
         }
     }

@@ -85,9 +85,14 @@ struct JSONWriter {
     }
 
     /// Writes `value` as a quoted, escaped JSON string.
-    mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in quoted(utf8) }
+    mutating func string(_ value: borrowing String) {
+        // Native strings lend their UTF-8 without a copy of the string (a retain and release);
+        // others (bridged, non-contiguous) are copied into contiguous UTF-8 first.
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in quoted(utf8) }
+        if written == nil {
+            var contiguous = copy value
+            contiguous.withUTF8 { utf8 in quoted(utf8) }
+        }
     }
 
     /// Writes UTF-8 `utf8` as a quoted, escaped JSON string.

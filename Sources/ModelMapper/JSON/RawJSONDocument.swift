@@ -31,21 +31,13 @@ public struct RawJSONDocument {
     /// - Throws: ``DocumentError`` when the value is not an object, or what `body` throws.
     public func forEachMember(_ object: Int, _ body: (String, Int) throws -> Void) throws {
         guard tape.kind(object) == .object else { throw DocumentError.typeMismatch }
-        var k = object + 1
-        for _ in 0..<tape.nodes[object].count {
-            try body(tape.string(at: k), k + 1)
-            k = tape.next(after: k + 1)
-        }
+        try tape.forEachMember(of: object) { key, value in try body(tape.string(at: key), value) }
     }
 
     /// Calls `body` with each element's index, in order.
     public func forEachElement(_ array: Int, _ body: (Int) throws -> Void) throws {
         guard tape.kind(array) == .array else { throw DocumentError.typeMismatch }
-        var k = array + 1
-        for _ in 0..<tape.nodes[array].count {
-            try body(k)
-            k = tape.next(after: k)
-        }
+        try tape.forEachElement(of: array, body)
     }
 
     /// The string at `i`.

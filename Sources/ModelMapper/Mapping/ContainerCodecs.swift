@@ -185,8 +185,9 @@ final class RawValueCodec<R: RawRepresentable>: ValueCodec<R>, @unchecked Sendab
     }
 }
 
-// `String?`, `Int?` and `Bool?` with concrete code: the most common optionals, read and
-// written without `OptionalCodec`'s generic value temporaries.
+// `String?`, `Int?` and `Bool?` with concrete code: the most common optionals, decoded and
+// stored without `OptionalCodec`'s generic value temporaries (the encoder writes them inline,
+// see FieldEncoding).
 
 /// `String?`.
 final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
@@ -207,18 +208,6 @@ final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
 
     override func encode(_ value: String?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         if let value { writer.string(value) } else { writer.null() }
-    }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        guard let value = try storage.get(String?.self, for: property) else {
-            guard context.writesNilAsNull else { return false }
-            writer.null()
-            return true
-        }
-        writer.string(value)
-        return true
     }
 
     override func isNil(_ value: String?) -> Bool { value == nil }
@@ -243,18 +232,6 @@ final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
         if let value { writer.integer(value) } else { writer.null() }
     }
 
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        guard let value = try storage.get(Int?.self, for: property) else {
-            guard context.writesNilAsNull else { return false }
-            writer.null()
-            return true
-        }
-        writer.integer(value)
-        return true
-    }
-
     override func isNil(_ value: Int?) -> Bool { value == nil }
 }
 
@@ -277,18 +254,6 @@ final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
 
     override func encode(_ value: Bool?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         if let value { writer.bool(value) } else { writer.null() }
-    }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        guard let value = try storage.get(Bool?.self, for: property) else {
-            guard context.writesNilAsNull else { return false }
-            writer.null()
-            return true
-        }
-        writer.bool(value)
-        return true
     }
 
     override func isNil(_ value: Bool?) -> Bool { value == nil }

@@ -70,13 +70,6 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
         try storage.set(value, for: property)
     }
 
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try encode(storage.get(Date.self, for: property), into: &writer, context)
-        return true
-    }
-
     override func encode(_ value: Date, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         switch encoding {
         case .iso8601:

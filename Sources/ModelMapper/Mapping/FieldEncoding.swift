@@ -4,7 +4,9 @@ import TypeInfo
 /// How the plan's encoder writes one field: the common scalars inline (a typed load through
 /// the instance's storage and the writer call, as hand-written code does), everything else
 /// through the field's binding and codec. Chosen once per plan from the field's codec; the
-/// inline cases do exactly what those codecs' `encode(from:...)` do.
+/// inline cases do exactly what ``ValueCodec/encode(from:_:into:_:)`` does with those codecs.
+/// (The codecs keep no concrete `encode(from:)` of their own: only the tree encoder, for key
+/// paths and `didEncode`, reaches them through the generic one.)
 enum FieldEncoding {
     case string, int, bool, double, isoDate, optionalString, optionalInt, optionalBool
     /// Through ``FieldBinding/encode(from:_:_:)``.
@@ -27,12 +29,13 @@ enum FieldEncoding {
     /// Writes the field's value; returns `false`, having written nothing, for an omitted `nil`.
     @inline(__always)
     func write(
-        _ binding: FieldBinding, _ info: PropertyInfo, from storage: InstanceStorage, _ writer: inout JSONWriter,
+        _ binding: Unmanaged<FieldBinding>, _ info: PropertyInfo, from storage: InstanceStorage, _ writer: inout JSONWriter,
         _ context: EncodeContext
     ) throws -> Bool {
         switch self {
         case .string:
-            writer.string(try storage.get(String.self, for: info))
+            // Borrowed, not copied: no retain and release per field (see InstanceStorage.withValue).
+            try storage.withValue(String.self, for: info) { writer.string($0) }
         case .int:
             writer.integer(try storage.get(Int.self, for: info))
         case .bool:
@@ -40,13 +43,17 @@ enum FieldEncoding {
         case .double:
             let value = try storage.get(Double.self, for: info)
             // Infinities and NaN: the codec decides (null, or an error in strict mode).
-            guard value.isFinite else { return try binding.encode(from: storage, &writer, context) }
+            guard value.isFinite else { return try Self.general(binding, storage, &writer, context) }
             writer.double(value)
         case .isoDate:
             DateText.writeQuotedISO8601(try storage.get(Date.self, for: info), into: &writer.bytes)
         case .optionalString:
-            guard let value = try storage.get(String?.self, for: info) else { return Self.writeNil(&writer, context) }
-            writer.string(value)
+            let written = try storage.withValue(String?.self, for: info) { optional in
+                guard let value = optional else { return false }
+                writer.string(value)
+                return true
+            }
+            guard written else { return Self.writeNil(&writer, context) }
         case .optionalInt:
             guard let value = try storage.get(Int?.self, for: info) else { return Self.writeNil(&writer, context) }
             writer.integer(value)
@@ -54,9 +61,16 @@ enum FieldEncoding {
             guard let value = try storage.get(Bool?.self, for: info) else { return Self.writeNil(&writer, context) }
             writer.bool(value)
         case .general:
-            return try binding.encode(from: storage, &writer, context)
+            return try Self.general(binding, storage, &writer, context)
         }
         return true
+    }
+
+    /// Through the binding and its codec.
+    private static func general(
+        _ binding: Unmanaged<FieldBinding>, _ storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext
+    ) throws -> Bool {
+        try binding._withUnsafeGuaranteedRef { try $0.encode(from: storage, &writer, context) }
     }
 
     @inline(__always)
@@ -67,13 +81,21 @@ enum FieldEncoding {
     }
 }
 
-/// One field as the encoder's loop sees it. The references are `unowned(unsafe)`: the plan
-/// keeps the bindings (and through them the properties) alive in its `fields` for as long as
-/// it exists, and reading them here then costs no reference counting per field.
+/// One field as the encoder's loop sees it. The references are `Unmanaged`: the plan keeps
+/// the bindings (and through them the properties) alive in its `fields` for as long as it
+/// exists, and `_withUnsafeGuaranteedRef` then lends them without reference counting per
+/// field (an `unowned(unsafe)` reference is retained and released when read, as a strong one).
 struct EncodingSlot {
     let encoding: FieldEncoding
-    unowned(unsafe) let binding: FieldBinding
-    unowned(unsafe) let info: PropertyInfo
-    /// `"key":`, escaped, in the plan's prefix buffer (which lives as long as the plan).
-    let prefix: UnsafeBufferPointer<UInt8>
+    let binding: Unmanaged<FieldBinding>
+    let info: Unmanaged<PropertyInfo>
+    /// `,"key":`, escaped, in the plan's prefix buffer (which lives as long as the plan).
+    let member: UnsafeBufferPointer<UInt8>
+
+    init(encoding: FieldEncoding, binding: FieldBinding, member: UnsafeBufferPointer<UInt8>) {
+        self.encoding = encoding
+        self.binding = Unmanaged.passUnretained(binding)
+        self.info = Unmanaged.passUnretained(binding.info)
+        self.member = member
+    }
 }

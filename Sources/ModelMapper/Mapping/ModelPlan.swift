@@ -31,9 +31,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     private let hasDidDecode: Bool
     private let hasWillEncode: Bool
     private let hasDidEncode: Bool
-    /// `"key":` per binding, escaped, for the fast encoder, in one buffer.
+    /// `,"key":` per binding, escaped, in one buffer (the slots point into it).
     private let prefixStorage: UnsafeMutableBufferPointer<UInt8>
-    private let prefixRanges: [Range<Int>]
     /// Whether fields are read and written through `ClassInfo.withStorage` (one instance
     /// check per model) rather than `PropertyInfo.set`/`get` per field.
     private let accessesThroughStorage: Bool
@@ -73,6 +72,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         var prefixRanges: [Range<Int>] = []
         for binding in bindings {
             let start = prefixes.bytes.count
+            prefixes.byte(UInt8(ascii: ","))
             prefixes.string(binding.keyPaths[0].first ?? binding.property)
             prefixes.byte(UInt8(ascii: ":"))
             prefixRanges.append(start..<prefixes.bytes.count)
@@ -80,12 +80,11 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         let prefixStorage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(prefixes.bytes.count, 1))
         _ = prefixStorage.initialize(from: prefixes.bytes)
         self.prefixStorage = prefixStorage
-        self.prefixRanges = prefixRanges
         self.slots = ContiguousArray(
             bindings.indices.map { index in
                 EncodingSlot(
-                    encoding: FieldEncoding(bindings[index]), binding: bindings[index], info: bindings[index].info,
-                    prefix: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
+                    encoding: FieldEncoding(bindings[index]), binding: bindings[index],
+                    member: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
             })
         // A model with nothing to map needs no storage (and an empty struct has no address to
         // give: TypeInfo's withStorage traps on it in debug builds).
@@ -329,7 +328,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         if accessesThroughStorage {
             try info.withStorage(reading: value) { storage in try writeMembers(from: storage, &writer, context) }
         } else {
-            try writeMembers(&writer) { index, writer in try bindings[index].encode(value, &writer, context) }
+            try writeMembers(&writer) { index, _, writer in try bindings[index].encode(value, &writer, context) }
         }
         writer.byte(UInt8(ascii: "}"))
     }
@@ -337,22 +336,15 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     /// ``writeMembers(_:_:)`` through the instance's storage, the common scalars written inline
     /// (``FieldEncoding``): no closure or dynamic dispatch per field for them.
     private func writeMembers(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws {
-        var first = true
-        for index in fields.indices {
-            let mark = writer.bytes.count
-            if !first { writer.byte(UInt8(ascii: ",")) }
-            let slot = slots[index]
-            writer.bytes.append(contentsOf: slot.prefix)
+        try writeMembers(&writer) { _, slot, writer in
             do {
-                if try slot.encoding.write(slot.binding, slot.info, from: storage, &writer, context) {
-                    first = false
-                } else {
-                    writer.bytes.removeSubrange(mark...)
+                return try slot.info._withUnsafeGuaranteedRef { info in
+                    try slot.encoding.write(slot.binding, info, from: storage, &writer, context)
                 }
             } catch let error as MappingError {
-                throw error.prefixed(.key(fields[index].keyPaths[0].first ?? fields[index].property))
+                throw error
             } catch {
-                throw fields[index].accessError(error).prefixed(.key(fields[index].keyPaths[0].first ?? fields[index].property))
+                throw slot.binding._withUnsafeGuaranteedRef { $0.accessError(error) }
             }
         }
     }
@@ -361,16 +353,17 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     /// omitted `nil`, whose key is then taken back.
     @inline(__always)
     private func writeMembers(
-        _ writer: inout JSONWriter, _ write: (Int, inout JSONWriter) throws -> Bool
+        _ writer: inout JSONWriter, _ write: (Int, EncodingSlot, inout JSONWriter) throws -> Bool
     ) throws {
-        var first = true
-        for index in fields.indices {
+        // Each slot's member prefix is `,"key":`; the first member written leaves out the comma.
+        var skippedComma = 1
+        for index in slots.indices {
+            let slot = slots[index]
             let mark = writer.bytes.count
-            if !first { writer.byte(UInt8(ascii: ",")) }
-            writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
+            writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: slot.member[skippedComma...]))
             do {
-                if try write(index, &writer) {
-                    first = false
+                if try write(index, slot, &writer) {
+                    skippedComma = 0
                 } else {
                     writer.bytes.removeSubrange(mark...)
                 }

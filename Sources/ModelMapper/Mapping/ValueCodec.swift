@@ -98,11 +98,23 @@ class ValueCodec<V>: @unchecked Sendable {
 
     /// Writes the value of `property`, read through the instance's storage; returns `false`,
     /// writing nothing, for a `nil` left out.
+    ///
+    /// A struct's field is borrowed (a nested model or an array is not copied): the value being
+    /// encoded cannot change meanwhile. A class instance's field is copied: user code that runs
+    /// while a nested value is written (a hook, a transformer) could reassign the field, and a
+    /// borrow would not survive that.
     func encode(
         from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
     ) throws -> Bool {
-        let value = try storage.get(V.self, for: property)
-        if !context.writesNilAsNull && isNil(value) { return false }
+        if property.declaringType is AnyClass {
+            return try encodeUnlessOmitted(storage.get(V.self, for: property), into: &writer, context)
+        }
+        return try storage.withValue(V.self, for: property) { try encodeUnlessOmitted($0, into: &writer, context) }
+    }
+
+    private func encodeUnlessOmitted(_ value: borrowing V, into writer: inout JSONWriter, _ context: EncodeContext) throws -> Bool {
+        // Not `&&`: its autoclosure would have to copy the borrowed value.
+        if !context.writesNilAsNull, isNil(value) { return false }
         try encode(value, into: &writer, context)
         return true
     }
@@ -173,13 +185,6 @@ final class IntCodec: ValueCodec<Int>, @unchecked Sendable {
         try storage.set(value, for: property)
     }
 
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try writer.integer(storage.get(Int.self, for: property))
-        return true
-    }
-
     override func encode(_ value: Int, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.integer(value)
     }
@@ -225,13 +230,6 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
     ) throws {
         let value: Double = try decode(tape, i, context)
         try storage.set(value, for: property)
-    }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try encode(storage.get(Double.self, for: property), into: &writer, context)
-        return true
     }
 
     override func encode(_ value: Double, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -346,13 +344,6 @@ final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
         let value: Bool = try decode(tape, i, context)
         try storage.set(value, for: property)
     }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try writer.bool(storage.get(Bool.self, for: property))
-        return true
-    }
 }
 
 /// `String`; converting: the text of a number, `"true"`/`"false"`.
@@ -376,13 +367,6 @@ final class StringCodec: ValueCodec<String>, @unchecked Sendable {
     ) throws {
         let value: String = try decode(tape, i, context)
         try storage.set(value, for: property)
-    }
-
-    override func encode(
-        from storage: InstanceStorage, _ property: PropertyInfo, into writer: inout JSONWriter, _ context: EncodeContext
-    ) throws -> Bool {
-        try writer.string(storage.get(String.self, for: property))
-        return true
     }
 }
 

@@ -34,6 +34,39 @@ public struct InstanceStorage {
         return try getSlow(type, property)
     }
 
+    /// Lends a property's value to `body` without copying it: a `String` or a class reference
+    /// is neither retained nor released, as when hand-written code reads `value.field`.
+    ///
+    /// Like the buffer of `withUnsafeBytes`, the value is the instance's own: `body` must not
+    /// change the instance or let it go, and must not keep the value beyond the call (it may
+    /// copy it). A value that is not a plain load (weak and unowned storage, a cast from the
+    /// property's type) is a copy made by the general path of ``get(_:for:)``.
+    /// - Parameters:
+    ///   - type: the type to read as.
+    ///   - property: a property of the ClassInfo this storage came from (or of a superclass).
+    ///   - body: works with the value.
+    /// - Returns: what `body` returns.
+    /// - Throws: ``PropertyAccessError`` as ``get(_:for:)`` does; what `body` throws.
+    @inlinable @inline(__always)
+    public func withValue<Value, Result>(
+        _ type: Value.Type, for property: PropertyInfo, _ body: (borrowing Value) throws -> Result
+    ) throws -> Result {
+        if property.declaringTypeID == owners[0], property.allowsDirectAccess, Value.self == property.type {
+            return try Self.lend((base + property.offset).assumingMemoryBound(to: Value.self), to: body)
+        }
+        return try body(getSlow(type, property))
+    }
+
+    /// Passes the pointee to `body` as a borrow. Generic over `~Copyable` on purpose: for such a
+    /// `Value` the compiler cannot copy, so the borrow stays a borrow once specialised for a
+    /// copyable type (with `Value` copyable here, `pointee` would be loaded with a retain).
+    @inlinable @inline(__always)
+    static func lend<Value: ~Copyable, Result>(
+        _ pointer: UnsafePointer<Value>, to body: (borrowing Value) throws -> Result
+    ) rethrows -> Result {
+        try body(pointer.pointee)
+    }
+
     @usableFromInline @inline(never)
     func getSlow<Value>(_ type: Value.Type, _ property: PropertyInfo) throws -> Value {
         guard owners.contains(property.declaringTypeID) else {

@@ -39,21 +39,16 @@ extension EnumWitnessFunctions {
     /// A copy of the payload of `value`, whose case is `shape`; nil for a case without payload.
     func payload<E>(of value: E, shape: EnumPayloadShape) -> Any? {
         guard let payloadType = shape.payloadType else { return nil }
-        let buffer = UnsafeMutablePointer<E>.allocate(capacity: 1)
-        buffer.initialize(to: value)
-        defer {
-            buffer.deinitialize(count: 1)
-            buffer.deallocate()
+        return withTemporaryCopy(of: value) { raw in
+            // Projection clears tag bits stored in the payload's spare bits; injecting the tag
+            // again afterwards makes the buffer a valid enum for its deinitialization.
+            projectPayload(raw, metadata)
+            defer { injectTag(raw, shape.tag, metadata) }
+            func copy<P>(_: P.Type) -> Any {
+                shape.isIndirect ? IndirectPayload<P>.value(at: raw) : raw.assumingMemoryBound(to: P.self).pointee
+            }
+            return copy(payloadType)
         }
-        let raw = UnsafeMutableRawPointer(buffer)
-        // Projection clears tag bits stored in the payload's spare bits; injecting the tag
-        // again afterwards makes the buffer a valid enum for its deinitialization.
-        projectPayload(raw, metadata)
-        defer { injectTag(raw, shape.tag, metadata) }
-        func copy<P>(_: P.Type) -> Any {
-            shape.isIndirect ? IndirectPayload<P>.value(at: raw) : raw.assumingMemoryBound(to: P.self).pointee
-        }
-        return copy(payloadType)
     }
 
     /// Builds a value of `E` in case `shape`, with `payload` (already of the payload type) as

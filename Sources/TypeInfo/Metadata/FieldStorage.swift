@@ -101,29 +101,25 @@ struct ReferenceFieldStorage<F>: FieldStorage {
         } else {
             return false
         }
-        let temporary = UnsafeMutablePointer<F>.allocate(capacity: 1)
-        temporary.initialize(to: converted)
-        defer {
-            temporary.deinitialize(count: 1)
-            temporary.deallocate()
-        }
-        let raw = UnsafeRawPointer(temporary)
-        let object = raw.load(as: UnsafeMutableRawPointer?.self)
-        switch ownership {
-        case .weak:
-            _ = ReferenceStorageRuntime.shared.weakAssign(field, object)
-        case .unowned:
-            // Retain the new referent before releasing the old one: they may be the same object.
-            if let object { _ = ReferenceStorageRuntime.shared.unownedRetain(object) }
-            let old = field.load(as: UnsafeMutableRawPointer?.self)
-            field.storeBytes(of: object, as: UnsafeMutableRawPointer?.self)
-            if let old { ReferenceStorageRuntime.shared.unownedRelease(old) }
-        case .unownedUnsafe, .strong:
-            field.storeBytes(of: object, as: UnsafeMutableRawPointer?.self)
-        }
-        if wordCount > 1 {
-            let tail = (wordCount - 1) * MemoryLayout<UInt>.size
-            (field + MemoryLayout<UInt>.size).copyMemory(from: raw + MemoryLayout<UInt>.size, byteCount: tail)
+        withTemporaryCopy(of: converted) { temporary in
+            let raw = UnsafeRawPointer(temporary)
+            let object = raw.load(as: UnsafeMutableRawPointer?.self)
+            switch ownership {
+            case .weak:
+                _ = ReferenceStorageRuntime.shared.weakAssign(field, object)
+            case .unowned:
+                // Retain the new referent before releasing the old one: they may be the same object.
+                if let object { _ = ReferenceStorageRuntime.shared.unownedRetain(object) }
+                let old = field.load(as: UnsafeMutableRawPointer?.self)
+                field.storeBytes(of: object, as: UnsafeMutableRawPointer?.self)
+                if let old { ReferenceStorageRuntime.shared.unownedRelease(old) }
+            case .unownedUnsafe, .strong:
+                field.storeBytes(of: object, as: UnsafeMutableRawPointer?.self)
+            }
+            if wordCount > 1 {
+                let tail = (wordCount - 1) * MemoryLayout<UInt>.size
+                (field + MemoryLayout<UInt>.size).copyMemory(from: raw + MemoryLayout<UInt>.size, byteCount: tail)
+            }
         }
         return true
     }

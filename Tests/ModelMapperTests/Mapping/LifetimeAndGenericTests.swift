@@ -79,3 +79,36 @@ struct OnlyClosure: Mappable { var action: @Sendable () -> Void = {} }
         #expect(try ModelMapper.shared.encodeToJSONValue(users) == ["page": 2, "items": [["label": "a"]], "next": ["label": "b"]])
     }
 }
+
+/// A class model whose nested model's hook replaces the parent's field while the encoder is
+/// writing that field: the encoder must hold its own reference (a borrow from the parent's
+/// storage would be freed under it; the ASan run of `Tools/sanitize` would report it).
+final class ReassigningParent: Mappable {
+    var child = ReassigningChild()
+    var after = "after"
+    required init() {}
+}
+
+final class ReassigningChild: Mappable, MappingWillEncode {
+    /// Not a stored property of the model, which the mapper would report as unmappable.
+    nonisolated(unsafe) static weak var parent: ReassigningParent?
+    var name = "a child whose name is longer than fifteen bytes"
+    required init() {}
+
+    func willEncode() throws {
+        let replacement = ReassigningChild()
+        replacement.name = "replacement"
+        Self.parent?.child = replacement
+    }
+}
+
+@Suite struct ReassignedWhileEncodingTests {
+    @Test func aHookReplacingTheFieldBeingWrittenIsSafe() throws {
+        let parent = ReassigningParent()
+        ReassigningChild.parent = parent
+        let json = try ModelMapper().encodeToString(parent)
+        // The child read before its hook ran is the one written; the parent now holds the replacement.
+        #expect(json == #"{"child":{"name":"a child whose name is longer than fifteen bytes"},"after":"after"}"#)
+        #expect(parent.child.name == "replacement")
+    }
+}

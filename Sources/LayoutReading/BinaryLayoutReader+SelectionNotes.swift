@@ -1,0 +1,124 @@
+import DWARFInfo
+import TypeLayout
+
+/// A reading with all sources merged, before the selection applies: the notes of the sources,
+/// and DWARF's Swift types kept apart, so that the agreement notes can be made for exactly the
+/// types that are shown.
+struct MergedReading {
+    var document: LayoutDocument
+    /// DWARF's Swift types, when they were read to be compared with the merged layouts.
+    var swiftDWARF: [TypeLayout]?
+    var warnings: [String] = []
+
+    init(document: LayoutDocument) {
+        self.document = document
+    }
+
+    /// Adds DWARF's C and C++ types (when `includesCFamily`) and keeps its Swift types (when
+    /// `comparingSwift`); a DWARF that cannot be read is a warning, the rest stands.
+    mutating func mergeDWARF(path: String, includesCFamily: Bool, comparingSwift: Bool) {
+        do {
+            swiftDWARF = try BinaryLayoutReader.mergeDWARF(
+                path: path, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
+        } catch .noDebugInfo {
+            // Nothing to add.
+        } catch {
+            warnings.append("DWARF not used: \(error)")
+        }
+    }
+
+    /// Every type, with the agreement notes of every Swift type.
+    func result() -> LayoutReadResult {
+        var whole = document
+        if let swiftDWARF {
+            whole.image.notes += BinaryLayoutReader.dwarfAgreementNotes(merged: document.types, dwarf: swiftDWARF)
+        }
+        return LayoutReadResult(document: whole, warnings: warnings)
+    }
+
+    /// The types `selection` matches, the types they refer to, and the notes that describe them
+    /// and the file (``BinaryLayoutReader/selectionNotes(_:selected:)``).
+    func selecting(_ selection: TypeFilter) -> LayoutReadResult {
+        let selected = document.types.filter(selection.matches)
+        var image = document.image
+        image.notes = BinaryLayoutReader.selectionNotes(image.notes, selected: selected)
+        if let swiftDWARF {
+            image.notes += BinaryLayoutReader.dwarfAgreementNotes(merged: selected, dwarf: swiftDWARF)
+        }
+        return LayoutReadResult(
+            document: LayoutDocument(image: image, types: selected),
+            relatedTypes: BinaryLayoutReader.related(to: selected, in: document.types), warnings: warnings)
+    }
+}
+
+extension BinaryLayoutReader {
+    /// The notes of a reading narrowed to the `selected` types (the rule of a filtered
+    /// `typeinfo dump`): notes about the file stay as they are; a note about one type stays when
+    /// that type is selected; counts over the file's types go, and the selected types' unknown
+    /// sizes are counted instead. The same rule applies whether the selection reached the readers
+    /// or everything was read first, so the two give the same notes.
+    static func selectionNotes(_ notes: [String], selected: [TypeLayout]) -> [String] {
+        let names = Set(selected.map(\.name))
+        let manglings = Set(selected.compactMap { $0.mangledName.map(Self.bareMangling) })
+        var kept = notes.filter { note in
+            switch SourceNote(note) {
+            case .file: return true
+            case .fileCount: return false
+            case .type(let name): return names.contains(name)
+            case .mangledType(let mangling): return manglings.contains(Self.bareMangling(mangling))
+            case .types(let text): return names.contains { text.contains(": \($0) (") || text.contains(", \($0) (") }
+            }
+        }
+        let unknown = selected.filter { $0.genericParameters.isEmpty && [.struct, .enum].contains($0.kind) && $0.size == nil }
+        if !unknown.isEmpty {
+            kept.append("\(unknown.count) of the selected non-generic structs and enums have an unknown size")
+        }
+        return kept
+    }
+
+    /// `$s7NIOCore10ByteBufferV`, `_$s…` and `7NIOCore10ByteBufferV` name the same type.
+    private static func bareMangling(_ mangling: String) -> Substring {
+        for prefix in ["_$s", "$s"] where mangling.hasPrefix(prefix) { return mangling.dropFirst(prefix.count) }
+        return Substring(mangling)
+    }
+}
+
+/// What a note of BinaryInfo, TypeLowering or the merge is about, told by the fixed parts of its
+/// text (those modules write them; `selectionNotes` is their one reader).
+private enum SourceNote {
+    /// The file as a whole: a missing section, library or tool, records that could not be read.
+    case file
+    /// A count over all the file's types (the selection has its own count, or none).
+    case fileCount
+    /// One type, by name: "Name: static metadata at …", "Name: size: static metadata says …".
+    case type(String)
+    /// One type, by mangled name: "type lowering crashed on $s…: its computed layout is unknown".
+    case mangledType(String)
+    /// Several types named in the text, each after ": " or ", " and before " (": the runtime's
+    /// merged C types.
+    case types(String)
+
+    init(_ note: String) {
+        let counts = [
+            "have a superclass defined in another image", "non-generic types have no computed layout",
+            "have metadata the runtime completes at load time", "still have an unknown size", "type lowering gave up after",
+        ]
+        if counts.contains(where: note.contains) {
+            self = .fileCount
+        } else if note.hasPrefix("the Swift runtime merges imported C types by name: ") {
+            self = .types(note)
+        } else if note.hasPrefix("type lowering "), note.hasSuffix(": its computed layout is unknown"),
+            let start = note.firstRange(of: " on $s")
+        {
+            let mangling = note[start.upperBound...].dropLast(": its computed layout is unknown".count)
+            self = .mangledType(String(mangling))
+        } else if let marker = note.firstRange(of: ": static metadata at 0x") {
+            self = .type(String(note[..<marker.lowerBound]))
+        } else if let marker = note.firstRange(of: ": static metadata says "), let fact = note[..<marker.lowerBound].firstRange(of: ": ") {
+            // "Name: size: static metadata says …" names the fact after the type.
+            self = .type(String(note[..<fact.lowerBound]))
+        } else {
+            self = .file
+        }
+    }
+}
