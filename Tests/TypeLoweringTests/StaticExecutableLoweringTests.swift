@@ -62,8 +62,8 @@ struct StaticExecutableLoweringTests {
         let after = ToolchainLibraryLoweringTests.facts(document)
         #expect(after.unknown < before.unknown)
         #expect(
-            after.unknown * 50 <= after.stated + after.unknown,
-            "\(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 2%")
+            after.unknown * 100 <= after.stated + after.unknown,
+            "\(after.unknown) of \(after.stated + after.unknown) facts unknown, more than 1% (issue 9's aim)")
         #expect(
             !document.image.notes.contains { $0.contains("static metadata says") },
             "\(document.image.notes.filter { $0.contains("static metadata says") })")
