@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// A class's own stored properties as the library reads them from the class's field record.
 ///
 /// The client lays class instances out itself (the library adds up every ancestor's instance
@@ -10,7 +12,7 @@
 /// superclass, and are not used.
 extension LoweringSession {
     /// Metadata kind of a Swift class without Objective-C interop (MetadataValues.h).
-    static let classMetadataKind: UInt64 = 0
+    static let classMetadataKind = UInt64(MetadataKind.class.rawValue)
     /// Where `TargetClassMetadata` holds its descriptor pointer without Objective-C interop:
     /// kind, superclass, flags, instance address point, instance size, alignment mask, reserved,
     /// class size, class address point (8 + 8 + 4 + 4 + 4 + 2 + 2 + 4 + 4).
@@ -33,21 +35,12 @@ extension LoweringSession {
             result.unknownReason = "the reflection library cannot lay out its fields (a field type it cannot lower)"
             return result
         }
-        result.kind = Self.name(of: info.kind)
-        result.size = info.size
-        result.alignment = info.alignment
-        result.stride = info.stride
+        result.take(info)
         for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
             guard let child = context.child(ofMetadata: metadata, at: index) else { continue }
-            var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
-            if let childRef = child.typeRef, !restsOnZeroSizedStruct(childRef, depth: 0), let childInfo = context.info(of: childRef) {
-                entry.kind = Self.name(of: childInfo.kind)
-                entry.size = childInfo.size
-                entry.alignment = childInfo.alignment
-                entry.stride = childInfo.stride
-            } else if child.typeRef != nil {
-                entry.kind = Self.name(of: .unknown)
-            }
+            var entry = LoweredType.Child(child, index: index)
+            let lowerable = child.typeRef.flatMap { restsOnZeroSizedStruct($0, depth: 0) ? nil : $0 }
+            entry.take(lowerable.flatMap { context.info(of: $0) }, childHasType: child.typeRef != nil)
             result.children.append(entry)
         }
         return result

@@ -22,25 +22,16 @@ extension LoweringSession {
             return result
         }
         // The struct's own facts stay with its builtin descriptor: this reply is about its fields.
-        result.kind = Self.name(of: info.kind)
-        result.size = info.size
-        result.alignment = info.alignment
-        result.stride = info.stride
+        result.take(info)
         for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
             guard let child = records.child(of: typeRef, at: index) else { continue }
-            var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
-            if let childRef = child.typeRef, let name = records.mangledName(of: childRef),
-                let ordinary = context.typeRef(mangledName: name),
-                !restsOnZeroSizedStruct(ordinary, depth: 0), let childInfo = context.info(of: ordinary)
-            {
-                entry.mangledType = name
-                entry.kind = Self.name(of: childInfo.kind)
-                entry.size = childInfo.size
-                entry.alignment = childInfo.alignment
-                entry.stride = childInfo.stride
-            } else if child.typeRef != nil {
-                entry.kind = Self.name(of: .unknown)
-            }
+            var entry = LoweredType.Child(child, index: index)
+            // The field's type as the ordinary context knows it, through the name the record gives.
+            let name = child.typeRef.flatMap { records.mangledName(of: $0) }
+            let ordinary = name.flatMap { context.typeRef(mangledName: $0) }.flatMap { restsOnZeroSizedStruct($0, depth: 0) ? nil : $0 }
+            let childInfo = ordinary.flatMap { context.info(of: $0) }
+            if childInfo != nil { entry.mangledType = name }
+            entry.take(childInfo, childHasType: child.typeRef != nil)
             result.children.append(entry)
         }
         return result

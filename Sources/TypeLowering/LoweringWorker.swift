@@ -5,6 +5,7 @@ import Glibc
 import Musl
 #endif
 import SystemPackage
+import TypeLayout
 
 /// The body of the `typeinfo-lowering` executable: reads one request on standard input, lays the
 /// images out in its own memory, and answers type by type on standard output.
@@ -139,24 +140,13 @@ final class LoweringSession {
                 "it holds a zero-sized struct without stored properties: empty or @_rawLayout (Atomic, Mutex), which the library lowers alike"
             return result
         }
-        result.kind = Self.name(of: info.kind)
-        result.size = info.size
-        result.alignment = info.alignment
-        result.stride = info.stride
+        result.take(info)
         if sizeOnly { return result }
         for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
             guard let child = context.child(of: typeRef, at: index) else { continue }
-            var entry = LoweredType.Child(name: child.name.isEmpty ? "#\(index)" : child.name, offset: child.offset)
+            var entry = LoweredType.Child(child, index: index)
             if let childRef = child.typeRef, includeTypeNames { entry.mangledType = context.mangledName(of: childRef) }
-            if let childRef = child.typeRef, let childInfo = context.info(of: childRef) {
-                entry.kind = Self.name(of: childInfo.kind)
-                entry.size = childInfo.size
-                entry.alignment = childInfo.alignment
-                entry.stride = childInfo.stride
-            } else if child.typeRef != nil {
-                // A child with a type the library cannot lower (unlike an enum case without payload).
-                entry.kind = Self.name(of: .unknown)
-            }
+            entry.take(child.typeRef.flatMap { context.info(of: $0) }, childHasType: child.typeRef != nil)
             result.children.append(entry)
         }
         result.extraInhabitants =
@@ -169,7 +159,7 @@ final class LoweringSession {
     }
 
     /// Metadata kinds (MetadataValues.h) of the synthetic records, by the mangling's last letter.
-    static let metadataKinds: [Character: UInt64] = ["V": 0x200, "O": 0x201]
+    static let metadataKinds: [Character: UInt64] = ["V": UInt64(MetadataKind.struct.rawValue), "O": UInt64(MetadataKind.enum.rawValue)]
 
     /// The typeref of a non-generic struct or enum found through its descriptor symbol
     /// (`$s…Mn`), for names the library cannot resolve (private types).
