@@ -185,9 +185,9 @@ final class RawValueCodec<R: RawRepresentable>: ValueCodec<R>, @unchecked Sendab
     }
 }
 
-// `String?`, `Int?` and `Bool?` with concrete code: the most common optionals, decoded and
-// stored without `OptionalCodec`'s generic value temporaries (the encoder writes them inline,
-// see FieldEncoding).
+// `String?`, `Int?` and `Bool?` with concrete code: the most common optionals, decoded
+// without `OptionalCodec`'s generic value temporaries (the plan stores and writes them with
+// their concrete types, see FieldDecoding and FieldEncoding).
 
 /// `String?`.
 final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
@@ -197,13 +197,6 @@ final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
 
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> String? {
         tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
-    }
-
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: String? = try decode(tape, i, context)
-        try storage.set(value, for: property)
     }
 
     override func encode(_ value: String?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -221,13 +214,6 @@ final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
         tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
     }
 
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Int? = try decode(tape, i, context)
-        try storage.set(value, for: property)
-    }
-
     override func encode(_ value: Int?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         if let value { writer.integer(value) } else { writer.null() }
     }
@@ -243,13 +229,6 @@ final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
 
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Bool? {
         tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
-    }
-
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Bool? = try decode(tape, i, context)
-        try storage.set(value, for: property)
     }
 
     override func encode(_ value: Bool?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
