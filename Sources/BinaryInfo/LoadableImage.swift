@@ -139,8 +139,17 @@ public final class LoadableImage {
     /// ones included) come from a table built on first use; other names from the exported symbols.
     public func address(ofSymbol name: String) -> UInt64? {
         if name.hasSuffix("Mn") { return descriptorSymbols[name] }
-        return addresses(ofSymbols: [name], exportedOnly: true)[name]
+        return address(ofExportedSymbol: ExportedSymbolName(name))
     }
+
+    /// The address of `name` if this image exports it (`.dynsym`, as the dynamic loader finds it):
+    /// through `.gnu.hash` when the image has a usable one, else by a scan of `.dynsym`.
+    public func address(ofExportedSymbol name: ExportedSymbolName) -> UInt64? {
+        if let table = exportTable { return table.value(of: name) }
+        return addresses(ofSymbols: [name.name], exportedOnly: true)[name.name]
+    }
+
+    private lazy var exportTable: GNUHashTable? = GNUHashTable(file: file, bytes: space.bytes)
 
     /// Every defined `…Mn` (nominal type descriptor) symbol, by name.
     private lazy var descriptorSymbols: [String: UInt64] = {

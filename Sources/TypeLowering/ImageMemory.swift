@@ -73,11 +73,13 @@ final class ImageMemory {
             // metadata, witness tables); C imports (`stdout`, `malloc`) are never followed.
             for case .imported(_, let symbol, _) in mapped.image.relocations where symbol.hasPrefix("$s") { pending.insert(symbol) }
         }
-        for mapped in images where !pending.isEmpty {
-            let base = UInt64(UInt(bitPattern: mapped.base))
-            for (name, address) in mapped.image.addresses(ofSymbols: pending, exportedOnly: true) {
-                resolved[name] = base &+ address
-                pending.remove(name)
+        // Each name hashed once, then looked up image by image through their hash tables.
+        for name in pending.map(ExportedSymbolName.init) {
+            for mapped in images {
+                if let address = mapped.image.address(ofExportedSymbol: name) {
+                    resolved[name.name] = UInt64(UInt(bitPattern: mapped.base)) &+ address
+                    break
+                }
             }
         }
     }
