@@ -70,11 +70,12 @@ public final class LoadableImage {
     }
 
     private init(bytes: FileBytes, path: String, includeStaticSymbols: Bool) throws(BinaryInfoError) {
-        let file = try ELFFile(bytes: bytes, includeStaticSymbols: includeStaticSymbols)
+        // Symbols are only ever looked up by name here: no sort by value.
+        let file = try ELFFile(bytes: bytes, includeStaticSymbols: includeStaticSymbols, sortsSymbols: false)
         guard file.fileType != ELFFile.typeRelocatable else {
             throw BinaryInfoError.unsupported(path: path, detail: "a relocatable object (.o) has no load addresses; link it first")
         }
-        let space = try AddressSpace(file: file, bytes: bytes)
+        let space = try AddressSpace(file: file, bytes: bytes, recordingRelocationSections: false)
         var limit: UInt64 = 0
         for region in space.regions {
             let (end, overflow) = region.start.addingReportingOverflow(region.size)
@@ -155,11 +156,13 @@ public final class LoadableImage {
     private lazy var descriptorSymbols: [String: UInt64] = {
         var table: [String: UInt64] = [:]
         // Private descriptors are local symbols: only `.symtab` has them.
-        let full = hasStaticSymbols ? file : ((try? ELFFile(bytes: space.bytes)) ?? file)
+        let full = hasStaticSymbols ? file : ((try? ELFFile(bytes: space.bytes, sortsSymbols: false)) ?? file)
         forEachSymbolName(in: full) { raw, value in
             guard raw.count > 2, raw[raw.count - 2] == UInt8(ascii: "M"), raw[raw.count - 1] == UInt8(ascii: "n") else { return }
+            // The lowest address wins, whatever the table order (as when the symbols were sorted).
             let name = String(decoding: raw, as: UTF8.self)
-            if table[name] == nil { table[name] = value }
+            if let known = table[name], known <= value { return }
+            table[name] = value
         }
         return table
     }()
@@ -199,7 +202,7 @@ public final class LoadableImage {
         forEachSymbolName(exportedOnly: exportedOnly) { raw, value in
             guard let candidates = wanted[Self.hash(raw)] else { return }
             let name = String(decoding: raw, as: UTF8.self)
-            if candidates.contains(name), found[name] == nil { found[name] = value }
+            if candidates.contains(name), found[name].map({ value < $0 }) ?? true { found[name] = value }
         }
         return found
     }
@@ -225,16 +228,24 @@ public final class LoadableImage {
     private static func relocations(of file: ELFFile, space: AddressSpace) -> [Relocation] {
         let types = ELFMachine(rawValue: file.machine)?.relocationTypes
         let relative = types?.relative ?? []
-        // 64 and GLOB_DAT. JUMP_SLOT fills PLT slots of functions, which a reflection reader never follows.
+        // 64 and GLOB_DAT. JUMP_SLOT fills PLT slots of functions, which a reflection reader never
+        // follows; those of functions the image defines are filled all the same, below.
         let symbolic = (types?.absolute64 ?? []).union(types?.globalData ?? [])
+        let jumpSlot = types?.jumpSlot ?? []
         var result: [Relocation] = []
-        var covered: Set<UInt64> = []
+        // Slots no relative or symbolic entry fills, by place: PLT slots of defined functions,
+        // and RELR-packed relative relocations (the address space holds their targets).
+        var others: [UInt64: UInt64] = [:]
+        for (place, target) in space.slots {
+            if case .address(let address) = target { others[place] = address }
+        }
+        var filled: [UInt64] = []
         for section in file.relocationSections where section.isDynamic {
             let symbols = file.symbolTables[section.symbolTableSection] ?? []
             for entry in section.entries {
                 if relative.contains(entry.type) {
                     result.append(.relative(place: entry.offset, addend: UInt64(bitPattern: entry.addend)))
-                    covered.insert(entry.offset)
+                    filled.append(entry.offset)
                 } else if symbolic.contains(entry.type), entry.symbolIndex < symbols.count {
                     let symbol = symbols[entry.symbolIndex]
                     if symbol.isDefined {
@@ -242,13 +253,16 @@ public final class LoadableImage {
                     } else if !symbol.name.isEmpty {
                         result.append(.imported(place: entry.offset, symbol: symbol.name, addend: entry.addend))
                     }
-                    covered.insert(entry.offset)
+                    filled.append(entry.offset)
+                } else if jumpSlot.contains(entry.type), entry.symbolIndex < symbols.count, symbols[entry.symbolIndex].isDefined {
+                    others[entry.offset] = symbols[entry.symbolIndex].value &+ UInt64(bitPattern: entry.addend)
                 }
             }
         }
-        // RELR-packed relative relocations: the address space already holds their targets.
-        for (place, target) in space.slots where !covered.contains(place) {
-            if case .address(let address) = target { result.append(.relative(place: place, addend: address)) }
+        // Few such slots: each filled place is looked up among them, with no set of them all.
+        if !others.isEmpty {
+            for place in filled where others[place] != nil { others[place] = nil }
+            for (place, address) in others { result.append(.relative(place: place, addend: address)) }
         }
         return result
     }
