@@ -87,8 +87,9 @@ public final class LoadableImage {
     }
 
     /// Reads an image held in memory (for fuzzing and tests); `name` stands for its path.
-    public convenience init(bytes: [UInt8], name: String) throws(BinaryInfoError) {
-        try self.init(bytes: FileBytes(bytes, path: name), path: name, includeStaticSymbols: true, deferringTables: false)
+    public convenience init(bytes: [UInt8], name: String, deferringTables: Bool = false) throws(BinaryInfoError) {
+        try self.init(
+            bytes: FileBytes(bytes, path: name), path: name, includeStaticSymbols: !deferringTables, deferringTables: deferringTables)
     }
 
     private init(bytes: FileBytes, path: String, includeStaticSymbols: Bool, deferringTables: Bool) throws(BinaryInfoError) {
