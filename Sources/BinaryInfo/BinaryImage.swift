@@ -29,6 +29,14 @@ public enum BinaryImage {
         return try read(bytes, path: path)
     }
 
+    /// Reads every Swift type in an ``ImageFile`` that other readers (DWARF) share.
+    ///
+    /// - Parameter file: the file, read once.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
+    public static func read(_ file: ImageFile) throws(BinaryInfoError) -> BinaryReading {
+        try read(file.bytes, path: file.path)
+    }
+
     /// Reads every Swift type in an ELF image held in memory (for fuzzing and tests).
     ///
     /// - Parameters:

@@ -43,15 +43,16 @@ public enum BinaryLayoutReader {
     /// Every type of the file, all sources merged, with DWARF's Swift types kept apart for the
     /// agreement notes.
     private static func readWhole(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> MergedReading {
+        let file = try imageFile(path)
         var document: LayoutDocument
         do {
-            document = try readSwift(path: path, options: options)
+            document = try readSwift(path: path, options: options, file: file)
         } catch .notSwift {
             // A C program or library: DWARF alone may still describe its types.
             guard options.readsDWARF else { throw .noTypes(path: path) }
             let cTypes: [TypeLayout]
             do {
-                cTypes = try DWARFReader(path: path).typeLayouts(languages: .cFamily)
+                cTypes = try DWARFReader(file: file).typeLayouts(languages: .cFamily)
             } catch .noDebugInfo {
                 throw .noTypes(path: path)
             } catch {
@@ -66,24 +67,25 @@ public enum BinaryLayoutReader {
         }
         var reading = MergedReading(document: document)
         if options.readsDWARF, document.image.hasDebugInfo != false {
-            reading.mergeDWARF(path: path, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
+            reading.mergeDWARF(file: file, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
         }
         return reading
     }
 
     /// The static metadata's layouts with the computed ones merged in; with `selection`, only the
     /// types it matches and the types they refer to are lowered, and only they are returned.
-    static func readSwift(path: String, options: LayoutReadOptions, selection: TypeFilter? = nil) throws(BinaryInfoError) -> LayoutDocument
-    {
+    static func readSwift(
+        path: String, options: LayoutReadOptions, selection: TypeFilter? = nil, file: ImageFile? = nil
+    ) throws(BinaryInfoError) -> LayoutDocument {
         guard options.computesLayouts else {
-            var document = try metadataLayouts(path).document
+            var document = try metadataLayouts(path, file).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
         let dependencies = runtimeLibraries(forFileAt: path, options)
         // The worker lays the images out while the metadata is read.
         let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
-        let reading = try metadataLayouts(path)
+        let reading = try metadataLayouts(path, file)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
@@ -108,9 +110,10 @@ public enum BinaryLayoutReader {
     /// them (``LayoutReadOptions/wantsFileNotes``).
     static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult
     {
+        let file = try imageFile(path)
         let document: LayoutDocument
         do {
-            document = try readSwift(path: path, options: options, selection: selection)
+            document = try readSwift(path: path, options: options, selection: selection, file: file)
         } catch .notSwift {
             return try readWhole(path: path, options: options).selecting(selection)
         } catch {
@@ -120,7 +123,7 @@ public enum BinaryLayoutReader {
         if options.readsDWARF, document.image.hasDebugInfo != false {
             let includesCFamily = !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection)
             let comparingSwift = options.wantsFileNotes && options.checksSwiftAgainstDWARF
-            reading.mergeDWARF(path: path, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
+            reading.mergeDWARF(file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
         }
         return reading.selecting(selection)
     }
@@ -134,8 +137,18 @@ public enum BinaryLayoutReader {
         }
     }
 
-    private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> BinaryReading {
-        try BinaryImage.read(atPath: path)
+    private static func metadataLayouts(_ path: String, _ file: ImageFile?) throws(BinaryInfoError) -> BinaryReading {
+        guard let file else { return try BinaryImage.read(atPath: path) }
+        return try BinaryImage.read(file)
+    }
+
+    /// The file read once, for the metadata and DWARF readers to share.
+    private static func imageFile(_ path: String) throws(LayoutReadingError) -> ImageFile {
+        do {
+            return try ImageFile(path: path)
+        } catch {
+            throw .unreadable(path: path, error)
+        }
     }
 
     static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [String]) {
