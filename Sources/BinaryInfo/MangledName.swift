@@ -209,14 +209,13 @@ extension SwiftImage {
         if name.isPlain {
             return SwiftDemangler.typeName(mangling: name.text) == nil ? nil : typeName(forMangling: name.text)
         }
-        let key = "resolved " + name.pieces.map { "\($0)" }.joined(separator: "|")
-        if let known = resolvedNames[key] { return known }
+        if let known = resolvedNames[name.pieces] { return known }
         let printed = SymbolicPlaceholder.print(
             name,
             typeName: { SwiftDemangler.demangle(symbol: "$s" + $0 + "D") },
             protocolName: { protocolName(forMangling: $0) }
         )
-        resolvedNames[key] = .some(printed)
+        resolvedNames[name.pieces] = .some(printed)
         return printed
     }
 

@@ -23,8 +23,10 @@ final class SwiftImage {
     var contextManglings: [UInt64: String] = [:]
     /// Memoised demangled type names by mangling.
     var demangled: [String: String] = [:]
-    /// Memoised names of manglings with symbolic references (nil: not printable exactly).
-    var resolvedNames: [String: String?] = [:]
+    /// Memoised names of manglings with symbolic references (nil: not printable exactly), keyed
+    /// by their pieces (hashed as they are: interpolating them into a string key cost more than
+    /// the demangling it saved).
+    var resolvedNames: [[MangledName.Piece]: String?] = [:]
 
     /// The deepest chain of parent contexts or superclasses a real program has, with room to spare.
     static let maximumChainDepth = 64

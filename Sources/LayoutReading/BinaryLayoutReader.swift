@@ -76,14 +76,14 @@ public enum BinaryLayoutReader {
     static func readSwift(path: String, options: LayoutReadOptions, selection: TypeFilter? = nil) throws(BinaryInfoError) -> LayoutDocument
     {
         guard options.computesLayouts else {
-            var document = try metadataLayouts(path).document
+            var document = try metadataLayouts(path, selection).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
         let dependencies = runtimeLibraries(forFileAt: path, options)
         // The worker lays the images out while the metadata is read.
         let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
-        let reading = try metadataLayouts(path)
+        let reading = try metadataLayouts(path, selection)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
@@ -134,8 +134,11 @@ public enum BinaryLayoutReader {
         }
     }
 
-    private static func metadataLayouts(_ path: String) throws(BinaryInfoError) -> BinaryReading {
-        try BinaryImage.read(atPath: path)
+    /// The static metadata's layouts; with a selection, only of the types it matches and the
+    /// types they need (the rest are named, not laid out).
+    private static func metadataLayouts(_ path: String, _ selection: TypeFilter?) throws(BinaryInfoError) -> BinaryReading {
+        guard let selection else { return try BinaryImage.read(atPath: path) }
+        return try BinaryImage.read(atPath: path, selecting: selection.matches)
     }
 
     static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [String]) {
