@@ -223,7 +223,7 @@ extension SwiftImage {
 
     /// A protocol's qualified name, demangled through its descriptor symbol's spelling.
     func protocolName(forMangling mangling: String) -> String {
-        if let known = demangled["protocol " + mangling] { return known }
+        if let known = demangled["protocol " + mangling] ?? nil { return known }
         let prefix = "protocol descriptor for "
         var name = mangling
         if let text = SwiftDemangler.demangle(symbol: "$s" + mangling + "Mp"), text.hasPrefix(prefix) {
