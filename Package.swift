@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "DWARFInfo",
-            dependencies: ["TypeLayout", "CLibDwarf", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["TypeLayout", "BinaryInfo", "CLibDwarf", .product(name: "SystemPackage", package: "swift-system")]
         ),
 
         // Computed layouts: the toolchain's libswiftRemoteMirror (declared in CSwiftRemoteMirror,

@@ -48,6 +48,25 @@ public enum BinaryImage {
         return try read(bytes, path: path, selecting: selects)
     }
 
+    /// Reads every Swift type in an ``ImageFile`` that other readers (DWARF) share.
+    ///
+    /// - Parameter file: the file, read once.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
+    public static func read(_ file: ImageFile) throws(BinaryInfoError) -> BinaryReading {
+        try read(file.bytes, path: file.path)
+    }
+
+    /// Reads the Swift types in an ``ImageFile`` that a question is about, as
+    /// ``read(atPath:selecting:)`` does.
+    ///
+    /// - Parameters:
+    ///   - file: the file, read once.
+    ///   - selects: judges a type by its name, kind, module, generic parameters and mangled name.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
+    public static func read(_ file: ImageFile, selecting selects: @escaping (TypeLayout) -> Bool) throws(BinaryInfoError) -> BinaryReading {
+        try read(file.bytes, path: file.path, selecting: selects)
+    }
+
     /// Reads every Swift type in an ELF image held in memory (for fuzzing and tests).
     ///
     /// - Parameters:

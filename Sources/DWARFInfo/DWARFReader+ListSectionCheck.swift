@@ -27,8 +27,7 @@ extension DWARFReader {
     /// .debug_rnglists or .debug_loclists unit header is malformed; returns quietly when the
     /// sections are absent, compressed, or the section table cannot be read (libdwarf then
     /// reports that itself).
-    static func checkListSections(path: String, is64Bit: Bool, isLittleEndian: Bool) throws(DWARFReaderError) {
-        guard let file = try? ELFFileWindow(path: path) else { return }
+    static func checkListSections(_ file: ELFFileWindow, path: String, is64Bit: Bool, isLittleEndian: Bool) throws(DWARFReaderError) {
         guard let header = file.bytes(at: 0, count: is64Bit ? 64 : 52) else { return }
         let fields = Fields(bytes: header, littleEndian: isLittleEndian)
         guard let tableOffset = fields.value(at: is64Bit ? 0x28 : 0x20, width: is64Bit ? 8 : 4),

@@ -1,3 +1,4 @@
+import BinaryInfo
 import SystemPackage
 import TypeLayout
 
@@ -27,17 +28,52 @@ public struct DWARFReader: Sendable {
     /// `nil` for another machine.
     public let architecture: String?
 
+    /// The file's bytes, read once: libdwarf reads the debug sections from them.
+    let file: ImageFile
+    /// Whether libdwarf reads the shared bytes where it can (false: it opens the file itself,
+    /// for tests that compare the two).
+    var readsSharedBytes = ProcessEnvironment.readsFromMemory
+
     /// The most type-describing entries read from one file.
     public static let entryLimit = 20_000_000
 
-    /// Checks that `path` names a readable ELF file.
+    /// Checks that `path` names a readable ELF file, and maps it.
     ///
     /// - Parameter path: an ELF executable, shared library or object file.
     /// - Throws: ``DWARFReaderError`` when the file is missing, not a regular file,
     ///   unreadable, not ELF or shorter than its ELF header.
     public init(path: String) throws(DWARFReaderError) {
-        self.path = path
-        let header = try Self.readIdentification(path: path)
+        let status: Stat
+        do {
+            status = try FilePath(path).stat()
+        } catch {
+            if error == .noSuchFileOrDirectory || error == .notDirectory { throw .fileNotFound(path: path) }
+            throw .unreadable(path: path, reason: error.description)
+        }
+        guard status.type == .regular else { throw .notARegularFile(path: path) }
+        let file: ImageFile
+        do {
+            file = try ImageFile(path: path)
+        } catch {
+            switch error {
+            case .fileNotFound: throw .fileNotFound(path: path)
+            case .isDirectory: throw .notARegularFile(path: path)
+            default: throw .unreadable(path: path, reason: error.problem)
+            }
+        }
+        try self.init(file: file)
+    }
+
+    /// Checks that a file another reader already read (BinaryInfo's ``BinaryInfo/ImageFile``)
+    /// is an ELF file; the debug information is then read from the same bytes, without opening
+    /// the file again.
+    ///
+    /// - Parameter file: the file, read once.
+    /// - Throws: ``DWARFReaderError`` when the file is not ELF or shorter than its ELF header.
+    public init(file: ImageFile) throws(DWARFReaderError) {
+        self.path = file.path
+        self.file = file
+        let header = try Self.readIdentification(ELFFileWindow(file: file), path: file.path)
         is64Bit = header.is64Bit
         isLittleEndian = header.isLittleEndian
         architecture = header.architecture
@@ -95,8 +131,8 @@ public struct DWARFReader: Sendable {
 
     /// Reads the entries of the units of `languages` (every unit's root, whatever its language).
     func debugInfoTree(languages: DWARFLanguages = .all) throws(DWARFReaderError) -> DebugInfoTree {
-        try Self.checkListSections(path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
-        let file = try LibDwarfFile(path: path)
+        try Self.checkListSections(ELFFileWindow(file: file), path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
+        let file = try LibDwarfFile(file: file, sharedBytes: readsSharedBytes)
         var entries: [DebugEntry] = []
         var signatures: [UInt64: DebugOffset] = [:]
         var skipped: [Range<UInt64>] = []
@@ -106,7 +142,7 @@ public struct DWARFReader: Sendable {
         for group in file.comdatDebugGroups() {
             let groupFile: LibDwarfFile
             do {
-                groupFile = try LibDwarfFile(path: path, group: group)
+                groupFile = try LibDwarfFile(file: self.file, group: group)
             } catch .noDebugInfo {
                 continue
             }
@@ -146,22 +182,9 @@ public struct DWARFReader: Sendable {
 
     /// Reads and checks the ELF identification bytes and the header length.
     private static func readIdentification(
-        path: String
+        _ window: ELFFileWindow, path: String
     ) throws(DWARFReaderError) -> (is64Bit: Bool, isLittleEndian: Bool, architecture: String?) {
-        let status: Stat
-        do {
-            status = try FilePath(path).stat()
-        } catch {
-            if error == .noSuchFileOrDirectory || error == .notDirectory { throw .fileNotFound(path: path) }
-            throw .unreadable(path: path, reason: error.description)
-        }
-        guard status.type == .regular else { throw .notARegularFile(path: path) }
-        let bytes: [UInt8]
-        do {
-            bytes = try ELFFileWindow(path: path).prefix(at: 0, upTo: 64)
-        } catch {
-            throw .unreadable(path: path, reason: "\(error)")
-        }
+        let bytes = window.prefix(at: 0, upTo: 64)
         let filled = bytes.count
         guard filled >= 4, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
             throw .notELF(path: path)

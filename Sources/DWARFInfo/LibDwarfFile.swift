@@ -1,6 +1,8 @@
+import BinaryInfo
 import CLibDwarf
+import Synchronization
 
-// The only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
+// With LibDwarfFile+ObjectAccess.swift (the object interface), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
 // attributes, errors, location lists) is released here before the call returns; what leaves
 // this file is plain Swift values (`DebugEntry`).
 
@@ -11,30 +13,59 @@ import CLibDwarf
 final class LibDwarfFile {
     private let debug: Dwarf_Debug
     private let path: String
+    /// Serializes the opening of sessions: libdwarf's ELF reader keeps process-wide state (shim.h).
+    private static let initLock = Mutex(())
+    /// The sections libdwarf reads from the shared bytes, or nil when libdwarf opened the file.
+    private let sectionTable: DWARFSectionTable?
 
-    /// Opens `path` with libdwarf.
+    /// Opens a libdwarf session over `file`: over its shared bytes where libdwarf can read them
+    /// from memory (``DWARFSectionTable``), else over its path.
     ///
     /// - Throws: ``DWARFReaderError/noDebugInfo(path:)`` when the file has no DWARF, and
     ///   ``DWARFReaderError/malformedDebugInfo(path:offset:detail:)`` when libdwarf rejects it.
-    /// - Parameter group: the section group to read: 0 for the base group (everything not in
-    ///   a COMDAT group), or a COMDAT group number from ``comdatDebugGroups()``.
-    init(path: String, group: UInt64 = 0) throws(DWARFReaderError) {
+    /// - Parameters:
+    ///   - file: the file, read once.
+    ///   - group: the section group to read: 0 for the base group (everything not in
+    ///     a COMDAT group), or a COMDAT group number from ``comdatDebugGroups()``.
+    ///   - sharedBytes: whether to read the shared bytes where libdwarf can.
+    init(file: ImageFile, group: UInt64 = 0, sharedBytes: Bool = true) throws(DWARFReaderError) {
+        let path = file.path
         self.path = path
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
+        let groupNumber = group == 0 ? UInt32(DW_GROUPNUMBER_ANY) : UInt32(truncatingIfNeeded: group)
+        if group == 0, sharedBytes, let table = DWARFSectionTable(file: file) {
+            sectionTable = table
+            let result = Self.initLock.withLock { _ in
+                // See shim.h: a flags reader left behind by a dwarf_init_path session would be
+                // handed this table as its own object.
+                let flagsReader = typeinfo_exchange_dwarf_elf_flags_reader(nil)
+                defer { _ = typeinfo_exchange_dwarf_elf_flags_reader(flagsReader) }
+                return dwarf_object_init_b(table.interface, nil, nil, groupNumber, &debug, &error)
+            }
+            self.debug = try Self.session(result, debug, error, path: path)
+            return
+        }
+        sectionTable = nil
         // A nil error handler plus a non-nil error pointer makes libdwarf return errors instead
         // of aborting the process. A nil true-path buffer turns off GNU debuglink following, so
         // only the named file is read.
-        let result = dwarf_init_path(
-            path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), group == 0 ? UInt32(DW_GROUPNUMBER_ANY) : UInt32(truncatingIfNeeded: group),
-            nil, nil, &debug, nil, 0, nil, &error
-        )
+        let result = Self.initLock.withLock { _ in
+            dwarf_init_path(path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), groupNumber, nil, nil, &debug, nil, 0, nil, &error)
+        }
+        self.debug = try Self.session(result, debug, error, path: path)
+    }
+
+    /// The session an init call opened, or the error it reported.
+    private static func session(_ result: Int32, _ debug: Dwarf_Debug?, _ error: Dwarf_Error?, path: String) throws(DWARFReaderError)
+        -> Dwarf_Debug
+    {
         switch result {
         case DW_DLV_OK:
             guard let debug else {
                 throw .malformedDebugInfo(path: path, offset: nil, detail: "libdwarf returned no session")
             }
-            self.debug = debug
+            return debug
         case DW_DLV_NO_ENTRY:
             throw .noDebugInfo(path: path)
         default:
@@ -45,7 +76,11 @@ final class LibDwarfFile {
 
     deinit {
         var error: Dwarf_Error?
-        _ = dwarf_finish(debug, &error)
+        if sectionTable != nil {
+            _ = dwarf_object_finish(debug, &error)
+        } else {
+            _ = dwarf_finish(debug, &error)
+        }
         if let error { dwarf_dealloc_error(nil, error) }
     }
 

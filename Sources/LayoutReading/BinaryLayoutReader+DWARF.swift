@@ -1,3 +1,4 @@
+import BinaryInfo
 import DWARFInfo
 import TypeLayout
 
@@ -7,10 +8,10 @@ extension BinaryLayoutReader {
     /// ``dwarfAgreementNotes(merged:dwarf:)``), nil otherwise. Only the units of the languages
     /// asked for are read.
     static func mergeDWARF(
-        path: String, into document: inout LayoutDocument, includesCFamily: Bool, comparingSwift: Bool
+        file: ImageFile, into document: inout LayoutDocument, includesCFamily: Bool, comparingSwift: Bool
     ) throws(DWARFReaderError) -> [TypeLayout]? {
         guard includesCFamily || comparingSwift else { return nil }
-        let reader = try DWARFReader(path: path)
+        let reader = try DWARFReader(file: file)
         var cTypes: [TypeLayout] = []
         var swiftTypes: [TypeLayout]?
         switch (includesCFamily, comparingSwift) {

@@ -1,3 +1,4 @@
+import BinaryInfo
 import DWARFInfo
 import TypeLayout
 
@@ -16,10 +17,10 @@ struct MergedReading {
 
     /// Adds DWARF's C and C++ types (when `includesCFamily`) and keeps its Swift types (when
     /// `comparingSwift`); a DWARF that cannot be read is a warning, the rest stands.
-    mutating func mergeDWARF(path: String, includesCFamily: Bool, comparingSwift: Bool) {
+    mutating func mergeDWARF(file: ImageFile, includesCFamily: Bool, comparingSwift: Bool) {
         do {
             swiftDWARF = try BinaryLayoutReader.mergeDWARF(
-                path: path, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
+                file: file, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
         } catch .noDebugInfo {
             // Nothing to add.
         } catch {

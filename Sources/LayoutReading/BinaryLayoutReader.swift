@@ -43,15 +43,16 @@ public enum BinaryLayoutReader {
     /// Every type of the file, all sources merged, with DWARF's Swift types kept apart for the
     /// agreement notes.
     private static func readWhole(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> MergedReading {
+        let file = try imageFile(path)
         var document: LayoutDocument
         do {
-            document = try readSwift(path: path, options: options)
+            document = try readSwift(path: path, options: options, file: file)
         } catch .notSwift {
             // A C program or library: DWARF alone may still describe its types.
             guard options.readsDWARF else { throw .noTypes(path: path) }
             let cTypes: [TypeLayout]
             do {
-                cTypes = try DWARFReader(path: path).typeLayouts(languages: .cFamily)
+                cTypes = try DWARFReader(file: file).typeLayouts(languages: .cFamily)
             } catch .noDebugInfo {
                 throw .noTypes(path: path)
             } catch {
@@ -66,24 +67,25 @@ public enum BinaryLayoutReader {
         }
         var reading = MergedReading(document: document)
         if options.readsDWARF, document.image.hasDebugInfo != false {
-            reading.mergeDWARF(path: path, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
+            reading.mergeDWARF(file: file, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
         }
         return reading
     }
 
     /// The static metadata's layouts with the computed ones merged in; with `selection`, only the
     /// types it matches and the types they refer to are lowered, and only they are returned.
-    static func readSwift(path: String, options: LayoutReadOptions, selection: TypeFilter? = nil) throws(BinaryInfoError) -> LayoutDocument
-    {
+    static func readSwift(
+        path: String, options: LayoutReadOptions, selection: TypeFilter? = nil, file: ImageFile? = nil
+    ) throws(BinaryInfoError) -> LayoutDocument {
         guard options.computesLayouts else {
-            var document = try metadataLayouts(path, selection).document
+            var document = try metadataLayouts(path, file, selection).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
         let dependencies = runtimeLibraries(forFileAt: path, options)
         // The worker lays the images out while the metadata is read.
         let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
-        let reading = try metadataLayouts(path, selection)
+        let reading = try metadataLayouts(path, file, selection)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
@@ -108,9 +110,10 @@ public enum BinaryLayoutReader {
     /// them (``LayoutReadOptions/wantsFileNotes``).
     static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult
     {
+        let file = try imageFile(path)
         let document: LayoutDocument
         do {
-            document = try readSwift(path: path, options: options, selection: selection)
+            document = try readSwift(path: path, options: options, selection: selection, file: file)
         } catch .notSwift {
             return try readWhole(path: path, options: options).selecting(selection)
         } catch {
@@ -120,7 +123,7 @@ public enum BinaryLayoutReader {
         if options.readsDWARF, document.image.hasDebugInfo != false {
             let includesCFamily = !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection)
             let comparingSwift = options.wantsFileNotes && options.checksSwiftAgainstDWARF
-            reading.mergeDWARF(path: path, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
+            reading.mergeDWARF(file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
         }
         return reading.selecting(selection)
     }
@@ -134,11 +137,26 @@ public enum BinaryLayoutReader {
         }
     }
 
-    /// The static metadata's layouts; with a selection, only of the types it matches and the
-    /// types they need (the rest are named, not laid out).
-    private static func metadataLayouts(_ path: String, _ selection: TypeFilter?) throws(BinaryInfoError) -> BinaryReading {
-        guard let selection else { return try BinaryImage.read(atPath: path) }
-        return try BinaryImage.read(atPath: path, selecting: selection.matches)
+    /// The static metadata's layouts, from the file already read when there is one; with a
+    /// selection, only of the types it matches and the types they need (the rest are named, not laid out).
+    private static func metadataLayouts(_ path: String, _ file: ImageFile?, _ selection: TypeFilter?) throws(BinaryInfoError)
+        -> BinaryReading
+    {
+        switch (file, selection) {
+        case (let file?, let selection?): return try BinaryImage.read(file, selecting: selection.matches)
+        case (let file?, nil): return try BinaryImage.read(file)
+        case (nil, let selection?): return try BinaryImage.read(atPath: path, selecting: selection.matches)
+        case (nil, nil): return try BinaryImage.read(atPath: path)
+        }
+    }
+
+    /// The file read once, for the metadata and DWARF readers to share.
+    private static func imageFile(_ path: String) throws(LayoutReadingError) -> ImageFile {
+        do {
+            return try ImageFile(path: path)
+        } catch {
+            throw .unreadable(path: path, error)
+        }
     }
 
     static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [String]) {

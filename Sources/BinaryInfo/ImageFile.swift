@@ -1,0 +1,82 @@
+/// The bytes of one ELF file, read (mapped) once and shared by every reader of that file.
+///
+/// ``BinaryImage/read(_:)`` reads the Swift metadata from it, and DWARFInfo's `DWARFReader`
+/// hands the same bytes to libdwarf, so a file whose types and debug information are both read
+/// is opened once.
+///
+/// ```swift
+/// let file = try ImageFile(path: "libfoo.so")
+/// let reading = try BinaryImage.read(file)
+/// ```
+public final class ImageFile: Sendable {
+    let bytes: FileBytes
+
+    /// The path the file was read from.
+    public var path: String { bytes.path }
+    /// The number of bytes in the file.
+    public var count: Int { bytes.count }
+
+    /// Reads (maps) the file at `path`.
+    ///
+    /// - Throws: ``BinaryInfoError/fileNotFound(path:)``, ``BinaryInfoError/isDirectory(path:)``,
+    ///   ``BinaryInfoError/unreadable(path:detail:)`` or ``BinaryInfoError/tooLarge(path:size:limit:)``.
+    public init(path: String) throws(BinaryInfoError) {
+        bytes = try ImageLoader.readFile(path)
+    }
+
+    init(bytes: FileBytes) {
+        self.bytes = bytes
+    }
+
+    /// Calls `body` with the file's bytes, valid only during the call.
+    public func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<bytes.count]))
+    }
+
+    /// The file's section headers (through libelf), each section with bytes checked to lie
+    /// inside the file.
+    ///
+    /// - Throws: ``BinaryInfoError`` when the file is not a 64-bit little-endian ELF file or a
+    ///   header or section lies outside it.
+    public func sectionHeaders() throws(BinaryInfoError) -> ImageSections {
+        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false)
+        let sections = file.sections.map {
+            ImageSection(
+                index: $0.index, name: $0.name, type: $0.type, flags: $0.flags, address: $0.address, offset: $0.offset,
+                size: $0.size, link: $0.link, info: $0.info)
+        }
+        return ImageSections(fileType: file.fileType, sections: sections)
+    }
+}
+
+/// The section headers of an ``ImageFile``.
+public struct ImageSections: Sendable {
+    /// The ELF file type (`e_type`): 1 relocatable, 2 executable, 3 shared object.
+    public var fileType: UInt16
+    /// The sections in index order; inactive (`SHT_NULL`) headers are left out.
+    public var sections: [ImageSection]
+}
+
+/// One ELF section header, as libelf reads it.
+public struct ImageSection: Sendable {
+    /// The section's index in the header table.
+    public var index: Int
+    /// The section's name (from the section name table).
+    public var name: String
+    /// `sh_type`.
+    public var type: UInt32
+    /// `sh_flags`.
+    public var flags: UInt64
+    /// `sh_addr`.
+    public var address: UInt64
+    /// `sh_offset`: where its bytes start in the file (meaningless for `SHT_NOBITS`).
+    public var offset: UInt64
+    /// `sh_size`.
+    public var size: UInt64
+    /// `sh_link`.
+    public var link: UInt32
+    /// `sh_info`.
+    public var info: UInt32
+}
