@@ -19,6 +19,12 @@ struct ELFSection: Sendable {
     var isThreadLocal: Bool { flags & UInt64(SHF_TLS) != 0 }
     /// SHF_ALLOC: the section is part of the loaded image.
     var isAllocated: Bool { flags & UInt64(SHF_ALLOC) != 0 }
+    /// SHT_GNU_HASH: the dynamic loader's hash table of exported symbols.
+    var isGNUHashTable: Bool { type == UInt32(SHT_GNU_HASH) }
+    /// SHT_DYNSYM: the dynamic symbol table.
+    var isDynamicSymbolTable: Bool { type == UInt32(SHT_DYNSYM) }
+    /// The size of one `Elf64_Sym` entry of a symbol table.
+    static let symbolEntrySize = UInt64(MemoryLayout<Elf64_Sym>.size)
 }
 
 /// One symbol from `.symtab` or `.dynsym`.

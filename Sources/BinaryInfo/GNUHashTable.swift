@@ -27,12 +27,8 @@ public struct ExportedSymbolName: Hashable, Sendable {
 /// walk ends at the symbol table's end. A name is reported found only after its bytes compare
 /// equal in `.dynstr`, so a corrupt table can make a symbol missed, never a wrong one found.
 struct GNUHashTable {
-    /// SHT_GNU_HASH.
-    static let sectionType: UInt32 = 0x6fff_fff6
-    /// SHT_DYNSYM.
-    static let dynamicSymbolsType: UInt32 = 11
     /// The size of an `Elf64_Sym`.
-    static let symbolSize: UInt64 = 24
+    static let symbolSize = ELFSection.symbolEntrySize
 
     private let bytes: FileBytes
     private let bucketCount: UInt32
@@ -52,8 +48,8 @@ struct GNUHashTable {
     /// The table of `file`, or nil when it has none or its header does not fit its section (the
     /// caller then scans `.dynsym`).
     init?(file: ELFFile, bytes: FileBytes) {
-        guard let table = file.sections.first(where: { $0.type == Self.sectionType && $0.hasFileBytes }),
-            let symbols = file.sections.first(where: { $0.index == Int(table.link) && $0.type == Self.dynamicSymbolsType }),
+        guard let table = file.sections.first(where: { $0.isGNUHashTable && $0.hasFileBytes }),
+            let symbols = file.sections.first(where: { $0.index == Int(table.link) && $0.isDynamicSymbolTable }),
             symbols.hasFileBytes,
             let strings = file.sections.first(where: { $0.index == Int(symbols.link) && $0.hasFileBytes }),
             table.size >= 16
