@@ -15,15 +15,6 @@ final class LibDwarfFile {
     private let path: String
     /// Serializes the opening of sessions: libdwarf's ELF reader keeps process-wide state (shim.h).
     private static let initLock = Mutex(())
-
-    /// Turns off libdwarf's record of every block it hands out (a search tree that `dwarf_finish`
-    /// walks to free what the caller forgot): this file releases every DIE, attribute, list and
-    /// error itself, and the record cost about 15% of a whole-binary DWARF reading. The flag is
-    /// process-wide and must not change while a session is open, so it is set once, before the
-    /// first session (a static `let` is initialized once, thread-safely).
-    private static let allocationRecordOff: Void = {
-        _ = dwarf_set_de_alloc_flag(0)
-    }()
     /// The sections libdwarf reads from the shared bytes, or nil when libdwarf opened the file.
     private let sectionTable: DWARFSectionTable?
 
@@ -42,7 +33,6 @@ final class LibDwarfFile {
         self.path = path
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
-        Self.allocationRecordOff
         let groupNumber = group == 0 ? UInt32(DW_GROUPNUMBER_ANY) : UInt32(truncatingIfNeeded: group)
         if group == 0, sharedBytes, let table = DWARFSectionTable(file: file) {
             sectionTable = table
