@@ -29,12 +29,42 @@ public enum BinaryImage {
         return try read(bytes, path: path)
     }
 
+    /// Reads the Swift types in the ELF file at `path` that a question is about: those `selects`
+    /// accepts, and the types their layouts need or refer to (superclasses, field and payload
+    /// types, an optional's wrapped type), with every protocol. Other types are named but not
+    /// laid out, so a question about one type costs little more than naming every type.
+    ///
+    /// The types returned are laid out exactly as in ``read(atPath:)``; the notes that count
+    /// types count only the types laid out.
+    ///
+    /// - Parameters:
+    ///   - path: an executable, shared library or relocatable object (`.o`).
+    ///   - selects: judges a type by the facts known before its fields are read: `name`, `kind`,
+    ///     `module`, `genericParameters`, `mangledName`.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
+    public static func read(atPath path: String, selecting selects: @escaping (TypeLayout) -> Bool) throws(BinaryInfoError) -> BinaryReading
+    {
+        let bytes = try ImageLoader.readFile(path)
+        return try read(bytes, path: path, selecting: selects)
+    }
+
     /// Reads every Swift type in an ``ImageFile`` that other readers (DWARF) share.
     ///
     /// - Parameter file: the file, read once.
     /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
     public static func read(_ file: ImageFile) throws(BinaryInfoError) -> BinaryReading {
         try read(file.bytes, path: file.path)
+    }
+
+    /// Reads the Swift types in an ``ImageFile`` that a question is about, as
+    /// ``read(atPath:selecting:)`` does.
+    ///
+    /// - Parameters:
+    ///   - file: the file, read once.
+    ///   - selects: judges a type by its name, kind, module, generic parameters and mangled name.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
+    public static func read(_ file: ImageFile, selecting selects: @escaping (TypeLayout) -> Bool) throws(BinaryInfoError) -> BinaryReading {
+        try read(file.bytes, path: file.path, selecting: selects)
     }
 
     /// Reads every Swift type in an ELF image held in memory (for fuzzing and tests).
@@ -52,14 +82,16 @@ public enum BinaryImage {
         try read(bytes, path: path).document
     }
 
-    static func read(_ bytes: FileBytes, path: String) throws(BinaryInfoError) -> BinaryReading {
+    static func read(_ bytes: FileBytes, path: String, selecting selects: ((TypeLayout) -> Bool)? = nil) throws(BinaryInfoError)
+        -> BinaryReading
+    {
         let file = try ELFFile(bytes: bytes)
         let space = try AddressSpace(file: file, bytes: bytes)
         let image = SwiftImage(file: file, space: space)
         guard image.sections["swift5_fieldmd"] != nil || image.sections["swift5_type_metadata"] != nil else {
             throw BinaryInfoError.notSwift(path: path)
         }
-        let types = try image.readTypes()
+        let types = try image.readTypes(selecting: selects)
         let fileType: String
         switch file.fileType {
         case ELFFile.typeRelocatable: fileType = "relocatable"

@@ -271,6 +271,22 @@ struct ELFFile: Sendable {
 
     /// The name of a symbol, read from its string table in `bytes` (bounds-checked); nil when the
     /// string table or the offset is out of range.
+    /// Whether `symbol`'s name starts with `prefix` and ends with `suffix` (or `otherSuffix`), compared as
+    /// bytes: a scan of every symbol for a few names makes no string of the others.
+    func symbol(
+        _ symbol: DefinedSymbol, in bytes: FileBytes, hasPrefix prefix: StaticString, suffix: StaticString,
+        orSuffix otherSuffix: StaticString? = nil
+    )
+        -> Bool
+    {
+        guard let table = sections.first(where: { $0.index == Int(symbol.stringTable) }), table.hasFileBytes,
+            UInt64(symbol.nameOffset) < table.size
+        else { return false }
+        return bytes.cString(
+            atOffset: table.offset + UInt64(symbol.nameOffset), limit: table.size - UInt64(symbol.nameOffset), hasPrefix: prefix,
+            suffix: suffix, orSuffix: otherSuffix)
+    }
+
     func name(of symbol: DefinedSymbol, in bytes: FileBytes) -> String? {
         guard let table = sections.first(where: { $0.index == Int(symbol.stringTable) }), table.hasFileBytes,
             UInt64(symbol.nameOffset) < table.size

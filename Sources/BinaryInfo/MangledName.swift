@@ -207,22 +207,21 @@ extension SwiftImage {
     /// - Returns: nil when the name cannot be printed exactly (see ``SymbolicPlaceholder``).
     func typeName(for name: MangledName) -> String? {
         if name.isPlain {
-            return SwiftDemangler.typeName(mangling: name.text) == nil ? nil : typeName(forMangling: name.text)
+            return demangledTypeName(name.text)
         }
-        let key = "resolved " + name.pieces.map { "\($0)" }.joined(separator: "|")
-        if let known = resolvedNames[key] { return known }
+        if let known = resolvedNames[name.pieces] { return known }
         let printed = SymbolicPlaceholder.print(
             name,
             typeName: { SwiftDemangler.demangle(symbol: "$s" + $0 + "D") },
             protocolName: { protocolName(forMangling: $0) }
         )
-        resolvedNames[key] = .some(printed)
+        resolvedNames[name.pieces] = .some(printed)
         return printed
     }
 
     /// `text` when it demangles to exactly `printed`, else nil: a mangling is shown only when true.
     func checkedMangling(_ text: String, printed: String?) -> String? {
-        guard let printed, SwiftDemangler.typeName(mangling: text) != nil, typeName(forMangling: text) == printed else { return nil }
+        guard let printed, demangledTypeName(text) == printed else { return nil }
         return text
     }
 }

@@ -31,7 +31,8 @@ final class RuntimeWitnessTables: Sendable {
         space = try AddressSpace(file: file, bytes: bytes)
         var symbols: [String: UInt64] = [:]
         for symbol in file.definedSymbols {
-            guard let name = file.name(of: symbol, in: bytes), name.hasPrefix("$s"), name.hasSuffix("WV") || name.hasSuffix("N") else {
+            guard file.symbol(symbol, in: bytes, hasPrefix: "$s", suffix: "WV", orSuffix: "N"), let name = file.name(of: symbol, in: bytes)
+            else {
                 continue
             }
             symbols[name] = symbol.value

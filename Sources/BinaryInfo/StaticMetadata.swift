@@ -45,11 +45,12 @@ extension SwiftImage {
         for (slot, target) in space.slots {
             if case .address(let descriptor) = target { consider(slot: slot, descriptor: descriptor) }
         }
-        // Images without dynamic relocations (non-PIE executables) store the pointers as plain words;
-        // their `$s…N` metadata symbols say where to look.
-        if found.count < descriptors.count {
+        // Images without dynamic relocations for their own pointers (non-PIE executables, object
+        // files) store the pointers as plain words; their `$s…N` metadata symbols say where to look.
+        // A shared object or PIE relocates every pointer it holds, so the slots above found all there is.
+        if found.count < descriptors.count, file.fileType != ELFFile.typeShared {
             for symbol in file.definedSymbols {
-                guard let name = file.name(of: symbol, in: space.bytes), name.hasPrefix("$s"), name.hasSuffix("N") else { continue }
+                guard file.symbol(symbol, in: space.bytes, hasPrefix: "$s", suffix: "N") else { continue }
                 for offset: UInt64 in [8, 40] {
                     if case .address(let descriptor)? = try? space.pointer(at: symbol.value &+ offset, what: "metadata descriptor") {
                         consider(slot: symbol.value &+ offset, descriptor: descriptor)

@@ -1,9 +1,9 @@
 import TypeLayout
 
 extension SwiftImage {
-    /// Builds the layout of one struct, class or enum from its descriptor, its field
-    /// descriptor and (for non-generic types whose metadata is complete on disk) its static metadata.
-    func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws(BinaryInfoError) -> TypeLayout {
+    /// The part of a type's layout a selection is judged by (name, kind, module, generic
+    /// parameters), read without its fields or metadata.
+    func namedLayout(for descriptor: TypeDescriptor) throws(BinaryInfoError) -> TypeLayout {
         guard let mangling = try mangling(ofContextAt: descriptor.address, depth: 0) else {
             throw BinaryInfoError.malformedRecord(
                 path: path, what: "type descriptor", address: descriptor.address, detail: "its context cannot be named")
@@ -36,6 +36,13 @@ extension SwiftImage {
                 layout.name += "<" + names.joined(separator: ", ") + ">"
             }
         }
+        return layout
+    }
+
+    /// Builds the layout of one struct, class or enum from its descriptor, its field
+    /// descriptor and (for non-generic types whose metadata is complete on disk) its static metadata.
+    func typeLayout(for descriptor: TypeDescriptor, metadata: UInt64?) throws(BinaryInfoError) -> TypeLayout {
+        var layout = try namedLayout(for: descriptor)
         if let superclass = descriptor.superclassMangling {
             layout.superclass = typeName(for: superclass)
             layout.superclassMangledName = checkedMangling(superclass.text, printed: layout.superclass)
@@ -61,7 +68,7 @@ extension SwiftImage {
         layout.instanceSize = staticLayout.instanceSize
         layout.instanceAlignment = staticLayout.instanceAlignment
 
-        if kind == .enum {
+        if layout.kind == .enum {
             layout.cases = records.map { record in
                 EnumCaseLayout(
                     name: record.name,

@@ -5,7 +5,11 @@ extension SwiftImage {
     ///
     /// A record that cannot be read is skipped with a note; if no record can be read at all,
     /// the first error is thrown, so a malformed file is reported rather than dumped as empty.
-    func readTypes() throws(BinaryInfoError) -> [TypeLayout] {
+    ///
+    /// - Parameter selects: when given, only the types it accepts (judged by name, kind and
+    ///   module) and the types they need (``descriptorsNeeded(among:selects:)``) are laid out and
+    ///   returned, with every protocol; their layouts are those of a whole reading.
+    func readTypes(selecting selects: ((TypeLayout) -> Bool)? = nil) throws(BinaryInfoError) -> [TypeLayout] {
         var failures: [(UInt64, BinaryInfoError)] = []
         var attempted = 0
 
@@ -53,11 +57,16 @@ extension SwiftImage {
             notes.append("types without a type metadata record could not all be found: \(error.problem)")
         }
 
+        // 1c. A selective reading lays out only what the selection needs.
+        var needed: Set<UInt64>?
+        if let selects { needed = descriptorsNeeded(among: descriptors, selects: selects) }
+        let laidOutCandidates = needed.map { needed in descriptors.filter { needed.contains($0.address) } } ?? descriptors
+
         // 2. Static metadata, found through the pointers that name each descriptor.
         var kinds: [UInt64: ContextKind] = [:]
         // Foreign metadata (imported C types, kind 2) is complete on disk; only the runtime's
         // uniquing is left to do. Singleton initialisation (kind 1) is not: skip it.
-        for descriptor in descriptors where !descriptor.context.isGeneric && descriptor.context.metadataInitialization != 1 {
+        for descriptor in laidOutCandidates where !descriptor.context.isGeneric && descriptor.context.metadataInitialization != 1 {
             if let kind = descriptor.kind { kinds[descriptor.address] = kind }
         }
         let metadata = staticMetadata(for: kinds)
@@ -67,7 +76,7 @@ extension SwiftImage {
         for record in try recordAddresses(in: "swift5_protocol_conformances") {
             do {
                 guard let conformance = try space.relativeTarget(at: record, what: "conformance record") else { continue }
-                guard let (type, proto) = try readConformance(at: conformance) else { continue }
+                guard let (type, proto) = try readConformance(at: conformance, wanted: { needed?.contains($0) ?? true }) else { continue }
                 conformances[type, default: []].append(proto)
             } catch {
                 failures.append((record, error))
@@ -81,7 +90,7 @@ extension SwiftImage {
         var laidOut: [TypeDescriptor] = []
         var layoutIndexByMangling: [String: Int] = [:]
         var runtimeInitialised = 0
-        for descriptor in descriptors {
+        for descriptor in laidOutCandidates {
             do {
                 var layout = try typeLayout(for: descriptor, metadata: metadata[descriptor.address])
                 layout.conformances = conformances[descriptor.address] ?? []
@@ -194,7 +203,8 @@ extension SwiftImage {
 
     /// Reads a protocol conformance descriptor: the protocol (relative indirectable, +0), the
     /// conforming type (relative, +4, interpreted by the flags' TypeReferenceKind in bits 3-5).
-    private func readConformance(at address: UInt64) throws(BinaryInfoError) -> (UInt64, String)? {
+    /// Conformances of types `wanted` rejects are not named (nil).
+    private func readConformance(at address: UInt64, wanted: (UInt64) -> Bool) throws(BinaryInfoError) -> (UInt64, String)? {
         guard let proto = try relativeIndirectable(at: address, what: "conformance protocol") else { return nil }
         let flags = try space.read(UInt32.self, at: address &+ 12, what: "conformance flags")
         guard let typeReference = try space.relativeTarget(at: address &+ 4, what: "conformance type") else { return nil }
@@ -206,13 +216,14 @@ extension SwiftImage {
             type = address
         default: return nil
         }
+        guard wanted(type) else { return nil }
         guard let protocolMangling = try mangling(of: proto) else { return nil }
         return (type, protocolName(forMangling: protocolMangling))
     }
 
     /// A protocol's qualified name, demangled through its descriptor symbol's spelling.
     func protocolName(forMangling mangling: String) -> String {
-        if let known = demangled["protocol " + mangling] { return known }
+        if let known = demangled["protocol " + mangling] ?? nil { return known }
         let prefix = "protocol descriptor for "
         var name = mangling
         if let text = SwiftDemangler.demangle(symbol: "$s" + mangling + "Mp"), text.hasPrefix(prefix) {

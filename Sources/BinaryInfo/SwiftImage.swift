@@ -21,10 +21,13 @@ final class SwiftImage {
 
     /// Memoised context manglings by descriptor address.
     var contextManglings: [UInt64: String] = [:]
-    /// Memoised demangled type names by mangling.
-    var demangled: [String: String] = [:]
-    /// Memoised names of manglings with symbolic references (nil: not printable exactly).
-    var resolvedNames: [String: String?] = [:]
+    /// Memoised demangled type names by mangling (nil: the runtime cannot demangle it), and
+    /// protocol names by `"protocol " + mangling`.
+    var demangled: [String: String?] = [:]
+    /// Memoised names of manglings with symbolic references (nil: not printable exactly), keyed
+    /// by their pieces (hashed as they are: interpolating them into a string key cost more than
+    /// the demangling it saved).
+    var resolvedNames: [[MangledName.Piece]: String?] = [:]
 
     /// The deepest chain of parent contexts or superclasses a real program has, with room to spare.
     static let maximumChainDepth = 64
@@ -79,10 +82,8 @@ final class SwiftImage {
             if symbolsByAddress[mid].value < address { low = mid + 1 } else { high = mid }
         }
         while low < symbolsByAddress.count, symbolsByAddress[low].value == address {
-            if let name = file.name(of: symbolsByAddress[low], in: space.bytes),
-                name.hasPrefix("$s"), name.hasSuffix("Mn") || name.hasSuffix("Mp")
-            {
-                return name
+            if file.symbol(symbolsByAddress[low], in: space.bytes, hasPrefix: "$s", suffix: "Mn", orSuffix: "Mp") {
+                return file.name(of: symbolsByAddress[low], in: space.bytes)
             }
             low += 1
         }
@@ -91,9 +92,15 @@ final class SwiftImage {
 
     /// Demangles a type mangling (memoised); falls back to the mangling itself when the runtime cannot.
     func typeName(forMangling mangling: String) -> String {
+        demangledTypeName(mangling) ?? mangling
+    }
+
+    /// The runtime's name for a type mangling (memoised), nil when it cannot demangle it: asking
+    /// whether a mangling demangles costs no second demangling.
+    func demangledTypeName(_ mangling: String) -> String? {
         if let known = demangled[mangling] { return known }
-        let name = SwiftDemangler.typeName(mangling: mangling) ?? mangling
-        demangled[mangling] = name
+        let name = SwiftDemangler.typeName(mangling: mangling)
+        demangled[mangling] = .some(name)
         return name
     }
 }

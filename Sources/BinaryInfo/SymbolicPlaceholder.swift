@@ -157,7 +157,7 @@ enum SymbolicPlaceholder {
             printed = printed.replacingAll(standIn, with: real)
         }
         // A stand-in printed where no replacement reached it would be a false name.
-        guard !printed.contains(marker) else { return nil }
+        guard !printed.containsBytes(of: marker) else { return nil }
         return (TypeNameSugar.apply(printed), costsMore)
     }
 
@@ -299,6 +299,19 @@ enum SymbolicPlaceholder {
 }
 
 extension String {
+    /// Whether `target` occurs in the string, comparing UTF-8 bytes (see ``replacingAll(_:with:)``
+    /// for why not `contains(_:)`).
+    func containsBytes(of target: String) -> Bool {
+        let needle = Array(target.utf8)
+        guard let first = needle.first else { return true }
+        let haystack = Array(utf8)
+        guard haystack.count >= needle.count else { return false }
+        for index in 0...(haystack.count - needle.count) where haystack[index] == first {
+            if haystack[index..<index + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     /// Replaces every occurrence of `target` (no Foundation needed). Compares UTF-8 bytes:
     /// `firstRange(of:)` builds a substring searcher per call, which cost more than the rest of
     /// a reading's name printing.

@@ -78,14 +78,14 @@ public enum BinaryLayoutReader {
         path: String, options: LayoutReadOptions, selection: TypeFilter? = nil, file: ImageFile? = nil
     ) throws(BinaryInfoError) -> LayoutDocument {
         guard options.computesLayouts else {
-            var document = try metadataLayouts(path, file).document
+            var document = try metadataLayouts(path, file, selection).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
         let dependencies = runtimeLibraries(forFileAt: path, options)
         // The worker lays the images out while the metadata is read.
         let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
-        let reading = try metadataLayouts(path, file)
+        let reading = try metadataLayouts(path, file, selection)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
@@ -137,9 +137,17 @@ public enum BinaryLayoutReader {
         }
     }
 
-    private static func metadataLayouts(_ path: String, _ file: ImageFile?) throws(BinaryInfoError) -> BinaryReading {
-        guard let file else { return try BinaryImage.read(atPath: path) }
-        return try BinaryImage.read(file)
+    /// The static metadata's layouts, from the file already read when there is one; with a
+    /// selection, only of the types it matches and the types they need (the rest are named, not laid out).
+    private static func metadataLayouts(_ path: String, _ file: ImageFile?, _ selection: TypeFilter?) throws(BinaryInfoError)
+        -> BinaryReading
+    {
+        switch (file, selection) {
+        case (let file?, let selection?): return try BinaryImage.read(file, selecting: selection.matches)
+        case (let file?, nil): return try BinaryImage.read(file)
+        case (nil, let selection?): return try BinaryImage.read(atPath: path, selecting: selection.matches)
+        case (nil, nil): return try BinaryImage.read(atPath: path)
+        }
     }
 
     /// The file read once, for the metadata and DWARF readers to share.

@@ -112,10 +112,30 @@ public struct TypeFilter: Sendable {
         if names.isEmpty { return true }
         return names.contains { pattern in
             switch pattern {
-            case .substring(let text): return type.name.contains(text)
+            case .substring(let text): return Self.contains(type.name, text)
             case .regex(let regex, _): return type.name.contains(regex)
             }
         }
+    }
+
+    /// `name.contains(text)`, comparing UTF-8 bytes when both are ASCII (where bytes and
+    /// characters agree): the standard library's substring search builds a searcher per call,
+    /// which cost 34,000 instructions a type, more than the rest of a one-type reading's filtering.
+    private static func contains(_ name: String, _ text: String) -> Bool {
+        var name = name
+        var text = text
+        let fast = name.withUTF8 { haystack in
+            text.withUTF8 { needle -> Bool? in
+                guard haystack.allSatisfy({ $0 < 0x80 }), needle.allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard let first = needle.first else { return true }
+                guard haystack.count >= needle.count else { return false }
+                for index in 0...(haystack.count - needle.count) where haystack[index] == first {
+                    if UnsafeBufferPointer(rebasing: haystack[index..<index + needle.count]).elementsEqual(needle) { return true }
+                }
+                return false
+            }
+        }
+        return fast ?? name.contains(text)
     }
 }
 

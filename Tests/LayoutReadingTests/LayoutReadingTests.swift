@@ -88,12 +88,54 @@ struct LayoutReadingTests {
             let lazy = try BinaryLayoutReader.read(path: path, selection: filter, options: Self.lazy)
             let eager = try BinaryLayoutReader.read(path: path, selection: filter, options: Self.eager)
             #expect(!lazy.document.types.isEmpty, "\(patterns)")
-            #expect(lazy.document.types == eager.document.types, "\(build) \(patterns)")
-            #expect(Self.holes(lazy) == Self.holes(eager), "\(build) \(patterns)")
+            Self.expectSame(lazy, eager, "\(build) \(patterns)")
             let named = try BinaryLayoutReader.read(path: path, typeNames: patterns, options: Self.lazy)
             let namedEager = try BinaryLayoutReader.read(path: path, typeNames: patterns, options: Self.eager)
-            #expect(named.document.types == namedEager.document.types, "\(build) \(patterns)")
-            #expect(Self.holes(named) == Self.holes(namedEager), "\(build) \(patterns)")
+            Self.expectSame(named, namedEager, "\(build) \(patterns)", notes: false)
+        }
+    }
+
+    /// The whole of two readings agrees: summary and notes, selected and related types, warnings,
+    /// and the hole analysis `typeinfo layout` prints from them. `typeinfo layout` without file
+    /// notes (`wantsFileNotes: false`) prints no notes, and its eager reading keeps all the
+    /// file's: `notes: false` compares everything else.
+    static func expectSame(_ lazy: LayoutReadResult, _ eager: LayoutReadResult, _ context: String, notes: Bool = true) {
+        var lazyImage = lazy.document.image
+        if !notes { lazyImage.notes = eager.document.image.notes }
+        #expect(lazyImage == eager.document.image, "\(context)")
+        #expect(lazy.document.types == eager.document.types, "\(context)")
+        #expect(lazy.relatedTypes == eager.relatedTypes, "\(context)")
+        #expect(lazy.warnings == eager.warnings, "\(context)")
+        #expect(holes(lazy) == holes(eager), "\(context)")
+    }
+
+    static let toolchainFoundationEssentials = "/opt/swift/usr/lib/swift/linux/libFoundationEssentials.so"
+
+    @Test(
+        "a selective static reading lays each type out as the whole reading does, and keeps what the selection needs",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: toolchainFoundationEssentials),
+            "no toolchain libFoundationEssentials.so at \(toolchainFoundationEssentials)"))
+    func selectiveStaticReading() throws {
+        let path = Self.toolchainFoundationEssentials
+        let whole = try BinaryImage.read(atPath: path).document
+        for patterns in [["FoundationEssentials.Date"], ["/^FoundationEssentials\\.(URL|Calendar|JSONDecoder)$/"]] {
+            let filter = try TypeFilter(typePatterns: patterns)
+            let partial = try BinaryImage.read(atPath: path, selecting: filter.matches).document
+            #expect(partial.types.count < whole.types.count / 2, "\(patterns): \(partial.types.count) of \(whole.types.count) laid out")
+            // The types laid out are a part of the whole reading, in its order, each identical.
+            var remaining = whole.types[...]
+            for type in partial.types {
+                guard let position = remaining.firstIndex(of: type) else {
+                    Issue.record("\(patterns): \(type.name) differs from the whole reading's")
+                    continue
+                }
+                remaining = remaining[(position + 1)...]
+            }
+            let selected = whole.types.filter(filter.matches)
+            #expect(!selected.isEmpty, "\(patterns)")
+            let needed = selected + BinaryLayoutReader.related(to: selected, in: whole.types)
+            for type in needed { #expect(partial.types.contains(type), "\(patterns): \(type.name) missing") }
         }
     }
 
@@ -106,8 +148,10 @@ struct LayoutReadingTests {
             let lazy = try BinaryLayoutReader.read(path: Self.toolchainCore, selection: filter, options: Self.lazy)
             let eager = try BinaryLayoutReader.read(path: Self.toolchainCore, selection: filter, options: Self.eager)
             #expect(!lazy.document.types.isEmpty, "\(patterns)")
-            #expect(lazy.document.types == eager.document.types, "\(patterns)")
-            #expect(Self.holes(lazy) == Self.holes(eager), "\(patterns)")
+            Self.expectSame(lazy, eager, "\(patterns)")
+            let named = try BinaryLayoutReader.read(path: Self.toolchainCore, typeNames: patterns, options: Self.lazy)
+            let namedEager = try BinaryLayoutReader.read(path: Self.toolchainCore, typeNames: patterns, options: Self.eager)
+            Self.expectSame(named, namedEager, "\(patterns)", notes: false)
         }
     }
 
