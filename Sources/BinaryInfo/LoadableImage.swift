@@ -156,6 +156,43 @@ public final class LoadableImage {
         }
     }
 
+    /// One allocated section as a loader places it: where it goes and whether it has bytes to copy.
+    public struct PlacedSection: Sendable {
+        /// The section's name (not unique in a hostile file).
+        public let name: String
+        /// Its virtual address and size.
+        public let address: UInt64
+        public let size: UInt64
+        /// Whether ``copyContents(into:capacity:excluding:including:)`` copies it (it has file
+        /// bytes and is not code).
+        public let hasCopiedBytes: Bool
+        let fileOffset: UInt64
+    }
+
+    /// The allocated sections (thread-local templates aside) by address, for a reader that lays
+    /// them out one at a time (``copySection(_:into:capacity:)``).
+    public var placedSections: [PlacedSection] {
+        file.sections.filter { $0.isAllocated && !$0.isThreadLocal && $0.address != 0 && $0.size > 0 }
+            .map {
+                PlacedSection(
+                    name: $0.name, address: $0.address, size: $0.size,
+                    hasCopiedBytes: $0.hasFileBytes && $0.flags & Self.executableFlag == 0, fileOffset: $0.offset)
+            }
+            .sorted { $0.address < $1.address }
+    }
+
+    /// Copies one section's file bytes to `base + address`, as ``copyContents(into:capacity:excluding:including:)``
+    /// does for all; nothing for a section without copied bytes.
+    public func copySection(_ section: PlacedSection, into base: UnsafeMutableRawPointer, capacity: UInt64) throws(BinaryInfoError) {
+        guard section.hasCopiedBytes else { return }
+        let (end, overflow) = section.address.addingReportingOverflow(section.size)
+        guard !overflow, end <= capacity else {
+            throw BinaryInfoError.outOfBounds(path: path, what: "section \(section.name)", address: section.address, length: section.size)
+        }
+        let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
+        try space.bytes.fetch(into: destination, fromOffset: section.fileOffset, what: "section \(section.name)")
+    }
+
     /// The file offset holding the byte at virtual `address`, or nil for an address in no
     /// section with file bytes.
     public func fileOffset(ofAddress address: UInt64) -> UInt64? {

@@ -11,10 +11,11 @@ import Musl
 ///
 /// The first image (the file read) is laid out at once. A dependency gets its address range
 /// reserved and its reflection sections copied (the library reads those through the pointers it
-/// is given), and the rest (its other sections, its relocations, its imports) on the first read
-/// that reaches into it: a one-type question about an executable never lays out the libraries
-/// its type does not reach. Reflection sections hold relative offsets only, never a dynamic
-/// relocation, so the library sees the same bytes either way.
+/// is given); its tables are read on the first read that reaches into it, and each of its
+/// sections is copied, with the relocations whose place it holds applied (imports resolved then),
+/// on the first read that reaches that section: a one-type question lays out what its types
+/// reach. Reflection sections hold relative offsets only, never a dynamic relocation, so the
+/// library sees the same bytes either way.
 ///
 /// The reflection library reads these copies through ``bytes(at:count:)``, which refuses any
 /// range outside them, so a corrupt pointer in a file makes a failed read, not a wild one.
@@ -28,9 +29,8 @@ final class ImageMemory {
     }
 
     private(set) var images: [MappedImage] = []
-    /// Whether each image is wholly laid out (sections copied, relocations applied); nil for one
-    /// whose tables could not be read when first reached, which stays unreadable.
-    private var laidOut: [Bool?] = []
+    /// How each dependency is laid out, section by section; nil for the file (laid out at once).
+    private var dependencyLayouts: [DependencyLayout?] = []
     /// Room for synthetic metadata records (``syntheticMetadata(kind:descriptor:)``).
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
     private var scratchUsed = 0
@@ -62,7 +62,7 @@ final class ImageMemory {
                 throw .imageUnusable(path: image.path, reason: "cannot reserve \(size) bytes: \(String(cString: strerror(errno)))")
             }
             images.append(MappedImage(image: image, base: mapped, size: size))
-            laidOut.append(false)
+            dependencyLayouts.append(index == 0 ? nil : DependencyLayout(image.placedSections))
             do {
                 if index == 0 {
                     try image.copyContents(into: mapped, capacity: UInt64(size), excluding: Self.unreadSections)
@@ -73,53 +73,112 @@ final class ImageMemory {
                 throw .imageUnusable(path: image.path, reason: error.problem)
             }
         }
-        if !images.isEmpty { layOut(0) }
+        if let file = images.first { apply(file.image.relocations, in: file) }
     }
 
-    /// Addresses of the symbols the images import, resolved in load order (first definer wins).
+    /// Addresses of the symbols the library asked for (``symbolAddress(_:)``).
     private var resolved: [String: UInt64] = [:]
     /// Names no image defines.
     private var missing: Set<String> = []
+    /// Addresses of the Swift symbols relocations import, found among the images' exported
+    /// symbols in load order (first definer wins); nil for one none exports.
+    private var imports: [String: UInt64?] = [:]
 
-    /// Lays image `index` out wholly: its remaining sections copied, its Swift imports resolved
-    /// and its relocations applied. Once per image.
-    private func layOut(_ index: Int) {
-        guard laidOut[index] == false else { return }
-        let mapped = images[index]
-        if index > 0 {
-            // The relocations read the deferred tables: an image whose tables cannot be read stays
-            // unreadable (its types unknown), as if it had been left out.
-            _ = mapped.image.relocations
-            let copied =
-                (try? mapped.image.copyContents(into: mapped.base, capacity: UInt64(mapped.size), excluding: Self.unreadSections) {
-                    !$0.hasPrefix("swift5_")
-                }) != nil
-            guard mapped.image.tableProblem == nil, copied else {
-                laidOut[index] = nil
-                return
-            }
+    /// A dependency's sections, laid out one by one as reads reach them.
+    private final class DependencyLayout {
+        let sections: [LoadableImage.PlacedSection]
+        var laidOut: [Bool]
+        /// Relocations by the section holding their place (the last: places in no section), once
+        /// the image's tables are read.
+        var relocations: [[LoadableImage.Relocation]]?
+        /// Its tables or a section could not be read: the image stays unreadable.
+        var unusable = false
+
+        init(_ sections: [LoadableImage.PlacedSection]) {
+            self.sections = sections
+            laidOut = Array(repeating: false, count: sections.count)
         }
-        laidOut[index] = true
-        resolveImports(of: mapped)
-        relocate(mapped)
+
+        /// The index of the first section ending after `offset`.
+        func firstSection(endingAfter offset: UInt64) -> Int {
+            var low = 0
+            var high = sections.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sections[middle].address &+ sections[middle].size <= offset { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        /// The section holding `place`, or `sections.count` for none.
+        func section(holding place: UInt64) -> Int {
+            let index = firstSection(endingAfter: place)
+            return index < sections.count && sections[index].address <= place ? index : sections.count
+        }
     }
 
-    private func resolveImports(of mapped: MappedImage) {
-        var pending = Set<String>()
-        // Reflection records reach other images only through Swift symbols (descriptors,
-        // metadata, witness tables); C imports (`stdout`, `malloc`) are never followed.
-        for case .imported(_, let symbol, _) in mapped.image.relocations where symbol.hasPrefix("$s") && resolved[symbol] == nil {
-            pending.insert(symbol)
+    /// Lays out the sections of image `index` that `start..<end` (image addresses) reaches: each
+    /// section's bytes copied and the relocations whose place it holds applied, once. The first
+    /// time, the image's tables are read. False when the image is unreadable.
+    private func layOut(_ index: Int, from start: UInt64, to end: UInt64) -> Bool {
+        guard let layout = dependencyLayouts[index] else { return true }
+        guard !layout.unusable else { return false }
+        let mapped = images[index]
+        if layout.relocations == nil {
+            // Reading the relocations reads the deferred tables: an image whose tables cannot be
+            // read stays unreadable (its types unknown), as if it had been left out.
+            let all = mapped.image.relocations
+            guard mapped.image.tableProblem == nil else {
+                layout.unusable = true
+                return false
+            }
+            var buckets = [[LoadableImage.Relocation]](repeating: [], count: layout.sections.count + 1)
+            for relocation in all { buckets[layout.section(holding: Self.place(of: relocation))].append(relocation) }
+            layout.relocations = buckets
+            apply(buckets[layout.sections.count], in: mapped)
         }
-        // Each name hashed once, then looked up image by image through their hash tables.
-        for name in pending.map(ExportedSymbolName.init) {
+        var position = layout.firstSection(endingAfter: start)
+        while position < layout.sections.count, layout.sections[position].address < end {
+            if !layout.laidOut[position] {
+                layout.laidOut[position] = true
+                let section = layout.sections[position]
+                // Sections the library never reads stay zero, as in the file's own layout.
+                if !Self.unreadSections.contains(section.name),
+                    (try? mapped.image.copySection(section, into: mapped.base, capacity: UInt64(mapped.size))) == nil
+                {
+                    layout.unusable = true
+                    return false
+                }
+                apply(layout.relocations?[position] ?? [], in: mapped)
+            }
+            position += 1
+        }
+        return true
+    }
+
+    private static func place(of relocation: LoadableImage.Relocation) -> UInt64 {
+        switch relocation {
+        case .relative(let place, _), .defined(let place, _), .imported(let place, _, _): return place
+        }
+    }
+
+    /// The address of an imported Swift symbol: the first image exporting it. Reflection records
+    /// reach other images only through Swift symbols (descriptors, metadata, witness tables); C
+    /// imports (`stdout`, `malloc`) are never followed.
+    private func importAddress(_ symbol: String) -> UInt64? {
+        if let known = imports[symbol] { return known }
+        var found: UInt64?
+        if symbol.hasPrefix("$s") {
+            let name = ExportedSymbolName(symbol)
             for other in images {
                 if let address = other.image.address(ofExportedSymbol: name) {
-                    resolved[name.name] = UInt64(UInt(bitPattern: other.base)) &+ address
+                    found = UInt64(UInt(bitPattern: other.base)) &+ address
                     break
                 }
             }
         }
+        imports[symbol] = found
+        return found
     }
 
     deinit {
@@ -153,16 +212,16 @@ final class ImageMemory {
         return UInt64(UInt(bitPattern: record))
     }
 
-    private func relocate(_ mapped: MappedImage) {
+    private func apply(_ relocations: [LoadableImage.Relocation], in mapped: MappedImage) {
         let base = UInt64(UInt(bitPattern: mapped.base))
-        for relocation in mapped.image.relocations {
+        for relocation in relocations {
             switch relocation {
             case .relative(let place, let addend):
                 store(base &+ addend, at: place, in: mapped)
             case .defined(let place, let address):
                 store(base &+ address, at: place, in: mapped)
             case .imported(let place, let symbol, let addend):
-                if let address = resolved[symbol] {
+                if let address = importAddress(symbol) {
                     store(address &+ UInt64(bitPattern: addend), at: place, in: mapped)
                 } else {
                     unresolvedSymbols.insert(symbol)
@@ -179,7 +238,7 @@ final class ImageMemory {
 
     /// The address of `name` in the first image that defines it (the loader's search order).
     func symbolAddress(_ name: String) -> UInt64? {
-        if let known = resolved[name] { return known }
+        if let known = resolved[name] ?? imports[name] ?? nil { return known }
         // The library asks for some names many times (`_swift_debug_…` variables): remember misses.
         if missing.contains(name) { return nil }
         defer { if resolved[name] == nil { missing.insert(name) } }
@@ -207,28 +266,36 @@ final class ImageMemory {
                 return count <= UInt64(scratchUsed) - offset ? UnsafeRawPointer(base + Int(offset)) : nil
             }
         }
-        guard let image = laidOutImage(containing: address) else { return nil }
-        let offset = UInt(address) - image.range.lowerBound
-        guard count <= UInt64(image.range.count) - UInt64(offset) else { return nil }
+        guard let (index, image) = image(containing: address) else { return nil }
+        let offset = UInt64(UInt(address) - image.range.lowerBound)
+        guard count <= UInt64(image.size) - offset, layOut(index, from: offset, to: offset + count) else { return nil }
         return UnsafeRawPointer(image.base + Int(offset))
     }
 
     /// The length of the NUL-terminated string at `address`, or 0 if it runs off its image.
     func stringLength(at address: UInt64) -> UInt64 {
-        guard let image = laidOutImage(containing: address) else { return 0 }
-        let offset = Int(UInt(address) - image.range.lowerBound)
-        let available = image.size - offset
-        let start = UnsafeRawBufferPointer(start: image.base + offset, count: available)
-        return start.firstIndex(of: 0).map { UInt64($0) } ?? 0
+        guard let (index, image) = image(containing: address) else { return 0 }
+        let start = Int(UInt(address) - image.range.lowerBound)
+        // Laid out a page at a time as the scan goes, so a string never reads a section not laid out.
+        var position = start
+        while position < image.size {
+            let limit = min(image.size, (position / Self.scanStep + 1) * Self.scanStep)
+            guard layOut(index, from: UInt64(position), to: UInt64(limit)) else { return 0 }
+            let chunk = UnsafeRawBufferPointer(start: image.base + position, count: limit - position)
+            if let end = chunk.firstIndex(of: 0) { return UInt64(position + end - start) }
+            position = limit
+        }
+        return 0
     }
 
-    /// The image whose copy holds `address`, laid out first if this is the first read reaching it;
-    /// nil when none holds it (or that image's tables could not be read).
-    private func laidOutImage(containing address: UInt64) -> MappedImage? {
+    /// How far a string scan lays out ahead.
+    static let scanStep = 4096
+
+    /// The image whose copy holds `address`, with its index; nil when none holds it.
+    private func image(containing address: UInt64) -> (Int, MappedImage)? {
         guard address <= UInt64(UInt.max) else { return nil }
         let local = UInt(address)
         guard let index = images.firstIndex(where: { $0.range.contains(local) }) else { return nil }
-        if laidOut[index] == false { layOut(index) }
-        return laidOut[index] == true ? images[index] : nil
+        return (index, images[index])
     }
 }

@@ -131,3 +131,53 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+/// A dependency whose tables cannot be read is laid out on first reach (ImageMemory): it stays
+/// unreadable, so what needs it is unknown, and nothing stated differs from a reading with the
+/// intact dependency.
+@Suite("A dependency with unreadable tables")
+struct UnreadableDependencyTests {
+    @Test(
+        "libswiftCore with a relocation table of entry size 0: no crash, no stated fact differs",
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"))
+    func unreadableRelocations() throws {
+        let file = try LoweringFixture.plain.product()
+        let dependencies = LibraryDependencies.resolve(forFileAt: file, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
+            .paths
+        let core = try #require(dependencies.first { $0.hasSuffix("/libswiftCore.so") }, "no libswiftCore.so among \(dependencies)")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: core)))
+        // sh_entsize (+0x38) of `.rela.dyn` set to 0: the section headers still read, the table not.
+        let headerOffset = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0x28, as: UInt64.self) })
+        let entrySize = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0x3A, as: UInt16.self) })
+        let count = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0x3C, as: UInt16.self) })
+        var patched = 0
+        for index in 0..<count {
+            let header = headerOffset + index * entrySize
+            // SHT_RELA (4) with SHF_ALLOC: the dynamic relocations.
+            let type = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: header + 4, as: UInt32.self) }
+            let flags = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: header + 8, as: UInt64.self) }
+            guard type == 4, flags & 2 != 0 else { continue }
+            for byte in 0..<8 { bytes[header + 0x38 + byte] = 0 }
+            patched += 1
+        }
+        #expect(patched > 0)
+        let corrupt = LoweringFixture.directory + "/libswiftCore.so"
+        _ = FileManager.default.createFile(atPath: corrupt, contents: Data(bytes))
+        let document = try BinaryImage.layouts(atPath: file)
+        let intact = ComputedLayouts.compute(forFileAt: file, types: document.types, dependencies: dependencies, configuration: lowering)
+        let broken = ComputedLayouts.compute(
+            forFileAt: file, types: document.types, dependencies: dependencies.map { $0 == core ? corrupt : $0 }, configuration: lowering)
+        #expect(!intact.layouts.isEmpty)
+        var stated = 0
+        for (name, layout) in broken.layouts {
+            guard let size = layout.size else { continue }
+            stated += 1
+            #expect(intact.layouts[name]?.size == size, "\(name)")
+            for field in layout.fields where field.offset != nil {
+                #expect(intact.layouts[name]?.fields.first { $0.name == field.name }?.offset == field.offset, "\(name).\(field.name)")
+            }
+        }
+        let known = intact.layouts.values.filter { $0.size != nil }.count
+        #expect(stated < known, "the unreadable standard library left \(stated) of \(known) sizes stated")
+    }
+}
