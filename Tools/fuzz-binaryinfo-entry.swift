@@ -14,6 +14,13 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
         _ = image.address(ofSymbol: "$sSiN")
         _ = image.address(ofSymbol: "$sSiMn")
     }
+    // As the worker reads a dependency: tables on first use, exported symbols through `.gnu.hash`.
+    if let image = try? LoadableImage(bytes: bytes, name: "fuzz-input", deferringTables: true) {
+        _ = image.address(ofExportedSymbol: ExportedSymbolName("$sSiN"))
+        _ = image.relocations.count
+        _ = image.tableProblem
+        _ = image.address(ofSymbol: "$sSiMn")
+    }
     return 0
 }
 

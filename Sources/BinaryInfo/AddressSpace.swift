@@ -35,7 +35,9 @@ struct AddressSpace: ByteReader, Sendable {
     /// Section address by section index, for symbol values.
     private(set) var sectionAddresses: [Int: UInt64] = [:]
 
-    init(file: ELFFile, bytes: FileBytes) throws(BinaryInfoError) {
+    /// - Parameter recordingRelocationSections: record the RELA dynamic relocations' slots too
+    ///   (``LoadableImage`` reads those tables itself and needs only the RELR-packed ones here).
+    init(file: ELFFile, bytes: FileBytes, recordingRelocationSections: Bool = true) throws(BinaryInfoError) {
         // (Linked images: sections at their addresses, then RELA and RELR dynamic relocations.)
         self.bytes = bytes
         if file.fileType == ELFFile.typeRelocatable {
@@ -55,7 +57,7 @@ struct AddressSpace: ByteReader, Sendable {
             }
             regions.sort { $0.start < $1.start }
             try Self.refuseOverlaps(regions, file: file)
-            recordDynamicRelocations(file)
+            if recordingRelocationSections { recordDynamicRelocations(file) }
             try recordPackedRelativeRelocations(file)
         }
     }

@@ -77,7 +77,8 @@ struct ELFFile: Sendable {
     /// Symbol tables that relocation sections refer to, by the index of the section that holds them.
     var symbolTables: [Int: [ELFSymbol]]
     /// Every named, defined symbol of every symbol table, compactly (a `.symtab` of a large
-    /// library holds tens of thousands; only a few are ever looked at), sorted by value.
+    /// library holds tens of thousands; only a few are ever looked at), sorted by value unless
+    /// the reader asked for no sort.
     var definedSymbols: [DefinedSymbol]
     var relocationSections: [ELFRelocationSection]
     var hasSymtab: Bool
@@ -98,7 +99,11 @@ struct ELFFile: Sendable {
     ///   only exported symbols skips the much larger static table).
     /// - Parameter includeTables: read symbols and relocations at all (a reader that needs only
     ///   section headers and `.dynamic` skips them).
-    init(bytes: FileBytes, includeStaticSymbols: Bool = true, includeTables: Bool = true) throws(BinaryInfoError) {
+    /// - Parameter sortsSymbols: sort ``definedSymbols`` by value (a reader that only walks them
+    ///   by name, as ``LoadableImage`` does, skips the sort).
+    init(bytes: FileBytes, includeStaticSymbols: Bool = true, includeTables: Bool = true, sortsSymbols: Bool = true)
+        throws(BinaryInfoError)
+    {
         let path = bytes.path
         self.path = path
         guard bytes.count >= 4,
@@ -212,7 +217,7 @@ struct ELFFile: Sendable {
         }
         self.symbolTables = symbolTables
         // Sorted by value once here, so a linked image's address lookups need no second copy.
-        definedSymbols.sort { $0.value < $1.value }
+        if sortsSymbols { definedSymbols.sort { $0.value < $1.value } }
         self.definedSymbols = definedSymbols
         self.relocationSections = relocationSections
     }

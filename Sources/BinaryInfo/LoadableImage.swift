@@ -39,12 +39,30 @@ public final class LoadableImage {
     public let neededLibraries: [String]
     /// DT_RUNPATH, else DT_RPATH, split at `:` (`$ORIGIN` left as written).
     public let searchPaths: [String]
-    /// Pointer slots the dynamic loader fills.
-    public let relocations: [Relocation]
+    /// Pointer slots the dynamic loader fills (read on first use when the tables are deferred).
+    public private(set) lazy var relocations: [Relocation] = Self.relocations(of: tables, space: space)
 
+    /// The section headers (and, unless deferred, the symbol and relocation tables).
     private let file: ELFFile
+    /// The file with its symbol and relocation tables: ``file`` itself unless they were deferred.
+    private lazy var tables: ELFFile = readDeferredTables()
+    private let tablesDeferred: Bool
     private let hasStaticSymbols: Bool
     private let space: AddressSpace
+
+    /// Why the symbol and relocation tables, read on first use, could not be read; nil when they
+    /// were read (or not yet asked for). Such an image has no relocations and no symbols.
+    public private(set) var tableProblem: String?
+
+    private func readDeferredTables() -> ELFFile {
+        guard tablesDeferred else { return file }
+        do throws(BinaryInfoError) {
+            return try ELFFile(bytes: space.bytes, includeStaticSymbols: hasStaticSymbols, sortsSymbols: false)
+        } catch {
+            tableProblem = error.problem
+            return file
+        }
+    }
 
     /// SHF_EXECINSTR.
     static let executableFlag: UInt64 = 0x4
@@ -60,21 +78,28 @@ public final class LoadableImage {
     ///   - path: the ELF file to read.
     ///   - includeStaticSymbols: read `.symtab` now; without it, only `.dynsym` is read
     ///     up front and `.symtab` on the first descriptor lookup (most images never need it).
-    public convenience init(path: String, includeStaticSymbols: Bool = true) throws(BinaryInfoError) {
-        try self.init(bytes: try ImageLoader.readFile(path), path: path, includeStaticSymbols: includeStaticSymbols)
+    ///   - deferringTables: read only the section headers and `.dynamic` now, and the symbol and
+    ///     relocation tables when ``relocations`` or a symbol is first asked for (a dependency
+    ///     a reading never touches costs no more); their errors then end in ``tableProblem``.
+    public convenience init(path: String, includeStaticSymbols: Bool = true, deferringTables: Bool = false) throws(BinaryInfoError) {
+        try self.init(
+            bytes: try ImageLoader.readFile(path), path: path, includeStaticSymbols: includeStaticSymbols, deferringTables: deferringTables)
     }
 
     /// Reads an image held in memory (for fuzzing and tests); `name` stands for its path.
-    public convenience init(bytes: [UInt8], name: String) throws(BinaryInfoError) {
-        try self.init(bytes: FileBytes(bytes, path: name), path: name, includeStaticSymbols: true)
+    public convenience init(bytes: [UInt8], name: String, deferringTables: Bool = false) throws(BinaryInfoError) {
+        try self.init(
+            bytes: FileBytes(bytes, path: name), path: name, includeStaticSymbols: !deferringTables, deferringTables: deferringTables)
     }
 
-    private init(bytes: FileBytes, path: String, includeStaticSymbols: Bool) throws(BinaryInfoError) {
-        let file = try ELFFile(bytes: bytes, includeStaticSymbols: includeStaticSymbols)
+    private init(bytes: FileBytes, path: String, includeStaticSymbols: Bool, deferringTables: Bool) throws(BinaryInfoError) {
+        // Symbols are only ever looked up by name here: no sort by value.
+        let file = try ELFFile(
+            bytes: bytes, includeStaticSymbols: includeStaticSymbols, includeTables: !deferringTables, sortsSymbols: false)
         guard file.fileType != ELFFile.typeRelocatable else {
             throw BinaryInfoError.unsupported(path: path, detail: "a relocatable object (.o) has no load addresses; link it first")
         }
-        let space = try AddressSpace(file: file, bytes: bytes)
+        let space = try AddressSpace(file: file, bytes: bytes, recordingRelocationSections: false)
         var limit: UInt64 = 0
         for region in space.regions {
             let (end, overflow) = region.start.addingReportingOverflow(region.size)
@@ -95,12 +120,12 @@ public final class LoadableImage {
         self.path = path
         self.file = file
         self.hasStaticSymbols = includeStaticSymbols
+        self.tablesDeferred = deferringTables
         self.space = space
         self.addressLimit = limit
         self.swiftSections = sections
         self.neededLibraries = dynamic.needed
         self.searchPaths = dynamic.searchPaths
-        self.relocations = Self.relocations(of: file, space: space)
     }
 
     /// Copies every allocated section's file bytes to `base + address` (NOBITS sections are left
@@ -111,9 +136,11 @@ public final class LoadableImage {
     ///   - capacity: the bytes available at `base`; at least ``addressLimit``.
     ///   - excluded: names of further sections to leave zero (ones the caller's reader never
     ///     reads, so their pages are never touched).
-    public func copyContents(into base: UnsafeMutableRawPointer, capacity: UInt64, excluding excluded: Set<String> = [])
-        throws(BinaryInfoError)
-    {
+    ///   - included: which of the other sections to copy, by name (all by default).
+    public func copyContents(
+        into base: UnsafeMutableRawPointer, capacity: UInt64, excluding excluded: Set<String> = [],
+        including included: (String) -> Bool = { _ in true }
+    ) throws(BinaryInfoError) {
         guard capacity >= addressLimit else {
             throw BinaryInfoError.outOfBounds(path: path, what: "image copy", address: 0, length: addressLimit)
         }
@@ -122,6 +149,7 @@ public final class LoadableImage {
         for section in file.sections
         where section.isAllocated && !section.isThreadLocal && section.hasFileBytes
             && section.address != 0 && section.size > 0 && section.flags & Self.executableFlag == 0 && !excluded.contains(section.name)
+            && included(section.name)
         {
             let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
             try space.bytes.fetch(into: destination, fromOffset: section.offset, what: "section \(section.name)")
@@ -139,18 +167,29 @@ public final class LoadableImage {
     /// ones included) come from a table built on first use; other names from the exported symbols.
     public func address(ofSymbol name: String) -> UInt64? {
         if name.hasSuffix("Mn") { return descriptorSymbols[name] }
-        return addresses(ofSymbols: [name], exportedOnly: true)[name]
+        return address(ofExportedSymbol: ExportedSymbolName(name))
     }
+
+    /// The address of `name` if this image exports it (`.dynsym`, as the dynamic loader finds it):
+    /// through `.gnu.hash` when the image has a usable one, else by a scan of `.dynsym`.
+    public func address(ofExportedSymbol name: ExportedSymbolName) -> UInt64? {
+        if let table = exportTable { return table.value(of: name) }
+        return addresses(ofSymbols: [name.name], exportedOnly: true)[name.name]
+    }
+
+    private lazy var exportTable: GNUHashTable? = GNUHashTable(file: file, bytes: space.bytes)
 
     /// Every defined `…Mn` (nominal type descriptor) symbol, by name.
     private lazy var descriptorSymbols: [String: UInt64] = {
         var table: [String: UInt64] = [:]
         // Private descriptors are local symbols: only `.symtab` has them.
-        let full = hasStaticSymbols ? file : ((try? ELFFile(bytes: space.bytes)) ?? file)
+        let full = hasStaticSymbols ? tables : ((try? ELFFile(bytes: space.bytes, sortsSymbols: false)) ?? tables)
         forEachSymbolName(in: full) { raw, value in
             guard raw.count > 2, raw[raw.count - 2] == UInt8(ascii: "M"), raw[raw.count - 1] == UInt8(ascii: "n") else { return }
+            // The lowest address wins, whatever the table order (as when the symbols were sorted).
             let name = String(decoding: raw, as: UTF8.self)
-            if table[name] == nil { table[name] = value }
+            if let known = table[name], known <= value { return }
+            table[name] = value
         }
         return table
     }()
@@ -160,7 +199,7 @@ public final class LoadableImage {
     /// - Parameter exportedOnly: only `.dynsym`'s symbols (what other images can import), not
     ///   `.symtab`'s, which is several times larger.
     private func forEachSymbolName(in file: ELFFile? = nil, exportedOnly: Bool = false, _ body: (UnsafeRawBufferPointer, UInt64) -> Void) {
-        let file = file ?? self.file
+        let file = file ?? tables
         let bytes = space.bytes
         guard let base = bytes.buffer.baseAddress else { return }
         let dynamicStrings = file.sections.first { $0.type == 11 }.map { $0.link }  // SHT_DYNSYM's string table
@@ -190,7 +229,7 @@ public final class LoadableImage {
         forEachSymbolName(exportedOnly: exportedOnly) { raw, value in
             guard let candidates = wanted[Self.hash(raw)] else { return }
             let name = String(decoding: raw, as: UTF8.self)
-            if candidates.contains(name), found[name] == nil { found[name] = value }
+            if candidates.contains(name), found[name].map({ value < $0 }) ?? true { found[name] = value }
         }
         return found
     }
@@ -216,16 +255,24 @@ public final class LoadableImage {
     private static func relocations(of file: ELFFile, space: AddressSpace) -> [Relocation] {
         let types = ELFMachine(rawValue: file.machine)?.relocationTypes
         let relative = types?.relative ?? []
-        // 64 and GLOB_DAT. JUMP_SLOT fills PLT slots of functions, which a reflection reader never follows.
+        // 64 and GLOB_DAT. JUMP_SLOT fills PLT slots of functions, which a reflection reader never
+        // follows; those of functions the image defines are filled all the same, below.
         let symbolic = (types?.absolute64 ?? []).union(types?.globalData ?? [])
+        let jumpSlot = types?.jumpSlot ?? []
         var result: [Relocation] = []
-        var covered: Set<UInt64> = []
+        // Slots no relative or symbolic entry fills, by place: PLT slots of defined functions,
+        // and RELR-packed relative relocations (the address space holds their targets).
+        var others: [UInt64: UInt64] = [:]
+        for (place, target) in space.slots {
+            if case .address(let address) = target { others[place] = address }
+        }
+        var filled: [UInt64] = []
         for section in file.relocationSections where section.isDynamic {
             let symbols = file.symbolTables[section.symbolTableSection] ?? []
             for entry in section.entries {
                 if relative.contains(entry.type) {
                     result.append(.relative(place: entry.offset, addend: UInt64(bitPattern: entry.addend)))
-                    covered.insert(entry.offset)
+                    filled.append(entry.offset)
                 } else if symbolic.contains(entry.type), entry.symbolIndex < symbols.count {
                     let symbol = symbols[entry.symbolIndex]
                     if symbol.isDefined {
@@ -233,13 +280,16 @@ public final class LoadableImage {
                     } else if !symbol.name.isEmpty {
                         result.append(.imported(place: entry.offset, symbol: symbol.name, addend: entry.addend))
                     }
-                    covered.insert(entry.offset)
+                    filled.append(entry.offset)
+                } else if jumpSlot.contains(entry.type), entry.symbolIndex < symbols.count, symbols[entry.symbolIndex].isDefined {
+                    others[entry.offset] = symbols[entry.symbolIndex].value &+ UInt64(bitPattern: entry.addend)
                 }
             }
         }
-        // RELR-packed relative relocations: the address space already holds their targets.
-        for (place, target) in space.slots where !covered.contains(place) {
-            if case .address(let address) = target { result.append(.relative(place: place, addend: address)) }
+        // Few such slots: each filled place is looked up among them, with no set of them all.
+        if !others.isEmpty {
+            for place in filled where others[place] != nil { others[place] = nil }
+            for (place, address) in others { result.append(.relative(place: place, addend: address)) }
         }
         return result
     }

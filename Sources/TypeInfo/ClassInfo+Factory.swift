@@ -228,25 +228,31 @@ protocol ZeroValueConstructible {
     static var zeroValue: Self { get }
 }
 
-extension Int: ZeroValueConstructible { static var zeroValue: Int { 0 } }
-extension Int8: ZeroValueConstructible { static var zeroValue: Int8 { 0 } }
-extension Int16: ZeroValueConstructible { static var zeroValue: Int16 { 0 } }
-extension Int32: ZeroValueConstructible { static var zeroValue: Int32 { 0 } }
-extension Int64: ZeroValueConstructible { static var zeroValue: Int64 { 0 } }
-extension UInt: ZeroValueConstructible { static var zeroValue: UInt { 0 } }
-extension UInt8: ZeroValueConstructible { static var zeroValue: UInt8 { 0 } }
-extension UInt16: ZeroValueConstructible { static var zeroValue: UInt16 { 0 } }
-extension UInt32: ZeroValueConstructible { static var zeroValue: UInt32 { 0 } }
-extension UInt64: ZeroValueConstructible { static var zeroValue: UInt64 { 0 } }
-extension Float: ZeroValueConstructible { static var zeroValue: Float { 0 } }
-extension Double: ZeroValueConstructible { static var zeroValue: Double { 0 } }
+// Each literal family's zero, said once: `0` for the numbers, `[]` for the array-like
+// collections, `""` for the strings; the conformances below only say which types count.
+extension ZeroValueConstructible where Self: ExpressibleByIntegerLiteral { static var zeroValue: Self { 0 } }
+extension ZeroValueConstructible where Self: ExpressibleByArrayLiteral { static var zeroValue: Self { [] } }
+extension ZeroValueConstructible where Self: ExpressibleByStringLiteral { static var zeroValue: Self { "" } }
+
+extension Int: ZeroValueConstructible {}
+extension Int8: ZeroValueConstructible {}
+extension Int16: ZeroValueConstructible {}
+extension Int32: ZeroValueConstructible {}
+extension Int64: ZeroValueConstructible {}
+extension UInt: ZeroValueConstructible {}
+extension UInt8: ZeroValueConstructible {}
+extension UInt16: ZeroValueConstructible {}
+extension UInt32: ZeroValueConstructible {}
+extension UInt64: ZeroValueConstructible {}
+extension Float: ZeroValueConstructible {}
+extension Double: ZeroValueConstructible {}
+extension String: ZeroValueConstructible {}
+extension Substring: ZeroValueConstructible {}
+extension Array: ZeroValueConstructible {}
+extension ContiguousArray: ZeroValueConstructible {}
+extension ArraySlice: ZeroValueConstructible {}
+extension Set: ZeroValueConstructible {}
 extension Bool: ZeroValueConstructible { static var zeroValue: Bool { false } }
-extension String: ZeroValueConstructible { static var zeroValue: String { "" } }
-extension Substring: ZeroValueConstructible { static var zeroValue: Substring { "" } }
-extension Array: ZeroValueConstructible { static var zeroValue: Array { [] } }
-extension ContiguousArray: ZeroValueConstructible { static var zeroValue: ContiguousArray { [] } }
-extension ArraySlice: ZeroValueConstructible { static var zeroValue: ArraySlice { [] } }
-extension Set: ZeroValueConstructible { static var zeroValue: Set { [] } }
 extension Dictionary: ZeroValueConstructible { static var zeroValue: Dictionary { [:] } }
 extension Unicode.Scalar: ZeroValueConstructible { static var zeroValue: Unicode.Scalar { "\u{0}" } }
 extension Character: ZeroValueConstructible { static var zeroValue: Character { "\u{0}" } }

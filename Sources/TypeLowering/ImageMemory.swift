@@ -9,6 +9,13 @@ import Musl
 /// anonymous, non-executable memory at their virtual addresses, and the dynamic relocations
 /// applied with symbols resolved across the images, as a loader would (but nothing runs).
 ///
+/// The first image (the file read) is laid out at once. A dependency gets its address range
+/// reserved and its reflection sections copied (the library reads those through the pointers it
+/// is given), and the rest (its other sections, its relocations, its imports) on the first read
+/// that reaches into it: a one-type question about an executable never lays out the libraries
+/// its type does not reach. Reflection sections hold relative offsets only, never a dynamic
+/// relocation, so the library sees the same bytes either way.
+///
 /// The reflection library reads these copies through ``bytes(at:count:)``, which refuses any
 /// range outside them, so a corrupt pointer in a file makes a failed read, not a wild one.
 final class ImageMemory {
@@ -21,6 +28,9 @@ final class ImageMemory {
     }
 
     private(set) var images: [MappedImage] = []
+    /// Whether each image is wholly laid out (sections copied, relocations applied); nil for one
+    /// whose tables could not be read when first reached, which stays unreadable.
+    private var laidOut: [Bool?] = []
     /// Room for synthetic metadata records (``syntheticMetadata(kind:descriptor:)``).
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
     private var scratchUsed = 0
@@ -30,7 +40,7 @@ final class ImageMemory {
     private let probeArea = UnsafeMutableRawBufferPointer.allocate(byteCount: ImageMemory.probeCapacity, alignment: 16)
     /// The largest value ``probe`` holds.
     static let probeCapacity = 256
-    /// Symbols no image defines, for one note.
+    /// Swift symbols the laid-out images import that no image defines, for one note.
     private(set) var unresolvedSymbols: Set<String> = []
 
     /// Allocated sections the reflection library never reaches (it follows pointers into type
@@ -42,23 +52,28 @@ final class ImageMemory {
         ".note.gnu.build-id", ".note.gnu.property", ".note.ABI-tag", ".interp",
     ]
 
-    /// Copies and relocates `images` (the first is the file being read; the rest, its dependencies).
+    /// Reserves, copies and relocates `images` (the first is the file being read; the rest, its
+    /// dependencies, laid out when first read).
     init(images loadable: [LoadableImage]) throws(TypeLoweringError) {
-        for image in loadable {
+        for (index, image) in loadable.enumerated() {
             let size = Int(max(image.addressLimit, 1))
             let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
             guard let mapped, mapped != MAP_FAILED else {
                 throw .imageUnusable(path: image.path, reason: "cannot reserve \(size) bytes: \(String(cString: strerror(errno)))")
             }
             images.append(MappedImage(image: image, base: mapped, size: size))
+            laidOut.append(false)
             do {
-                try image.copyContents(into: mapped, capacity: UInt64(size), excluding: Self.unreadSections)
+                if index == 0 {
+                    try image.copyContents(into: mapped, capacity: UInt64(size), excluding: Self.unreadSections)
+                } else {
+                    try image.copyContents(into: mapped, capacity: UInt64(size)) { $0.hasPrefix("swift5_") }
+                }
             } catch {
                 throw .imageUnusable(path: image.path, reason: error.problem)
             }
         }
-        resolveImports()
-        for index in images.indices { relocate(images[index]) }
+        if !images.isEmpty { layOut(0) }
     }
 
     /// Addresses of the symbols the images import, resolved in load order (first definer wins).
@@ -66,18 +81,43 @@ final class ImageMemory {
     /// Names no image defines.
     private var missing: Set<String> = []
 
-    private func resolveImports() {
-        var pending = Set<String>()
-        for mapped in images {
-            // Reflection records reach other images only through Swift symbols (descriptors,
-            // metadata, witness tables); C imports (`stdout`, `malloc`) are never followed.
-            for case .imported(_, let symbol, _) in mapped.image.relocations where symbol.hasPrefix("$s") { pending.insert(symbol) }
+    /// Lays image `index` out wholly: its remaining sections copied, its Swift imports resolved
+    /// and its relocations applied. Once per image.
+    private func layOut(_ index: Int) {
+        guard laidOut[index] == false else { return }
+        let mapped = images[index]
+        if index > 0 {
+            // The relocations read the deferred tables: an image whose tables cannot be read stays
+            // unreadable (its types unknown), as if it had been left out.
+            _ = mapped.image.relocations
+            let copied =
+                (try? mapped.image.copyContents(into: mapped.base, capacity: UInt64(mapped.size), excluding: Self.unreadSections) {
+                    !$0.hasPrefix("swift5_")
+                }) != nil
+            guard mapped.image.tableProblem == nil, copied else {
+                laidOut[index] = nil
+                return
+            }
         }
-        for mapped in images where !pending.isEmpty {
-            let base = UInt64(UInt(bitPattern: mapped.base))
-            for (name, address) in mapped.image.addresses(ofSymbols: pending, exportedOnly: true) {
-                resolved[name] = base &+ address
-                pending.remove(name)
+        laidOut[index] = true
+        resolveImports(of: mapped)
+        relocate(mapped)
+    }
+
+    private func resolveImports(of mapped: MappedImage) {
+        var pending = Set<String>()
+        // Reflection records reach other images only through Swift symbols (descriptors,
+        // metadata, witness tables); C imports (`stdout`, `malloc`) are never followed.
+        for case .imported(_, let symbol, _) in mapped.image.relocations where symbol.hasPrefix("$s") && resolved[symbol] == nil {
+            pending.insert(symbol)
+        }
+        // Each name hashed once, then looked up image by image through their hash tables.
+        for name in pending.map(ExportedSymbolName.init) {
+            for other in images {
+                if let address = other.image.address(ofExportedSymbol: name) {
+                    resolved[name.name] = UInt64(UInt(bitPattern: other.base)) &+ address
+                    break
+                }
             }
         }
     }
@@ -167,7 +207,7 @@ final class ImageMemory {
                 return count <= UInt64(scratchUsed) - offset ? UnsafeRawPointer(base + Int(offset)) : nil
             }
         }
-        guard let image = image(containing: address) else { return nil }
+        guard let image = laidOutImage(containing: address) else { return nil }
         let offset = UInt(address) - image.range.lowerBound
         guard count <= UInt64(image.range.count) - UInt64(offset) else { return nil }
         return UnsafeRawPointer(image.base + Int(offset))
@@ -175,16 +215,20 @@ final class ImageMemory {
 
     /// The length of the NUL-terminated string at `address`, or 0 if it runs off its image.
     func stringLength(at address: UInt64) -> UInt64 {
-        guard let image = image(containing: address) else { return 0 }
+        guard let image = laidOutImage(containing: address) else { return 0 }
         let offset = Int(UInt(address) - image.range.lowerBound)
         let available = image.size - offset
         let start = UnsafeRawBufferPointer(start: image.base + offset, count: available)
         return start.firstIndex(of: 0).map { UInt64($0) } ?? 0
     }
 
-    private func image(containing address: UInt64) -> MappedImage? {
+    /// The image whose copy holds `address`, laid out first if this is the first read reaching it;
+    /// nil when none holds it (or that image's tables could not be read).
+    private func laidOutImage(containing address: UInt64) -> MappedImage? {
         guard address <= UInt64(UInt.max) else { return nil }
         let local = UInt(address)
-        return images.first { $0.range.contains(local) }
+        guard let index = images.firstIndex(where: { $0.range.contains(local) }) else { return nil }
+        if laidOut[index] == false { layOut(index) }
+        return laidOut[index] == true ? images[index] : nil
     }
 }

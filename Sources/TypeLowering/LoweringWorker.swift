@@ -54,6 +54,9 @@ public enum LoweringWorker {
             return 3
         }
         emit("ready")
+        // The process ends after the last answer: the session (images, the library's caches) is
+        // left to the exit rather than torn down piece by piece.
+        _ = Unmanaged.passRetained(ready)
         for mangling in request.manglings {
             if let instance = LoweringWire.instanceMangling(mangling) {
                 emit(ready.lowerInstance(mangling: instance).encoded(), newline: false)
@@ -93,8 +96,9 @@ final class LoweringSession {
         var images: [LoadableImage] = []
         for (index, path) in request.imagePaths.enumerated() {
             do {
-                // Dependencies' `.symtab` is read only if a private descriptor is looked up there.
-                images.append(try LoadableImage(path: path, includeStaticSymbols: index == 0))
+                // Dependencies' tables are read when a read first reaches them (ImageMemory), and
+                // their `.symtab` only if a private descriptor is looked up there.
+                images.append(try LoadableImage(path: path, includeStaticSymbols: index == 0, deferringTables: index > 0))
             } catch {
                 if index == 0 { throw .imageUnusable(path: path, reason: error.problem) }
                 note("dependency \(path) skipped: \(error.problem)")
@@ -122,10 +126,16 @@ final class LoweringSession {
         var result = LoweredType(mangling: mangling)
         // By name first; private types (`…LL` names) the library resolves by name but cannot
         // find the fields of, so their typeref is built again from the descriptor.
+        // A private name's by-name lookup is tried last: its miss makes the library index the
+        // field records of every image (costly when a question concerns a few types).
         var lowered: (UInt64, LoweredInfo)?
-        let byName = context.typeRef(mangledName: mangling)
+        let isPrivate = Self.isPrivateNominalName(mangling)
+        if isPrivate, let byDescriptor = typeRefThroughDescriptor(mangling), let info = context.info(of: byDescriptor) {
+            lowered = (byDescriptor, info)
+        }
+        let byName = lowered == nil ? context.typeRef(mangledName: mangling) : nil
         if let byName, let info = context.info(of: byName) { lowered = (byName, info) }
-        if lowered == nil, let byDescriptor = typeRefThroughDescriptor(mangling), let info = context.info(of: byDescriptor) {
+        if lowered == nil, !isPrivate, let byDescriptor = typeRefThroughDescriptor(mangling), let info = context.info(of: byDescriptor) {
             lowered = (byDescriptor, info)
         }
         guard let (typeRef, info) = lowered else {
@@ -156,6 +166,14 @@ final class LoweringSession {
             result.tagSpareBits = tagSpareBits(of: typeRef, size: info.size, payloadSize: payloadSize)
         }
         return result
+    }
+
+    /// Whether `mangling` names a non-generic struct or enum declared `private` or `fileprivate`
+    /// (its name carries a private discriminator: `…33_<hash>LLV`, `…LLO`).
+    static func isPrivateNominalName(_ mangling: String) -> Bool {
+        let bytes = mangling.utf8.suffix(3)
+        guard bytes.count == 3 else { return false }
+        return bytes.elementsEqual("LLV".utf8) || bytes.elementsEqual("LLO".utf8)
     }
 
     /// Metadata kinds (MetadataValues.h) of the synthetic records, by the mangling's last letter.

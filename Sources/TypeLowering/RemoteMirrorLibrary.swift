@@ -118,7 +118,9 @@ final class RemoteMirrorContext {
     /// it is full its flush fails, `std::cout` turns bad and formats nothing more. Afterwards the
     /// buffer is dropped (`__fpurge`), the error cleared and `std::cout` made good again.
     private let dumpBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: RemoteMirrorContext.dumpBufferSize, alignment: 16)
-    static let dumpBufferSize = 1024
+    /// Room for the dump's first line, the type's own (under 200 bytes: a kind and five numbers),
+    /// and little more: what the library formats before the buffer fills is cost for nothing.
+    static let dumpBufferSize = 256
     private var savedStandardOutput: Int32 = -1
     private var discardingOutput: Int32 = -1
     private var outputStream: CStandardOutput?

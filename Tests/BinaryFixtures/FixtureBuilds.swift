@@ -42,7 +42,7 @@ public enum FixtureBuild: String, CaseIterable, Sendable, CustomStringConvertibl
     }
 }
 
-/// Compiles fixtures with the toolchain's `swiftc` (shared by the BinaryInfo and LayoutReading tests), once per test run, into a temporary directory.
+/// Compiles fixtures with the toolchain's `swiftc` (shared by the BinaryInfo and LayoutReading tests), once per test run, into a temporary directory (removed at exit).
 public enum FixtureToolchain {
     public static let fixturesDirectory: String = {
         // The sources stay with the BinaryInfo tests, which they were written for.
@@ -51,7 +51,7 @@ public enum FixtureToolchain {
     }()
 
     public static let buildDirectory: String = {
-        let path = NSTemporaryDirectory() + "binaryinfo-fixtures-\(ProcessInfo.processInfo.processIdentifier)"
+        let path = ScratchDirectory.path(named: "binaryinfo-fixtures")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

@@ -12,8 +12,8 @@ enum FixtureToolchain {
     /// `Tests/DWARFInfoTests/Fixtures`.
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    /// A fresh directory for this run's build products. Directories that earlier runs left
-    /// behind (there is no end-of-run hook) are removed once they are a day old.
+    /// A fresh directory for this run's build products, removed at exit. Directories that
+    /// earlier runs left behind (crashed or killed) are removed once they are a day old.
     static let workDirectory: URL = {
         let files = FileManager.default
         let temporary = files.temporaryDirectory
@@ -28,6 +28,8 @@ enum FixtureToolchain {
             temporary
             .appendingPathComponent("DWARFInfoTests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try? files.createDirectory(at: url, withIntermediateDirectories: true)
+        // Removed when the test process exits; the sweep above catches runs that crashed.
+        atexit { try? FileManager.default.removeItem(at: FixtureToolchain.workDirectory) }
         return url
     }()
 

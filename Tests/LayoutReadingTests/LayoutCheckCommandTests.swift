@@ -1,3 +1,4 @@
+import BinaryFixtures
 import Foundation
 import Testing
 import TypeLayout
@@ -78,7 +79,7 @@ enum CheckFixture {
     }
 
     static let built: Result<Built, FixtureFailure> = {
-        let directory = NSTemporaryDirectory() + "typeinfo-check-fixture-\(ProcessInfo.processInfo.processIdentifier)"
+        let directory = ScratchDirectory.path(named: "typeinfo-check-fixture")
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             func build(_ source: String, _ name: String) throws -> String {

@@ -52,7 +52,15 @@ private struct PrintedLayout: Decodable { var size: Int; var stride: Int; var b:
 struct LayoutCheckPluginTests {
     @Test func recordsChecksAndCatchesABreakingChange() throws {
         let directory = NSTemporaryDirectory() + "typeinfo-plugin-fixture-\(ProcessInfo.processInfo.processIdentifier)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            // SwiftPM also leaves lock files in the temporary directory, named after the
+            // package's path: `/tmp/fixture/.build` -> `/tmp/_tmp_fixture_.build.lock`.
+            let locks = directory.replacingOccurrences(of: "/", with: "_") + "_"
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [] where name.hasPrefix(locks) {
+                try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + name)
+            }
+        }
         let sources = directory + "/Sources/Shapes"
         try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
         try Data(manifest().utf8).write(to: URL(fileURLWithPath: directory + "/Package.swift"))

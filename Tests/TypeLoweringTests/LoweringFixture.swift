@@ -10,6 +10,9 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
     static let directory: String = {
         let path = NSTemporaryDirectory() + "typelowering-fixtures-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // The products are shared by the whole run and there is no end-of-run hook: the
+        // process's own exit removes them.
+        atexit { try? FileManager.default.removeItem(atPath: LoweringFixture.directory) }
         return path
     }()
 

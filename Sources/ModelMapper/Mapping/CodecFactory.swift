@@ -131,9 +131,9 @@ struct CodecFactory {
     private func modelCodec<M: MappableModel>(_ type: M.Type) -> AnyObject { ModelCodec<M>() }
 
     private func optionalCodec<W>(_ wrapped: W.Type) -> AnyObject? {
-        if W.self == String.self { return OptionalStringCodec() }
-        if W.self == Int.self { return OptionalIntCodec() }
-        if W.self == Bool.self { return OptionalBoolCodec() }
+        if W.self == String.self { return OptionalStringCodec(StringCodec()) }
+        if W.self == Int.self { return OptionalIntCodec(IntCodec()) }
+        if W.self == Bool.self { return OptionalBoolCodec(BoolCodec()) }
         guard let inner = codec(for: W.self) else { return nil }
         return OptionalCodec<W>(inner)
     }

@@ -185,76 +185,29 @@ final class RawValueCodec<R: RawRepresentable>: ValueCodec<R>, @unchecked Sendab
     }
 }
 
-// `String?`, `Int?` and `Bool?` with concrete code: the most common optionals, decoded and
-// stored without `OptionalCodec`'s generic value temporaries (the encoder writes them inline,
-// see FieldEncoding).
+/// `String?`, `Int?` and `Bool?`, the most common optionals: ``OptionalCodec`` with the
+/// wrapped codec's final class as a type parameter, so a specialised read calls it directly
+/// (the plan's decoder, see ``DecodingSlot``), and without its absent check (these codecs
+/// have no absent form besides `null`). The plan's encoder writes them inline (``FieldScalar``).
+final class OptionalScalarCodec<Wrapped, Codec: ValueCodec<Wrapped>>: ValueCodec<Wrapped?>, @unchecked Sendable {
+    private let wrapped: Codec
 
-/// `String?`.
-final class OptionalStringCodec: ValueCodec<String?>, @unchecked Sendable {
-    private let inner = StringCodec()
+    init(_ wrapped: Codec) { self.wrapped = wrapped }
 
-    override var expected: String { "String or null" }
+    override var expected: String { wrapped.expected + " or null" }
 
-    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> String? {
-        tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
+    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Wrapped? {
+        tape.kind(i) == .null ? nil : try wrapped.decode(tape, i, context)
     }
 
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: String? = try decode(tape, i, context)
-        try storage.set(value, for: property)
+    override func encode(_ value: Wrapped?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
+        guard let value else { return writer.null() }
+        try wrapped.encode(value, into: &writer, context)
     }
 
-    override func encode(_ value: String?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
-        if let value { writer.string(value) } else { writer.null() }
-    }
-
-    override func isNil(_ value: String?) -> Bool { value == nil }
+    override func isNil(_ value: Wrapped?) -> Bool { value == nil }
 }
 
-/// `Int?`.
-final class OptionalIntCodec: ValueCodec<Int?>, @unchecked Sendable {
-    override var expected: String { "Int or null" }
-
-    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Int? {
-        tape.kind(i) == .null ? nil : try IntegerConversion.decode(tape, i, context) as Int
-    }
-
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Int? = try decode(tape, i, context)
-        try storage.set(value, for: property)
-    }
-
-    override func encode(_ value: Int?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
-        if let value { writer.integer(value) } else { writer.null() }
-    }
-
-    override func isNil(_ value: Int?) -> Bool { value == nil }
-}
-
-/// `Bool?`.
-final class OptionalBoolCodec: ValueCodec<Bool?>, @unchecked Sendable {
-    private let inner = BoolCodec()
-
-    override var expected: String { "Bool or null" }
-
-    override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> Bool? {
-        tape.kind(i) == .null ? nil : try inner.decode(tape, i, context)
-    }
-
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Bool? = try decode(tape, i, context)
-        try storage.set(value, for: property)
-    }
-
-    override func encode(_ value: Bool?, into writer: inout JSONWriter, _ context: EncodeContext) throws {
-        if let value { writer.bool(value) } else { writer.null() }
-    }
-
-    override func isNil(_ value: Bool?) -> Bool { value == nil }
-}
+typealias OptionalStringCodec = OptionalScalarCodec<String, StringCodec>
+typealias OptionalIntCodec = OptionalScalarCodec<Int, IntCodec>
+typealias OptionalBoolCodec = OptionalScalarCodec<Bool, BoolCodec>

@@ -63,13 +63,6 @@ final class DateCodec: ValueCodec<Date>, @unchecked Sendable {
         return MappingError(.invalidValue(expected: "a date", found: found))
     }
 
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Date = try decode(tape, i, context)
-        try storage.set(value, for: property)
-    }
-
     override func encode(_ value: Date, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         switch encoding {
         case .iso8601:

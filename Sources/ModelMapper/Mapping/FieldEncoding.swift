@@ -1,31 +1,11 @@
 import Foundation
 import TypeInfo
 
-/// How the plan's encoder writes one field: the common scalars inline (a typed load through
-/// the instance's storage and the writer call, as hand-written code does), everything else
-/// through the field's binding and codec. Chosen once per plan from the field's codec; the
-/// inline cases do exactly what ``ValueCodec/encode(from:_:into:_:)`` does with those codecs.
-/// (The codecs keep no concrete `encode(from:)` of their own: only the tree encoder, for key
-/// paths and `didEncode`, reaches them through the generic one.)
-enum FieldEncoding {
-    case string, int, bool, double, isoDate, optionalString, optionalInt, optionalBool
-    /// Through ``FieldBinding/encode(from:_:_:)``.
-    case general
-
-    init(_ binding: FieldBinding) {
-        switch binding.codecObject {
-        case is StringCodec: self = .string
-        case is IntCodec: self = .int
-        case is BoolCodec: self = .bool
-        case is DoubleCodec: self = .double
-        case let date as DateCodec where date.writesISO8601: self = .isoDate
-        case is OptionalStringCodec: self = .optionalString
-        case is OptionalIntCodec: self = .optionalInt
-        case is OptionalBoolCodec: self = .optionalBool
-        default: self = .general
-        }
-    }
-
+/// How the plan's encoder writes one field: the common scalars inline (``FieldScalar``), as
+/// ``ValueCodec/encode(from:_:into:_:)`` does with those codecs, everything else through the
+/// field's binding and codec. (The codecs keep no concrete `encode(from:)` of their own: only
+/// the tree encoder, for key paths and `didEncode`, reaches them through the generic one.)
+extension FieldScalar {
     /// Writes the field's value; returns `false`, having written nothing, for an omitted `nil`.
     @inline(__always)
     func write(
@@ -45,7 +25,8 @@ enum FieldEncoding {
             // Infinities and NaN: the codec decides (null, or an error in strict mode).
             guard value.isFinite else { return try Self.general(binding, storage, &writer, context) }
             writer.double(value)
-        case .isoDate:
+        case .date:
+            // Only for ISO 8601 dates (see EncodingSlot); the codec writes the other encodings.
             DateText.writeQuotedISO8601(try storage.get(Date.self, for: info), into: &writer.bytes)
         case .optionalString:
             let written = try storage.withValue(String?.self, for: info) { optional in
@@ -60,7 +41,7 @@ enum FieldEncoding {
         case .optionalBool:
             guard let value = try storage.get(Bool?.self, for: info) else { return Self.writeNil(&writer, context) }
             writer.bool(value)
-        case .general:
+        case .other:
             return try Self.general(binding, storage, &writer, context)
         }
         return true
@@ -86,14 +67,17 @@ enum FieldEncoding {
 /// exists, and `_withUnsafeGuaranteedRef` then lends them without reference counting per
 /// field (an `unowned(unsafe)` reference is retained and released when read, as a strong one).
 struct EncodingSlot {
-    let encoding: FieldEncoding
+    /// The field's scalar; ``FieldScalar/other`` for a date not written as ISO 8601.
+    let encoding: FieldScalar
     let binding: Unmanaged<FieldBinding>
     let info: Unmanaged<PropertyInfo>
     /// `,"key":`, escaped, in the plan's prefix buffer (which lives as long as the plan).
     let member: UnsafeBufferPointer<UInt8>
 
-    init(encoding: FieldEncoding, binding: FieldBinding, member: UnsafeBufferPointer<UInt8>) {
-        self.encoding = encoding
+    init(binding: FieldBinding, member: UnsafeBufferPointer<UInt8>) {
+        let scalar = FieldScalar(binding)
+        let writesISO8601 = (binding.codecObject as? DateCodec)?.writesISO8601 ?? false
+        self.encoding = scalar == .date && !writesISO8601 ? .other : scalar
         self.binding = Unmanaged.passUnretained(binding)
         self.info = Unmanaged.passUnretained(binding.info)
         self.member = member

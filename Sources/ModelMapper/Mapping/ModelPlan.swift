@@ -14,6 +14,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     private let fields: ContiguousArray<FieldBinding>
     /// Per binding: how the encoder writes it (see ``EncodingSlot``).
     private let slots: ContiguousArray<EncodingSlot>
+    /// Per binding: how the decoder stores it through the instance's storage (see ``DecodingSlot``).
+    private let decodingSlots: ContiguousArray<DecodingSlot>
     /// Properties that exist but have no JSON mapping (closures, weak references, ...).
     let unmappedProperties: [String]
     let designatedPath: [String]?
@@ -46,6 +48,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         self.configurationVersion = configurationVersion
         self.bindings = bindings
         self.fields = ContiguousArray(bindings.map { $0 as FieldBinding })
+        self.decodingSlots = ContiguousArray(bindings.map { DecodingSlot(binding: $0) })
 
         self.unmappedProperties = unmapped
         self.designatedPath = configuration.designatedPath.map(MappingConfiguration.designatedComponents(of:))
@@ -83,8 +86,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         self.slots = ContiguousArray(
             bindings.indices.map { index in
                 EncodingSlot(
-                    encoding: FieldEncoding(bindings[index]), binding: bindings[index],
-                    member: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
+                    binding: bindings[index], member: UnsafeBufferPointer(rebasing: prefixStorage[prefixRanges[index]]))
             })
         // A model with nothing to map needs no storage (and an empty struct has no address to
         // give: TypeInfo's withStorage traps on it in debug builds).
@@ -135,7 +137,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
             try info.withStorage(of: &instance) { storage in
                 try mapMembers(tape, i, context, &present) { index, node in
                     if refusesLets && !fields[index].info.isVar { throw ModelPlan.inPlaceLetRefusal(fields[index], context) }
-                    try fields[index].decode(into: storage, tape, node, context)
+                    try decodingSlots[index].decode(into: storage, tape, node, context)
                 }
             }
         } else {
@@ -334,7 +336,7 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     }
 
     /// ``writeMembers(_:_:)`` through the instance's storage, the common scalars written inline
-    /// (``FieldEncoding``): no closure or dynamic dispatch per field for them.
+    /// (``FieldScalar``): no closure or dynamic dispatch per field for them.
     private func writeMembers(from storage: InstanceStorage, _ writer: inout JSONWriter, _ context: EncodeContext) throws {
         try writeMembers(&writer) { _, slot, writer in
             do {

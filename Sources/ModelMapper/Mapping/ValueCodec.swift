@@ -88,8 +88,8 @@ class ValueCodec<V>: @unchecked Sendable {
     func isAbsent(_ tape: JSONTape, _ i: Int) -> Bool { false }
 
     /// Reads the node and stores it in `property` through the instance's storage (TypeInfo
-    /// does the write). Scalar codecs override this with concrete code, so the store is
-    /// specialised for their type: no generic value temporaries.
+    /// does the write). The plan's decoder stores the common scalars without this generic
+    /// path (see ``FieldDecoding``); a nested struct model overrides it to merge.
     func decode(
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
@@ -178,13 +178,6 @@ final class IntCodec: ValueCodec<Int>, @unchecked Sendable {
         try IntegerConversion.decode(tape, i, context)
     }
 
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Int = try IntegerConversion.decode(tape, i, context)
-        try storage.set(value, for: property)
-    }
-
     override func encode(_ value: Int, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.integer(value)
     }
@@ -223,13 +216,6 @@ final class DoubleCodec: ValueCodec<Double>, @unchecked Sendable {
         do { return try JSONNumberScanner.double(text) } catch {
             throw MappingError(.numberOverflow(expected: expected, found: String(decoding: text, as: UTF8.self)))
         }
-    }
-
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Double = try decode(tape, i, context)
-        try storage.set(value, for: property)
     }
 
     override func encode(_ value: Double, into writer: inout JSONWriter, _ context: EncodeContext) throws {
@@ -337,13 +323,6 @@ final class BoolCodec: ValueCodec<Bool>, @unchecked Sendable {
     override func encode(_ value: Bool, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.bool(value)
     }
-
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: Bool = try decode(tape, i, context)
-        try storage.set(value, for: property)
-    }
 }
 
 /// `String`; converting: the text of a number, `"true"`/`"false"`.
@@ -360,13 +339,6 @@ final class StringCodec: ValueCodec<String>, @unchecked Sendable {
 
     override func encode(_ value: String, into writer: inout JSONWriter, _ context: EncodeContext) throws {
         writer.string(value)
-    }
-
-    override func decode(
-        into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
-    ) throws {
-        let value: String = try decode(tape, i, context)
-        try storage.set(value, for: property)
     }
 }
 

@@ -82,21 +82,22 @@ public struct InstanceStorage {
 /// Read and write access to the stored properties of one instance, valid only inside the
 /// closure of ``ClassInfo/withStorage(of:_:)``: it must not be stored or returned.
 public struct MutableInstanceStorage {
-    @usableFromInline let base: UnsafeMutableRawPointer
-    /// The types whose properties the instance holds (its own first), in memory the ClassInfo
-    /// owns: plain words, so the hot path takes no reference counts.
-    @usableFromInline let owners: UnsafeBufferPointer<ObjectIdentifier>
+    /// The same instance read through ``InstanceStorage``: reads go there, so there is one
+    /// read path; writes use its address, which ``ClassInfo/withStorage(of:_:)`` made mutable.
+    @usableFromInline let reading: InstanceStorage
 
     @usableFromInline
     init(base: UnsafeMutableRawPointer, owners: UnsafeBufferPointer<ObjectIdentifier>) {
-        self.base = base
-        self.owners = owners
+        self.reading = InstanceStorage(base: UnsafeRawPointer(base), owners: owners)
     }
+
+    @inlinable var base: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mutating: reading.base) }
+    @inlinable var owners: UnsafeBufferPointer<ObjectIdentifier> { reading.owners }
 
     /// Reads a property of the instance (see ``InstanceStorage/get(_:for:)``).
     @inlinable
     public func get<Value>(_ type: Value.Type, for property: PropertyInfo) throws -> Value {
-        try InstanceStorage(base: base, owners: owners).get(type, for: property)
+        try reading.get(type, for: property)
     }
 
     /// Writes a property of the instance, `let` properties included.

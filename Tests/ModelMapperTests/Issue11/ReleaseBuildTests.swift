@@ -29,6 +29,8 @@ enum ReleaseFixture {
             }
             let directory = NSTemporaryDirectory() + "modelmapper-release-\(ProcessInfo.processInfo.processIdentifier)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Only the printed lines are kept: the product is run once, below.
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let product = directory + "/release-fixture"
             let modules = build.appendingPathComponent("Modules").path
             try FixtureToolchain.run(
