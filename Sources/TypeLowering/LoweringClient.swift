@@ -61,9 +61,16 @@ struct LoweringClient {
                 if var process = started {
                     started = nil
                     process.send(request.encodedTypes())
+                    LoweringTrace.mark("typeinfo", "types-sent")
+                    var first = true
                     ending = try process.finish(silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
+                        if first, LoweringTrace.isEnabled {
+                            first = false
+                            LoweringTrace.mark("typeinfo", "first-reply")
+                        }
                         try parser.consume(line)
                     }
+                    LoweringTrace.mark("typeinfo", "worker-reaped")
                 } else {
                     let input = try request.encoded()
                     ending = try WorkerProcess.run(executable: workerPath, input: input, silenceLimit: configuration.silenceLimit) {

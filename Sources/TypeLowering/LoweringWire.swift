@@ -7,10 +7,12 @@ import TypeLayout
 ///
 /// Request (client → worker):
 ///
-///     typeinfo-lowering 3
+///     typeinfo-lowering 4
 ///     library /opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so
 ///     image /path/to/the/file            (the file being read, first)
 ///     image /path/to/a/dependency        (then its dependencies)
+///     prepare                            (the preamble is complete: the worker lays the images
+///                                         out now, while the client still reads the file)
 ///     option type-names                  (optional: name each child's type in the reply)
 ///     type 2nc6PacketV                   (mangled names without `$s`, any number)
 ///     size 2nc7WrapperVySiG              (only size, alignment and stride wanted: a field's type)
@@ -22,7 +24,7 @@ import TypeLayout
 ///
 /// Reply (worker → client), flushed after every type so a crash names the type it happened on:
 ///
-///     typeinfo-lowering 3
+///     typeinfo-lowering 4
 ///     note <text>                        (any number, before the first type)
 ///     ready
 ///     begin <mangling>
@@ -32,7 +34,7 @@ import TypeLayout
 ///     tagbits <hex mask, memory order>   (optional: a multi-payload enum's tag bits in its payload)
 ///     end <mangling>
 enum LoweringWire {
-    static let header = "typeinfo-lowering 3"
+    static let header = "typeinfo-lowering 4"
     /// The longest line either side accepts.
     static let maximumLineLength = 1 << 16
     /// The most children one type may report (real types have a few hundred at most).
@@ -73,14 +75,15 @@ struct LoweringRequest: Sendable, Equatable {
         try encodedPreamble() + encodedTypes()
     }
 
-    /// The header, library and image lines: what the worker needs to lay the images out.
+    /// The header, library and image lines, and `prepare`: what the worker needs to lay the
+    /// images out (it starts on `prepare`, before any type line arrives).
     func encodedPreamble() throws(TypeLoweringError) -> String {
         var text = LoweringWire.header + "\nlibrary " + libraryPath + "\n"
         for path in [libraryPath] + imagePaths where path.contains("\n") || path.utf8.count > LoweringWire.maximumLineLength - 16 {
             throw .imageUnusable(path: path, reason: "the path holds a newline or is too long to pass to the worker")
         }
         for path in imagePaths { text += "image " + path + "\n" }
-        return text
+        return text + "prepare\n"
     }
 
     /// The type lines and the final `end`.
@@ -122,6 +125,7 @@ struct LoweringRequest: Sendable, Equatable {
             case "class" where !rest.isEmpty: request.manglings.append(LoweringWire.instanceKey(rest))
             case "cfields" where !rest.isEmpty: request.manglings.append(LoweringWire.importedFieldsKey(rest))
             case "option" where rest == "type-names": request.includeTypeNames = true
+            case "prepare" where rest.isEmpty: break
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))
             }

@@ -21,13 +21,17 @@ public final class PendingLowering {
         self.path = path
         self.dependencies = dependencies
         self.client = LoweringClient(configuration: configuration)
+        LoweringTrace.markAtExit("typeinfo", "exit")
+        LoweringTrace.mark("typeinfo", "worker-spawn")
         self.started = client.start(file: path, dependencies: dependencies)
+        LoweringTrace.mark("typeinfo", "worker-started")
     }
 
     deinit { started?.abandon() }
 
     /// Lowers every non-generic struct, enum and class among `types` (see ``ComputedLayouts/compute(forFileAt:types:dependencies:configuration:)``).
     public func compute(types: [TypeLayout]) -> ComputedLayouts {
-        ComputedLayouts.compute(forFileAt: path, types: types, dependencies: dependencies, client: client, started: &started)
+        LoweringTrace.mark("typeinfo", "static-read-done")
+        return ComputedLayouts.compute(forFileAt: path, types: types, dependencies: dependencies, client: client, started: &started)
     }
 }
