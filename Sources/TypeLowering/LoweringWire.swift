@@ -12,7 +12,9 @@ import TypeLayout
 ///     image /path/to/the/file            (the file being read, first)
 ///     image /path/to/a/dependency        (then its dependencies)
 ///     prepare                            (the preamble is complete: the worker lays the images
-///                                         out now, while the client still reads the file)
+///                                         out now, while the client still reads the file;
+///                                         `prepare whole-file`: most of the file's types follow,
+///                                         so it also has the library index every image's records)
 ///     option type-names                  (optional: name each child's type in the reply)
 ///     type 2nc6PacketV                   (mangled names without `$s`, any number)
 ///     size 2nc7WrapperVySiG              (only size, alignment and stride wanted: a field's type)
@@ -69,6 +71,9 @@ struct LoweringRequest: Sendable, Equatable {
     var sizeOnly: Set<String> = []
     /// Whether the reply names each child's type (`option type-names`).
     var includeTypeNames = false
+    /// Whether most of the file's types will be asked (`prepare whole-file`): the worker then does
+    /// the work their lowering starts with while it waits for them (``LoweringSession/prepareWholeFile()``).
+    var preparesWholeFile = false
 
     /// The request as the worker reads it.
     func encoded() throws(TypeLoweringError) -> String {
@@ -83,7 +88,7 @@ struct LoweringRequest: Sendable, Equatable {
             throw .imageUnusable(path: path, reason: "the path holds a newline or is too long to pass to the worker")
         }
         for path in imagePaths { text += "image " + path + "\n" }
-        return text + "prepare\n"
+        return text + (preparesWholeFile ? "prepare whole-file\n" : "prepare\n")
     }
 
     /// The type lines and the final `end`.
@@ -126,6 +131,7 @@ struct LoweringRequest: Sendable, Equatable {
             case "cfields" where !rest.isEmpty: request.manglings.append(LoweringWire.importedFieldsKey(rest))
             case "option" where rest == "type-names": request.includeTypeNames = true
             case "prepare" where rest.isEmpty: break
+            case "prepare" where rest == "whole-file": request.preparesWholeFile = true
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))
             }

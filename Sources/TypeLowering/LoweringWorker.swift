@@ -36,7 +36,8 @@ public enum LoweringWorker {
                     || keyword == "end"
             {
                 LoweringTrace.mark("worker", "preamble-read")
-                switch LoweringRequest.decode(lines: lines + ["end"]) {
+                // The `prepare` line is part of the preamble (it may ask for the whole file).
+                switch LoweringRequest.decode(lines: lines + (keyword == "prepare" ? [line, "end"] : ["end"])) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
                 case .failure(let error):
@@ -127,7 +128,26 @@ final class LoweringSession {
         }
         context = try RemoteMirrorContext(library: library, memory: memory)
         LoweringTrace.mark("worker", "context-made")
+        if request.preparesWholeFile {
+            prepareWholeFile()
+            LoweringTrace.mark("worker", "whole-file-prepared")
+        }
     }
+
+    /// The work the lowering of most of a file's types starts with, done while the client still
+    /// reads the file (the worker has nothing else to do until the types arrive): the library
+    /// reads every image's builtin type records on the first builtin it meets, and on the first
+    /// name no image declares (a whole file has private names, which it cannot resolve) it
+    /// indexes every image's field records by name, remangling each. It caches both, so the
+    /// answers do not change; the types' lowering then finds them ready.
+    func prepareWholeFile() {
+        if let integer = context.typeRef(mangledName: "Si") { _ = context.info(of: integer) }
+        if let absent = context.typeRef(mangledName: Self.undeclaredTypeName) { _ = context.info(of: absent) }
+    }
+
+    /// A struct name for ``prepareWholeFile()`` to miss: a module name no Swift module takes
+    /// (should a file declare it after all, the library just lowers that type).
+    static let undeclaredTypeName = "25typeinfo_lowering_no_such6AbsentV"
 
     /// Lowers one type named by its mangling (without `$s`).
     ///
