@@ -239,7 +239,7 @@ public final class LoadableImage {
         let file = file ?? tables
         let bytes = space.bytes
         guard let base = bytes.buffer.baseAddress else { return }
-        let dynamicStrings = file.sections.first { $0.type == 11 }.map { $0.link }  // SHT_DYNSYM's string table
+        let dynamicStrings = file.sections.first(where: \.isDynamicSymbolTable).map(\.link)
         var tables: [UInt32: (offset: UInt64, size: UInt64)] = [:]
         for section in file.sections where section.hasFileBytes {
             if exportedOnly && UInt32(truncatingIfNeeded: section.index) != dynamicStrings { continue }
