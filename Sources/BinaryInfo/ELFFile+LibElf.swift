@@ -50,6 +50,10 @@ public struct ImageSection: Sendable {
     public var isCompressed: Bool { flags & UInt64(SHF_COMPRESSED) != 0 }
     /// `SHT_GROUP`: a COMDAT group of a relocatable object.
     public var isGroup: Bool { type == UInt32(SHT_GROUP) }
+    /// `SHF_EXECINSTR`: machine code.
+    public var isExecutable: Bool { flags & UInt64(SHF_EXECINSTR) != 0 }
+    /// `SHT_DYNAMIC`: the dynamic section (`DT_NEEDED`, `DT_RUNPATH`, …).
+    public var isDynamic: Bool { type == UInt32(SHT_DYNAMIC) }
     /// `SHT_GNU_HASH`: the dynamic loader's hash table of exported symbols.
     public var isGNUHashTable: Bool { type == UInt32(SHT_GNU_HASH) }
     /// `SHT_DYNSYM`: the dynamic symbol table.
