@@ -184,13 +184,12 @@ final class LoweringSession {
         }
         result.take(info)
         if sizeOnly { return result }
-        for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
-            guard let child = context.child(of: typeRef, at: index) else { continue }
-            var entry = LoweredType.Child(child, index: index)
-            if let childRef = child.typeRef, includeTypeNames { entry.mangledType = context.mangledName(of: childRef) }
-            entry.take(child.typeRef.flatMap { context.info(of: $0) }, childHasType: child.typeRef != nil)
-            result.children.append(entry)
-        }
+        result.appendChildren(
+            count: info.fieldCount, reading: { context.child(of: typeRef, at: $0) },
+            lowering: { child, entry in
+                if let childRef = child.typeRef, includeTypeNames { entry.mangledType = context.mangledName(of: childRef) }
+                return child.typeRef.flatMap { context.info(of: $0) }
+            })
         result.extraInhabitants =
             info.kind == .strongReference ? referenceExtraInhabitants(mangling: mangling, typeRef: typeRef) : extraInhabitants(of: typeRef)
         if info.kind == .multiPayloadEnum {
