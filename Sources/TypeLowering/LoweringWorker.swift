@@ -116,10 +116,22 @@ final class LoweringSession {
         }
         context = try RemoteMirrorContext(library: library, memory: memory)
         LoweringTrace.mark("worker", "context-made")
+        prepareBuiltinTypes()
+        LoweringTrace.mark("worker", "builtins-prepared")
         if request.preparesWholeFile {
             prepareWholeFile()
             LoweringTrace.mark("worker", "whole-file-prepared")
         }
+    }
+
+    /// The work the lowering of any struct starts with, done while the client still reads the
+    /// file: the library looks every struct up among the builtin type records (an imported C
+    /// struct is one), and the first lookup reads every image's records and the names they refer
+    /// to (which lays the dependencies' sections out). A builtin type's lowering does just that
+    /// (it consults no field records), and the library caches what it read, so the answers do
+    /// not change.
+    func prepareBuiltinTypes() {
+        if let integer = context.typeRef(mangledName: "Bi64_") { _ = context.info(of: integer) }
     }
 
     /// The work the lowering of most of a file's types starts with, done while the client still
