@@ -125,7 +125,9 @@ public enum BinaryLayoutReader {
         if options.readsDWARF, document.image.hasDebugInfo != false {
             let includesCFamily = !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection)
             let comparingSwift = options.wantsFileNotes && options.checksSwiftAgainstDWARF
-            reading.mergeDWARF(file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
+            reading.mergeDWARF(
+                file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
+                selected: document.types.filter(selection.matches))
         }
         return reading.selecting(selection)
     }
