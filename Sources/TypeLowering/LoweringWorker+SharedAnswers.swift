@@ -25,8 +25,7 @@ extension LoweringWorker {
     /// there are enough of them; returns the worker's exit status.
     static func answer(_ manglings: [String], session: LoweringSession, request: LoweringRequest) -> Int32 {
         let split = manglings.count / 2
-        // With one processor the two parts would only take turns.
-        guard manglings.count >= minimumSharedRequest, sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2,
+        guard manglings.count >= minimumSharedRequest,
             let child = SharedAnswers(answering: manglings[split...], session: session, request: request)
         else {
             answer(manglings[...], session: session, request: request, to: .standardOutput)

@@ -9,9 +9,6 @@ import TypeLayout
 /// its signal after the answers it finished; a child hung when the worker is killed dies with it.
 @Suite("A long request answered by two processes")
 struct SharedAnswersTests {
-    /// Whether the worker forks at all here (it does not with a single processor).
-    static let sharesRequests = ProcessInfo.processInfo.activeProcessorCount >= 2
-
     /// The real worker asked for `keys` in `file` (its dependencies beside it).
     struct Run {
         let worker = Process()
@@ -97,8 +94,7 @@ struct SharedAnswersTests {
 
     @Test(
         "a child killed mid-request ends the worker with its signal, after the worker's own part and the child's finished answers",
-        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
-        .enabled(if: Self.sharesRequests, "one processor: the worker answers alone"))
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"))
     func childKilled() throws {
         let run = try Run.busy()
         let child = try #require(run.child(), "the worker forked no child for \(run.keys.count) types")
@@ -124,8 +120,7 @@ struct SharedAnswersTests {
 
     @Test(
         "a child stopped (hung) when the worker is killed dies with the worker",
-        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"),
-        .enabled(if: Self.sharesRequests, "one processor: the worker answers alone"))
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"))
     func hungChildDiesWithWorker() throws {
         let run = try Run.busy()
         let child = try #require(run.child(), "the worker forked no child for \(run.keys.count) types")
