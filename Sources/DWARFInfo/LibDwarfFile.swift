@@ -147,7 +147,9 @@ final class LibDwarfFile {
             switch SourceLanguage(dwarfLanguage: language) {
             case .swift: return languages.contains(.swift)
             case .cPlusPlus: return languages.contains(.cPlusPlus)
-            case .c, .other: return languages.contains(.c)
+            case .c: return languages.contains(.c)
+            // Named like C, and its types may be Swift's (DW_AT_APPLE_runtime_class): read for either.
+            case .other: return languages.contains(.c) || languages.contains(.swift)
             }
         }
     }
