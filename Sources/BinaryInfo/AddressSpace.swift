@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TypeLayout
 
 /// Where a pointer-sized slot of the image points once the loader has done its work.
@@ -29,7 +34,7 @@ struct AddressSpace: ByteReader, Sendable {
     /// The file's path, for errors.
     var path: String { bytes.path }
     /// Pointer slots whose value the loader (or the object file's relocations) supplies.
-    private(set) var slots: [UInt64: PointerTarget] = [:]
+    private(set) var slots = PointerSlots()
     /// Synthetic addresses standing for undefined symbols (object files only).
     private(set) var externalNames: [UInt64: String] = [:]
     /// Section address by section index, for symbol values.
@@ -60,6 +65,7 @@ struct AddressSpace: ByteReader, Sendable {
             if recordingRelocationSections { recordDynamicRelocations(file) }
             try recordPackedRelativeRelocations(file)
         }
+        slots.sort()
     }
 
     /// A loaded image's sections never share an address: where two claim the same byte, which
@@ -76,7 +82,7 @@ struct AddressSpace: ByteReader, Sendable {
     }
 
     /// How a section is named in an error: its name and index (names can repeat or be empty).
-    static func label(_ section: ELFSection) -> String {
+    static func label(_ section: ImageSection) -> String {
         section.name.isEmpty ? "#\(section.index)" : "\(section.name) (#\(section.index))"
     }
 
@@ -112,6 +118,26 @@ struct AddressSpace: ByteReader, Sendable {
         try bytes.fetch(into: destination, fromOffset: region.fileOffset + offsetInRegion, what: what())
     }
 
+    /// Reads a NUL-terminated UTF-8 string as ``ByteReader/cString(at:what:)`` does: where the
+    /// terminator lies in the section holding `address`, found there in one search of the file's
+    /// bytes instead of a bounds-checked read a byte; otherwise (a string running on into the next
+    /// section, or none ending) read a byte at a time, with the same result or error.
+    func cString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
+        if let region = region(containing: address), region.hasFileBytes, let base = bytes.buffer.baseAddress {
+            let offset = region.fileOffset &+ (address - region.start)
+            // A region with file bytes lies inside the file (checked when the sections were read).
+            let window = min(
+                region.size - (address - region.start), UInt64(maximumStringLength), UInt64(bytes.count) &- min(offset, UInt64(bytes.count))
+            )
+            if offset < UInt64(bytes.count), let terminator = memchr(base + Int(offset), 0, Int(window)) {
+                let start = UnsafeRawPointer(base + Int(offset))
+                let text = UnsafeRawBufferPointer(start: start, count: UnsafeRawPointer(terminator) - start)
+                return String(decoding: text, as: UTF8.self)
+            }
+        }
+        return try byteWiseCString(at: address, what: what())
+    }
+
     /// What the pointer-sized slot at `address` points to once loaded, or nil for a null pointer.
     func pointer(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> PointerTarget? {
         if let target = slots[address] { return target }
@@ -136,13 +162,13 @@ struct AddressSpace: ByteReader, Sendable {
             let symbols = file.symbolTables[relocationSection.symbolTableSection] ?? []
             for entry in relocationSection.entries {
                 if relative.contains(entry.type) {
-                    slots[entry.offset] = .address(UInt64(bitPattern: entry.addend))
+                    slots.record(.address(UInt64(bitPattern: entry.addend)), at: entry.offset)
                 } else if symbolic.contains(entry.type), entry.symbolIndex < symbols.count {
                     let symbol = symbols[entry.symbolIndex]
                     if symbol.isDefined {
-                        slots[entry.offset] = .address(symbol.value &+ UInt64(bitPattern: entry.addend))
+                        slots.record(.address(symbol.value &+ UInt64(bitPattern: entry.addend)), at: entry.offset)
                     } else if !symbol.name.isEmpty {
-                        slots[entry.offset] = .symbol(symbol.name)
+                        slots.record(.symbol(symbol.name), at: entry.offset)
                     }
                 }
             }
@@ -181,8 +207,8 @@ struct AddressSpace: ByteReader, Sendable {
     }
 
     private mutating func recordRelative(at place: UInt64) {
-        guard slots[place] == nil, let value = try? read(UInt64.self, at: place, what: "relative relocation") else { return }
-        slots[place] = .address(value)
+        guard let value = try? read(UInt64.self, at: place, what: "relative relocation") else { return }
+        slots.recordFallback(.address(value), at: place)
     }
 
     // MARK: - Relocatable objects
@@ -253,17 +279,17 @@ struct AddressSpace: ByteReader, Sendable {
                     } else {
                         slot = nextSlot
                         gotSlots[pointee] = slot
-                        slots[slot] = pointee
+                        slots.record(pointee, at: slot)
                         nextSlot &+= 8
                     }
                     let value = Int64(bitPattern: slot &+ addend &- place)
                     try bytes.patch(Int32(truncatingIfNeeded: value), atOffset: fileOffset)
                 case let type where types.absolute64.contains(type):  // S + A
                     if symbol.isDefined {
-                        slots[place] = .address(symbolAddress &+ addend)
+                        slots.record(.address(symbolAddress &+ addend), at: place)
                         try bytes.patch(symbolAddress &+ addend, atOffset: fileOffset)
                     } else {
-                        slots[place] = .symbol(symbol.name)
+                        slots.record(.symbol(symbol.name), at: place)
                     }
                 default:
                     continue

@@ -85,7 +85,9 @@ public enum BinaryImage {
     static func read(_ bytes: FileBytes, path: String, selecting selects: ((TypeLayout) -> Bool)? = nil) throws(BinaryInfoError)
         -> BinaryReading
     {
-        let file = try ELFFile(bytes: bytes)
+        // Symbols are looked up by address only among the few descriptor symbols
+        // (``SwiftImage/descriptorSymbol(at:)``), which are sorted alone.
+        let file = try ELFFile(bytes: bytes, sortsSymbols: false)
         let space = try AddressSpace(file: file, bytes: bytes)
         let image = SwiftImage(file: file, space: space)
         guard image.sections["swift5_fieldmd"] != nil || image.sections["swift5_type_metadata"] != nil else {

@@ -49,6 +49,12 @@ extension ByteReader {
 
     /// Reads a NUL-terminated UTF-8 string (at most ``maximumStringLength`` bytes).
     func cString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
+        try byteWiseCString(at: address, what: what())
+    }
+
+    /// ``cString(at:what:)`` read a byte at a time, each byte bounds-checked on its own: a string
+    /// may run from one section into the next.
+    func byteWiseCString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
         var bytes: [UInt8] = []
         var cursor = address
         while true {

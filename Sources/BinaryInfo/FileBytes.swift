@@ -79,8 +79,9 @@ final class FileBytes: @unchecked Sendable {
 
     /// Whether the NUL-terminated string at `offset` (as ``cString(atOffset:limit:)`` finds it)
     /// starts with `prefix` and ends with `suffix` (or `otherSuffix`), compared as bytes, with
-    /// no string made: a scan of every symbol for a few names then costs a few hundred
-    /// instructions a symbol. Text that is not ASCII is compared as characters, as `String` does.
+    /// no string made: a scan of every symbol for a few names then costs a few dozen
+    /// instructions a symbol. A match that is not ASCII is compared again as characters, as
+    /// `String` compares (a combining mark can join a matched byte to another character).
     func cString(
         atOffset offset: UInt64, limit: UInt64, hasPrefix prefix: StaticString, suffix: StaticString, orSuffix otherSuffix: StaticString?
     )
@@ -88,27 +89,22 @@ final class FileBytes: @unchecked Sendable {
     {
         guard offset < UInt64(count), let base = buffer.baseAddress else { return false }
         let available = Int(min(limit, UInt64(count) - offset, UInt64(maximumStringLength)))
-        let bytes = UnsafeRawBufferPointer(start: base + Int(offset), count: available)
-        let prefixBytes = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        let start = base + Int(offset)
         // A prefix without NUL matches only inside the string.
-        guard available >= prefixBytes.count, bytes.prefix(prefixBytes.count).elementsEqual(prefixBytes) else { return false }
-        guard let end = bytes.firstIndex(of: 0) else { return false }
-        let text = UnsafeRawBufferPointer(rebasing: bytes[..<end])
-        var ascii = true
-        for byte in text where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        guard ascii else {
-            let string = String(decoding: text, as: UTF8.self)
-            return string.hasPrefix(prefix.description)
-                && (string.hasSuffix(suffix.description) || otherSuffix.map { string.hasSuffix($0.description) } == true)
-        }
+        guard available >= prefix.utf8CodeUnitCount, memcmp(start, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
+            let terminator = memchr(start, 0, available)
+        else { return false }
+        let length = UnsafeRawPointer(terminator) - UnsafeRawPointer(start)
         func endsWith(_ suffix: StaticString) -> Bool {
-            let suffixBytes = UnsafeRawBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
-            return text.count >= prefixBytes.count + suffixBytes.count && text.suffix(suffixBytes.count).elementsEqual(suffixBytes)
+            length >= prefix.utf8CodeUnitCount + suffix.utf8CodeUnitCount
+                && memcmp(start + (length - suffix.utf8CodeUnitCount), suffix.utf8Start, suffix.utf8CodeUnitCount) == 0
         }
-        return endsWith(suffix) || otherSuffix.map(endsWith) == true
+        guard endsWith(suffix) || otherSuffix.map(endsWith) == true else { return false }
+        let text = UnsafeRawBufferPointer(start: start, count: length)
+        guard text.contains(where: { $0 >= 0x80 }) else { return true }
+        let string = String(decoding: text, as: UTF8.self)
+        return string.hasPrefix(prefix.description)
+            && (string.hasSuffix(suffix.description) || otherSuffix.map { string.hasSuffix($0.description) } == true)
     }
 
     /// Writes a little-endian value at `offset` (used only to apply relocations of object files).

@@ -13,9 +13,11 @@ import Musl
 final class RuntimeWitnessTables: Sendable {
     let path: String
     private let space: AddressSpace
-    /// `$s…WV` and `$s…N` symbols by name. Tables are read when asked for, so only the pages
-    /// of the tables a dump needs become resident.
-    private let symbols: [String: UInt64]
+    /// The library's exported symbols, found through its `.gnu.hash` table as the loader finds
+    /// them: a question about a few types looks up a few names, not all of `.dynsym`.
+    private let exports: GNUHashTable?
+    /// `$s…WV` and `$s…N` symbols by name, only for a library without `.gnu.hash`.
+    private let scannedSymbols: [String: UInt64]
 
     /// The runtime library's tables, loaded on first use; nil when the library cannot be read.
     static let shared: RuntimeWitnessTables? = {
@@ -23,33 +25,48 @@ final class RuntimeWitnessTables: Sendable {
         return try? RuntimeWitnessTables(path: path)
     }()
 
-    init(path: String) throws(BinaryInfoError) {
+    /// Reads the library at `path`.
+    ///
+    /// - Parameter findsSymbolsThroughHashTable: look names up through `.gnu.hash` when the
+    ///   library has one (false: scan `.dynsym`, as for a library without one; for tests).
+    init(path: String, findsSymbolsThroughHashTable: Bool = true) throws(BinaryInfoError) {
         self.path = path
         let bytes = try ImageLoader.readFile(path)
-        // The runtime exports its witness tables and metadata: .dynsym is enough.
-        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false)
+        // The runtime exports its witness tables and metadata: .dynsym is enough, and it is looked
+        // up by name, never walked by address, so it is not sorted.
+        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, sortsSymbols: false)
         space = try AddressSpace(file: file, bytes: bytes)
+        exports = findsSymbolsThroughHashTable ? GNUHashTable(file: file, bytes: bytes) : nil
         var symbols: [String: UInt64] = [:]
-        for symbol in file.definedSymbols {
-            guard file.symbol(symbol, in: bytes, hasPrefix: "$s", suffix: "WV", orSuffix: "N"), let name = file.name(of: symbol, in: bytes)
-            else {
-                continue
+        if exports == nil {
+            for symbol in file.definedSymbols {
+                guard file.symbol(symbol, in: bytes, hasPrefix: "$s", suffix: "WV", orSuffix: "N"),
+                    let name = file.name(of: symbol, in: bytes)
+                else {
+                    continue
+                }
+                symbols[name] = symbol.value
             }
-            symbols[name] = symbol.value
         }
-        self.symbols = symbols
+        scannedSymbols = symbols
+    }
+
+    /// The value of the exported symbol `name` (a `$s…WV` or `$s…N` name).
+    private func symbol(named name: String) -> UInt64? {
+        guard let exports else { return scannedSymbols[name] }
+        return exports.value(of: ExportedSymbolName(name))
     }
 
     /// The layout an exported value witness table (`$sBi64_WV`) records.
     func table(named name: String) -> ValueWitnessLayout? {
-        guard name.hasSuffix("WV"), let address = symbols[name] else { return nil }
+        guard name.hasSuffix("WV"), name.hasPrefix("$s"), let address = symbol(named: name) else { return nil }
         return try? SwiftImage.valueWitnesses(in: space, at: address)
     }
 
     /// The layout of one of the runtime library's non-generic value types (`Si`, `SS`, `Sd`), by
     /// type mangling, from the witness table its static metadata points to.
     func typeLayout(mangling: String) -> ValueWitnessLayout? {
-        guard let metadata = symbols["$s" + mangling + "N"], metadata >= 8,
+        guard let metadata = symbol(named: "$s" + mangling + "N"), metadata >= 8,
             // Only value-type metadata (struct, enum, optional) has the witness table pointer just before it.
             let kind = try? space.read(UInt64.self, at: metadata, what: "metadata kind"),
             SwiftImage.valueMetadataKinds.contains(kind)

@@ -49,7 +49,8 @@ extension SwiftImage {
         // files) store the pointers as plain words; their `$s…N` metadata symbols say where to look.
         // A shared object or PIE relocates every pointer it holds, so the slots above found all there is.
         if found.count < descriptors.count, file.fileType != ELFFile.typeShared {
-            for symbol in file.definedSymbols {
+            // In address order, as the candidates have always been considered (the first plausible one wins).
+            for symbol in file.definedSymbols.sorted(by: { $0.value < $1.value }) {
                 guard file.symbol(symbol, in: space.bytes, hasPrefix: "$s", suffix: "N") else { continue }
                 for offset: UInt64 in [8, 40] {
                     if case .address(let descriptor)? = try? space.pointer(at: symbol.value &+ offset, what: "metadata descriptor") {

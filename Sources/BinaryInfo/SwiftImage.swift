@@ -11,9 +11,10 @@ final class SwiftImage {
     /// Swift sections by name (`swift5_fieldmd`, ...): start address and size of each
     /// (object files hold one section of a name per symbol group, hence the lists).
     let sections: [String: [(address: UInt64, size: UInt64)]]
-    /// Defined symbols by address, for ``descriptorSymbol(at:)``: descriptor symbols carry the
-    /// private discriminators that the descriptors themselves do not.
-    let symbolsByAddress: [DefinedSymbol]
+    /// The descriptor symbols (`$s…Mn`, `$s…Mp`) by address, for ``descriptorSymbol(at:)``: they
+    /// carry the private discriminators that the descriptors themselves do not. Found on the
+    /// first lookup, by one pass over the symbol tables that sorts only the few that match.
+    private(set) lazy var descriptorSymbolsByAddress: [DefinedSymbol] = descriptorSymbols()
     /// Things the reader could not do, said plainly, for ``ImageSummary/notes``.
     var notes: [String] = []
     /// Imported C types the runtime merges by name although their layouts differ (found by ``readTypes()``).
@@ -56,38 +57,48 @@ final class SwiftImage {
             }
         }
         self.sections = sections
-        // Defined symbols sorted by address; their names are read only for the descriptor
-        // addresses that are looked up (``descriptorSymbol(at:)``).
+    }
+
+    /// The defined symbols named `$s…Mn` or `$s…Mp`, at their addresses (object files' symbol
+    /// values are offsets into their sections), sorted by address, in table order at one address.
+    private func descriptorSymbols() -> [DefinedSymbol] {
         let isObjectFile = file.fileType == ELFFile.typeRelocatable
-        var sorted = file.definedSymbols  // already sorted by value: for linked images, by address
-        if isObjectFile {
-            // Object files' symbol values are offsets into their sections: make them addresses.
-            sorted = sorted.compactMap { symbol in
-                guard let base = space.sectionAddresses[Int(symbol.sectionIndex)] else { return nil }
-                var moved = symbol
-                moved.value = base &+ symbol.value
-                return moved
+        // The string table of the previous symbol: a file has one or two, so this saves a search
+        // of the section headers for each of tens of thousands of symbols.
+        var table: (index: UInt32, section: ImageSection?)?
+        var found: [DefinedSymbol] = []
+        for symbol in file.definedSymbols {
+            if table?.index != symbol.stringTable {
+                table = (symbol.stringTable, file.sections.first { $0.index == Int(symbol.stringTable) })
             }
-            sorted.sort { $0.value < $1.value }
+            guard let strings = table?.section, strings.hasFileBytes, UInt64(symbol.nameOffset) < strings.size,
+                space.bytes.cString(
+                    atOffset: strings.offset + UInt64(symbol.nameOffset), limit: strings.size - UInt64(symbol.nameOffset),
+                    hasPrefix: "$s", suffix: "Mn", orSuffix: "Mp")
+            else { continue }
+            var located = symbol
+            if isObjectFile {
+                guard let base = space.sectionAddresses[Int(symbol.sectionIndex)] else { continue }
+                located.value = base &+ symbol.value
+            }
+            found.append(located)
         }
-        symbolsByAddress = sorted
+        // Stable: among symbols at one address, the first in the tables is found first.
+        found.sort { $0.value < $1.value }
+        return found
     }
 
     /// The `$s…Mn` / `$s…Mp` symbol naming the descriptor at `address`, if the image has one.
     func descriptorSymbol(at address: UInt64) -> String? {
+        let symbols = descriptorSymbolsByAddress
         var low = 0
-        var high = symbolsByAddress.count
+        var high = symbols.count
         while low < high {
             let mid = (low + high) / 2
-            if symbolsByAddress[mid].value < address { low = mid + 1 } else { high = mid }
+            if symbols[mid].value < address { low = mid + 1 } else { high = mid }
         }
-        while low < symbolsByAddress.count, symbolsByAddress[low].value == address {
-            if file.symbol(symbolsByAddress[low], in: space.bytes, hasPrefix: "$s", suffix: "Mn", orSuffix: "Mp") {
-                return file.name(of: symbolsByAddress[low], in: space.bytes)
-            }
-            low += 1
-        }
-        return nil
+        guard low < symbols.count, symbols[low].value == address else { return nil }
+        return file.name(of: symbols[low], in: space.bytes)
     }
 
     /// Demangles a type mangling (memoised); falls back to the mangling itself when the runtime cannot.
