@@ -34,7 +34,7 @@ extension DWARFReader {
             total += unit.count
             guard total <= Self.entryLimit else { throw .tooManyEntries(path: path, limit: Self.entryLimit) }
             let tree = tree(of: unit)
-            for index in lists.indices { layouts[index].add(tree.typeLayouts(languages: lists[index])) }
+            for index in lists.indices { layouts[index].add(of: tree, languages: lists[index]) }
             unit.removeAll(keepingCapacity: true)
             return true
         }
@@ -66,7 +66,7 @@ private struct UnitLayouts {
     private(set) var layouts: [TypeLayout] = []
     private var seen = Set<TypeLayout>()
 
-    mutating func add(_ unitLayouts: [TypeLayout]) {
-        for layout in unitLayouts where seen.insert(layout).inserted { layouts.append(layout) }
+    mutating func add(of tree: DebugInfoTree, languages: DWARFLanguages) {
+        layouts += tree.typeLayouts(languages: languages, leavingOut: &seen)
     }
 }
