@@ -82,7 +82,7 @@ struct AddressSpace: ByteReader, Sendable {
     }
 
     /// How a section is named in an error: its name and index (names can repeat or be empty).
-    static func label(_ section: ELFSection) -> String {
+    static func label(_ section: ImageSection) -> String {
         section.name.isEmpty ? "#\(section.index)" : "\(section.name) (#\(section.index))"
     }
 

@@ -13,7 +13,7 @@ extension ELFFile {
     /// Reads DT_NEEDED, DT_RUNPATH and DT_RPATH from the SHT_DYNAMIC section, bounds-checked.
     func dynamicEntries(in bytes: FileBytes) throws(BinaryInfoError) -> DynamicEntries {
         var result = DynamicEntries()
-        guard let dynamic = sections.first(where: { $0.type == 6 }), dynamic.hasFileBytes, dynamic.size >= 16 else { return result }
+        guard let dynamic = sections.first(where: \.isDynamic), dynamic.hasFileBytes, dynamic.size >= 16 else { return result }
         guard let strings = sections.first(where: { $0.index == Int(dynamic.link) }), strings.hasFileBytes else {
             throw BinaryInfoError.malformedELF(path: path, detail: ".dynamic names string table #\(dynamic.link), which holds no bytes")
         }

@@ -1,28 +1,63 @@
 import CLibElf
 import TypeLayout
 
-/// One ELF section header, as plain Swift values.
-struct ELFSection: Sendable {
-    var index: Int
-    var name: String
-    var type: UInt32
-    var flags: UInt64
-    var address: UInt64
-    var offset: UInt64
-    var size: UInt64
-    var link: UInt32
-    var info: UInt32
+/// One ELF section header, as libelf reads it, with the questions the readers ask of it
+/// answered once from libelf's constants (`SHT_*`, `SHF_*`).
+public struct ImageSection: Sendable {
+    /// The section's index in the header table.
+    public var index: Int
+    /// The section's name (from the section name table).
+    public var name: String
+    /// `sh_type`.
+    public var type: UInt32
+    /// `sh_flags`.
+    public var flags: UInt64
+    /// `sh_addr`.
+    public var address: UInt64
+    /// `sh_offset`: where its bytes start in the file (meaningless for `SHT_NOBITS`).
+    public var offset: UInt64
+    /// `sh_size`.
+    public var size: UInt64
+    /// `sh_link`.
+    public var link: UInt32
+    /// `sh_info`.
+    public var info: UInt32
 
-    /// SHT_NOBITS sections (.bss) occupy no bytes in the file.
-    var hasFileBytes: Bool { type != UInt32(SHT_NOBITS) }
-    /// SHF_TLS: a thread-local template whose addresses overlap other sections.
-    var isThreadLocal: Bool { flags & UInt64(SHF_TLS) != 0 }
-    /// SHF_ALLOC: the section is part of the loaded image.
-    var isAllocated: Bool { flags & UInt64(SHF_ALLOC) != 0 }
-    /// SHT_GNU_HASH: the dynamic loader's hash table of exported symbols.
-    var isGNUHashTable: Bool { type == UInt32(SHT_GNU_HASH) }
-    /// SHT_DYNSYM: the dynamic symbol table.
-    var isDynamicSymbolTable: Bool { type == UInt32(SHT_DYNSYM) }
+    /// A section header with the given fields (for readers that find headers elsewhere than
+    /// through ``ImageFile/sectionHeaders()`` and want the same questions answered).
+    public init(
+        index: Int, name: String, type: UInt32, flags: UInt64, address: UInt64, offset: UInt64, size: UInt64,
+        link: UInt32, info: UInt32
+    ) {
+        self.index = index
+        self.name = name
+        self.type = type
+        self.flags = flags
+        self.address = address
+        self.offset = offset
+        self.size = size
+        self.link = link
+        self.info = info
+    }
+
+    /// False for `SHT_NOBITS` sections (`.bss`), which occupy no bytes in the file.
+    public var hasFileBytes: Bool { type != UInt32(SHT_NOBITS) }
+    /// `SHF_TLS`: a thread-local template whose addresses overlap other sections.
+    public var isThreadLocal: Bool { flags & UInt64(SHF_TLS) != 0 }
+    /// `SHF_ALLOC`: the section is part of the loaded image.
+    public var isAllocated: Bool { flags & UInt64(SHF_ALLOC) != 0 }
+    /// `SHF_COMPRESSED`: the bytes are a compression header and compressed data.
+    public var isCompressed: Bool { flags & UInt64(SHF_COMPRESSED) != 0 }
+    /// `SHT_GROUP`: a COMDAT group of a relocatable object.
+    public var isGroup: Bool { type == UInt32(SHT_GROUP) }
+    /// `SHF_EXECINSTR`: machine code.
+    public var isExecutable: Bool { flags & UInt64(SHF_EXECINSTR) != 0 }
+    /// `SHT_DYNAMIC`: the dynamic section (`DT_NEEDED`, `DT_RUNPATH`, …).
+    public var isDynamic: Bool { type == UInt32(SHT_DYNAMIC) }
+    /// `SHT_GNU_HASH`: the dynamic loader's hash table of exported symbols.
+    public var isGNUHashTable: Bool { type == UInt32(SHT_GNU_HASH) }
+    /// `SHT_DYNSYM`: the dynamic symbol table.
+    public var isDynamicSymbolTable: Bool { type == UInt32(SHT_DYNSYM) }
     /// The size of one `Elf64_Sym` entry of a symbol table.
     static let symbolEntrySize = UInt64(MemoryLayout<Elf64_Sym>.size)
 }
@@ -79,7 +114,7 @@ struct ELFFile: Sendable {
     var path: String
     var fileType: UInt16
     var machine: UInt16
-    var sections: [ELFSection]
+    var sections: [ImageSection]
     /// Symbol tables that relocation sections refer to, by the index of the section that holds them.
     var symbolTables: [Int: [ELFSymbol]]
     /// Every named, defined symbol of every symbol table, compactly (a `.symtab` of a large
@@ -147,7 +182,7 @@ struct ELFFile: Sendable {
             throw BinaryInfoError.malformedELF(path: path, detail: "no section name table: \(Self.lastError())")
         }
 
-        var sections: [ELFSection] = []
+        var sections: [ImageSection] = []
         var scn = elf_nextscn(elf, nil)
         while let section = scn {
             var sh = GElf_Shdr()
@@ -156,7 +191,7 @@ struct ELFFile: Sendable {
             }
             let index = elf_ndxscn(section)
             let name = elf_strptr(elf, stringTableIndex, Int(sh.sh_name)).map { String(cString: $0) } ?? ""
-            let entry = ELFSection(
+            let entry = ImageSection(
                 index: index, name: name, type: sh.sh_type, flags: sh.sh_flags, address: sh.sh_addr,
                 offset: sh.sh_offset, size: sh.sh_size, link: sh.sh_link, info: sh.sh_info
             )

@@ -28,7 +28,7 @@ public struct ExportedSymbolName: Hashable, Sendable {
 /// equal in `.dynstr`, so a corrupt table can make a symbol missed, never a wrong one found.
 struct GNUHashTable {
     /// The size of an `Elf64_Sym`.
-    static let symbolSize = ELFSection.symbolEntrySize
+    static let symbolSize = ImageSection.symbolEntrySize
 
     private let bytes: FileBytes
     private let bucketCount: UInt32

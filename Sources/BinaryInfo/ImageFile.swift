@@ -42,12 +42,7 @@ public final class ImageFile: Sendable {
     ///   header or section lies outside it.
     public func sectionHeaders() throws(BinaryInfoError) -> ImageSections {
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false)
-        let sections = file.sections.map {
-            ImageSection(
-                index: $0.index, name: $0.name, type: $0.type, flags: $0.flags, address: $0.address, offset: $0.offset,
-                size: $0.size, link: $0.link, info: $0.info)
-        }
-        return ImageSections(fileType: file.fileType, sections: sections)
+        return ImageSections(fileType: file.fileType, sections: file.sections)
     }
 }
 
@@ -57,26 +52,8 @@ public struct ImageSections: Sendable {
     public var fileType: UInt16
     /// The sections in index order; inactive (`SHT_NULL`) headers are left out.
     public var sections: [ImageSection]
-}
 
-/// One ELF section header, as libelf reads it.
-public struct ImageSection: Sendable {
-    /// The section's index in the header table.
-    public var index: Int
-    /// The section's name (from the section name table).
-    public var name: String
-    /// `sh_type`.
-    public var type: UInt32
-    /// `sh_flags`.
-    public var flags: UInt64
-    /// `sh_addr`.
-    public var address: UInt64
-    /// `sh_offset`: where its bytes start in the file (meaningless for `SHT_NOBITS`).
-    public var offset: UInt64
-    /// `sh_size`.
-    public var size: UInt64
-    /// `sh_link`.
-    public var link: UInt32
-    /// `sh_info`.
-    public var info: UInt32
+    /// `ET_REL`: a relocatable object, whose sections have no addresses and whose debug
+    /// sections need relocations applied before they can be read.
+    public var isRelocatable: Bool { fileType == ELFFile.typeRelocatable }
 }

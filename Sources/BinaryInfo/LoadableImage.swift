@@ -64,9 +64,6 @@ public final class LoadableImage {
         }
     }
 
-    /// SHF_EXECINSTR.
-    static let executableFlag: UInt64 = 0x4
-
     /// The largest image this reader lays out in memory (the biggest toolchain library is ~60 MB).
     public static let maximumAddressLimit: UInt64 = 1 << 31
 
@@ -148,7 +145,7 @@ public final class LoadableImage {
         // anonymous pages cost no memory).
         for section in file.sections
         where section.isAllocated && !section.isThreadLocal && section.hasFileBytes
-            && section.address != 0 && section.size > 0 && section.flags & Self.executableFlag == 0 && !excluded.contains(section.name)
+            && section.address != 0 && section.size > 0 && !section.isExecutable && !excluded.contains(section.name)
             && included(section.name)
         {
             let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
@@ -176,7 +173,7 @@ public final class LoadableImage {
             .map {
                 PlacedSection(
                     name: $0.name, address: $0.address, size: $0.size,
-                    hasCopiedBytes: $0.hasFileBytes && $0.flags & Self.executableFlag == 0, fileOffset: $0.offset)
+                    hasCopiedBytes: $0.hasFileBytes && !$0.isExecutable, fileOffset: $0.offset)
             }
             .sorted { $0.address < $1.address }
     }
@@ -239,7 +236,7 @@ public final class LoadableImage {
         let file = file ?? tables
         let bytes = space.bytes
         guard let base = bytes.buffer.baseAddress else { return }
-        let dynamicStrings = file.sections.first { $0.type == 11 }.map { $0.link }  // SHT_DYNSYM's string table
+        let dynamicStrings = file.sections.first(where: \.isDynamicSymbolTable).map(\.link)
         var tables: [UInt32: (offset: UInt64, size: UInt64)] = [:]
         for section in file.sections where section.hasFileBytes {
             if exportedOnly && UInt32(truncatingIfNeeded: section.index) != dynamicStrings { continue }

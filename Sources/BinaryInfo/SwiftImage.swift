@@ -65,7 +65,7 @@ final class SwiftImage {
         let isObjectFile = file.fileType == ELFFile.typeRelocatable
         // The string table of the previous symbol: a file has one or two, so this saves a search
         // of the section headers for each of tens of thousands of symbols.
-        var table: (index: UInt32, section: ELFSection?)?
+        var table: (index: UInt32, section: ImageSection?)?
         var found: [DefinedSymbol] = []
         for symbol in file.definedSymbols {
             if table?.index != symbol.stringTable {

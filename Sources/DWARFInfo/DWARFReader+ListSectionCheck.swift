@@ -6,6 +6,8 @@
 // segment selector, an offset table that fits.
 // Nothing else is parsed; compressed sections are left to libdwarf.
 
+import BinaryInfo
+
 extension DWARFReader {
     /// Reads little- or big-endian unsigned integers out of a byte array, bounds-checked.
     private struct Fields {
@@ -66,8 +68,11 @@ extension DWARFReader {
             guard let entry = section(index), let nameStart = Int(exactly: entry.name), nameStart < nameBytes.count else { continue }
             let name = String(decoding: nameBytes[nameStart...].prefix { $0 != 0 }, as: UTF8.self)
             guard name == ".debug_rnglists" || name == ".debug_loclists" else { continue }
-            // SHT_NOBITS has no bytes; SHF_COMPRESSED sections are libdwarf's to inflate.
-            guard entry.type != 8, entry.flags & 0x800 == 0 else { continue }
+            // A NOBITS section has no bytes; compressed sections are libdwarf's to inflate.
+            let header = ImageSection(
+                index: Int(index), name: name, type: UInt32(truncatingIfNeeded: entry.type), flags: entry.flags, address: 0,
+                offset: entry.offset, size: entry.size, link: 0, info: 0)
+            guard header.hasFileBytes, !header.isCompressed else { continue }
             guard let contents = file.bytes(at: entry.offset, count: entry.size) else {
                 throw .malformedDebugInfo(path: path, offset: nil, detail: "\(name) lies outside the file")
             }

@@ -129,15 +129,17 @@ public struct DWARFReader: Sendable {
         return LayoutDocument(image: image, types: types)
     }
 
-    /// Reads the entries of the units of `languages` (every unit's root, whatever its language).
-    func debugInfoTree(languages: DWARFLanguages = .all) throws(DWARFReaderError) -> DebugInfoTree {
+    /// Reads the entries of the units of `languages` (every unit's root, whatever its language);
+    /// with `swiftUnits`, of the Swift units whose top-level names hold one of its types only.
+    func debugInfoTree(languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil) throws(DWARFReaderError) -> DebugInfoTree {
         try Self.checkListSections(ELFFileWindow(file: file), path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
         let file = try LibDwarfFile(file: file, sharedBytes: readsSharedBytes)
         var entries: [DebugEntry] = []
         var signatures: [UInt64: DebugOffset] = [:]
         var skipped: [Range<UInt64>] = []
         try file.readEntries(
-            limit: Self.entryLimit, group: 0, languages: languages, into: &entries, signatures: &signatures, skipped: &skipped)
+            limit: Self.entryLimit, group: 0, languages: languages, swiftUnits: swiftUnits, into: &entries, signatures: &signatures,
+            skipped: &skipped)
         // Relocatable objects keep each type unit in a COMDAT group of its own.
         for group in file.comdatDebugGroups() {
             let groupFile: LibDwarfFile

@@ -27,7 +27,8 @@ struct DebugOffset: Hashable, Comparable, Sendable {
 /// does not understand is also `nil` (the layout then says "unknown" rather than guessing).
 ///
 /// A large binary has hundreds of thousands of these, so the numeric attributes are stored
-/// unboxed with one presence bit each (8 bytes rather than an optional's 16).
+/// unboxed with one presence bit each (8 bytes rather than an optional's 16), and only those
+/// present take a place.
 struct DebugEntry: Sendable {
     /// Where the entry is in `.debug_info`.
     var offset: DebugOffset
@@ -58,23 +59,14 @@ struct DebugEntry: Sendable {
         case encoding, runtimeClass
     }
 
+    /// Which ``Slot``s hold a value.
     private var present: UInt32 = 0
-    private var values = SlotValues()
-
-    /// Sixteen unboxed numbers (a tuple keeps them inline, with no array allocation), one per
-    /// ``Slot`` case; indexing by the enum rather than an `Int` keeps every access inside them.
-    private struct SlotValues: Sendable {
-        var storage:
-            (
-                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-        subscript(slot: Slot) -> UInt64 {
-            get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: slot.rawValue * 8, as: UInt64.self) } }
-            set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: slot.rawValue * 8, as: UInt64.self) } }
-        }
-    }
+    /// The values of the present slots in slot order: the first ``inlineCount`` here, the rest
+    /// in `overflow`. Most entries carry two or three numbers (a member: its type and offset),
+    /// so sixteen fixed places would be mostly empty in every one of a large file's entries.
+    private var inline: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var overflow: [UInt64] = []
+    private static let inlineCount = 4
 
     init(offset: DebugOffset, tag: UInt16, parent: Int?, unitRoot: Int) {
         self.offset = offset
@@ -83,16 +75,51 @@ struct DebugEntry: Sendable {
         self.unitRoot = unitRoot
     }
 
+    /// Where the value of `slot` is (or goes) among the present slots' values.
+    private func position(of slot: Slot) -> Int {
+        (present & ((1 << UInt32(slot.rawValue)) - 1)).nonzeroBitCount
+    }
+
+    private func value(at position: Int) -> UInt64 {
+        guard position < Self.inlineCount else { return overflow[position - Self.inlineCount] }
+        return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: position * 8, as: UInt64.self) }
+    }
+
+    private mutating func store(_ value: UInt64, at position: Int) {
+        guard position < Self.inlineCount else {
+            overflow[position - Self.inlineCount] = value
+            return
+        }
+        withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: value, toByteOffset: position * 8, as: UInt64.self) }
+    }
+
     private func get(_ slot: Slot) -> UInt64? {
-        present & (1 << slot.rawValue) == 0 ? nil : values[slot]
+        present & (1 << UInt32(slot.rawValue)) == 0 ? nil : value(at: position(of: slot))
     }
 
     private mutating func set(_ slot: Slot, _ value: UInt64?) {
-        if let value {
-            present |= 1 << slot.rawValue
-            values[slot] = value
-        } else {
-            present &= ~(1 << slot.rawValue)
+        let bit: UInt32 = 1 << UInt32(slot.rawValue)
+        let index = position(of: slot)
+        let count = present.nonzeroBitCount
+        switch (present & bit != 0, value) {
+        case (true, let value?):
+            store(value, at: index)
+        case (false, let value?):
+            // Make room at `index`: the later values move up one place.
+            if count >= Self.inlineCount { overflow.append(0) }
+            var place = count
+            while place > index {
+                store(self.value(at: place - 1), at: place)
+                place -= 1
+            }
+            store(value, at: index)
+            present |= bit
+        case (true, nil):
+            for place in index..<(count - 1) { store(self.value(at: place + 1), at: place) }
+            if count > Self.inlineCount { overflow.removeLast() }
+            present &= ~bit
+        case (false, nil):
+            break
         }
     }
 

@@ -7,14 +7,6 @@ import Glibc
 import Musl
 #endif
 
-/// The ELF numbers (gABI) that decide whether libdwarf can read a file from memory.
-private enum ELFSectionValue {
-    static let relocatableFile: UInt16 = 1  // ET_REL
-    static let noBits: UInt32 = 8  // SHT_NOBITS
-    static let group: UInt32 = 17  // SHT_GROUP
-    static let compressed: UInt64 = 0x800  // SHF_COMPRESSED
-}
-
 // libdwarf's object-access interface (`dwarf_object_init_b`) over a file's shared bytes: the
 // section table comes from BinaryInfo (libelf), and each section libdwarf loads is a pointer
 // into the bytes BinaryInfo mapped, so the file is not opened or copied again.
@@ -36,12 +28,12 @@ final class DWARFSectionTable {
 
     /// The table for `file`, or nil when libdwarf should open the file itself (see above).
     init?(file: ImageFile) {
-        guard let headers = try? file.sectionHeaders(), headers.fileType != ELFSectionValue.relocatableFile else { return nil }
+        guard let headers = try? file.sectionHeaders(), !headers.isRelocatable else { return nil }
         for section in headers.sections {
             let isDebug = section.name.hasPrefix(".debug") || section.name.hasPrefix(".zdebug")
-            if section.type == ELFSectionValue.group { return nil }
+            if section.isGroup { return nil }
             if isDebug,
-                section.type == ELFSectionValue.noBits || section.flags & ELFSectionValue.compressed != 0
+                !section.hasFileBytes || section.isCompressed
                     || section.name.hasPrefix(".zdebug")
             {
                 return nil
@@ -119,7 +111,7 @@ final class DWARFSectionTable {
     /// lie inside it, and `init` left out sections without bytes).
     private func load(index: Int, into data: UnsafeMutablePointer<UnsafeMutablePointer<Dwarf_Small>?>) -> Int32 {
         guard index >= 0, index < entries.count, let section = entries[index].section else { return DW_DLV_NO_ENTRY }
-        guard section.type != ELFSectionValue.noBits, let offset = Int(exactly: section.offset), let size = Int(exactly: section.size)
+        guard section.hasFileBytes, let offset = Int(exactly: section.offset), let size = Int(exactly: section.size)
         else {
             return DW_DLV_ERROR
         }

@@ -2,7 +2,8 @@ import BinaryInfo
 import CLibDwarf
 import Synchronization
 
-// With LibDwarfFile+ObjectAccess.swift (the object interface), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
+// With LibDwarfFile+ObjectAccess.swift (the object interface) and LibDwarfFile+UnitNames.swift
+// (the first pass over a unit's top-level names), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
 // attributes, errors, location lists) is released here before the call returns; what leaves
 // this file is plain Swift values (`DebugEntry`).
 
@@ -11,7 +12,8 @@ import Synchronization
 /// Not `Sendable`: libdwarf's `Dwarf_Debug` must not be used from two threads at once. A
 /// `DWARFReader` creates, uses and finishes one session inside a single call.
 final class LibDwarfFile {
-    private let debug: Dwarf_Debug
+    /// The session; internal only for the extensions that wrap other libdwarf interfaces.
+    let debug: Dwarf_Debug
     private let path: String
     /// Serializes the opening of sessions: libdwarf's ELF reader keeps process-wide state (shim.h).
     private static let initLock = Mutex(())
@@ -95,7 +97,7 @@ final class LibDwarfFile {
         return message
     }
 
-    private func fail(_ error: Dwarf_Error?, offset: UInt64?) -> DWARFReaderError {
+    func fail(_ error: Dwarf_Error?, offset: UInt64?) -> DWARFReaderError {
         .malformedDebugInfo(path: path, offset: offset, detail: Self.consume(error, debug: debug))
     }
 
@@ -114,14 +116,17 @@ final class LibDwarfFile {
     ///   - signatures: type-unit signatures found so far, across groups; resolve references with
     ///     ``resolveSignatures(in:using:)`` once every group is read.
     ///   - skipped: the offset ranges (tagged like ``DebugOffset``) of the units left unread.
+    ///   - swiftUnits: the top-level type names a Swift unit of the base group's `.debug_info`
+    ///     must hold to be read past its root (nil: every Swift unit is read).
     func readEntries(
-        limit: Int, group: UInt64, languages: DWARFLanguages = .all, into entries: inout [DebugEntry],
-        signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>]
+        limit: Int, group: UInt64, languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil,
+        into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>]
     ) throws(DWARFReaderError) {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
         for isInfo in [true, false] {
-            let scope = UnitScope(isInfo: isInfo, group: group, languages: languages, limit: limit)
+            let scope = UnitScope(
+                isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit)
             try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped)
         }
     }
@@ -131,6 +136,7 @@ final class LibDwarfFile {
         let isInfo: Bool
         let group: UInt64
         let languages: DWARFLanguages
+        let swiftUnits: SwiftUnitKeys?
         let limit: Int
         var section: UInt64 { DebugOffset.tag(group: group, isInfo: isInfo) }
 
@@ -272,7 +278,14 @@ final class LibDwarfFile {
             if let parent { entries[parent].children.append(index) }
 
             guard DebugTag.hasRecordedChildren(tag) else { continue }
-            if parent == nil, !scope.reads(unitLanguage: entry.language) { return false }
+            if parent == nil {
+                guard scope.reads(unitLanguage: entry.language) else { return false }
+                if let keys = scope.swiftUnits, SourceLanguage(dwarfLanguage: entry.language) == .swift,
+                    try !holdsTopLevelType(keys, in: die, unitOffset: offset)
+                {
+                    return false
+                }
+            }
             var child: Dwarf_Die?
             let childResult = dwarf_child(die, &child, &error)
             if childResult == DW_DLV_ERROR { throw fail(error, offset: offset) }

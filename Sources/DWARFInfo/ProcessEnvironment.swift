@@ -10,4 +10,11 @@ enum ProcessEnvironment {
     /// False when `TYPEINFO_DWARF_FROM_FILE` is set: libdwarf then opens the file itself
     /// instead of reading the bytes BinaryInfo mapped.
     static var readsFromMemory: Bool { getenv("TYPEINFO_DWARF_FROM_FILE") == nil }
+
+    /// False when `TYPEINFO_DWARF_UNIT_FILTER=0`: a reading of a few types then reads every
+    /// Swift unit instead of those whose top-level names can hold them.
+    static var filtersUnits: Bool {
+        guard let value = getenv("TYPEINFO_DWARF_UNIT_FILTER") else { return true }
+        return String(cString: value) != "0"
+    }
 }

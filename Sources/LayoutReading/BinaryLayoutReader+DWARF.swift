@@ -6,17 +6,21 @@ extension BinaryLayoutReader {
     /// Adds DWARF's C and C++ types (those the document does not already have) when
     /// `includesCFamily`, and returns DWARF's Swift types when `comparingSwift` (for
     /// ``dwarfAgreementNotes(merged:dwarf:)``), nil otherwise. Only the units of the languages
-    /// asked for are read.
+    /// asked for are read; with `selected`, of the Swift units only those that can describe the
+    /// selected types.
     static func mergeDWARF(
-        file: ImageFile, into document: inout LayoutDocument, includesCFamily: Bool, comparingSwift: Bool
+        file: ImageFile, into document: inout LayoutDocument, includesCFamily: Bool, comparingSwift: Bool, selected: [TypeLayout]? = nil
     ) throws(DWARFReaderError) -> [TypeLayout]? {
         guard includesCFamily || comparingSwift else { return nil }
         let reader = try DWARFReader(file: file)
         var cTypes: [TypeLayout] = []
         var swiftTypes: [TypeLayout]?
-        switch (includesCFamily, comparingSwift) {
-        case (true, true): (cTypes, swiftTypes) = try reader.typeLayoutsByLanguage()
-        case (true, false): cTypes = try reader.typeLayouts(languages: .cFamily)
+        switch (includesCFamily, comparingSwift, selected) {
+        case (_, true, let selected?):
+            let reading = try reader.typeLayouts(languages: includesCFamily ? .all : .swift, selecting: DWARFTypeSelection(selected))
+            (cTypes, swiftTypes) = (reading.cFamily, reading.swift)
+        case (true, true, nil): (cTypes, swiftTypes) = try reader.typeLayoutsByLanguage()
+        case (true, false, _): cTypes = try reader.typeLayouts(languages: .cFamily)
         default: swiftTypes = try reader.typeLayouts(languages: .swift)
         }
         let known = Set(document.types.map(\.name))

@@ -16,11 +16,12 @@ struct MergedReading {
     }
 
     /// Adds DWARF's C and C++ types (when `includesCFamily`) and keeps its Swift types (when
-    /// `comparingSwift`); a DWARF that cannot be read is a warning, the rest stands.
-    mutating func mergeDWARF(file: ImageFile, includesCFamily: Bool, comparingSwift: Bool) {
+    /// `comparingSwift`; with `selected`, enough of them to compare those types); a DWARF that
+    /// cannot be read is a warning, the rest stands.
+    mutating func mergeDWARF(file: ImageFile, includesCFamily: Bool, comparingSwift: Bool, selected: [TypeLayout]? = nil) {
         do {
             swiftDWARF = try BinaryLayoutReader.mergeDWARF(
-                file: file, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
+                file: file, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift, selected: selected)
         } catch .noDebugInfo {
             // Nothing to add.
         } catch {

@@ -83,8 +83,10 @@ public enum BinaryLayoutReader {
             return document
         }
         let dependencies = runtimeLibraries(forFileAt: path, options)
-        // The worker lays the images out while the metadata is read.
-        let pending = PendingLowering(forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
+        // The worker lays the images out while the metadata is read (for a whole reading, it also
+        // has the library index every image's records then).
+        let pending = PendingLowering(
+            forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options), wholeFile: selection == nil)
         let reading = try metadataLayouts(path, file, selection)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
@@ -123,7 +125,9 @@ public enum BinaryLayoutReader {
         if options.readsDWARF, document.image.hasDebugInfo != false {
             let includesCFamily = !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection)
             let comparingSwift = options.wantsFileNotes && options.checksSwiftAgainstDWARF
-            reading.mergeDWARF(file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift)
+            reading.mergeDWARF(
+                file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
+                selected: document.types.filter(selection.matches))
         }
         return reading.selecting(selection)
     }

@@ -5,6 +5,7 @@ extension ComputedLayouts {
     /// computed layout; a fact both know and agree on stays; a fact they disagree on becomes
     /// unknown, and a note names both values.
     public func merged(into document: LayoutDocument) -> LayoutDocument {
+        defer { LoweringTrace.mark("typeinfo", "merge-done") }
         var merged = document
         var disagreements: [String] = []
         for index in merged.types.indices {

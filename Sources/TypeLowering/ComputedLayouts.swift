@@ -74,8 +74,10 @@ public struct ComputedLayouts: Sendable {
             default: break
             }
         }
+        LoweringTrace.mark("typeinfo", "requests-built")
         let (lowered, clientNotes) = client.lower(
             manglings: manglings, file: path, dependencies: dependencies, started: &started, sizeOnly: sizeOnly)
+        LoweringTrace.mark("typeinfo", "replies-parsed")
         var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         var unknown = 0
         for type in types where type.genericParameters.isEmpty {
@@ -118,6 +120,7 @@ public struct ComputedLayouts: Sendable {
                 break
             }
         }
+        LoweringTrace.mark("typeinfo", "layouts-built")
         if unknown > 0 {
             result.notes.append(
                 "type lowering: \(unknown) non-generic types have no computed layout (private names the library cannot resolve, @_rawLayout storage, actors, generic superclasses)"

@@ -8,6 +8,21 @@ extension LoweredType {
         alignment = info.alignment
         stride = info.stride
     }
+
+    /// Appends the type's first `count` children (at most the wire's limit), each read by `child`
+    /// and lowered by `lower`, which may also fill in the entry (its mangled type) and returns the
+    /// child type's facts, or nil when the library could not lower it.
+    mutating func appendChildren(
+        count: Int, reading child: (Int) -> LoweredChild?, lowering lower: (LoweredChild, inout Child) -> LoweredInfo?
+    ) {
+        for index in 0..<min(count, LoweringWire.maximumChildren) {
+            guard let found = child(index) else { continue }
+            var entry = Child(found, index: index)
+            let info = lower(found, &entry)
+            entry.take(info, childHasType: found.typeRef != nil)
+            children.append(entry)
+        }
+    }
 }
 
 extension LoweredType.Child {

@@ -17,10 +17,14 @@ struct LoweringClient {
 
     /// Starts a worker on the images now, so it lays them out while the caller reads the file;
     /// ``lower(manglings:file:dependencies:started:)`` then sends it the types.
-    func start(file: String, dependencies: [String]) -> WorkerProcess? {
+    ///
+    /// - Parameter wholeFile: most of the file's types will be asked (``LoweringRequest/preparesWholeFile``).
+    func start(file: String, dependencies: [String], wholeFile: Bool = false) -> WorkerProcess? {
         guard let libraryPath = configuration.remoteMirrorPath, let workerPath = configuration.workerPath else { return nil }
-        let request = LoweringRequest(libraryPath: libraryPath, imagePaths: [file] + dependencies, manglings: [])
-        guard let preamble = try? request.encodedPreamble(), let process = try? WorkerProcess(executable: workerPath) else { return nil }
+        var request = LoweringRequest(libraryPath: libraryPath, imagePaths: [file] + dependencies, manglings: [])
+        request.preparesWholeFile = wholeFile
+        guard let preamble = try? request.encodedPreamble(), var process = try? WorkerProcess(executable: workerPath) else { return nil }
+        process.preparesWholeFile = wholeFile
         process.send(preamble)
         return process
     }
@@ -57,13 +61,22 @@ struct LoweringClient {
             request.sizeOnly = sizeOnly
             var parser = LoweringWire.ReplyParser()
             let ending: WorkerProcess.Ending
+            var preparedWholeFile = false
             do {
                 if var process = started {
                     started = nil
+                    preparedWholeFile = process.preparesWholeFile
                     process.send(request.encodedTypes())
+                    LoweringTrace.mark("typeinfo", "types-sent")
+                    var first = true
                     ending = try process.finish(silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
+                        if first, LoweringTrace.isEnabled {
+                            first = false
+                            LoweringTrace.mark("typeinfo", "first-reply")
+                        }
                         try parser.consume(line)
                     }
+                    LoweringTrace.mark("typeinfo", "worker-reaped")
                 } else {
                     let input = try request.encoded()
                     ending = try WorkerProcess.run(executable: workerPath, input: input, silenceLimit: configuration.silenceLimit) {
@@ -73,6 +86,13 @@ struct LoweringClient {
                 }
             } catch {
                 return (answered, notes + ["\(error)"])
+            }
+            if preparedWholeFile, !parser.ready, Self.crashedOrHung(ending) {
+                // The preparation is the one step a restarted worker does not take (the retry's
+                // request asks for none): should it have failed, the types are still answered.
+                notes.append(
+                    "the lowering worker \(Self.describe(ending)) while preparing for the whole file: retried without that preparation")
+                continue
             }
             if restarts == 0 { notes += parser.notes }
             for type in parser.finished { answered[type.mangling] = type }
@@ -105,6 +125,11 @@ struct LoweringClient {
             }
         }
         return (answered, notes)
+    }
+
+    private static func crashedOrHung(_ ending: WorkerProcess.Ending) -> Bool {
+        if case .exited = ending { return false }
+        return true
     }
 
     private static func describe(_ ending: WorkerProcess.Ending) -> String {

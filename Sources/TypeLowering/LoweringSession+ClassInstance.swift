@@ -36,13 +36,12 @@ extension LoweringSession {
             return result
         }
         result.take(info)
-        for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
-            guard let child = context.child(ofMetadata: metadata, at: index) else { continue }
-            var entry = LoweredType.Child(child, index: index)
-            let lowerable = child.typeRef.flatMap { restsOnZeroSizedStruct($0, depth: 0) ? nil : $0 }
-            entry.take(lowerable.flatMap { context.info(of: $0) }, childHasType: child.typeRef != nil)
-            result.children.append(entry)
-        }
+        result.appendChildren(
+            count: info.fieldCount, reading: { context.child(ofMetadata: metadata, at: $0) },
+            lowering: { child, _ in
+                let lowerable = child.typeRef.flatMap { restsOnZeroSizedStruct($0, depth: 0) ? nil : $0 }
+                return lowerable.flatMap { context.info(of: $0) }
+            })
         return result
     }
 }

@@ -23,17 +23,16 @@ extension LoweringSession {
         }
         // The struct's own facts stay with its builtin descriptor: this reply is about its fields.
         result.take(info)
-        for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
-            guard let child = records.child(of: typeRef, at: index) else { continue }
-            var entry = LoweredType.Child(child, index: index)
-            // The field's type as the ordinary context knows it, through the name the record gives.
-            let name = child.typeRef.flatMap { records.mangledName(of: $0) }
-            let ordinary = name.flatMap { context.typeRef(mangledName: $0) }.flatMap { restsOnZeroSizedStruct($0, depth: 0) ? nil : $0 }
-            let childInfo = ordinary.flatMap { context.info(of: $0) }
-            if childInfo != nil { entry.mangledType = name }
-            entry.take(childInfo, childHasType: child.typeRef != nil)
-            result.children.append(entry)
-        }
+        result.appendChildren(
+            count: info.fieldCount, reading: { records.child(of: typeRef, at: $0) },
+            lowering: { child, entry in
+                // The field's type as the ordinary context knows it, through the name the record gives.
+                let name = child.typeRef.flatMap { records.mangledName(of: $0) }
+                let ordinary = name.flatMap { context.typeRef(mangledName: $0) }.flatMap { restsOnZeroSizedStruct($0, depth: 0) ? nil : $0 }
+                let childInfo = ordinary.flatMap { context.info(of: $0) }
+                if childInfo != nil { entry.mangledType = name }
+                return childInfo
+            })
         return result
     }
 }

@@ -7,10 +7,14 @@ import TypeLayout
 ///
 /// Request (client → worker):
 ///
-///     typeinfo-lowering 3
+///     typeinfo-lowering 4
 ///     library /opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so
 ///     image /path/to/the/file            (the file being read, first)
 ///     image /path/to/a/dependency        (then its dependencies)
+///     prepare                            (the preamble is complete: the worker lays the images
+///                                         out now, while the client still reads the file;
+///                                         `prepare whole-file`: most of the file's types follow,
+///                                         so it also has the library index every image's records)
 ///     option type-names                  (optional: name each child's type in the reply)
 ///     type 2nc6PacketV                   (mangled names without `$s`, any number)
 ///     size 2nc7WrapperVySiG              (only size, alignment and stride wanted: a field's type)
@@ -22,7 +26,7 @@ import TypeLayout
 ///
 /// Reply (worker → client), flushed after every type so a crash names the type it happened on:
 ///
-///     typeinfo-lowering 3
+///     typeinfo-lowering 4
 ///     note <text>                        (any number, before the first type)
 ///     ready
 ///     begin <mangling>
@@ -32,7 +36,7 @@ import TypeLayout
 ///     tagbits <hex mask, memory order>   (optional: a multi-payload enum's tag bits in its payload)
 ///     end <mangling>
 enum LoweringWire {
-    static let header = "typeinfo-lowering 3"
+    static let header = "typeinfo-lowering 4"
     /// The longest line either side accepts.
     static let maximumLineLength = 1 << 16
     /// The most children one type may report (real types have a few hundred at most).
@@ -67,20 +71,24 @@ struct LoweringRequest: Sendable, Equatable {
     var sizeOnly: Set<String> = []
     /// Whether the reply names each child's type (`option type-names`).
     var includeTypeNames = false
+    /// Whether most of the file's types will be asked (`prepare whole-file`): the worker then does
+    /// the work their lowering starts with while it waits for them (``LoweringSession/prepareWholeFile()``).
+    var preparesWholeFile = false
 
     /// The request as the worker reads it.
     func encoded() throws(TypeLoweringError) -> String {
         try encodedPreamble() + encodedTypes()
     }
 
-    /// The header, library and image lines: what the worker needs to lay the images out.
+    /// The header, library and image lines, and `prepare`: what the worker needs to lay the
+    /// images out (it starts on `prepare`, before any type line arrives).
     func encodedPreamble() throws(TypeLoweringError) -> String {
         var text = LoweringWire.header + "\nlibrary " + libraryPath + "\n"
         for path in [libraryPath] + imagePaths where path.contains("\n") || path.utf8.count > LoweringWire.maximumLineLength - 16 {
             throw .imageUnusable(path: path, reason: "the path holds a newline or is too long to pass to the worker")
         }
         for path in imagePaths { text += "image " + path + "\n" }
-        return text
+        return text + (preparesWholeFile ? "prepare whole-file\n" : "prepare\n")
     }
 
     /// The type lines and the final `end`.
@@ -122,6 +130,8 @@ struct LoweringRequest: Sendable, Equatable {
             case "class" where !rest.isEmpty: request.manglings.append(LoweringWire.instanceKey(rest))
             case "cfields" where !rest.isEmpty: request.manglings.append(LoweringWire.importedFieldsKey(rest))
             case "option" where rest == "type-names": request.includeTypeNames = true
+            case "prepare" where rest.isEmpty: break
+            case "prepare" where rest == "whole-file": request.preparesWholeFile = true
             case "end": ended = true
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword)'"))
             }

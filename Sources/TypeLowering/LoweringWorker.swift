@@ -16,9 +16,11 @@ public enum LoweringWorker {
 
     /// Runs the worker; returns the process exit status.
     public static func run() -> Int32 {
+        LoweringTrace.mark("worker", "main-entered")
         // The images are laid out as soon as the preamble (library and image lines) is complete,
-        // before the type lines arrive: the client sends the preamble first and the types once it
-        // has read the file's static metadata, so the two overlap.
+        // marked by `prepare`, before the type lines arrive: the client sends the preamble first
+        // and the types once it has read the file's static metadata, so the two overlap. (A
+        // request without `prepare` starts at its first type line.)
         var lines: [String] = []
         var session: Result<LoweringSession, TypeLoweringError>?
         var notes: [String] = []
@@ -29,8 +31,13 @@ public enum LoweringWorker {
                 return 2
             }
             let keyword = LoweringWire.split(line).keyword
-            if session == nil, keyword == "type" || keyword == "size" || keyword == "class" || keyword == "cfields" || keyword == "end" {
-                switch LoweringRequest.decode(lines: lines + ["end"]) {
+            if session == nil,
+                keyword == "prepare" || keyword == "type" || keyword == "size" || keyword == "class" || keyword == "cfields"
+                    || keyword == "end"
+            {
+                LoweringTrace.mark("worker", "preamble-read")
+                // The `prepare` line is part of the preamble (it may ask for the whole file).
+                switch LoweringRequest.decode(lines: lines + (keyword == "prepare" ? [line, "end"] : ["end"])) {
                 case .success(let preamble):
                     session = Result { () throws(TypeLoweringError) in try LoweringSession(request: preamble) { notes.append($0) } }
                 case .failure(let error):
@@ -40,6 +47,7 @@ public enum LoweringWorker {
             lines.append(line)
             if line == "end" { break }
         }
+        LoweringTrace.mark("worker", "request-read")
         emit(LoweringWire.header)
         let request: LoweringRequest
         switch LoweringRequest.decode(lines: lines) {
@@ -54,6 +62,7 @@ public enum LoweringWorker {
             return 3
         }
         emit("ready")
+        defer { LoweringTrace.mark("worker", "last-reply") }
         // The process ends after the last answer: the session (images, the library's caches) is
         // left to the exit rather than torn down piece by piece.
         _ = Unmanaged.passRetained(ready)
@@ -93,6 +102,7 @@ final class LoweringSession {
 
     init(request: LoweringRequest, note: (String) -> Void) throws(TypeLoweringError) {
         library = try RemoteMirrorLibrary(path: request.libraryPath)
+        LoweringTrace.mark("worker", "library-loaded")
         var images: [LoadableImage] = []
         for (index, path) in request.imagePaths.enumerated() {
             do {
@@ -104,7 +114,9 @@ final class LoweringSession {
                 note("dependency \(path) skipped: \(error.problem)")
             }
         }
+        LoweringTrace.mark("worker", "images-read")
         memory = try ImageMemory(images: images)
+        LoweringTrace.mark("worker", "images-laid-out")
         // Only descriptors and metadata matter to type lowering; unresolved functions do not.
         let missing = memory.unresolvedSymbols.filter {
             $0.hasPrefix("$s") && ($0.hasSuffix("Mn") || $0.hasSuffix("Mp") || $0.hasSuffix("N"))
@@ -115,7 +127,27 @@ final class LoweringSession {
             )
         }
         context = try RemoteMirrorContext(library: library, memory: memory)
+        LoweringTrace.mark("worker", "context-made")
+        if request.preparesWholeFile {
+            prepareWholeFile()
+            LoweringTrace.mark("worker", "whole-file-prepared")
+        }
     }
+
+    /// The work the lowering of most of a file's types starts with, done while the client still
+    /// reads the file (the worker has nothing else to do until the types arrive): the library
+    /// reads every image's builtin type records on the first builtin it meets, and on the first
+    /// name no image declares (a whole file has private names, which it cannot resolve) it
+    /// indexes every image's field records by name, remangling each. It caches both, so the
+    /// answers do not change; the types' lowering then finds them ready.
+    func prepareWholeFile() {
+        if let integer = context.typeRef(mangledName: "Si") { _ = context.info(of: integer) }
+        if let absent = context.typeRef(mangledName: Self.undeclaredTypeName) { _ = context.info(of: absent) }
+    }
+
+    /// A struct name for ``prepareWholeFile()`` to miss: a module name no Swift module takes
+    /// (should a file declare it after all, the library just lowers that type).
+    static let undeclaredTypeName = "25typeinfo_lowering_no_such6AbsentV"
 
     /// Lowers one type named by its mangling (without `$s`).
     ///
@@ -152,13 +184,12 @@ final class LoweringSession {
         }
         result.take(info)
         if sizeOnly { return result }
-        for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
-            guard let child = context.child(of: typeRef, at: index) else { continue }
-            var entry = LoweredType.Child(child, index: index)
-            if let childRef = child.typeRef, includeTypeNames { entry.mangledType = context.mangledName(of: childRef) }
-            entry.take(child.typeRef.flatMap { context.info(of: $0) }, childHasType: child.typeRef != nil)
-            result.children.append(entry)
-        }
+        result.appendChildren(
+            count: info.fieldCount, reading: { context.child(of: typeRef, at: $0) },
+            lowering: { child, entry in
+                if let childRef = child.typeRef, includeTypeNames { entry.mangledType = context.mangledName(of: childRef) }
+                return child.typeRef.flatMap { context.info(of: $0) }
+            })
         result.extraInhabitants =
             info.kind == .strongReference ? referenceExtraInhabitants(mangling: mangling, typeRef: typeRef) : extraInhabitants(of: typeRef)
         if info.kind == .multiPayloadEnum {

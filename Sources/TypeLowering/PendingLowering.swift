@@ -17,17 +17,26 @@ public final class PendingLowering {
     private var started: WorkerProcess?
 
     /// Starts the worker on `path` and its `dependencies`.
-    public init(forFileAt path: String, dependencies: [String], configuration: LoweringConfiguration = .resolved()) {
+    ///
+    /// - Parameter wholeFile: most of the file's types will be asked (a whole reading, not a
+    ///   selection): the worker then also does the work their lowering starts with (indexing every
+    ///   image's field records) while the file is read. A selection of a few types may need none of it.
+    public init(forFileAt path: String, dependencies: [String], configuration: LoweringConfiguration = .resolved(), wholeFile: Bool = false)
+    {
         self.path = path
         self.dependencies = dependencies
         self.client = LoweringClient(configuration: configuration)
-        self.started = client.start(file: path, dependencies: dependencies)
+        LoweringTrace.markAtExit("typeinfo", "exit")
+        LoweringTrace.mark("typeinfo", "worker-spawn")
+        self.started = client.start(file: path, dependencies: dependencies, wholeFile: wholeFile)
+        LoweringTrace.mark("typeinfo", "worker-started")
     }
 
     deinit { started?.abandon() }
 
     /// Lowers every non-generic struct, enum and class among `types` (see ``ComputedLayouts/compute(forFileAt:types:dependencies:configuration:)``).
     public func compute(types: [TypeLayout]) -> ComputedLayouts {
-        ComputedLayouts.compute(forFileAt: path, types: types, dependencies: dependencies, client: client, started: &started)
+        LoweringTrace.mark("typeinfo", "static-read-done")
+        return ComputedLayouts.compute(forFileAt: path, types: types, dependencies: dependencies, client: client, started: &started)
     }
 }

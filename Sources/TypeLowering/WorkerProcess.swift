@@ -24,6 +24,8 @@ struct WorkerProcess {
     }
 
     let executable: String
+    /// Whether its request's preamble asked it to prepare for the whole file (`prepare whole-file`).
+    var preparesWholeFile = false
     private let pid: pid_t
     private let socket: Int32
     private var finished = false

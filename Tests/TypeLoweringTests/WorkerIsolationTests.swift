@@ -8,7 +8,8 @@ import TypeLayout
 @Suite("The lowering worker's crashes and hangs stay in the worker")
 struct WorkerIsolationTests {
     /// A stand-in worker (a shell script) that crashes on types named `…CRASH…`, hangs on
-    /// `…HANG…`, and answers every other type with an 8-byte struct.
+    /// `…HANG…`, crashes when asked to prepare for the whole file, and answers every other type
+    /// with an 8-byte struct.
     static let scriptedWorker: String = {
         let path = LoweringFixture.directory + "/scripted-worker.sh"
         let script = """
@@ -17,6 +18,7 @@ struct WorkerIsolationTests {
             while IFS= read -r line; do
               case "$line" in
                 "type "*) types="$types ${line#type }";;
+                "prepare whole-file") kill -SEGV $$;;
                 end) break;;
               esac
             done
@@ -52,6 +54,17 @@ struct WorkerIsolationTests {
                 "type lowering crashed (signal 11) on $sxCRASHx: its computed layout is unknown",
                 "type lowering hung (killed after its time limit) on $sxHANGx: its computed layout is unknown",
             ])
+    }
+
+    @Test("a crash while preparing for the whole file: one note, and a worker without that preparation answers every type")
+    func preparationCrash() {
+        let client = LoweringClient(
+            configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: Self.scriptedWorker, silenceLimit: 1))
+        var started = client.start(file: "/unused", dependencies: [], wholeFile: true)
+        let (types, notes) = client.lower(manglings: ["A", "B"], file: "/unused", dependencies: [], started: &started)
+        #expect(types["A"]?.size == 8)
+        #expect(types["B"]?.size == 8)
+        #expect(notes == ["the lowering worker crashed (signal 11) while preparing for the whole file: retried without that preparation"])
     }
 
     @Test(
