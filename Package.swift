@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // FileDescriptor: open, read, pread, write, fstat, each retried on EINTR in one place.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
+        // partitioningIndex(where:): the binary searches over sorted tables (sections, symbols, slots, DIEs).
+        .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.0"),
         // `swift package generate-documentation` for the DocC catalogs; builds nothing for `swift build`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -39,11 +41,17 @@ let package = Package(
         // On-disk readers: they never execute the target.
         .target(
             name: "BinaryInfo",
-            dependencies: ["TypeLayout", "CLibElf", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "TypeLayout", "CLibElf", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
+            ]
         ),
         .target(
             name: "DWARFInfo",
-            dependencies: ["TypeLayout", "BinaryInfo", "CLibDwarf", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "TypeLayout", "BinaryInfo", "CLibDwarf", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
+            ]
         ),
 
         // Computed layouts: the toolchain's libswiftRemoteMirror (declared in CSwiftRemoteMirror,
@@ -53,6 +61,7 @@ let package = Package(
             name: "TypeLowering",
             dependencies: [
                 "TypeLayout", "BinaryInfo", "CSwiftRemoteMirror", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
             ]
         ),
         .executableTarget(name: "typeinfo-lowering", dependencies: ["TypeLowering"]),

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Algorithms
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -88,12 +89,7 @@ struct AddressSpace: ByteReader, Sendable {
 
     /// The section containing `address`, if any.
     func region(containing address: UInt64) -> Region? {
-        var low = 0
-        var high = regions.count
-        while low < high {
-            let mid = (low + high) / 2
-            if regions[mid].start <= address { low = mid + 1 } else { high = mid }
-        }
+        let low = regions.partitioningIndex { $0.start > address }
         guard low > 0 else { return nil }
         let candidate = regions[low - 1]
         return address - candidate.start < candidate.size ? candidate : nil

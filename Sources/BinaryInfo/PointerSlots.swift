@@ -1,3 +1,5 @@
+import Algorithms
+
 /// The pointer slots of an image whose values the loader (or an object file's relocations)
 /// supplies, sorted by address.
 ///
@@ -89,12 +91,7 @@ struct PointerSlots: Sendable, Sequence {
 
     /// The target of the slot at `address`, if one was recorded (after ``sort()``).
     subscript(address: UInt64) -> PointerTarget? {
-        var low = 0
-        var high = slots.count
-        while low < high {
-            let mid = (low + high) / 2
-            if slots[mid].address < address { low = mid + 1 } else { high = mid }
-        }
+        let low = slots.partitioningIndex { $0.address >= address }
         guard low < slots.count, slots[low].address == address else { return nil }
         return target(of: slots[low])
     }

@@ -1,3 +1,4 @@
+import Algorithms
 import TypeLayout
 /// An image opened for reading Swift metadata: the address space, the symbols that name
 /// descriptors and metadata, and memo tables for the references that many records share.
@@ -91,12 +92,7 @@ final class SwiftImage {
     /// The `$s…Mn` / `$s…Mp` symbol naming the descriptor at `address`, if the image has one.
     func descriptorSymbol(at address: UInt64) -> String? {
         let symbols = descriptorSymbolsByAddress
-        var low = 0
-        var high = symbols.count
-        while low < high {
-            let mid = (low + high) / 2
-            if symbols[mid].value < address { low = mid + 1 } else { high = mid }
-        }
+        let low = symbols.partitioningIndex { $0.value >= address }
         guard low < symbols.count, symbols[low].value == address else { return nil }
         return file.name(of: symbols[low], in: space.bytes)
     }

@@ -1,3 +1,4 @@
+import Algorithms
 import BinaryInfo
 import SystemPackage
 import TypeLayout
@@ -171,12 +172,7 @@ public struct DWARFReader: Sendable {
         let skipped = unsorted.sorted { $0.lowerBound < $1.lowerBound }
         func isSkipped(_ offset: DebugOffset?) -> Bool {
             guard let raw = offset?.rawValue else { return false }
-            var low = 0
-            var high = skipped.count
-            while low < high {
-                let middle = low + (high - low) / 2
-                if skipped[middle].upperBound <= raw { low = middle + 1 } else { high = middle }
-            }
+            let low = skipped.partitioningIndex { $0.upperBound > raw }
             return low < skipped.count && skipped[low].contains(raw)
         }
         return entries.contains { isSkipped($0.type) || isSkipped($0.specification) || isSkipped($0.definition) }

@@ -1,3 +1,5 @@
+import Algorithms
+
 /// All the type-describing entries of one file, linked by index, with the lookups that naming
 /// and layout need. Pure Swift: built from ``DebugEntry`` values, never touches libdwarf.
 struct DebugInfoTree: Sendable {
@@ -61,12 +63,7 @@ struct DebugInfoTree: Sendable {
     private static func lookUp(_ offset: DebugOffset?, in entries: [DebugEntry], index: [DebugOffset: Int]?) -> Int? {
         guard let offset else { return nil }
         if let index { return index[offset] }
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if entries[middle].offset < offset { low = middle + 1 } else { high = middle }
-        }
+        let low = entries.partitioningIndex { $0.offset >= offset }
         return low < entries.count && entries[low].offset == offset ? low : nil
     }
 

@@ -76,11 +76,7 @@ extension LibDwarfFile {
     /// The entry's `DW_AT_name`, or nil when it has none or libdwarf cannot read it.
     private func name(of die: Dwarf_Die) -> String? {
         var text: UnsafeMutablePointer<CChar>?
-        var error: Dwarf_Error?
-        guard dwarf_diename(die, &text, &error) == DW_DLV_OK, let text else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
+        guard succeeds({ dwarf_diename(die, &text, &$0) }), let text else { return nil }
         return String(cString: text)
     }
 }

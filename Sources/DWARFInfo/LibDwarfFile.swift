@@ -171,20 +171,13 @@ final class LibDwarfFile {
         var groupCount: Dwarf_Unsigned = 0
         var selected: Dwarf_Unsigned = 0
         var mapCount: Dwarf_Unsigned = 0
-        var error: Dwarf_Error?
-        guard dwarf_sec_group_sizes(debug, &sectionCount, &groupCount, &selected, &mapCount, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return []
-        }
+        guard succeeds({ dwarf_sec_group_sizes(debug, &sectionCount, &groupCount, &selected, &mapCount, &$0) }) else { return [] }
         // The map has one entry per grouped section: a sane object has far fewer than this.
         guard mapCount > 0, mapCount <= 1_000_000 else { return [] }
         var groups = [Dwarf_Unsigned](repeating: 0, count: Int(mapCount))
         var sections = [Dwarf_Unsigned](repeating: 0, count: Int(mapCount))
         var names = [UnsafePointer<CChar>?](repeating: nil, count: Int(mapCount))
-        guard dwarf_sec_group_map(debug, mapCount, &groups, &sections, &names, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return []
-        }
+        guard succeeds({ dwarf_sec_group_map(debug, mapCount, &groups, &sections, &names, &$0) }) else { return [] }
         var result = Set<UInt64>()
         for (group, name) in zip(groups, names) where group >= 3 && group < DebugOffset.maximumGroup {
             guard let name else { continue }
@@ -341,43 +334,41 @@ final class LibDwarfFile {
         }
     }
 
-    // Each reader returns nil (and releases libdwarf's error) when the attribute's form does
-    // not carry the expected kind of value: the layout then says "unknown".
+    /// Calls a libdwarf function that reports failure through its error argument, and releases
+    /// that error: the one way a reader that turns a failure into "unknown" lets it go.
+    /// - Returns: whether the call returned `DW_DLV_OK`.
+    func succeeds(_ call: (inout Dwarf_Error?) -> Int32) -> Bool {
+        var error: Dwarf_Error?
+        let result = call(&error)
+        if let error { dwarf_dealloc_error(debug, error) }
+        return result == DW_DLV_OK
+    }
+
+    // Each reader returns nil when the attribute's form does not carry the expected kind of
+    // value: the layout then says "unknown".
 
     private func string(_ attribute: Dwarf_Attribute) -> String? {
         var text: UnsafeMutablePointer<CChar>?
-        var error: Dwarf_Error?
-        guard dwarf_formstring(attribute, &text, &error) == DW_DLV_OK, let text else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
+        guard succeeds({ dwarf_formstring(attribute, &text, &$0) }), let text else { return nil }
         return String(cString: text)
     }
 
     private func unsigned(_ attribute: Dwarf_Attribute) -> UInt64? {
         var value: Dwarf_Unsigned = 0
-        var error: Dwarf_Error?
-        if dwarf_formudata(attribute, &value, &error) == DW_DLV_OK { return value }
-        if let error { dwarf_dealloc_error(debug, error) }
+        if succeeds({ dwarf_formudata(attribute, &value, &$0) }) { return value }
         // DW_FORM_implicit_const (DWARF 5, GCC puts bit sizes there) is a signed constant kept
         // in the abbreviation; libdwarf reads it only as signed.
         var signedValue: Dwarf_Signed = 0
-        var signedError: Dwarf_Error?
-        guard dwarf_formsdata(attribute, &signedValue, &signedError) == DW_DLV_OK else {
-            if let signedError { dwarf_dealloc_error(debug, signedError) }
-            return nil
-        }
+        guard succeeds({ dwarf_formsdata(attribute, &signedValue, &$0) }) else { return nil }
         return UInt64(exactly: signedValue)
     }
 
     private func signed(_ attribute: Dwarf_Attribute) -> Int64? {
         var form: Dwarf_Half = 0
-        var error: Dwarf_Error?
-        if dwarf_whatform(attribute, &form, &error) == DW_DLV_OK, Int32(form) == DW_FORM_sdata || Int32(form) == DW_FORM_implicit_const {
+        if succeeds({ dwarf_whatform(attribute, &form, &$0) }), Int32(form) == DW_FORM_sdata || Int32(form) == DW_FORM_implicit_const {
             var value: Dwarf_Signed = 0
-            if dwarf_formsdata(attribute, &value, &error) == DW_DLV_OK { return value }
+            if succeeds({ dwarf_formsdata(attribute, &value, &$0) }) { return value }
         }
-        if let error { dwarf_dealloc_error(debug, error) }
         guard let value = unsigned(attribute) else { return nil }
         return Int64(exactly: value)
     }
@@ -385,11 +376,7 @@ final class LibDwarfFile {
     /// A reference within the section being read (`section` marks .debug_types offsets).
     private func reference(_ attribute: Dwarf_Attribute, section: UInt64) -> DebugOffset? {
         var offset: Dwarf_Off = 0
-        var error: Dwarf_Error?
-        guard dwarf_global_formref(attribute, &offset, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
+        guard succeeds({ dwarf_global_formref(attribute, &offset, &$0) }) else { return nil }
         guard offset < DebugOffset.maximumSectionOffset else { return nil }
         return DebugOffset(rawValue: offset | section)
     }
@@ -397,27 +384,15 @@ final class LibDwarfFile {
     /// The type signature of a `DW_FORM_ref_sig8` reference, or nil for any other form.
     private func signatureReference(_ attribute: Dwarf_Attribute) -> UInt64? {
         var form: Dwarf_Half = 0
-        var error: Dwarf_Error?
-        guard dwarf_whatform(attribute, &form, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
-        guard Int32(form) == DW_FORM_ref_sig8 else { return nil }
+        guard succeeds({ dwarf_whatform(attribute, &form, &$0) }), Int32(form) == DW_FORM_ref_sig8 else { return nil }
         var signature = Dwarf_Sig8()
-        guard dwarf_formsig8(attribute, &signature, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
+        guard succeeds({ dwarf_formsig8(attribute, &signature, &$0) }) else { return nil }
         return Self.integer(signature)
     }
 
     private func flag(_ attribute: Dwarf_Attribute) -> Bool {
         var value: Dwarf_Bool = 0
-        var error: Dwarf_Error?
-        guard dwarf_formflag(attribute, &value, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return false
-        }
+        guard succeeds({ dwarf_formflag(attribute, &value, &$0) }) else { return false }
         return value != 0
     }
 
@@ -425,11 +400,7 @@ final class LibDwarfFile {
     /// expression (`DW_OP_plus_uconst N`) in DWARF 2 and in some producers' output.
     private func memberLocation(_ attribute: Dwarf_Attribute) -> UInt64? {
         var form: Dwarf_Half = 0
-        var error: Dwarf_Error?
-        guard dwarf_whatform(attribute, &form, &error) == DW_DLV_OK else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
+        guard succeeds({ dwarf_whatform(attribute, &form, &$0) }) else { return nil }
         switch Int32(form) {
         case DW_FORM_exprloc, DW_FORM_block, DW_FORM_block1, DW_FORM_block2, DW_FORM_block4:
             return expressionConstant(attribute)
@@ -443,11 +414,7 @@ final class LibDwarfFile {
     private func expressionConstant(_ attribute: Dwarf_Attribute) -> UInt64? {
         var head: Dwarf_Loc_Head_c?
         var listCount: Dwarf_Unsigned = 0
-        var error: Dwarf_Error?
-        guard dwarf_get_loclist_c(attribute, &head, &listCount, &error) == DW_DLV_OK, let head else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
+        guard succeeds({ dwarf_get_loclist_c(attribute, &head, &listCount, &$0) }), let head else { return nil }
         defer { dwarf_loc_head_c_dealloc(head) }
         guard listCount == 1 else { return nil }
         var entryKind: Dwarf_Small = 0
@@ -462,25 +429,18 @@ final class LibDwarfFile {
         var expressionOffset: Dwarf_Unsigned = 0
         var descriptionOffset: Dwarf_Unsigned = 0
         guard
-            dwarf_get_locdesc_entry_d(
-                head, 0, &entryKind, &rawLow, &rawHigh, &addressUnavailable, &low, &high,
-                &operationCount, &description, &source, &expressionOffset, &descriptionOffset, &error
-            ) == DW_DLV_OK, let description, operationCount == 1
-        else {
-            if let error { dwarf_dealloc_error(debug, error) }
-            return nil
-        }
+            succeeds({
+                dwarf_get_locdesc_entry_d(
+                    head, 0, &entryKind, &rawLow, &rawHigh, &addressUnavailable, &low, &high,
+                    &operationCount, &description, &source, &expressionOffset, &descriptionOffset, &$0)
+            }), let description, operationCount == 1
+        else { return nil }
         var atom: Dwarf_Small = 0
         var operand1: Dwarf_Unsigned = 0
         var operand2: Dwarf_Unsigned = 0
         var operand3: Dwarf_Unsigned = 0
         var branch: Dwarf_Unsigned = 0
-        guard
-            dwarf_get_location_op_value_c(
-                description, 0, &atom, &operand1, &operand2, &operand3, &branch, &error
-            ) == DW_DLV_OK
-        else {
-            if let error { dwarf_dealloc_error(debug, error) }
+        guard succeeds({ dwarf_get_location_op_value_c(description, 0, &atom, &operand1, &operand2, &operand3, &branch, &$0) }) else {
             return nil
         }
         switch Int32(atom) {

@@ -1,3 +1,4 @@
+import Algorithms
 import BinaryInfo
 #if canImport(Glibc)
 import Glibc
@@ -101,13 +102,7 @@ final class ImageMemory {
 
         /// The index of the first section ending after `offset`.
         func firstSection(endingAfter offset: UInt64) -> Int {
-            var low = 0
-            var high = sections.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sections[middle].address &+ sections[middle].size <= offset { low = middle + 1 } else { high = middle }
-            }
-            return low
+            sections.partitioningIndex { $0.address &+ $0.size > offset }
         }
 
         /// The section holding `place`, or `sections.count` for none.
