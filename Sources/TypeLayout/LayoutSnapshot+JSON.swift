@@ -76,7 +76,7 @@ extension LayoutSnapshot {
         } catch {
             throw LayoutSnapshotError.malformed(detail: LayoutJSON.describeDecodingError(error))
         }
-        self.init(types: file.types.map(\.layout))
+        self.init(types: file.types)
         self.version = version
         self.selection = file.selection.flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -138,57 +138,11 @@ private struct FileHeader: Decodable {
     var schemaVersion: Int?
 }
 
+/// A snapshot's types are decoded as a layout document's are (``TypeLayout``'s `Codable`): the
+/// snapshot writes a subset of the same keys.
 private struct SnapshotFile: Decodable {
     var selection: LayoutSnapshot.Selection?
-    var types: [SnapshotType]
-}
-
-private struct SnapshotType: Decodable {
-    var name: String
-    var kind: TypeKind
-    var size: Int?
-    var alignment: Int?
-    var stride: Int?
-    var instanceSize: Int?
-    var instanceAlignment: Int?
-    var superclass: String?
-    var fields: [SnapshotField]
-    var cases: [SnapshotCase]?
-
-    var layout: TypeLayout {
-        TypeLayout(
-            name: name, kind: kind, size: size, alignment: alignment, stride: stride,
-            instanceSize: instanceSize, instanceAlignment: instanceAlignment, superclass: superclass,
-            fields: fields.map(\.layout), cases: (cases ?? []).map(\.layout)
-        )
-    }
-}
-
-private struct SnapshotField: Decodable {
-    var name: String
-    var offset: Int?
-    var size: Int?
-    var bitOffset: Int?
-    var bitWidth: Int?
-    var type: String
-    var ownership: Ownership?
-
-    var layout: FieldLayout {
-        FieldLayout(
-            name: name, type: type, offset: offset, size: size,
-            bitOffset: bitOffset, bitWidth: bitWidth, ownership: ownership ?? .strong
-        )
-    }
-}
-
-private struct SnapshotCase: Decodable {
-    var name: String
-    var payloadType: String?
-    var indirect: Bool?
-
-    var layout: EnumCaseLayout {
-        EnumCaseLayout(name: name, payloadType: payloadType, indirect: indirect ?? false)
-    }
+    var types: [TypeLayout]
 }
 
 /// The few JSON spellings the hand-written snapshot and SVG writers need.

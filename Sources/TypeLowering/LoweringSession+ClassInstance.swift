@@ -22,19 +22,19 @@ extension LoweringSession {
     /// its type's kind, size and alignment; the reply's own size and alignment are the library's
     /// instance for a root class and are not used.
     func lowerInstance(mangling: String) -> LoweredType {
-        var result = LoweredType(mangling: LoweringWire.instanceKey(mangling))
+        let key = LoweringWire.instanceKey(mangling)
         guard mangling.hasSuffix("C"), !mangling.hasSuffix("G"),
             let descriptor = memory.symbolAddress("$s" + mangling + "Mn"),
             let metadata = memory.syntheticMetadata(
                 kind: Self.classMetadataKind, descriptor: descriptor, descriptorOffset: Self.classDescriptorOffset)
         else {
-            result.unknownReason = "no class descriptor named $s\(mangling)Mn in the images"
-            return result
+            return LoweredType(mangling: key, unknownReason: "no class descriptor named $s\(mangling)Mn in the images")
         }
         guard let info = context.info(ofMetadata: metadata), info.kind == .classInstance else {
-            result.unknownReason = "the reflection library cannot lay out its fields (a field type it cannot lower)"
-            return result
+            return LoweredType(
+                mangling: key, unknownReason: "the reflection library cannot lay out its fields (a field type it cannot lower)")
         }
+        var result = LoweredType(mangling: key)
         result.take(info)
         result.appendChildren(
             count: info.fieldCount, reading: { context.child(ofMetadata: metadata, at: $0) },

@@ -14,14 +14,14 @@ extension LoweringSession {
     /// The fields of the imported C struct `mangling` (without `$s`), each with its type's kind,
     /// size and alignment as the ordinary context lowers the type's remangled name.
     func lowerImportedFields(mangling: String) -> LoweredType {
-        var result = LoweredType(mangling: LoweringWire.importedFieldsKey(mangling))
+        let key = LoweringWire.importedFieldsKey(mangling)
         guard mangling.hasPrefix("So"), let records = fieldRecordContext, let typeRef = records.typeRef(mangledName: mangling),
             let info = records.info(of: typeRef), info.kind == .struct
         else {
-            result.unknownReason = "the reflection library cannot read the struct's field record"
-            return result
+            return LoweredType(mangling: key, unknownReason: "the reflection library cannot read the struct's field record")
         }
         // The struct's own facts stay with its builtin descriptor: this reply is about its fields.
+        var result = LoweredType(mangling: key)
         result.take(info)
         result.appendChildren(
             count: info.fieldCount, reading: { records.child(of: typeRef, at: $0) },
