@@ -152,8 +152,9 @@ struct AddressSpace: ByteReader, Sendable {
 
     private mutating func recordDynamicRelocations(_ file: ELFFile) {
         guard let types = ELFMachine(rawValue: file.machine)?.relocationTypes else { return }
-        let relative = types.relative
-        let symbolic = types.absolute64.union(types.globalData).union(types.jumpSlot)
+        // A few types each: searched as lists, which costs less per relocation than hashing into a set.
+        let relative = Array(types.relative)
+        let symbolic = Array(types.absolute64.union(types.globalData).union(types.jumpSlot))
         for relocationSection in file.relocationSections where relocationSection.isDynamic {
             let symbols = file.symbolTables[relocationSection.symbolTableSection] ?? []
             for entry in relocationSection.entries {

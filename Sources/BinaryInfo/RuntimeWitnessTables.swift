@@ -81,16 +81,33 @@ final class RuntimeWitnessTables: Sendable {
         }
     }
 
+    /// The path of the first mapping of a `…/libswiftCore.so` in `/proc/self/maps` (a line ends
+    /// with the path, which starts at the line's first `/`). Lines are compared as bytes: split
+    /// into strings, the few hundred lines cost more than the rest of a one-type question's look
+    /// at the runtime library.
+    static func mappedRuntimeLibrary(in maps: FileBytes) -> String? {
+        guard let base = maps.buffer.baseAddress else { return nil }
+        let suffix = Array("/libswiftCore.so".utf8)
+        var lineStart = 0
+        while lineStart < maps.count {
+            let lineEnd =
+                memchr(base + lineStart, 0x0A, maps.count - lineStart).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? maps.count
+            let line = UnsafeRawBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
+            if line.count >= suffix.count, line.suffix(suffix.count).elementsEqual(suffix),
+                let slash = line.firstIndex(of: UInt8(ascii: "/"))
+            {
+                return String(decoding: line[slash...], as: UTF8.self)
+            }
+            lineStart = lineEnd + 1
+        }
+        return nil
+    }
+
     /// The runtime library to read: `$TYPEINFO_SWIFT_RUNTIME`, else the libswiftCore.so mapped
     /// into this process (from the loader's map), else one beside a `swift` found on `PATH`.
     private static func runtimeLibraryPath() -> String? {
         if let explicit = getenv("TYPEINFO_SWIFT_RUNTIME") { return String(cString: explicit) }
-        if let maps = try? ImageLoader.readFile("/proc/self/maps") {
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: maps.buffer[0..<maps.count]), as: UTF8.self)
-            for line in text.split(separator: "\n") where line.hasSuffix("/libswiftCore.so") {
-                if let slash = line.firstIndex(of: "/") { return String(line[slash...]) }
-            }
-        }
+        if let maps = try? ImageLoader.readFile("/proc/self/maps"), let path = mappedRuntimeLibrary(in: maps) { return path }
         // A typeinfo built with a static standard library maps no libswiftCore.so.
         let path = getenv("PATH").map { String(cString: $0) } ?? ""
         for directory in path.split(separator: ":") {

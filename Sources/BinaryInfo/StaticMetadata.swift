@@ -28,8 +28,12 @@ extension SwiftImage {
     /// makes stripped binaries work; each candidate is checked against the metadata layout.
     func staticMetadata(for descriptors: [UInt64: ContextKind]) -> [UInt64: UInt64] {
         var found: [UInt64: UInt64] = [:]
+        // Most slots point elsewhere than at a wanted descriptor: a comparison with the wanted
+        // descriptors' span turns most away before a lookup.
+        let lowest = descriptors.keys.min() ?? 0
+        let highest = descriptors.keys.max() ?? 0
         func consider(slot: UInt64, descriptor: UInt64) {
-            guard found[descriptor] == nil, let kind = descriptors[descriptor] else { return }
+            guard descriptor >= lowest, descriptor <= highest, let kind = descriptors[descriptor], found[descriptor] == nil else { return }
             if kind == .class {
                 guard slot >= 40 else { return }
                 let metadata = slot - 40

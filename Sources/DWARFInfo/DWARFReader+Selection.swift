@@ -43,12 +43,12 @@ extension DWARFReader {
         -> DWARFSelectedLayouts
     {
         guard languages.contains(.swift), ProcessEnvironment.filtersUnits, !selected.names.isEmpty else {
-            return layouts(of: try debugInfoTree(languages: languages), languages: languages)
+            return try layouts(languages: languages)
         }
         var wanted = selected.names
         for _ in 0..<Self.selectionRounds {
             guard let keys = SwiftUnitKeys(names: wanted) else { break }
-            let result = layouts(of: try debugInfoTree(languages: languages, swiftUnits: keys), languages: languages)
+            let result = try layouts(languages: languages, swiftUnits: keys)
             var byName: [String: TypeLayout] = [:]
             for layout in result.swift where byName[layout.name] == nil { byName[layout.name] = layout }
             guard selected.names.allSatisfy({ byName[$0] != nil }) else { break }
@@ -56,14 +56,22 @@ extension DWARFReader {
             if missing.isEmpty { return result }
             wanted.formUnion(missing)
         }
-        return layouts(of: try debugInfoTree(languages: languages), languages: languages)
+        return try layouts(languages: languages)
     }
 
-    private func layouts(of tree: DebugInfoTree, languages: DWARFLanguages) -> DWARFSelectedLayouts {
+    /// The C and C++ layouts of `languages` apart from the Swift ones, unit by unit where the
+    /// file allows it.
+    private func layouts(languages: DWARFLanguages, swiftUnits: SwiftUnitKeys? = nil) throws(DWARFReaderError) -> DWARFSelectedLayouts {
         let cFamily = languages.intersection(.cFamily)
+        let swift = languages.intersection(.swift)
         var result = DWARFSelectedLayouts()
+        if let lists = try layoutsUnitByUnit([cFamily, swift], swiftUnits: swiftUnits), lists.count == 2 {
+            (result.cFamily, result.swift) = (lists[0], lists[1])
+            return result
+        }
+        let tree = try debugInfoTree(languages: languages, swiftUnits: swiftUnits)
         if !cFamily.isEmpty { result.cFamily = tree.typeLayouts(languages: cFamily) }
-        if languages.contains(.swift) { result.swift = tree.typeLayouts(languages: .swift) }
+        if !swift.isEmpty { result.swift = tree.typeLayouts(languages: .swift) }
         return result
     }
 

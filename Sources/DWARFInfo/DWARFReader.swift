@@ -90,7 +90,7 @@ public struct DWARFReader: Sendable {
     /// - Throws: ``DWARFReaderError/noDebugInfo(path:)`` when the file carries no DWARF,
     ///   ``DWARFReaderError/malformedDebugInfo(path:offset:detail:)`` when libdwarf rejects it.
     public func typeLayouts() throws(DWARFReaderError) -> [TypeLayout] {
-        try debugInfoTree(languages: .all).typeLayouts(languages: .all)
+        try typeLayouts(languages: .all)
     }
 
     /// Reads the layouts of the types declared in the given source languages.
@@ -105,7 +105,8 @@ public struct DWARFReader: Sendable {
     /// - Returns: the layouts in file order, each with `source` `.dwarf`.
     /// - Throws: as ``typeLayouts()``.
     public func typeLayouts(languages: DWARFLanguages) throws(DWARFReaderError) -> [TypeLayout] {
-        try debugInfoTree(languages: languages).typeLayouts(languages: languages)
+        if let lists = try layoutsUnitByUnit([languages]), let layouts = lists.first { return layouts }
+        return try debugInfoTree(languages: languages).typeLayouts(languages: languages)
     }
 
     /// Reads the file once and returns its C and C++ layouts apart from its Swift layouts:
@@ -115,6 +116,7 @@ public struct DWARFReader: Sendable {
     /// - Returns: both lists, each in file order.
     /// - Throws: as ``typeLayouts()``.
     public func typeLayoutsByLanguage() throws(DWARFReaderError) -> (cFamily: [TypeLayout], swift: [TypeLayout]) {
+        if let lists = try layoutsUnitByUnit([.cFamily, .swift]), lists.count == 2 { return (lists[0], lists[1]) }
         let tree = try debugInfoTree(languages: .all)
         return (tree.typeLayouts(languages: .cFamily), tree.typeLayouts(languages: .swift))
     }
@@ -158,11 +160,7 @@ public struct DWARFReader: Sendable {
         if !skipped.isEmpty, Self.refersInto(skipped, from: entries) {
             return try debugInfoTree(languages: .all)
         }
-        // The i386 System V ABI aligns 8-byte scalars to 4 inside aggregates.
-        return DebugInfoTree(
-            entries: entries, isLittleEndian: isLittleEndian, pointerSize: is64Bit ? 8 : 4,
-            maximumScalarAlignment: architecture == "i386" ? 4 : .max
-        )
+        return tree(of: entries)
     }
 
     /// Whether an entry refers (by type, specification or type unit) into one of the `skipped`

@@ -8,6 +8,12 @@ extension DebugInfoTree {
     /// order, with exact duplicates (the same type described by several units) removed.
     func typeLayouts(languages: DWARFLanguages = .all) -> [TypeLayout] {
         var seen = Set<TypeLayout>()
+        return typeLayouts(languages: languages, leavingOut: &seen)
+    }
+
+    /// As ``typeLayouts(languages:)``, leaving out the layouts in `seen` and adding those it
+    /// returns (a reading unit by unit keeps one set for the file).
+    func typeLayouts(languages: DWARFLanguages, leavingOut seen: inout Set<TypeLayout>) -> [TypeLayout] {
         var result: [TypeLayout] = []
         var walk = LayoutWalk()
         for index in entries.indices where DebugTag.isLayoutType(entries[index].tag) {
@@ -18,8 +24,7 @@ extension DebugInfoTree {
             case .c, .other: language = .c
             }
             guard languages.contains(language) else { continue }
-            guard let layout = layout(of: index, walk: &walk), !seen.contains(layout) else { continue }
-            seen.insert(layout)
+            guard let layout = layout(of: index, walk: &walk), seen.insert(layout).inserted else { continue }
             result.append(layout)
         }
         return result

@@ -72,13 +72,14 @@ struct DebugInfoTree: Sendable {
         typedefNaming[entries[index].offset]
     }
 
-    /// The source language of the unit holding the entry; Swift types inside other units
-    /// (`DW_AT_APPLE_runtime_class`) count as Swift.
+    /// The source language of the unit holding the entry; in a unit of no known language (not C,
+    /// C++ or Swift), a type marked Swift's (`DW_AT_APPLE_runtime_class`) counts as Swift. A C or
+    /// C++ unit's types are that language's: a reading of other languages skips those units.
     func language(of index: Int) -> SourceLanguage {
         let entry = entries[index]
-        if entry.runtimeClass == 0x1e { return .swift }
-        let unit = entries[entry.unitRoot]
-        return SourceLanguage(dwarfLanguage: unit.language)
+        let unitLanguage = SourceLanguage(dwarfLanguage: entries[entry.unitRoot].language)
+        if unitLanguage == .other, entry.runtimeClass == 0x1e { return .swift }
+        return unitLanguage
     }
 
     /// Whether the unit holding the entry records every explicit alignment (`DW_AT_alignment`):

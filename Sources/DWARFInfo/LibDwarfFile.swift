@@ -118,17 +118,24 @@ final class LibDwarfFile {
     ///   - skipped: the offset ranges (tagged like ``DebugOffset``) of the units left unread.
     ///   - swiftUnits: the top-level type names a Swift unit of the base group's `.debug_info`
     ///     must hold to be read past its root (nil: every Swift unit is read).
+    ///   - unitRead: when given, called after each unit with the entries read so far and the
+    ///     unit's offset range (tagged like ``DebugOffset``); it may take the entries away. When
+    ///     it returns false, or a unit's range cannot be told, the reading stops and returns false.
+    /// - Returns: whether every unit was read.
+    @discardableResult
     func readEntries(
         limit: Int, group: UInt64, languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil,
-        into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>]
-    ) throws(DWARFReaderError) {
+        into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
+        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)? = nil
+    ) throws(DWARFReaderError) -> Bool {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
         for isInfo in [true, false] {
             let scope = UnitScope(
                 isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit)
-            try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped)
+            guard try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped, unitRead: unitRead) else { return false }
         }
+        return true
     }
 
     /// What one pass over the units of a section reads.
@@ -147,7 +154,9 @@ final class LibDwarfFile {
             switch SourceLanguage(dwarfLanguage: language) {
             case .swift: return languages.contains(.swift)
             case .cPlusPlus: return languages.contains(.cPlusPlus)
-            case .c, .other: return languages.contains(.c)
+            case .c: return languages.contains(.c)
+            // Named like C, and its types may be Swift's (DW_AT_APPLE_runtime_class): read for either.
+            case .other: return languages.contains(.c) || languages.contains(.swift)
             }
         }
     }
@@ -188,8 +197,9 @@ final class LibDwarfFile {
     }
 
     private func readUnits(
-        _ scope: UnitScope, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>]
-    ) throws(DWARFReaderError) {
+        _ scope: UnitScope, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
+        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)?
+    ) throws(DWARFReaderError) -> Bool {
         let isInfo = scope.isInfo
         let section = scope.section
         var unitOffset: UInt64 = 0
@@ -219,9 +229,14 @@ final class LibDwarfFile {
             if !whole, unitOffset < next, next < DebugOffset.maximumSectionOffset {
                 skipped.append((unitOffset | section)..<(next | section))
             }
+            if let unitRead {
+                guard unitOffset < next, next < DebugOffset.maximumSectionOffset else { return false }
+                guard try unitRead(&entries, (unitOffset | section)..<(next | section)) else { return false }
+            }
             guard next > unitOffset else { break }
             unitOffset = next
         }
+        return true
     }
 
     /// The eight signature bytes as one number (their order only has to be consistent).

@@ -17,4 +17,8 @@ enum ProcessEnvironment {
         guard let value = getenv("TYPEINFO_DWARF_UNIT_FILTER") else { return true }
         return String(cString: value) != "0"
     }
+
+    /// False when `TYPEINFO_DWARF_WHOLE_TREE=1`: every entry of the file is then kept until the
+    /// layouts are made, instead of one unit's at a time.
+    static var readsUnitByUnit: Bool { getenv("TYPEINFO_DWARF_WHOLE_TREE") == nil }
 }

@@ -16,26 +16,45 @@ import Foundation
 struct LayoutJSONWriter {
     /// The UTF-8 JSON for `value`, or nil when it holds a value this writer does not spell.
     static func encode(_ value: some Encodable, pretty: Bool) -> [UInt8]? {
-        let encoder = TreeEncoder(codingPath: [])
+        let encoder = TreeEncoder(codingPath: [], slot: Slot.root())
         do {
             try value.encode(to: encoder)
         } catch {
             return nil
         }
-        guard let root = encoder.root.node else { return nil }
+        guard let root = encoder.slot.node else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
-        write(root, into: &output, pretty: pretty, depth: 0)
+        var orders = KeyOrders()
+        write(root, into: &output, pretty: pretty, depth: 0, orders: &orders)
         return output
     }
 
     /// The coding path is not extended as values nest: encoding never fails for a reason it would
     /// name, and layout documents' `encode(to:)` do not read it.
     ///
-    /// One JSON value; containers are classes so a nested container can be filled after it is made.
-    final class Box {
-        var node: Node?
-        init(_ node: Node? = nil) { self.node = node }
+    /// The values of a container (or the root's one value). Containers are classes so a nested
+    /// container can be filled after it is made; a value is a place in its container's list, not
+    /// an object of its own (an allocation and a release a value saved).
+    class Values {
+        final var nodes: [Node?] = []
+    }
+
+    /// Where one JSON value goes: a place in a container's list.
+    struct Slot {
+        let owner: Values
+        let index: Int
+        var node: Node? {
+            get { owner.nodes[index] }
+            nonmutating set { owner.nodes[index] = newValue }
+        }
+
+        /// A new place of its own, for the document's root value.
+        static func root() -> Slot {
+            let values = Values()
+            values.nodes.append(nil)
+            return Slot(owner: values, index: 0)
+        }
     }
 
     enum Node {
@@ -49,20 +68,40 @@ struct LayoutJSONWriter {
 
     /// An object's members in the order they were first encoded (a key encoded again replaces
     /// its value, as in JSONEncoder); objects here have a few dozen keys at most.
-    final class ObjectStorage {
+    final class ObjectStorage: Values {
         var keys: [String] = []
-        var boxes: [Box] = []
-        func box(for key: String) -> Box {
-            if let index = keys.firstIndex(of: key) { return boxes[index] }
-            let box = Box()
+        func slot(for key: String) -> Slot {
+            if let index = keys.firstIndex(of: key) { return Slot(owner: self, index: index) }
             keys.append(key)
-            boxes.append(box)
-            return box
+            nodes.append(nil)
+            return Slot(owner: self, index: nodes.count - 1)
         }
     }
 
-    final class ArrayStorage {
-        var elements: [Box] = []
+    final class ArrayStorage: Values {
+        func next() -> Slot {
+            nodes.append(nil)
+            return Slot(owner: self, index: nodes.count - 1)
+        }
+    }
+
+    /// The order in which an object's keys are written, by its keys as encoded: the objects of a
+    /// document come from a few types, each encoding the same keys in the same order, so each
+    /// order is sorted once.
+    struct KeyOrders {
+        var byKeys: [[String]: [Int]] = [:]
+
+        /// The positions of `keys` sorted by code units, as JSONEncoder's .sortedKeys does.
+        mutating func order(of keys: [String]) -> [Int] {
+            if let known = byKeys[keys] { return known }
+            let keysAreASCII = keys.allSatisfy { key in key.utf8.allSatisfy { $0 < 0x80 } }
+            // String's own `<` is code-unit order for ASCII, and its fast path.
+            let order = keys.indices.sorted {
+                keysAreASCII ? keys[$0] < keys[$1] : keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8)
+            }
+            byKeys[keys] = order
+            return order
+        }
     }
 
     /// Thrown for a value `JSONEncoder` would spell its own way.
@@ -74,7 +113,7 @@ struct LayoutJSONWriter {
     private static let keySeparatorPretty: [UInt8] = Array(" : ".utf8)
     private static let spaces = [UInt8](repeating: 0x20, count: 256)
 
-    private static func write(_ node: Node, into output: inout [UInt8], pretty: Bool, depth: Int) {
+    private static func write(_ node: Node, into output: inout [UInt8], pretty: Bool, depth: Int, orders: inout KeyOrders) {
         switch node {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -84,14 +123,14 @@ struct LayoutJSONWriter {
             output.append(UInt8(ascii: "["))
             if pretty { output.append(0x0A) }
             var first = true
-            for element in storage.elements {
-                guard let value = element.node else { continue }
+            for element in storage.nodes {
+                guard let value = element else { continue }
                 if !first {
                     if pretty { output.append(contentsOf: separatorPretty) } else { output.append(UInt8(ascii: ",")) }
                 }
                 first = false
                 if pretty { indent(depth + 1, into: &output) }
-                write(value, into: &output, pretty: pretty, depth: depth + 1)
+                write(value, into: &output, pretty: pretty, depth: depth + 1, orders: &orders)
             }
             if pretty {
                 output.append(0x0A)
@@ -99,18 +138,13 @@ struct LayoutJSONWriter {
             }
             output.append(UInt8(ascii: "]"))
         case .object(let storage):
-            // Sorted by code units, as JSONEncoder's .sortedKeys does.
-            let keysAreASCII = storage.keys.allSatisfy { key in key.utf8.allSatisfy { $0 < 0x80 } }
-            // String's own `<` is code-unit order for ASCII, and its fast path.
-            let order = storage.keys.indices.sorted {
-                keysAreASCII ? storage.keys[$0] < storage.keys[$1] : storage.keys[$0].utf8.lexicographicallyPrecedes(storage.keys[$1].utf8)
-            }
+            let order = orders.order(of: storage.keys)
             output.append(UInt8(ascii: "{"))
             if pretty { output.append(0x0A) }
             var first = true
             for index in order {
                 let key = storage.keys[index]
-                guard let value = storage.boxes[index].node else { continue }
+                guard let value = storage.nodes[index] else { continue }
                 if !first {
                     if pretty { output.append(contentsOf: separatorPretty) } else { output.append(UInt8(ascii: ",")) }
                 }
@@ -118,7 +152,7 @@ struct LayoutJSONWriter {
                 if pretty { indent(depth + 1, into: &output) }
                 writeString(key, into: &output)
                 if pretty { output.append(contentsOf: keySeparatorPretty) } else { output.append(UInt8(ascii: ":")) }
-                write(value, into: &output, pretty: pretty, depth: depth + 1)
+                write(value, into: &output, pretty: pretty, depth: depth + 1, orders: &orders)
             }
             if pretty {
                 output.append(0x0A)
@@ -181,57 +215,57 @@ extension LayoutJSONWriter {
     final class TreeEncoder: Encoder {
         let codingPath: [any CodingKey]
         var userInfo: [CodingUserInfoKey: Any] { [:] }
-        let root: Box
+        let slot: Slot
 
-        init(codingPath: [any CodingKey], box: Box = Box()) {
+        init(codingPath: [any CodingKey], slot: Slot) {
             self.codingPath = codingPath
-            self.root = box
+            self.slot = slot
         }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             let storage: ObjectStorage
-            if case .object(let existing)? = root.node {
+            if case .object(let existing)? = slot.node {
                 storage = existing
             } else {
                 storage = ObjectStorage()
-                root.node = .object(storage)
+                slot.node = .object(storage)
             }
             return KeyedEncodingContainer(KeyedContainer<Key>(storage: storage, codingPath: codingPath))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
             let storage: ArrayStorage
-            if case .array(let existing)? = root.node {
+            if case .array(let existing)? = slot.node {
                 storage = existing
             } else {
                 storage = ArrayStorage()
-                root.node = .array(storage)
+                slot.node = .array(storage)
             }
             return UnkeyedContainer(storage: storage, codingPath: codingPath)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleValueContainer(box: root, codingPath: codingPath)
+            SingleValueContainer(slot: slot, codingPath: codingPath)
         }
     }
 
-    /// Encodes `value` into `box`: strings, integers and booleans directly (compared by type,
+    /// Encodes `value` into `slot`: strings, integers and booleans directly (compared by type,
     /// not cast), anything else through its `encode(to:)`.
-    static func encodeValue<T: Encodable>(_ value: T, into box: Box, codingPath: [any CodingKey]) throws {
+    static func encodeValue<T: Encodable>(_ value: T, into slot: Slot, codingPath: [any CodingKey]) throws {
         if T.self == String.self {
-            box.node = .string(unsafeBitCast(value, to: String.self))
+            slot.node = .string(unsafeBitCast(value, to: String.self))
         } else if T.self == Int.self {
-            box.node = .integer(String(unsafeBitCast(value, to: Int.self)))
+            slot.node = .integer(String(unsafeBitCast(value, to: Int.self)))
         } else if T.self == Bool.self {
-            box.node = .bool(unsafeBitCast(value, to: Bool.self))
+            slot.node = .bool(unsafeBitCast(value, to: Bool.self))
         } else if let digits = otherInteger(value) {
-            box.node = .integer(digits)
+            slot.node = .integer(digits)
         } else if T.self == Double.self || T.self == Float.self {
             throw Unsupported()
         } else {
             // Date, Data, URL and Decimal have JSONEncoder-specific spellings.
             guard T.self != Date.self, T.self != Data.self, T.self != URL.self, T.self != Decimal.self else { throw Unsupported() }
-            try value.encode(to: TreeEncoder(codingPath: codingPath, box: box))
+            try value.encode(to: TreeEncoder(codingPath: codingPath, slot: slot))
         }
     }
 
@@ -253,39 +287,35 @@ extension LayoutJSONWriter {
         let storage: ObjectStorage
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil(forKey key: Key) throws { storage.box(for: key.stringValue).node = .null }
-        mutating func encode(_ value: String, forKey key: Key) throws { storage.box(for: key.stringValue).node = .string(value) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { storage.box(for: key.stringValue).node = .integer(String(value)) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { storage.box(for: key.stringValue).node = .bool(value) }
+        mutating func encodeNil(forKey key: Key) throws { storage.slot(for: key.stringValue).node = .null }
+        mutating func encode(_ value: String, forKey key: Key) throws { storage.slot(for: key.stringValue).node = .string(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { storage.slot(for: key.stringValue).node = .integer(String(value)) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { storage.slot(for: key.stringValue).node = .bool(value) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try LayoutJSONWriter.encodeValue(value, into: storage.box(for: key.stringValue), codingPath: codingPath)
+            try LayoutJSONWriter.encodeValue(value, into: storage.slot(for: key.stringValue), codingPath: codingPath)
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<
             NestedKey
         > {
-            TreeEncoder(codingPath: codingPath, box: storage.box(for: key.stringValue)).container(keyedBy: keyType)
+            TreeEncoder(codingPath: codingPath, slot: storage.slot(for: key.stringValue)).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            TreeEncoder(codingPath: codingPath, box: storage.box(for: key.stringValue)).unkeyedContainer()
+            TreeEncoder(codingPath: codingPath, slot: storage.slot(for: key.stringValue)).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder {
-            TreeEncoder(codingPath: codingPath, box: storage.box(for: "super"))
+            TreeEncoder(codingPath: codingPath, slot: storage.slot(for: "super"))
         }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            TreeEncoder(codingPath: codingPath, box: storage.box(for: key.stringValue))
+            TreeEncoder(codingPath: codingPath, slot: storage.slot(for: key.stringValue))
         }
     }
 
     struct UnkeyedContainer: UnkeyedEncodingContainer {
         let storage: ArrayStorage
         let codingPath: [any CodingKey]
-        var count: Int { storage.elements.count }
+        var count: Int { storage.nodes.count }
 
-        private func next() -> Box {
-            let box = Box()
-            storage.elements.append(box)
-            return box
-        }
+        private func next() -> Slot { storage.next() }
         mutating func encodeNil() throws { next().node = .null }
         mutating func encode(_ value: String) throws { next().node = .string(value) }
         mutating func encode(_ value: Int) throws { next().node = .integer(String(value)) }
@@ -294,23 +324,23 @@ extension LayoutJSONWriter {
             try LayoutJSONWriter.encodeValue(value, into: next(), codingPath: codingPath)
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            TreeEncoder(codingPath: codingPath, box: next()).container(keyedBy: keyType)
+            TreeEncoder(codingPath: codingPath, slot: next()).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            TreeEncoder(codingPath: codingPath, box: next()).unkeyedContainer()
+            TreeEncoder(codingPath: codingPath, slot: next()).unkeyedContainer()
         }
-        mutating func superEncoder() -> any Encoder { TreeEncoder(codingPath: codingPath, box: next()) }
+        mutating func superEncoder() -> any Encoder { TreeEncoder(codingPath: codingPath, slot: next()) }
     }
 
     struct SingleValueContainer: SingleValueEncodingContainer {
-        let box: Box
+        let slot: Slot
         let codingPath: [any CodingKey]
-        mutating func encodeNil() throws { box.node = .null }
-        mutating func encode(_ value: String) throws { box.node = .string(value) }
-        mutating func encode(_ value: Int) throws { box.node = .integer(String(value)) }
-        mutating func encode(_ value: Bool) throws { box.node = .bool(value) }
+        mutating func encodeNil() throws { slot.node = .null }
+        mutating func encode(_ value: String) throws { slot.node = .string(value) }
+        mutating func encode(_ value: Int) throws { slot.node = .integer(String(value)) }
+        mutating func encode(_ value: Bool) throws { slot.node = .bool(value) }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try LayoutJSONWriter.encodeValue(value, into: box, codingPath: codingPath)
+            try LayoutJSONWriter.encodeValue(value, into: slot, codingPath: codingPath)
         }
     }
 }

@@ -125,3 +125,19 @@ struct ReadingShortcutTests {
         #expect(metadata > 50)
     }
 }
+
+extension ReadingShortcutTests {
+    @Test("the runtime library found in /proc/self/maps as bytes is the one its lines name")
+    func runtimeLibraryFromMaps() throws {
+        let maps = try ImageLoader.readFile("/proc/self/maps")
+        // The long way: the text split into lines.
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: maps.buffer[0..<maps.count]), as: UTF8.self)
+        let line = text.split(separator: "\n").first { $0.hasSuffix("/libswiftCore.so") }
+        let expected = line.flatMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } }
+        #expect(expected != nil, "this test process maps no libswiftCore.so")
+        #expect(RuntimeWitnessTables.mappedRuntimeLibrary(in: maps) == expected)
+        let made = FileBytes(
+            Array("00400000-00452000 r-xp 0 08:02 1 /x/libswiftCore.so.old\n7f-8f r-xp 0 0:0 2 /y/libswiftCore.so".utf8), path: "maps")
+        #expect(RuntimeWitnessTables.mappedRuntimeLibrary(in: made) == "/y/libswiftCore.so")
+    }
+}

@@ -81,4 +81,27 @@ import TypeLayout
         #expect(SwiftUnitKeys(names: ["Unqualified"]) == nil)
         #expect(SwiftUnitKeys(names: ["Units.Pen.Gate"])?.outermostTypes == ["Units": ["Pen"]])
     }
+
+    /// Found by Tools/fuzz-dwarfinfo: a Swift unit whose `DW_AT_language` was overwritten with 0
+    /// (no known language). Its types, marked Swift's by `DW_AT_APPLE_runtime_class`, were Swift
+    /// in a reading of every language and missing from a reading of Swift alone, which skipped
+    /// the unit as a C one.
+    @Test("a unit of no known language is read for the Swift types it marks")
+    func unitOfUnknownLanguage() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.library(optimized: false))))
+        let info = try #require(try BadInputTests.debugSections(of: bytes).first { $0.name == ".debug_info" })
+        // The first unit's root: DW_AT_language (DW_LANG_Swift, 0x1e as data2) among its first attributes.
+        let language = try #require((info.offset + 12..<info.offset + 40).first { bytes[$0] == 0x1E && bytes[$0 + 1] == 0 })
+        bytes[language] = 0
+        let path = try BadInputTests.write(bytes, named: "libUnits-no-language.so")
+        let reader = try DWARFReader(path: path)
+        // The patch hit the language: the first root now says 0.
+        #expect(try reader.debugInfoTree(languages: .all).entries.first?.language == 0)
+        let whole = try reader.typeLayoutsByLanguage().swift
+        #expect(whole.contains { $0.name == "Units.Pen" })
+        #expect(try reader.typeLayouts(languages: .swift) == whole)
+        let pen = try #require(whole.first { $0.name == "Units.Pen" })
+        #expect(
+            try reader.typeLayouts(languages: .swift, selecting: DWARFTypeSelection([pen])).swift.first { $0.name == "Units.Pen" } == pen)
+    }
 }
