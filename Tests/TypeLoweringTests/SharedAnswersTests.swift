@@ -6,8 +6,8 @@ import TypeLayout
 
 /// A long request is answered by the worker and a forked child (LoweringWorker+SharedAnswers):
 /// the reply is the one process's reply, in request order; a child that dies ends the worker with
-/// its signal after the answers it finished. (Serialized: each test stops or kills processes.)
-@Suite("A long request answered by two processes", .serialized)
+/// its signal after the answers it finished; a child hung when the worker is killed dies with it.
+@Suite("A long request answered by two processes")
 struct SharedAnswersTests {
 
     /// The real worker asked for `keys` in `file` (its dependencies beside it).
@@ -119,5 +119,29 @@ struct SharedAnswersTests {
         let ended = Run.ended(reply)
         #expect(ended.count >= ownPart && ended.count < run.keys.count, "\(ended.count) of \(run.keys.count)")
         #expect(ended == Array(run.keys.prefix(ended.count)), "answers in request order, none after the child's last")
+    }
+
+    @Test(
+        "a child stopped (hung) when the worker is killed dies with the worker",
+        .enabled(if: canLower, "libswiftRemoteMirror.so or the typeinfo-lowering worker is missing"))
+    func hungChildDiesWithWorker() throws {
+        let run = try Run.busy()
+        let child = try #require(run.child(), "the worker forked no child for \(run.keys.count) types")
+        kill(child, SIGSTOP)
+        kill(run.worker.processIdentifier, SIGKILL)
+        run.worker.waitUntilExit()
+        // Gone, or a zombie left for whoever reaps orphans: either way no longer running.
+        let deadline = Date().addingTimeInterval(10)
+        var state = "?"
+        while Date() < deadline {
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8) else {
+                state = "gone"
+                break
+            }
+            state = stat.split(separator: ")").last.map { String($0.dropFirst().prefix(1)) } ?? "?"
+            if state == "Z" || state == "X" { break }
+            usleep(1000)
+        }
+        #expect(["gone", "Z", "X"].contains(state), "the child is still \(state)")
     }
 }
