@@ -66,7 +66,19 @@ public enum LoweringWorker {
         // The process ends after the last answer: the session (images, the library's caches) is
         // left to the exit rather than torn down piece by piece.
         _ = Unmanaged.passRetained(ready)
-        return answer(request.manglings, session: ready, request: request)
+        for mangling in request.manglings {
+            if let instance = LoweringWire.instanceMangling(mangling) {
+                emit(ready.lowerInstance(mangling: instance).encoded(), newline: false)
+                continue
+            }
+            if let imported = LoweringWire.importedFieldsMangling(mangling) {
+                emit(ready.lowerImportedFields(mangling: imported).encoded(), newline: false)
+                continue
+            }
+            let sizeOnly = request.sizeOnly.contains(mangling)
+            emit(ready.lower(mangling: mangling, includeTypeNames: request.includeTypeNames, sizeOnly: sizeOnly).encoded(), newline: false)
+        }
+        return 0
     }
 
     private static func emit(_ text: String, newline: Bool = true) {
