@@ -10,21 +10,10 @@ import TypeLayout
 struct ReadingShortcutTests {
     static let swiftCorePath = ToolchainLibraryTests.libraryDirectory + "/libswiftCore.so"
 
-    /// A deterministic stream of numbers, so a failure can be replayed.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("sorted pointer slots hold what a dictionary filled the same way holds", arguments: [UInt64(1) << 32, UInt64(1) << 62])
     func pointerSlotsMatchDictionary(addressRange: UInt64) {
-        var random = SplitMix(state: addressRange)
+        // The target's replayable generator (MalformedInputTests.swift).
+        var random = SplitMix64(seed: addressRange)
         var slots = PointerSlots()
         var model: [UInt64: PointerTarget] = [:]
         // Few distinct addresses, so that records repeat: a later ordinary record replaces an
