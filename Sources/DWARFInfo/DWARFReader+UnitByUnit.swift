@@ -26,6 +26,7 @@ extension DWARFReader {
         var skipped: [Range<UInt64>] = []
         let path = self.path
         let languages = lists.reduce(DWARFLanguages()) { $0.union($1) }
+        var pages = DebugInfoPages(file: file)
         let completed = try session.readEntries(
             limit: Self.entryLimit, group: 0, languages: languages, swiftUnits: swiftUnits, into: &entries, signatures: &signatures,
             skipped: &skipped
@@ -36,6 +37,7 @@ extension DWARFReader {
             let tree = tree(of: unit)
             for index in lists.indices { layouts[index].add(of: tree, languages: lists[index]) }
             unit.removeAll(keepingCapacity: true)
+            pages?.release(unit: range)
             return true
         }
         return completed ? layouts.map(\.layouts) : nil
