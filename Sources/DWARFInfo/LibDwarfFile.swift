@@ -2,8 +2,15 @@ import BinaryInfo
 import CLibDwarf
 import Synchronization
 
-// With LibDwarfFile+ObjectAccess.swift (the object interface) and LibDwarfFile+UnitNames.swift
-// (the first pass over a unit's top-level names), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// With LibDwarfFile+ObjectAccess.swift (the object interface), LibDwarfFile+UnitNames.swift
+// (the first pass over a unit's top-level names) and LibDwarfFile+SubtreeEnd.swift (the entry
+// after a subtree read), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
 // attributes, errors, location lists) is released here before the call returns; what leaves
 // this file is plain Swift values (`DebugEntry`).
 
@@ -15,16 +22,30 @@ final class LibDwarfFile {
     /// The session; internal only for the extensions that wrap other libdwarf interfaces.
     let debug: Dwarf_Debug
     private let path: String
-    /// Serializes the opening of sessions: libdwarf's ELF reader keeps process-wide state (shim.h).
-    private static let initLock = Mutex(())
-    /// Turns off libdwarf's process-wide record of every allocation it hands out, once, before
-    /// the first session. The record (a search tree updated on each DIE and attribute made and
-    /// released) exists so that `dwarf_finish` can free what a caller forgot; this file releases
-    /// everything it is given before returning, and the record cost about a tenth of a whole
-    /// reading's instructions.
-    private static let allocationRecordOff: Void = { _ = dwarf_set_de_alloc_flag(0) }()
+    /// Serializes the opening of sessions: libdwarf's ELF reader keeps process-wide state
+    /// (shim.h). Holds whether a session was ever opened (``forgoAllocationRecord()``).
+    private static let initLock = Mutex(false)
     /// The sections libdwarf reads from the shared bytes, or nil when libdwarf opened the file.
     private let sectionTable: DWARFSectionTable?
+
+    /// Turns off, for the rest of the process, libdwarf's record of every allocation it hands
+    /// out, if no session was opened yet (an allocation made with the record on and released
+    /// with it off would be freed twice at `dwarf_finish`).
+    ///
+    /// The record (a search tree updated on each DIE and attribute made and released) lets
+    /// `dwarf_finish` free what a caller forgot; this file releases everything it is given before
+    /// returning, and the record costs about a tenth of a whole reading's instructions. It also
+    /// frees what libdwarf 20210528's own error paths leak on a corrupt file (docs/dwarf.md), so
+    /// only a process that reads and exits should do without it.
+    /// - Returns: whether the record is now off.
+    @discardableResult
+    static func forgoAllocationRecord() -> Bool {
+        initLock.withLock { opened in
+            guard !opened else { return false }
+            _ = dwarf_set_de_alloc_flag(0)
+            return true
+        }
+    }
 
     /// Opens a libdwarf session over `file`: over its shared bytes where libdwarf can read them
     /// from memory (``DWARFSectionTable``), else over its path.
@@ -39,13 +60,13 @@ final class LibDwarfFile {
     init(file: ImageFile, group: UInt64 = 0, sharedBytes: Bool = true) throws(DWARFReaderError) {
         let path = file.path
         self.path = path
-        Self.initLock.withLock { _ in Self.allocationRecordOff }
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
         let groupNumber = group == 0 ? UInt32(DW_GROUPNUMBER_ANY) : UInt32(truncatingIfNeeded: group)
         if group == 0, sharedBytes, let table = DWARFSectionTable(file: file) {
             sectionTable = table
-            let result = Self.initLock.withLock { _ in
+            let result = Self.initLock.withLock { opened in
+                opened = true
                 // See shim.h: a flags reader left behind by a dwarf_init_path session would be
                 // handed this table as its own object.
                 let flagsReader = typeinfo_exchange_dwarf_elf_flags_reader(nil)
@@ -59,8 +80,9 @@ final class LibDwarfFile {
         // A nil error handler plus a non-nil error pointer makes libdwarf return errors instead
         // of aborting the process. A nil true-path buffer turns off GNU debuglink following, so
         // only the named file is read.
-        let result = Self.initLock.withLock { _ in
-            dwarf_init_path(path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), groupNumber, nil, nil, &debug, nil, 0, nil, &error)
+        let result = Self.initLock.withLock { opened in
+            opened = true
+            return dwarf_init_path(path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), groupNumber, nil, nil, &debug, nil, 0, nil, &error)
         }
         self.debug = try Self.session(result, debug, error, path: path)
     }
@@ -128,18 +150,25 @@ final class LibDwarfFile {
     ///   - unitRead: when given, called after each unit with the entries read so far and the
     ///     unit's offset range (tagged like ``DebugOffset``); it may take the entries away. When
     ///     it returns false, or a unit's range cannot be told, the reading stops and returns false.
+    ///   - jumpsPastTopLevel: whether the entry after a top-level entry that was read whole is
+    ///     found from where the reading stopped (``nextTopLevelEntry(after:lastVisited:unitEnd:isInfo:)``)
+    ///     rather than by libdwarf walking the entry's subtree a second time. False only to
+    ///     compare the two (the entries must be the same); `TYPEINFO_DWARF_SIBLING_WALK=1`
+    ///     sets it for a whole process.
     /// - Returns: whether every unit was read.
     @discardableResult
     func readEntries(
         limit: Int, group: UInt64, languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil,
         into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
+        jumpsPastTopLevel: Bool = ProcessEnvironment.jumpsPastTopLevel,
         unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)? = nil
     ) throws(DWARFReaderError) -> Bool {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
         for isInfo in [true, false] {
             let scope = UnitScope(
-                isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit)
+                isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit,
+                jumpsPastTopLevel: jumpsPastTopLevel)
             guard try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped, unitRead: unitRead) else { return false }
         }
         return true
@@ -152,6 +181,7 @@ final class LibDwarfFile {
         let languages: DWARFLanguages
         let swiftUnits: SwiftUnitKeys?
         let limit: Int
+        let jumpsPastTopLevel: Bool
         var section: UInt64 { DebugOffset.tag(group: group, isInfo: isInfo) }
 
         /// Whether a unit whose root says `language` is read past its root. A unit without
@@ -231,7 +261,7 @@ final class LibDwarfFile {
             if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
             guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
             let rootIndex = entries.count
-            let whole = try walk(unit: root, scope, into: &entries)
+            let whole = try walk(unit: root, scope, end: next, into: &entries)
             if rootIndex < entries.count { entries[rootIndex].unitVersion = version }
             if !whole, unitOffset < next, next < DebugOffset.maximumSectionOffset {
                 skipped.append((unitOffset | section)..<(next | section))
@@ -255,35 +285,63 @@ final class LibDwarfFile {
 
     /// Walks one unit depth first, without recursion (the nesting depth comes from the file).
     ///
+    /// libdwarf finds an entry's next sibling by walking the entry's whole subtree (the files
+    /// have no `DW_AT_sibling`), so asking before reading the subtree walks it twice. For a
+    /// top-level entry that is read whole (a Swift unit's `DW_TAG_module` holds nearly all of
+    /// the unit), the next sibling is instead found after the subtree, where the reading stopped.
+    ///
+    /// - Parameter end: the offset just past the unit (section-relative).
     /// - Returns: false when the unit's language is not wanted and only its root was read.
-    private func walk(unit root: Dwarf_Die, _ scope: UnitScope, into entries: inout [DebugEntry]) throws(DWARFReaderError) -> Bool {
+    private func walk(unit root: Dwarf_Die, _ scope: UnitScope, end: UInt64, into entries: inout [DebugEntry]) throws(DWARFReaderError)
+        -> Bool
+    {
         let isInfo = scope.isInfo
         let section = scope.section
         let limit = scope.limit
         let rootIndex = entries.count
-        // Each stack item is a DIE we own and the index of its parent entry.
-        var stack: [(die: Dwarf_Die, parent: Int?)] = [(root, nil)]
-        defer { for item in stack { dwarf_dealloc_die(item.die) } }
-        while let (die, parent) = stack.popLast() {
+        // Each stack item is a DIE we own and the index of its parent entry, or (die nil) the end
+        // of a top-level entry's subtree, whose offset `parent` then is not: see `TopLevelEnd`.
+        var stack: [WalkItem] = [.entry(root, parent: nil)]
+        defer {
+            for case .entry(let die, _) in stack { dwarf_dealloc_die(die) }
+        }
+        // The offset of the entry visited last, in file order.
+        var lastVisited: Dwarf_Off = 0
+        while let item = stack.popLast() {
+            guard case .entry(let die, let parent) = item else {
+                if case .topLevelEnd(let offset) = item,
+                    let sibling = try nextTopLevelEntry(after: offset, lastVisited: lastVisited, unitEnd: end, isInfo: isInfo)
+                {
+                    stack.append(.entry(sibling, parent: rootIndex))
+                }
+                continue
+            }
             defer { dwarf_dealloc_die(die) }
             var error: Dwarf_Error?
             var tag: Dwarf_Half = 0
             var offset: Dwarf_Off = 0
             guard dwarf_tag(die, &tag, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
             guard dwarf_dieoffset(die, &offset, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
+            lastVisited = offset
 
+            let parentTag = parent.map { entries[$0].tag }
+            let isRecorded = DebugTag.isRecorded(tag, parentTag: parentTag)
+            let jumpsPast = scope.jumpsPastTopLevel && parent == rootIndex && isRecorded && DebugTag.hasRecordedChildren(tag)
             // The next sibling is pushed first so that the child subtree is read before it. A
             // unit's root has none worth finding: without DW_AT_sibling, libdwarf would walk the
             // whole unit to reach the end of it.
             if parent != nil {
-                var sibling: Dwarf_Die?
-                let siblingResult = dwarf_siblingof_b(debug, die, isInfo ? 1 : 0, &sibling, &error)
-                if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
-                if siblingResult == DW_DLV_OK, let sibling { stack.append((sibling, parent)) }
+                if jumpsPast {
+                    stack.append(.topLevelEnd(offset))
+                } else {
+                    var sibling: Dwarf_Die?
+                    let siblingResult = dwarf_siblingof_b(debug, die, isInfo ? 1 : 0, &sibling, &error)
+                    if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
+                    if siblingResult == DW_DLV_OK, let sibling { stack.append(.entry(sibling, parent: parent)) }
+                }
             }
 
-            let parentTag = parent.map { entries[$0].tag }
-            guard DebugTag.isRecorded(tag, parentTag: parentTag) else { continue }
+            guard isRecorded else { continue }
             guard entries.count < limit else { throw .tooManyEntries(path: path, limit: limit) }
 
             var entry = DebugEntry(offset: DebugOffset(rawValue: offset | section), tag: tag, parent: parent, unitRoot: rootIndex)
@@ -296,7 +354,7 @@ final class LibDwarfFile {
             if parent == nil {
                 guard scope.reads(unitLanguage: entry.language) else { return false }
                 if let keys = scope.swiftUnits, SourceLanguage(dwarfLanguage: entry.language) == .swift,
-                    try !holdsTopLevelType(keys, in: die, unitOffset: offset)
+                    try !holdsTopLevelType(keys, in: die, unitOffset: offset, unitEnd: end, jumping: scope.jumpsPastTopLevel)
                 {
                     return false
                 }
@@ -304,9 +362,17 @@ final class LibDwarfFile {
             var child: Dwarf_Die?
             let childResult = dwarf_child(die, &child, &error)
             if childResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
-            if childResult == DW_DLV_OK, let child { stack.append((child, index)) }
+            if childResult == DW_DLV_OK, let child { stack.append(.entry(child, parent: index)) }
         }
         return true
+    }
+
+    /// An item of ``walk(unit:_:end:into:)``'s stack.
+    private enum WalkItem {
+        /// An entry to visit, and the index of its parent's entry.
+        case entry(Dwarf_Die, parent: Int?)
+        /// The end of the subtree of the top-level entry at this offset: its next sibling is due.
+        case topLevelEnd(Dwarf_Off)
     }
 
     private func readAttributes(of die: Dwarf_Die, section: UInt64, into entry: inout DebugEntry) throws(DWARFReaderError) {
@@ -327,7 +393,7 @@ final class LibDwarfFile {
             }
             switch Int32(code) {
             case DW_AT_name: entry.name = string(attribute)
-            case DW_AT_producer: entry.isClangUnit = string(attribute)?.contains("clang") ?? false
+            case DW_AT_producer: entry.isClangUnit = names(attribute, "clang")
             case DW_AT_linkage_name, DW_AT_MIPS_linkage_name: entry.linkageName = string(attribute)
             case DW_AT_byte_size: entry.byteSize = unsigned(attribute)
             case DW_AT_bit_size: entry.bitSize = unsigned(attribute)
@@ -373,6 +439,14 @@ final class LibDwarfFile {
         var text: UnsafeMutablePointer<CChar>?
         guard succeeds({ dwarf_formstring(attribute, &text, &$0) }), let text else { return nil }
         return String(cString: text)
+    }
+
+    /// Whether the string attribute holds `word`, searched in libdwarf's bytes (a `String`'s
+    /// `contains` goes through the generic string-processing search, 26,000 instructions a call).
+    private func names(_ attribute: Dwarf_Attribute, _ word: String) -> Bool {
+        var text: UnsafeMutablePointer<CChar>?
+        guard succeeds({ dwarf_formstring(attribute, &text, &$0) }), let text else { return false }
+        return strstr(text, word) != nil
     }
 
     private func unsigned(_ attribute: Dwarf_Attribute) -> UInt64? {
