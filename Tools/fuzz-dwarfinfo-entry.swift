@@ -28,7 +28,6 @@ public func dwarfInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     // A clear error is a fine outcome; only a crash is not.
     guard let reader = try? DWARFReader(path: scratchPath), let whole = try? reader.typeLayoutsByLanguage() else { return 0 }
     checkWholeTree(reader, unitByUnit: whole)
-    checkSiblingWalk(reader, jumped: whole)
     checkSelectedReading(reader, whole: whole.swift)
     return 0
 }
@@ -42,18 +41,6 @@ private func checkWholeTree(_ reader: DWARFReader, unitByUnit: (cFamily: [TypeLa
         preconditionFailure("the whole tree failed where the reading unit by unit did not")
     }
     precondition(tree.cFamily == unitByUnit.cFamily && tree.swift == unitByUnit.swift, "unit by unit differs from the whole tree")
-}
-
-/// Finding the entry after a top-level subtree from where its reading stopped must give what
-/// libdwarf's second walk of the subtree gives (`TYPEINFO_DWARF_SIBLING_WALK=1`): a difference,
-/// or one reading failing where the other does not, is a bug, so it traps.
-private func checkSiblingWalk(_ reader: DWARFReader, jumped: (cFamily: [TypeLayout], swift: [TypeLayout])) {
-    setenv("TYPEINFO_DWARF_SIBLING_WALK", "1", 1)
-    defer { unsetenv("TYPEINFO_DWARF_SIBLING_WALK") }
-    guard let walked = try? reader.typeLayoutsByLanguage() else {
-        preconditionFailure("the sibling walk failed where the jump did not")
-    }
-    precondition(walked.cFamily == jumped.cFamily && walked.swift == jumped.swift, "the jump differs from the sibling walk")
 }
 
 /// A reading of a few Swift types (only the units whose top-level names can hold them) must give

@@ -8,9 +8,8 @@ import Glibc
 import Musl
 #endif
 
-// With LibDwarfFile+ObjectAccess.swift (the object interface), LibDwarfFile+UnitNames.swift
-// (the first pass over a unit's top-level names) and LibDwarfFile+SubtreeEnd.swift (the entry
-// after a subtree read), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
+// With LibDwarfFile+ObjectAccess.swift (the object interface) and LibDwarfFile+UnitNames.swift
+// (the first pass over a unit's top-level names), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
 // attributes, errors, location lists) is released here before the call returns; what leaves
 // this file is plain Swift values (`DebugEntry`).
 
@@ -150,25 +149,18 @@ final class LibDwarfFile {
     ///   - unitRead: when given, called after each unit with the entries read so far and the
     ///     unit's offset range (tagged like ``DebugOffset``); it may take the entries away. When
     ///     it returns false, or a unit's range cannot be told, the reading stops and returns false.
-    ///   - jumpsPastTopLevel: whether the entry after a top-level entry that was read whole is
-    ///     found from where the reading stopped (``nextTopLevelEntry(after:lastVisited:unitEnd:isInfo:)``)
-    ///     rather than by libdwarf walking the entry's subtree a second time. False only to
-    ///     compare the two (the entries must be the same); `TYPEINFO_DWARF_SIBLING_WALK=1`
-    ///     sets it for a whole process.
     /// - Returns: whether every unit was read.
     @discardableResult
     func readEntries(
         limit: Int, group: UInt64, languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil,
         into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
-        jumpsPastTopLevel: Bool = ProcessEnvironment.jumpsPastTopLevel,
         unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)? = nil
     ) throws(DWARFReaderError) -> Bool {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
         for isInfo in [true, false] {
             let scope = UnitScope(
-                isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit,
-                jumpsPastTopLevel: jumpsPastTopLevel)
+                isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit)
             guard try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped, unitRead: unitRead) else { return false }
         }
         return true
@@ -181,7 +173,6 @@ final class LibDwarfFile {
         let languages: DWARFLanguages
         let swiftUnits: SwiftUnitKeys?
         let limit: Int
-        let jumpsPastTopLevel: Bool
         var section: UInt64 { DebugOffset.tag(group: group, isInfo: isInfo) }
 
         /// Whether a unit whose root says `language` is read past its root. A unit without
@@ -261,7 +252,7 @@ final class LibDwarfFile {
             if rootResult == DW_DLV_NO_ENTRY { unitOffset = next; continue }
             guard rootResult == DW_DLV_OK, let root else { throw fail(error, offset: unitOffset) }
             let rootIndex = entries.count
-            let whole = try walk(unit: root, scope, end: next, into: &entries)
+            let whole = try walk(unit: root, scope, into: &entries)
             if rootIndex < entries.count { entries[rootIndex].unitVersion = version }
             if !whole, unitOffset < next, next < DebugOffset.maximumSectionOffset {
                 skipped.append((unitOffset | section)..<(next | section))
@@ -285,63 +276,35 @@ final class LibDwarfFile {
 
     /// Walks one unit depth first, without recursion (the nesting depth comes from the file).
     ///
-    /// libdwarf finds an entry's next sibling by walking the entry's whole subtree (the files
-    /// have no `DW_AT_sibling`), so asking before reading the subtree walks it twice. For a
-    /// top-level entry that is read whole (a Swift unit's `DW_TAG_module` holds nearly all of
-    /// the unit), the next sibling is instead found after the subtree, where the reading stopped.
-    ///
-    /// - Parameter end: the offset just past the unit (section-relative).
     /// - Returns: false when the unit's language is not wanted and only its root was read.
-    private func walk(unit root: Dwarf_Die, _ scope: UnitScope, end: UInt64, into entries: inout [DebugEntry]) throws(DWARFReaderError)
-        -> Bool
-    {
+    private func walk(unit root: Dwarf_Die, _ scope: UnitScope, into entries: inout [DebugEntry]) throws(DWARFReaderError) -> Bool {
         let isInfo = scope.isInfo
         let section = scope.section
         let limit = scope.limit
         let rootIndex = entries.count
-        // Each stack item is a DIE we own and the index of its parent entry, or (die nil) the end
-        // of a top-level entry's subtree, whose offset `parent` then is not: see `TopLevelEnd`.
-        var stack: [WalkItem] = [.entry(root, parent: nil)]
-        defer {
-            for case .entry(let die, _) in stack { dwarf_dealloc_die(die) }
-        }
-        // The offset of the entry visited last, in file order.
-        var lastVisited: Dwarf_Off = 0
-        while let item = stack.popLast() {
-            guard case .entry(let die, let parent) = item else {
-                if case .topLevelEnd(let offset) = item,
-                    let sibling = try nextTopLevelEntry(after: offset, lastVisited: lastVisited, unitEnd: end, isInfo: isInfo)
-                {
-                    stack.append(.entry(sibling, parent: rootIndex))
-                }
-                continue
-            }
+        // Each stack item is a DIE we own and the index of its parent entry.
+        var stack: [(die: Dwarf_Die, parent: Int?)] = [(root, nil)]
+        defer { for item in stack { dwarf_dealloc_die(item.die) } }
+        while let (die, parent) = stack.popLast() {
             defer { dwarf_dealloc_die(die) }
             var error: Dwarf_Error?
             var tag: Dwarf_Half = 0
             var offset: Dwarf_Off = 0
             guard dwarf_tag(die, &tag, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
             guard dwarf_dieoffset(die, &offset, &error) == DW_DLV_OK else { throw fail(error, offset: nil) }
-            lastVisited = offset
 
-            let parentTag = parent.map { entries[$0].tag }
-            let isRecorded = DebugTag.isRecorded(tag, parentTag: parentTag)
-            let jumpsPast = scope.jumpsPastTopLevel && parent == rootIndex && isRecorded && DebugTag.hasRecordedChildren(tag)
             // The next sibling is pushed first so that the child subtree is read before it. A
             // unit's root has none worth finding: without DW_AT_sibling, libdwarf would walk the
             // whole unit to reach the end of it.
             if parent != nil {
-                if jumpsPast {
-                    stack.append(.topLevelEnd(offset))
-                } else {
-                    var sibling: Dwarf_Die?
-                    let siblingResult = dwarf_siblingof_b(debug, die, isInfo ? 1 : 0, &sibling, &error)
-                    if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
-                    if siblingResult == DW_DLV_OK, let sibling { stack.append(.entry(sibling, parent: parent)) }
-                }
+                var sibling: Dwarf_Die?
+                let siblingResult = dwarf_siblingof_b(debug, die, isInfo ? 1 : 0, &sibling, &error)
+                if siblingResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
+                if siblingResult == DW_DLV_OK, let sibling { stack.append((sibling, parent)) }
             }
 
-            guard isRecorded else { continue }
+            let parentTag = parent.map { entries[$0].tag }
+            guard DebugTag.isRecorded(tag, parentTag: parentTag) else { continue }
             guard entries.count < limit else { throw .tooManyEntries(path: path, limit: limit) }
 
             var entry = DebugEntry(offset: DebugOffset(rawValue: offset | section), tag: tag, parent: parent, unitRoot: rootIndex)
@@ -354,7 +317,7 @@ final class LibDwarfFile {
             if parent == nil {
                 guard scope.reads(unitLanguage: entry.language) else { return false }
                 if let keys = scope.swiftUnits, SourceLanguage(dwarfLanguage: entry.language) == .swift,
-                    try !holdsTopLevelType(keys, in: die, unitOffset: offset, unitEnd: end, jumping: scope.jumpsPastTopLevel)
+                    try !holdsTopLevelType(keys, in: die, unitOffset: offset)
                 {
                     return false
                 }
@@ -362,17 +325,9 @@ final class LibDwarfFile {
             var child: Dwarf_Die?
             let childResult = dwarf_child(die, &child, &error)
             if childResult == DW_DLV_ERROR { throw fail(error, offset: offset) }
-            if childResult == DW_DLV_OK, let child { stack.append(.entry(child, parent: index)) }
+            if childResult == DW_DLV_OK, let child { stack.append((child, index)) }
         }
         return true
-    }
-
-    /// An item of ``walk(unit:_:end:into:)``'s stack.
-    private enum WalkItem {
-        /// An entry to visit, and the index of its parent's entry.
-        case entry(Dwarf_Die, parent: Int?)
-        /// The end of the subtree of the top-level entry at this offset: its next sibling is due.
-        case topLevelEnd(Dwarf_Off)
     }
 
     private func readAttributes(of die: Dwarf_Die, section: UInt64, into entry: inout DebugEntry) throws(DWARFReaderError) {

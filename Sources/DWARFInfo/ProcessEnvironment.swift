@@ -21,8 +21,4 @@ enum ProcessEnvironment {
     /// False when `TYPEINFO_DWARF_WHOLE_TREE=1`: every entry of the file is then kept until the
     /// layouts are made, instead of one unit's at a time.
     static var readsUnitByUnit: Bool { getenv("TYPEINFO_DWARF_WHOLE_TREE") == nil }
-
-    /// False when `TYPEINFO_DWARF_SIBLING_WALK=1`: libdwarf then walks each top-level subtree a
-    /// second time to find the entry after it (`LibDwarfFile+SubtreeEnd.swift`).
-    static var jumpsPastTopLevel: Bool { getenv("TYPEINFO_DWARF_SIBLING_WALK") == nil }
 }
