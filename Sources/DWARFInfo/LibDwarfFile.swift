@@ -147,23 +147,39 @@ final class LibDwarfFile {
     ///   - swiftUnits: the top-level type names a Swift unit of the base group's `.debug_info`
     ///     must hold to be read past its root (nil: every Swift unit is read).
     ///   - unitRead: when given, called after each unit with the entries read so far and the
-    ///     unit's offset range (tagged like ``DebugOffset``); it may take the entries away. When
-    ///     it returns false, or a unit's range cannot be told, the reading stops and returns false.
-    /// - Returns: whether every unit was read.
+    ///     unit's offset range (tagged like ``DebugOffset``); it may take the entries away, and
+    ///     says what comes next (``UnitReadStep``). When a unit's range cannot be told, the
+    ///     reading stops and returns false.
+    /// - Returns: whether every unit was read, or `unitRead` stopped the reading because it has
+    ///   what it needs.
     @discardableResult
     func readEntries(
         limit: Int, group: UInt64, languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil,
         into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
-        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)? = nil
+        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> UnitReadStep)? = nil
     ) throws(DWARFReaderError) -> Bool {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
         for isInfo in [true, false] {
             let scope = UnitScope(
                 isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit)
-            guard try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped, unitRead: unitRead) else { return false }
+            switch try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped, unitRead: unitRead) {
+            case .goOn: continue
+            case .stop: return true
+            case .giveUp: return false
+            }
         }
         return true
+    }
+
+    /// What a reading does after a unit (``readEntries(limit:group:languages:swiftUnits:into:signatures:skipped:unitRead:)``).
+    enum UnitReadStep {
+        /// Reads the next unit.
+        case goOn
+        /// Reads no more units: what was read is all the caller needs.
+        case stop
+        /// Reads no more units, and reports that not every unit was read.
+        case giveUp
     }
 
     /// What one pass over the units of a section reads.
@@ -226,8 +242,8 @@ final class LibDwarfFile {
 
     private func readUnits(
         _ scope: UnitScope, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
-        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)?
-    ) throws(DWARFReaderError) -> Bool {
+        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> UnitReadStep)?
+    ) throws(DWARFReaderError) -> UnitReadStep {
         let isInfo = scope.isInfo
         let section = scope.section
         var unitOffset: UInt64 = 0
@@ -258,13 +274,14 @@ final class LibDwarfFile {
                 skipped.append((unitOffset | section)..<(next | section))
             }
             if let unitRead {
-                guard unitOffset < next, next < DebugOffset.maximumSectionOffset else { return false }
-                guard try unitRead(&entries, (unitOffset | section)..<(next | section)) else { return false }
+                guard unitOffset < next, next < DebugOffset.maximumSectionOffset else { return .giveUp }
+                let step = try unitRead(&entries, (unitOffset | section)..<(next | section))
+                guard step == .goOn else { return step }
             }
             guard next > unitOffset else { break }
             unitOffset = next
         }
-        return true
+        return .goOn
     }
 
     /// The eight signature bytes as one number (their order only has to be consistent).
