@@ -72,7 +72,7 @@ extension DWARFReader {
 /// reading of the whole tree keeps it.
 private struct UnitLayouts {
     private(set) var layouts: [TypeLayout] = []
-    private var seen = Set<TypeLayout>()
+    private var seen = SeenLayouts()
 
     /// Adds the layouts `tree` has of `languages` that are new, and returns them.
     @discardableResult
