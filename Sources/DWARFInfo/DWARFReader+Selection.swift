@@ -16,9 +16,9 @@ public struct DWARFTypeSelection: Sendable {
 public struct DWARFSelectedLayouts: Sendable {
     /// The C and C++ layouts (every unit of those languages is read), in file order.
     public var cFamily: [TypeLayout] = []
-    /// The Swift layouts of the units read, in file order: among them every layout of a
-    /// selected type, and of its superclasses, that a reading of every unit gives, and first
-    /// under its name as there.
+    /// The Swift layouts of the units read, in file order: among them the first layout under
+    /// the name of each selected type, and of each of its superclasses, that a reading of every
+    /// unit gives. (The reading stops at the unit that gives the last of them.)
     public var swift: [TypeLayout] = []
 }
 
@@ -32,7 +32,9 @@ extension DWARFReader {
     ///
     /// A Swift unit is read whole only when a first pass over its top-level names
     /// (``SwiftUnitKeys``) finds the outermost type of a selected type, or of a superclass of
-    /// one, in its module; other Swift units are read to their root. Every unit is read
+    /// one, in its module; other Swift units are read to their root. Without C and C++ in
+    /// `languages`, no unit after the one that gives the last wanted layout is read (the first
+    /// layout under a name is the one compared). Every unit is read
     /// instead (the result is then that of ``typeLayoutsByLanguage()``) when a selected type is
     /// not found that way, when a name has no module and outermost type to look for (generic
     /// arguments, private or local contexts), when a unit read refers into one left unread,
@@ -48,7 +50,7 @@ extension DWARFReader {
         var wanted = selected.names
         for _ in 0..<Self.selectionRounds {
             guard let keys = SwiftUnitKeys(names: wanted) else { break }
-            let result = try layouts(languages: languages, swiftUnits: keys)
+            let result = try layouts(languages: languages, swiftUnits: keys, until: wanted)
             var byName: [String: TypeLayout] = [:]
             for layout in result.swift where byName[layout.name] == nil { byName[layout.name] = layout }
             guard selected.names.allSatisfy({ byName[$0] != nil }) else { break }
@@ -61,11 +63,17 @@ extension DWARFReader {
 
     /// The C and C++ layouts of `languages` apart from the Swift ones, unit by unit where the
     /// file allows it.
-    private func layouts(languages: DWARFLanguages, swiftUnits: SwiftUnitKeys? = nil) throws(DWARFReaderError) -> DWARFSelectedLayouts {
+    ///
+    /// - Parameter names: with no C or C++ in `languages`, the reading may stop at the unit by
+    ///   which each of these names has a layout (``layoutsUnitByUnit(_:swiftUnits:until:)``).
+    private func layouts(languages: DWARFLanguages, swiftUnits: SwiftUnitKeys? = nil, until names: Set<String>? = nil)
+        throws(DWARFReaderError) -> DWARFSelectedLayouts
+    {
         let cFamily = languages.intersection(.cFamily)
         let swift = languages.intersection(.swift)
         var result = DWARFSelectedLayouts()
-        if let lists = try layoutsUnitByUnit([cFamily, swift], swiftUnits: swiftUnits), lists.count == 2 {
+        let stop = cFamily.isEmpty && ProcessEnvironment.stopsOnceFound ? names : nil
+        if let lists = try layoutsUnitByUnit([cFamily, swift], swiftUnits: swiftUnits, until: stop), lists.count == 2 {
             (result.cFamily, result.swift) = (lists[0], lists[1])
             return result
         }

@@ -14,7 +14,12 @@ extension DWARFReader {
     /// - Parameters:
     ///   - lists: the languages of each list (every unit of their union is read).
     ///   - swiftUnits: as in ``debugInfoTree(languages:swiftUnits:)``.
-    func layoutsUnitByUnit(_ lists: [DWARFLanguages], swiftUnits: SwiftUnitKeys? = nil) throws(DWARFReaderError) -> [[TypeLayout]]? {
+    ///   - names: when given, the reading stops after the first unit by which every one of these
+    ///     names has a layout in the lists: each list is then the start of the whole reading's,
+    ///     and holds the first layout under each of the names.
+    func layoutsUnitByUnit(_ lists: [DWARFLanguages], swiftUnits: SwiftUnitKeys? = nil, until names: Set<String>? = nil)
+        throws(DWARFReaderError) -> [[TypeLayout]]?
+    {
         guard ProcessEnvironment.readsUnitByUnit else { return nil }
         try Self.checkListSections(ELFFileWindow(file: file), path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
         let session = try LibDwarfFile(file: file, sharedBytes: readsSharedBytes)
@@ -26,19 +31,22 @@ extension DWARFReader {
         var skipped: [Range<UInt64>] = []
         let path = self.path
         let languages = lists.reduce(DWARFLanguages()) { $0.union($1) }
+        var missing = names ?? []
         var pages = DebugInfoPages(file: file)
         let completed = try session.readEntries(
             limit: Self.entryLimit, group: 0, languages: languages, swiftUnits: swiftUnits, into: &entries, signatures: &signatures,
             skipped: &skipped
-        ) { (unit: inout [DebugEntry], range: Range<UInt64>) throws(DWARFReaderError) -> Bool in
-            guard Self.staysInside(range, unit) else { return false }
+        ) { (unit: inout [DebugEntry], range: Range<UInt64>) throws(DWARFReaderError) -> LibDwarfFile.UnitReadStep in
+            guard Self.staysInside(range, unit) else { return .giveUp }
             total += unit.count
             guard total <= Self.entryLimit else { throw .tooManyEntries(path: path, limit: Self.entryLimit) }
             let tree = tree(of: unit)
-            for index in lists.indices { layouts[index].add(of: tree, languages: lists[index]) }
+            for index in lists.indices {
+                for layout in layouts[index].add(of: tree, languages: lists[index]) { missing.remove(layout.name) }
+            }
             unit.removeAll(keepingCapacity: true)
             pages?.release(unit: range)
-            return true
+            return names != nil && missing.isEmpty ? .stop : .goOn
         }
         return completed ? layouts.map(\.layouts) : nil
     }
@@ -66,9 +74,13 @@ extension DWARFReader {
 /// reading of the whole tree keeps it.
 private struct UnitLayouts {
     private(set) var layouts: [TypeLayout] = []
-    private var seen = Set<TypeLayout>()
+    private var seen = SeenLayouts()
 
-    mutating func add(of tree: DebugInfoTree, languages: DWARFLanguages) {
-        layouts += tree.typeLayouts(languages: languages, leavingOut: &seen)
+    /// Adds the layouts `tree` has of `languages` that are new, and returns them.
+    @discardableResult
+    mutating func add(of tree: DebugInfoTree, languages: DWARFLanguages) -> [TypeLayout] {
+        let added = tree.typeLayouts(languages: languages, leavingOut: &seen)
+        layouts += added
+        return added
     }
 }

@@ -38,6 +38,19 @@ public struct DWARFReader: Sendable {
     /// The most type-describing entries read from one file.
     public static let entryLimit = 20_000_000
 
+    /// Makes readings faster for the rest of a process that reads and then exits, such as the
+    /// `typeinfo` command: libdwarf stops keeping a record of every allocation it hands out.
+    ///
+    /// The record costs about a tenth of a whole reading's instructions. Its one use here is to
+    /// free, when a reading ends, the few bytes libdwarf 20210528 leaks when it fails on a
+    /// corrupt file (docs/dwarf.md); a process that exits returns them anyway. A long-running
+    /// process that reads many files should keep the record, which is the default.
+    ///
+    /// - Returns: whether the record is now off: false once any reading has begun in this
+    ///   process (the record must not change while libdwarf holds allocations).
+    @discardableResult
+    public static func forgoAllocationRecord() -> Bool { LibDwarfFile.forgoAllocationRecord() }
+
     /// Checks that `path` names a readable ELF file, and maps it.
     ///
     /// - Parameter path: an ELF executable, shared library or object file.

@@ -20,28 +20,40 @@ public enum DWARFReaderError: Error, Hashable, Sendable, CustomStringConvertible
     /// The debug information holds more entries than this reader accepts in one file.
     case tooManyEntries(path: String, limit: Int)
 
-    /// One line naming the file and the problem.
-    public var description: String {
+    /// One line naming the file and the problem: `PATH: problem`.
+    public var description: String { "\(path): \(problem)" }
+
+    /// The file the error is about.
+    public var path: String {
         switch self {
-        case .fileNotFound(let path):
-            return "\(path): no such file"
-        case .notARegularFile(let path):
-            return "\(path): not a regular file (a directory?): give the path of an ELF binary or object file"
-        case .unreadable(let path, let reason):
-            return "\(path): cannot read: \(reason)"
-        case .notELF(let path):
-            return "\(path): not an ELF file"
-        case .truncated(let path, let detail):
-            return "\(path): truncated ELF file: \(detail)"
-        case .noDebugInfo(let path):
-            return "\(path): no DWARF debug information: build with -g (Swift types need `swiftc -g -Xfrontend -gdwarf-types`)"
-        case .malformedDebugInfo(let path, let offset, let detail):
+        case .fileNotFound(let path), .notARegularFile(let path), .unreadable(let path, _), .notELF(let path), .truncated(let path, _),
+            .noDebugInfo(let path), .malformedDebugInfo(let path, _, _), .tooManyEntries(let path, _):
+            return path
+        }
+    }
+
+    /// What is wrong, without the path (for a message that names the file already).
+    public var problem: String {
+        switch self {
+        case .fileNotFound:
+            return "no such file"
+        case .notARegularFile:
+            return "not a regular file (a directory?): give the path of an ELF binary or object file"
+        case .unreadable(_, let reason):
+            return "cannot read: \(reason)"
+        case .notELF:
+            return "not an ELF file"
+        case .truncated(_, let detail):
+            return "truncated ELF file: \(detail)"
+        case .noDebugInfo:
+            return "no DWARF debug information: build with -g (Swift types need `swiftc -g -Xfrontend -gdwarf-types`)"
+        case .malformedDebugInfo(_, let offset, let detail):
             if let offset {
-                return "\(path): malformed DWARF at .debug_info offset 0x\(String(offset, radix: 16)): \(detail)"
+                return "malformed DWARF at .debug_info offset 0x\(String(offset, radix: 16)): \(detail)"
             }
-            return "\(path): malformed DWARF: \(detail)"
-        case .tooManyEntries(let path, let limit):
-            return "\(path): more than \(limit) DWARF type entries; refusing to read further"
+            return "malformed DWARF: \(detail)"
+        case .tooManyEntries(_, let limit):
+            return "more than \(limit) DWARF type entries; refusing to read further"
         }
     }
 }

@@ -7,13 +7,13 @@ extension DebugInfoTree {
     /// The layouts of every complete, named struct, class, union and enum in the file, in file
     /// order, with exact duplicates (the same type described by several units) removed.
     func typeLayouts(languages: DWARFLanguages = .all) -> [TypeLayout] {
-        var seen = Set<TypeLayout>()
+        var seen = SeenLayouts()
         return typeLayouts(languages: languages, leavingOut: &seen)
     }
 
     /// As ``typeLayouts(languages:)``, leaving out the layouts in `seen` and adding those it
     /// returns (a reading unit by unit keeps one set for the file).
-    func typeLayouts(languages: DWARFLanguages, leavingOut seen: inout Set<TypeLayout>) -> [TypeLayout] {
+    func typeLayouts(languages: DWARFLanguages, leavingOut seen: inout SeenLayouts) -> [TypeLayout] {
         var result: [TypeLayout] = []
         var walk = LayoutWalk()
         for index in entries.indices where DebugTag.isLayoutType(entries[index].tag) {
@@ -24,7 +24,7 @@ extension DebugInfoTree {
             case .c, .other: language = .c
             }
             guard languages.contains(language) else { continue }
-            guard let layout = layout(of: index, walk: &walk), seen.insert(layout).inserted else { continue }
+            guard let layout = layout(of: index, walk: &walk), seen.insert(layout) else { continue }
             result.append(layout)
         }
         return result
@@ -317,4 +317,18 @@ extension DebugInfoTree {
 struct LayoutWalk {
     var budget = DebugInfoTree.walkBudget
     var alignments: [Int: Int?] = [:]
+}
+
+/// The layouts a reading has kept, for leaving out exact duplicates (the same type described
+/// by several units). Looked up by name first: hashing a whole layout, every field's name and
+/// type included, cost about 10,000 instructions an insertion, and layouts under one name are few.
+struct SeenLayouts {
+    private var byName: [String: [TypeLayout]] = [:]
+
+    /// Adds `layout` unless an identical one is there; returns whether it was added.
+    mutating func insert(_ layout: TypeLayout) -> Bool {
+        if byName[layout.name]?.contains(layout) == true { return false }
+        byName[layout.name, default: []].append(layout)
+        return true
+    }
 }

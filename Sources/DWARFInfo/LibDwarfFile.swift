@@ -2,6 +2,12 @@ import BinaryInfo
 import CLibDwarf
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 // With LibDwarfFile+ObjectAccess.swift (the object interface) and LibDwarfFile+UnitNames.swift
 // (the first pass over a unit's top-level names), the only file in DWARFInfo that calls libdwarf. Everything libdwarf hands out (DIEs,
 // attributes, errors, location lists) is released here before the call returns; what leaves
@@ -15,16 +21,30 @@ final class LibDwarfFile {
     /// The session; internal only for the extensions that wrap other libdwarf interfaces.
     let debug: Dwarf_Debug
     private let path: String
-    /// Serializes the opening of sessions: libdwarf's ELF reader keeps process-wide state (shim.h).
-    private static let initLock = Mutex(())
-    /// Turns off libdwarf's process-wide record of every allocation it hands out, once, before
-    /// the first session. The record (a search tree updated on each DIE and attribute made and
-    /// released) exists so that `dwarf_finish` can free what a caller forgot; this file releases
-    /// everything it is given before returning, and the record cost about a tenth of a whole
-    /// reading's instructions.
-    private static let allocationRecordOff: Void = { _ = dwarf_set_de_alloc_flag(0) }()
+    /// Serializes the opening of sessions: libdwarf's ELF reader keeps process-wide state
+    /// (shim.h). Holds whether a session was ever opened (``forgoAllocationRecord()``).
+    private static let initLock = Mutex(false)
     /// The sections libdwarf reads from the shared bytes, or nil when libdwarf opened the file.
     private let sectionTable: DWARFSectionTable?
+
+    /// Turns off, for the rest of the process, libdwarf's record of every allocation it hands
+    /// out, if no session was opened yet (an allocation made with the record on and released
+    /// with it off would be freed twice at `dwarf_finish`).
+    ///
+    /// The record (a search tree updated on each DIE and attribute made and released) lets
+    /// `dwarf_finish` free what a caller forgot; this file releases everything it is given before
+    /// returning, and the record costs about a tenth of a whole reading's instructions. It also
+    /// frees what libdwarf 20210528's own error paths leak on a corrupt file (docs/dwarf.md), so
+    /// only a process that reads and exits should do without it.
+    /// - Returns: whether the record is now off.
+    @discardableResult
+    static func forgoAllocationRecord() -> Bool {
+        initLock.withLock { opened in
+            guard !opened else { return false }
+            _ = dwarf_set_de_alloc_flag(0)
+            return true
+        }
+    }
 
     /// Opens a libdwarf session over `file`: over its shared bytes where libdwarf can read them
     /// from memory (``DWARFSectionTable``), else over its path.
@@ -39,13 +59,13 @@ final class LibDwarfFile {
     init(file: ImageFile, group: UInt64 = 0, sharedBytes: Bool = true) throws(DWARFReaderError) {
         let path = file.path
         self.path = path
-        Self.initLock.withLock { _ in Self.allocationRecordOff }
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
         let groupNumber = group == 0 ? UInt32(DW_GROUPNUMBER_ANY) : UInt32(truncatingIfNeeded: group)
         if group == 0, sharedBytes, let table = DWARFSectionTable(file: file) {
             sectionTable = table
-            let result = Self.initLock.withLock { _ in
+            let result = Self.initLock.withLock { opened in
+                opened = true
                 // See shim.h: a flags reader left behind by a dwarf_init_path session would be
                 // handed this table as its own object.
                 let flagsReader = typeinfo_exchange_dwarf_elf_flags_reader(nil)
@@ -59,8 +79,9 @@ final class LibDwarfFile {
         // A nil error handler plus a non-nil error pointer makes libdwarf return errors instead
         // of aborting the process. A nil true-path buffer turns off GNU debuglink following, so
         // only the named file is read.
-        let result = Self.initLock.withLock { _ in
-            dwarf_init_path(path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), groupNumber, nil, nil, &debug, nil, 0, nil, &error)
+        let result = Self.initLock.withLock { opened in
+            opened = true
+            return dwarf_init_path(path, nil, 0, Dwarf_Unsigned(DW_DLC_READ), groupNumber, nil, nil, &debug, nil, 0, nil, &error)
         }
         self.debug = try Self.session(result, debug, error, path: path)
     }
@@ -126,23 +147,39 @@ final class LibDwarfFile {
     ///   - swiftUnits: the top-level type names a Swift unit of the base group's `.debug_info`
     ///     must hold to be read past its root (nil: every Swift unit is read).
     ///   - unitRead: when given, called after each unit with the entries read so far and the
-    ///     unit's offset range (tagged like ``DebugOffset``); it may take the entries away. When
-    ///     it returns false, or a unit's range cannot be told, the reading stops and returns false.
-    /// - Returns: whether every unit was read.
+    ///     unit's offset range (tagged like ``DebugOffset``); it may take the entries away, and
+    ///     says what comes next (``UnitReadStep``). When a unit's range cannot be told, the
+    ///     reading stops and returns false.
+    /// - Returns: whether every unit was read, or `unitRead` stopped the reading because it has
+    ///   what it needs.
     @discardableResult
     func readEntries(
         limit: Int, group: UInt64, languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil,
         into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
-        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)? = nil
+        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> UnitReadStep)? = nil
     ) throws(DWARFReaderError) -> Bool {
         // Type units (`-fdebug-types-section`): DWARF 5 keeps them in .debug_info, DWARF 4 in
         // .debug_types; other units refer to their types by 8-byte signature.
         for isInfo in [true, false] {
             let scope = UnitScope(
                 isInfo: isInfo, group: group, languages: languages, swiftUnits: group == 0 && isInfo ? swiftUnits : nil, limit: limit)
-            guard try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped, unitRead: unitRead) else { return false }
+            switch try readUnits(scope, into: &entries, signatures: &signatures, skipped: &skipped, unitRead: unitRead) {
+            case .goOn: continue
+            case .stop: return true
+            case .giveUp: return false
+            }
         }
         return true
+    }
+
+    /// What a reading does after a unit (``readEntries(limit:group:languages:swiftUnits:into:signatures:skipped:unitRead:)``).
+    enum UnitReadStep {
+        /// Reads the next unit.
+        case goOn
+        /// Reads no more units: what was read is all the caller needs.
+        case stop
+        /// Reads no more units, and reports that not every unit was read.
+        case giveUp
     }
 
     /// What one pass over the units of a section reads.
@@ -205,8 +242,8 @@ final class LibDwarfFile {
 
     private func readUnits(
         _ scope: UnitScope, into entries: inout [DebugEntry], signatures: inout [UInt64: DebugOffset], skipped: inout [Range<UInt64>],
-        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> Bool)?
-    ) throws(DWARFReaderError) -> Bool {
+        unitRead: ((inout [DebugEntry], Range<UInt64>) throws(DWARFReaderError) -> UnitReadStep)?
+    ) throws(DWARFReaderError) -> UnitReadStep {
         let isInfo = scope.isInfo
         let section = scope.section
         var unitOffset: UInt64 = 0
@@ -237,13 +274,14 @@ final class LibDwarfFile {
                 skipped.append((unitOffset | section)..<(next | section))
             }
             if let unitRead {
-                guard unitOffset < next, next < DebugOffset.maximumSectionOffset else { return false }
-                guard try unitRead(&entries, (unitOffset | section)..<(next | section)) else { return false }
+                guard unitOffset < next, next < DebugOffset.maximumSectionOffset else { return .giveUp }
+                let step = try unitRead(&entries, (unitOffset | section)..<(next | section))
+                guard step == .goOn else { return step }
             }
             guard next > unitOffset else { break }
             unitOffset = next
         }
-        return true
+        return .goOn
     }
 
     /// The eight signature bytes as one number (their order only has to be consistent).
@@ -327,7 +365,7 @@ final class LibDwarfFile {
             }
             switch Int32(code) {
             case DW_AT_name: entry.name = string(attribute)
-            case DW_AT_producer: entry.isClangUnit = string(attribute)?.contains("clang") ?? false
+            case DW_AT_producer: entry.isClangUnit = names(attribute, "clang")
             case DW_AT_linkage_name, DW_AT_MIPS_linkage_name: entry.linkageName = string(attribute)
             case DW_AT_byte_size: entry.byteSize = unsigned(attribute)
             case DW_AT_bit_size: entry.bitSize = unsigned(attribute)
@@ -373,6 +411,14 @@ final class LibDwarfFile {
         var text: UnsafeMutablePointer<CChar>?
         guard succeeds({ dwarf_formstring(attribute, &text, &$0) }), let text else { return nil }
         return String(cString: text)
+    }
+
+    /// Whether the string attribute holds `word`, searched in libdwarf's bytes (a `String`'s
+    /// `contains` goes through the generic string-processing search, 26,000 instructions a call).
+    private func names(_ attribute: Dwarf_Attribute, _ word: String) -> Bool {
+        var text: UnsafeMutablePointer<CChar>?
+        guard succeeds({ dwarf_formstring(attribute, &text, &$0) }), let text else { return false }
+        return strstr(text, word) != nil
     }
 
     private func unsigned(_ attribute: Dwarf_Attribute) -> UInt64? {

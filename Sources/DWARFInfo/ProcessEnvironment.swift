@@ -21,4 +21,8 @@ enum ProcessEnvironment {
     /// False when `TYPEINFO_DWARF_WHOLE_TREE=1`: every entry of the file is then kept until the
     /// layouts are made, instead of one unit's at a time.
     static var readsUnitByUnit: Bool { getenv("TYPEINFO_DWARF_WHOLE_TREE") == nil }
+
+    /// False when `TYPEINFO_DWARF_READ_TO_END=1`: a reading of a few Swift types then reads on
+    /// to the last unit instead of stopping at the unit that gives the last layout it wants.
+    static var stopsOnceFound: Bool { getenv("TYPEINFO_DWARF_READ_TO_END") == nil }
 }

@@ -35,6 +35,13 @@ public enum BinaryLayoutReader {
         return whole.selecting(selection)
     }
 
+    /// Tunes the readers for a process that reads and then exits, such as the `typeinfo`
+    /// command; call it before the first reading (``DWARFInfo/DWARFReader/forgoAllocationRecord()``).
+    ///
+    /// - Returns: whether it took effect (false once a reading has begun).
+    @discardableResult
+    public static func tuneForShortLivedProcess() -> Bool { DWARFReader.forgoAllocationRecord() }
+
     /// Every type of the file, all sources merged.
     static func readAll(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult {
         try readWhole(path: path, options: options).result()

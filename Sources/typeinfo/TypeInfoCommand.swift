@@ -1,4 +1,5 @@
 import ArgumentParser
+import LayoutReading
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -26,6 +27,9 @@ struct TypeInfoCommand: ParsableCommand {
     /// Runs the command; usage errors exit 2 (not the parser's 64), so `check` can promise
     /// 0 unchanged, 1 changed, 2 usage or input error.
     static func main() {
+        // One command, then exit: what the readers would keep only for a long-running process
+        // (libdwarf's allocation record) is not worth its cost here.
+        BinaryLayoutReader.tuneForShortLivedProcess()
         do {
             var command = try parseAsRoot()
             try command.run()

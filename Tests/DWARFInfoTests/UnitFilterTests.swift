@@ -1,4 +1,7 @@
 import BinaryInfo
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 import TypeLayout
@@ -67,6 +70,28 @@ import TypeLayout
         #expect(rake.entries.count < whole.entries.count / 2)
         #expect(rake.entries.contains { $0.name == "Rake" })
         #expect(!rake.entries.contains { $0.name == "Barn" || $0.name == "Animal" })
+    }
+
+    @Test("a reading of a few types stops at the unit that gives the last of them", arguments: [false, true])
+    func stopsOnceFound(optimized: Bool) throws {
+        let reader = try DWARFReader(path: try Self.library(optimized: optimized))
+        let whole = try reader.typeLayouts(languages: .swift)
+        let ours = Self.firstByName(whole).values.filter { $0.module == "Units" }.sorted { $0.name < $1.name }
+        var stoppedEarly = 0
+        for type in ours {
+            let selection = DWARFTypeSelection([type])
+            let stopped = try reader.typeLayouts(languages: .swift, selecting: selection).swift
+            setenv("TYPEINFO_DWARF_READ_TO_END", "1", 1)
+            defer { unsetenv("TYPEINFO_DWARF_READ_TO_END") }
+            let toEnd = try reader.typeLayouts(languages: .swift, selecting: selection).swift
+            // What a stopped reading gives is the start of what a reading to the end gives, and
+            // holds the type's first layout, which is the one compared.
+            #expect(Array(toEnd.prefix(stopped.count)) == stopped, "\(type.name)")
+            #expect(Self.firstByName(stopped)[type.name] == type, "\(type.name)")
+            if stopped.count < toEnd.count { stoppedEarly += 1 }
+        }
+        // The types of the first units stop the reading before the last unit.
+        #expect(stoppedEarly > 0)
     }
 
     @Test("a name the first pass cannot look for, or does not find, reads every unit")

@@ -4,7 +4,8 @@ import Testing
 
 /// A selected reading reads only the DWARF units that can hold the selected types
 /// (DWARFInfo's first pass over unit-level names): what `typeinfo` prints must be byte for byte
-/// what it prints with `TYPEINFO_DWARF_UNIT_FILTER=0` (every unit read).
+/// what it prints with `TYPEINFO_DWARF_UNIT_FILTER=0` (every unit read) and with
+/// `TYPEINFO_DWARF_READ_TO_END=1` (no stop at the unit that gives the last wanted type).
 @Suite(
     "typeinfo with and without the DWARF unit filter",
     .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
@@ -35,8 +36,11 @@ struct DWARFUnitFilterCommandTests {
         let fixture = try FixtureToolchain.product(.debug)
         let filtered = try Self.run(arguments + [fixture])
         let everyUnit = try Self.run(arguments + [fixture], environment: ["TYPEINFO_DWARF_UNIT_FILTER": "0"])
+        // Nor may it change when the reading goes on past the unit that gave the last wanted type.
+        let toEnd = try Self.run(arguments + [fixture], environment: ["TYPEINFO_DWARF_READ_TO_END": "1"])
         #expect(filtered.status == 0)
         #expect(filtered.output == everyUnit.output)
+        #expect(filtered.output == toEnd.output)
         // The dump compares the selected types with DWARF (plain -g: described without members).
         if arguments[0] == "dump", !arguments.contains("json") {
             #expect(filtered.output.contains("DWARF describes 1 Swift types without their members"))

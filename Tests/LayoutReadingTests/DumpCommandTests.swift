@@ -177,6 +177,44 @@ struct DumpCommandTests {
         #expect(text.output.contains("\nstruct point  size "))
     }
 
+    @Test("a file without Swift metadata whose DWARF cannot be read: the one line says both")
+    func unreadableDWARFWithoutSwift() throws {
+        let directory = FixtureToolchain.buildDirectory + "/dwarf-unreadable"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let cSource = directory + "/point.c"
+        try "struct point { char tag; long value; };\nstruct point instance;\nint main(void) { return instance.tag; }\n".write(
+            toFile: cSource, atomically: true, encoding: .utf8)
+        let program = directory + "/point"
+        let clang = (FixtureToolchain.swiftc as NSString).deletingLastPathComponent + "/clang"
+        try FixtureToolchain.run(
+            FileManager.default.isExecutableFile(atPath: clang) ? clang : "clang", ["-g", "-gdwarf-4", cSource, "-o", program],
+            in: directory)
+        // The first unit's DWARF version (bytes 4 and 5 of .debug_info) made 9, which no reader
+        // knows; binutils' objcopy (from Tools/setup) takes the section out and puts it back.
+        let section = directory + "/debug_info.bin"
+        try FixtureToolchain.run(
+            "/usr/bin/objcopy", ["--dump-section", ".debug_info=\(section)", program, directory + "/scratch"], in: directory)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: section)))
+        try #require(bytes.count > 6 && bytes[4] == 4 && bytes[5] == 0)
+        bytes[4] = 9
+        try Data(bytes).write(to: URL(fileURLWithPath: section))
+        let bad = directory + "/bad-version"
+        try FixtureToolchain.run("/usr/bin/objcopy", ["--update-section", ".debug_info=\(section)", program, bad], in: directory)
+
+        let result = try Self.run(["dump", bad])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        let expected =
+            "typeinfo: \(bad): no Swift reflection sections (swift5_*): not a Swift binary, or they were stripped; "
+            + "and its DWARF cannot be read: malformed DWARF at .debug_info offset 0x0: DW_DLE_VERSION_STAMP_ERROR"
+        #expect(result.errors.hasPrefix(expected), "\(result.errors)")
+        #expect(result.errors.filter { $0 == "\n" }.count == 1)
+        // The program with its DWARF intact is read: its C type comes from DWARF.
+        let intact = try Self.run(["dump", program])
+        #expect(intact.status == 0)
+        #expect(intact.output.contains("\nstruct point  size "))
+    }
+
     @Test("a plain -g build (Swift types without members in DWARF) gives one summary note, not a note per field")
     func plainDebugInfo() throws {
         let fixture = try FixtureToolchain.product(.debug)
