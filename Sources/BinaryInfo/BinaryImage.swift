@@ -110,6 +110,9 @@ public enum BinaryImage {
             hasSymbols: file.hasSymtab, hasDebugInfo: file.hasDebugInfo, notes: notes
         )
         let document = LayoutDocument(image: summary, types: types)
+        // The reading is done with the symbol tables; a DWARF reading of the same file comes next.
+        file.releaseCopiedTablePages(in: bytes)
+        file.releaseStaticNamePages(in: bytes)
         return BinaryReading(document: document, runtimeSharedTypes: Set(image.runtimeSharedForeignTypes.flatMap(\.manglings)))
     }
 }

@@ -58,6 +58,11 @@ public struct ImageSection: Sendable {
     public var isGNUHashTable: Bool { type == UInt32(SHT_GNU_HASH) }
     /// `SHT_DYNSYM`: the dynamic symbol table.
     public var isDynamicSymbolTable: Bool { type == UInt32(SHT_DYNSYM) }
+    /// `SHT_SYMTAB`: the static symbol table.
+    var isStaticSymbolTable: Bool { type == UInt32(SHT_SYMTAB) }
+    /// A static symbol table or a relocation section (`SHT_RELA`, `SHT_REL`): tables whose
+    /// entries ELFFile copies out when it reads them, so their bytes are not read again.
+    var isCopiedTable: Bool { isStaticSymbolTable || type == UInt32(SHT_RELA) || type == UInt32(SHT_REL) }
     /// The size of one `Elf64_Sym` entry of a symbol table.
     static let symbolEntrySize = UInt64(MemoryLayout<Elf64_Sym>.size)
 }

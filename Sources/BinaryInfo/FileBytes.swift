@@ -47,6 +47,11 @@ final class FileBytes: @unchecked Sendable {
     /// The number of valid bytes.
     let count: Int
 
+    /// Whether ``patch(_:atOffset:)`` wrote into the bytes: then they are no longer the file's,
+    /// and ``releasePages(in:)`` leaves them alone. Set only while relocations are applied,
+    /// before any reader exists.
+    private(set) var hasWrites = false
+
     deinit {
         switch storage {
         case .allocated:
@@ -114,6 +119,31 @@ final class FileBytes: @unchecked Sendable {
         guard !overflow, end <= UInt64(count), let base = buffer.baseAddress else {
             throw BinaryInfoError.outOfBounds(path: path, what: "relocation target", address: offset, length: size)
         }
+        hasWrites = true
         (base + Int(offset)).storeBytes(of: value.littleEndian, as: T.self)
     }
+
+    /// Lets the system drop the pages wholly inside `range` (file offsets; clamped to the file)
+    /// from this process's resident memory, for bytes a reader is done with: a page touched again
+    /// is read back from the page cache with the same bytes, so no reader can tell.
+    ///
+    /// Only a mapping of the file that nobody wrote to: a private mapping's written page would
+    /// fall back to the file's bytes (an object file's applied relocations would be lost), and
+    /// heap storage would read zeros. Anything else is left as it is. libelf (`elf_memory`) does
+    /// not write into the 64-bit little-endian files BinaryInfo reads.
+    func releasePages(in range: Range<UInt64>) {
+        guard storage == .mapped, !hasWrites, let base = buffer.baseAddress else { return }
+        let page = UInt64(Self.pageSize)
+        let end = min(range.upperBound, UInt64(count))
+        // Only whole pages: the bytes either side of the range may still be in use.
+        let (rounded, overflow) = range.lowerBound.addingReportingOverflow(page - 1)
+        guard !overflow else { return }
+        let first = rounded / page * page
+        let last = end / page * page
+        guard first < last else { return }
+        _ = madvise(base + Int(first), Int(last - first), MADV_DONTNEED)
+    }
+
+    /// The system's page size, what ``releasePages(in:)`` rounds to.
+    static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
 }

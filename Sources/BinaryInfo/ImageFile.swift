@@ -35,6 +35,17 @@ public final class ImageFile: Sendable {
         try body(UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<bytes.count]))
     }
 
+    /// Lets the system drop this process's resident copy of the file's bytes in `range` (file
+    /// offsets), for a reader that is done with them (a DWARF unit once its layouts are made),
+    /// so that a whole-file reading does not keep the whole file resident.
+    ///
+    /// Safe at any time: the bytes read the same afterwards (a page touched again is read back
+    /// from the system's page cache). Bytes that are not an unwritten mapping of the file (an
+    /// object file with relocations applied, a file read into memory) are left as they are.
+    public func releasePages(inFileRange range: Range<UInt64>) {
+        bytes.releasePages(in: range)
+    }
+
     /// The file's section headers (through libelf), each section with bytes checked to lie
     /// inside the file.
     ///

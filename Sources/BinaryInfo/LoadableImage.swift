@@ -57,7 +57,9 @@ public final class LoadableImage {
     private func readDeferredTables() -> ELFFile {
         guard tablesDeferred else { return file }
         do throws(BinaryInfoError) {
-            return try ELFFile(bytes: space.bytes, includeStaticSymbols: hasStaticSymbols, sortsSymbols: false)
+            let tables = try ELFFile(bytes: space.bytes, includeStaticSymbols: hasStaticSymbols, sortsSymbols: false)
+            tables.releaseCopiedTablePages(in: space.bytes)
+            return tables
         } catch {
             tableProblem = error.problem
             return file
@@ -123,6 +125,7 @@ public final class LoadableImage {
         self.swiftSections = sections
         self.neededLibraries = dynamic.needed
         self.searchPaths = dynamic.searchPaths
+        if !deferringTables { file.releaseCopiedTablePages(in: bytes) }
     }
 
     /// Copies every allocated section's file bytes to `base + address` (NOBITS sections are left
@@ -150,6 +153,7 @@ public final class LoadableImage {
         {
             let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
             try space.bytes.fetch(into: destination, fromOffset: section.offset, what: "section \(section.name)")
+            releasePages(offset: section.offset, size: section.size)
         }
     }
 
@@ -188,6 +192,19 @@ public final class LoadableImage {
         }
         let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
         try space.bytes.fetch(into: destination, fromOffset: section.fileOffset, what: "section \(section.name)")
+        releasePages(offset: section.fileOffset, size: section.size)
+    }
+
+    // What the reading is done with leaves this process's resident memory (the worker's peak is
+    // the reading's): a section's file bytes once copied, the symbol and relocation tables once
+    // ELFFile has copied their entries out, `.symtab`'s names once the descriptor table holds
+    // them. `.dynsym`, `.dynstr` and `.gnu.hash` stay: exported names are looked up in place.
+    // Released bytes read the same if touched again (FileBytes.releasePages).
+
+    private func releasePages(offset: UInt64, size: UInt64) {
+        let (end, overflow) = offset.addingReportingOverflow(size)
+        guard !overflow else { return }
+        space.bytes.releasePages(in: offset..<end)
     }
 
     /// The file offset holding the byte at virtual `address`, or nil for an address in no
@@ -225,6 +242,8 @@ public final class LoadableImage {
             if let known = table[name], known <= value { return }
             table[name] = value
         }
+        full.releaseCopiedTablePages(in: space.bytes)
+        full.releaseStaticNamePages(in: space.bytes)
         return table
     }()
 

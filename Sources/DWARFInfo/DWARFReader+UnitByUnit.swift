@@ -32,6 +32,7 @@ extension DWARFReader {
         let path = self.path
         let languages = lists.reduce(DWARFLanguages()) { $0.union($1) }
         var missing = names ?? []
+        var pages = DebugInfoPages(file: file)
         let completed = try session.readEntries(
             limit: Self.entryLimit, group: 0, languages: languages, swiftUnits: swiftUnits, into: &entries, signatures: &signatures,
             skipped: &skipped
@@ -44,6 +45,7 @@ extension DWARFReader {
                 for layout in layouts[index].add(of: tree, languages: lists[index]) { missing.remove(layout.name) }
             }
             unit.removeAll(keepingCapacity: true)
+            pages?.release(unit: range)
             return names != nil && missing.isEmpty ? .stop : .goOn
         }
         return completed ? layouts.map(\.layouts) : nil
