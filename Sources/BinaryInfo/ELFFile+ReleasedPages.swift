@@ -23,8 +23,7 @@ extension ELFFile {
     }
 
     private static func release(_ section: ImageSection, in bytes: FileBytes) {
-        let (end, overflow) = section.offset.addingReportingOverflow(section.size)
-        guard section.hasFileBytes, !overflow else { return }
-        bytes.releasePages(in: section.offset..<end)
+        guard section.hasFileBytes else { return }
+        bytes.releasePages(offset: section.offset, size: section.size)
     }
 }

@@ -144,6 +144,13 @@ final class FileBytes: @unchecked Sendable {
         _ = madvise(base + Int(first), Int(last - first), MADV_DONTNEED)
     }
 
+    /// As ``releasePages(in:)``, for the `size` bytes at `offset` (nothing when the end overflows).
+    func releasePages(offset: UInt64, size: UInt64) {
+        let (end, overflow) = offset.addingReportingOverflow(size)
+        guard !overflow else { return }
+        releasePages(in: offset..<end)
+    }
+
     /// The system's page size, what ``releasePages(in:)`` rounds to.
     static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
 }

@@ -153,7 +153,12 @@ public final class LoadableImage {
         {
             let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
             try space.bytes.fetch(into: destination, fromOffset: section.offset, what: "section \(section.name)")
-            releasePages(offset: section.offset, size: section.size)
+            // What the reading is done with leaves this process's resident memory (the worker's
+            // peak is the reading's): a section's file bytes once copied, the symbol and relocation
+            // tables once ELFFile has copied their entries out, `.symtab`'s names once the
+            // descriptor table holds them. `.dynsym`, `.dynstr` and `.gnu.hash` stay: exported
+            // names are looked up in place. Released bytes read the same if touched again.
+            space.bytes.releasePages(offset: section.offset, size: section.size)
         }
     }
 
@@ -192,19 +197,7 @@ public final class LoadableImage {
         }
         let destination = UnsafeMutableRawBufferPointer(start: base + Int(section.address), count: Int(section.size))
         try space.bytes.fetch(into: destination, fromOffset: section.fileOffset, what: "section \(section.name)")
-        releasePages(offset: section.fileOffset, size: section.size)
-    }
-
-    // What the reading is done with leaves this process's resident memory (the worker's peak is
-    // the reading's): a section's file bytes once copied, the symbol and relocation tables once
-    // ELFFile has copied their entries out, `.symtab`'s names once the descriptor table holds
-    // them. `.dynsym`, `.dynstr` and `.gnu.hash` stay: exported names are looked up in place.
-    // Released bytes read the same if touched again (FileBytes.releasePages).
-
-    private func releasePages(offset: UInt64, size: UInt64) {
-        let (end, overflow) = offset.addingReportingOverflow(size)
-        guard !overflow else { return }
-        space.bytes.releasePages(in: offset..<end)
+        space.bytes.releasePages(offset: section.fileOffset, size: section.size)
     }
 
     /// The file offset holding the byte at virtual `address`, or nil for an address in no

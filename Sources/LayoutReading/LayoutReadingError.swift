@@ -23,8 +23,8 @@ public enum LayoutReadingError: Error, Hashable, Sendable, CustomStringConvertib
             return error.description
         case .noTypes(let path):
             return "\(BinaryInfoError.notSwift(path: path)); it has no DWARF C types either"
-        case .dwarfUnreadable(_, let error):
-            return "\(error)"
+        case .dwarfUnreadable(let path, let error):
+            return "\(BinaryInfoError.notSwift(path: path)); and its DWARF cannot be read: \(error.problem)"
         case .noTypeMatches(let path, let name):
             return "\(path): no type matches '\(name)'; `typeinfo dump \(path)` lists them"
         case .invalidSelection(let error):

@@ -117,14 +117,12 @@ struct DumpCommand: ParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    /// What dump says about a file it cannot read: a file without Swift metadata is "not Swift",
-    /// and when its DWARF could not be read either, what is wrong with that too.
+    /// What dump says about a file it cannot read: a file without Swift metadata is "not Swift"
+    /// (and, when its DWARF could not be read either, what is wrong with that too, as the error says).
     private static func message(for error: LayoutReadingError) -> String {
         switch error {
         case .unreadable(_, let reason): return reason.description
         case .noTypes(let path): return BinaryInfoError.notSwift(path: path).description
-        case .dwarfUnreadable(let path, let dwarf):
-            return "\(BinaryInfoError.notSwift(path: path).description); and its DWARF cannot be read: \(dwarf.problem)"
         default: return error.description
         }
     }

@@ -209,6 +209,10 @@ struct DumpCommandTests {
             + "and its DWARF cannot be read: malformed DWARF at .debug_info offset 0x0: DW_DLE_VERSION_STAMP_ERROR"
         #expect(result.errors.hasPrefix(expected), "\(result.errors)")
         #expect(result.errors.filter { $0 == "\n" }.count == 1)
+        // The reading entry point's error says it, so every command does (exit 2: an input error).
+        let layout = try Self.run(["layout", bad, "--type", "point"])
+        #expect(layout.status == 2)
+        #expect(layout.errors.hasPrefix(expected), "\(layout.errors)")
         // The program with its DWARF intact is read: its C type comes from DWARF.
         let intact = try Self.run(["dump", program])
         #expect(intact.status == 0)
