@@ -68,15 +68,6 @@ final class UpdatingCodec<M: MappableModel>: ValueCodec<M>, @unchecked Sendable 
     init(_ existing: M) { self.existing = existing }
 
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> M {
-        // A subclass instance: its own plan, so its own properties are written too.
-        let dynamicType: Any.Type = type(of: existing)
-        if dynamicType != M.self, let subclass = dynamicType as? any MappableModel.Type {
-            func updateAs<S: MappableModel>(_ type: S.Type) throws -> M? {
-                guard let typed = existing as? S else { return nil }
-                return try context.mapper.plan(for: S.self).decode(tape, i, context, updating: typed) as? M
-            }
-            if let updated = try updateAs(subclass) { return updated }
-        }
-        return try context.mapper.plan(for: M.self).decode(tape, i, context, updating: existing)
+        try ModelCodec.decode(tape, i, context, updating: existing, plan: context.mapper.plan(for: M.self))
     }
 }

@@ -119,12 +119,12 @@ extension ModelPlan {
 /// A nested model: decoded and encoded through its own plan, looked up (and revalidated)
 /// in the mapper's cache on every use, so invalidation reaches nested types too.
 ///
-/// A struct model held by a property is decoded into the property's current value, so the
-/// fields the JSON does not mention keep the defaults the outer model gave them. A class
-/// model is made afresh: its default instance may be shared with other holders.
+/// A model a property already holds is decoded into (KakaJSON's nested defaults): the fields
+/// the JSON does not mention keep the values the outer model gave them. A struct is merged as
+/// a copy; a class object in place, so every holder of it sees the new values, as with
+/// `update(object, from:)`. A class whose plan does not merge (``ModelPlan/mergesIntoCurrent``)
+/// is made afresh.
 final class ModelCodec<M: MappableModel>: ValueCodec<M>, @unchecked Sendable {
-    private let mergesIntoCurrent = !(M.self is AnyObject.Type)
-
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext) throws -> M {
         try context.mapper.plan(for: M.self).decode(tape, i, context)
     }
@@ -132,14 +132,30 @@ final class ModelCodec<M: MappableModel>: ValueCodec<M>, @unchecked Sendable {
     override func decode(
         into storage: MutableInstanceStorage, _ property: PropertyInfo, _ tape: JSONTape, _ i: Int, _ context: DecodeContext
     ) throws {
-        guard mergesIntoCurrent else { return try super.decode(into: storage, property, tape, i, context) }
+        let plan = try context.mapper.plan(for: M.self)
+        guard plan.mergesIntoCurrent else { return try storage.set(plan.decode(tape, i, context), for: property) }
         let current = try storage.get(M.self, for: property)
-        try storage.set(try context.mapper.plan(for: M.self).decode(tape, i, context, updating: current), for: property)
+        try storage.set(try ModelCodec.decode(tape, i, context, updating: current, plan: plan), for: property)
     }
 
     override func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, merging current: M) throws -> M {
-        guard mergesIntoCurrent else { return try decode(tape, i, context) }
-        return try context.mapper.plan(for: M.self).decode(tape, i, context, updating: current)
+        let plan = try context.mapper.plan(for: M.self)
+        guard plan.mergesIntoCurrent else { return try plan.decode(tape, i, context) }
+        return try ModelCodec.decode(tape, i, context, updating: current, plan: plan)
+    }
+
+    /// Decodes into `existing`; an instance of a subclass of `M` with the subclass's own plan,
+    /// so its own properties are written too.
+    static func decode(_ tape: JSONTape, _ i: Int, _ context: DecodeContext, updating existing: M, plan: ModelPlan<M>) throws -> M {
+        let dynamicType: Any.Type = type(of: existing)
+        if dynamicType != M.self, let subclass = dynamicType as? any MappableModel.Type {
+            func updateAs<S: MappableModel>(_ type: S.Type) throws -> M? {
+                guard let typed = existing as? S else { return nil }
+                return try context.mapper.plan(for: S.self).decode(tape, i, context, updating: typed) as? M
+            }
+            if let updated = try updateAs(subclass) { return updated }
+        }
+        return try plan.decode(tape, i, context, updating: existing)
     }
 
     override func encode(_ value: M, into writer: inout JSONWriter, _ context: EncodeContext) throws {

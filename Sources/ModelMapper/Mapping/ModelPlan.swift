@@ -38,6 +38,11 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
     /// Whether fields are read and written through `ClassInfo.withStorage` (one instance
     /// check per model) rather than `PropertyInfo.set`/`get` per field.
     private let accessesThroughStorage: Bool
+    /// Whether a property's current `T` is decoded into, keeping what the JSON does not
+    /// mention: always for a struct; for a class unless the JSON chooses the class (a subclass
+    /// selector) or a mapped `let` would have to change in place, which an object being
+    /// updated refuses (a fresh object takes it).
+    let mergesIntoCurrent: Bool
 
     init(
         info: ClassInfo, configurationVersion: Int, configuration: MappingConfiguration,
@@ -96,6 +101,8 @@ final class ModelPlan<T: MappableModel>: @unchecked Sendable {
         self.hasWillEncode = T.self is any MappingWillEncode.Type
         self.hasDidEncode = T.self is any MappingDidEncode.Type
         self.encodesThroughTree = hasDidEncode || bindings.contains { $0.keyPaths[0].count != 1 }
+        self.mergesIntoCurrent =
+            !(T.self is AnyObject.Type) || (configuration.subclassSelector == nil && bindings.allSatisfy { $0.info.isVar })
     }
 
     deinit {

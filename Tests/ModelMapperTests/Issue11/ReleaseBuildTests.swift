@@ -112,6 +112,7 @@ struct ReleaseBuildTests {
         #expect(try ReleaseFixture.value("update.struct") == "default 1 true")
         #expect(try ReleaseFixture.value("update.class") == "ann 99")
         #expect(try ReleaseFixture.value("merge.nested") == "9 true")
+        #expect(try ReleaseFixture.value("merge.nested.class") == "ann 3 true bo 4")
         #expect(try ReleaseFixture.value("dictionary") == "a=ann/1 b=bo/10")
     }
 

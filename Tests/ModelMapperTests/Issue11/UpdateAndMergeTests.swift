@@ -27,6 +27,52 @@ final class AdminProfile: Mappable {
     required init() {}
 }
 
+final class Hound: Mappable {
+    var name = ""
+    var age = 0
+    required init() {}
+    init(name: String, age: Int) {
+        self.name = name
+        self.age = age
+    }
+}
+
+class Pet: Mappable {
+    var name = ""
+    required init() {}
+}
+
+final class Cat: Pet {
+    var lives = 9
+}
+
+/// KakaJSON's `testDefaultValue`: a nested struct and a nested class model with defaults.
+struct Owner: Mappable {
+    var dog = Hound(name: "Larry", age: 5)
+    var pet: Pet = Cat()
+    var volume = Volume(level: 7, muted: true)
+}
+
+final class ClassOwner: Mappable {
+    var dog = Hound(name: "Larry", age: 5)
+    required init() {}
+}
+
+/// A class model with a mapped `let`: a nested default of it is made afresh.
+final class Badge: Mappable {
+    let label: String = "none"
+    var rank = 3
+    required init() {}
+}
+
+struct BadgeHolder: Mappable {
+    var badge: Badge = {
+        let badge = Badge()
+        badge.rank = 8
+        return badge
+    }()
+}
+
 class BaseAccount: Mappable {
     var owner = ""
     required init() {}
@@ -96,9 +142,39 @@ struct UpdateAndMergeTests {
         #expect(viaPropertyInfo == settings)
     }
 
-    @Test func nestedClassModelsAreMadeAfresh() throws {
-        let admin = try ModelMapper().decode(AdminProfile.self, from: #"{"profile": {"age": 40}}"#)
-        #expect(admin.profile.age == 40 && admin.profile.name == "ann")
+    @Test(arguments: [FieldAccessStrategy.instanceStorage, .propertyInfo])
+    func nestedClassDefaultsSurviveDecoding(_ access: FieldAccessStrategy) throws {
+        let mapper = ModelMapper(options: MappingOptions(fieldAccess: access))
+        let owner = try mapper.decode(Owner.self, from: #"{"dog": {"name": "Wangwang"}, "pet": {"lives": 3}, "volume": {"level": 1}}"#)
+        #expect(owner.dog.name == "Wangwang" && owner.dog.age == 5)
+        // The object the property held, a subclass instance, is decoded with its own mapping.
+        let cat = try #require(owner.pet as? Cat)
+        #expect(cat.lives == 3 && cat.name == "")
+        #expect(owner.volume == Volume(level: 1, muted: true))
+        let classOwner = try mapper.decode(ClassOwner.self, from: #"{"dog": {"age": 7}}"#)
+        #expect(classOwner.dog.name == "Larry" && classOwner.dog.age == 7)
+    }
+
+    @Test func nestedClassObjectIsUpdatedInPlace() throws {
+        var owner = Owner()
+        let dog = owner.dog
+        try ModelMapper().update(&owner, from: #"{"dog": {"age": 6}}"#)
+        // The same object, changed in place: every holder of it sees the new age.
+        #expect(owner.dog === dog && dog.age == 6 && dog.name == "Larry")
+        let classOwner = ClassOwner()
+        let classDog = classOwner.dog
+        try ModelMapper().update(classOwner, from: #"{"dog": {"name": "Rex"}}"#)
+        #expect(classOwner.dog === classDog && classDog.name == "Rex" && classDog.age == 5)
+    }
+
+    @Test func nestedClassWithALetIsMadeAfresh() throws {
+        let holder = try ModelMapper().decode(BadgeHolder.self, from: #"{"badge": {"label": "gold"}}"#)
+        // A fresh Badge: its let is written, and its rank is Badge()'s, not the default object's.
+        #expect(holder.badge.label == "gold" && holder.badge.rank == 3)
+        var kept = BadgeHolder()
+        let before = kept.badge
+        try ModelMapper().update(&kept, from: #"{"badge": {"rank": 1}}"#)
+        #expect(kept.badge !== before && before.rank == 8 && kept.badge.rank == 1)
     }
 
     @Test func topLevelDictionariesOfModels() throws {

@@ -139,6 +139,15 @@ attempt("merge.nested") {
     let settings = try lenient.decode(Settings.self, from: #"{"volume": {"level": 9}}"#)
     return "\(settings.volume.level) \(settings.volume.muted)"
 }
+struct Holder: Mappable { var account = Account() }
+attempt("merge.nested.class") {
+    var holder = Holder()
+    holder.account.owner = "bo"
+    let held = holder.account
+    let decoded = try lenient.decode(Holder.self, from: #"{"account": {"balance": 3}}"#)
+    try lenient.update(&holder, from: #"{"account": {"balance": 4}}"#)
+    return "\(decoded.account.owner) \(decoded.account.balance) \(holder.account === held) \(held.owner) \(held.balance)"
+}
 attempt("dictionary") {
     let accounts = try strict.decode([String: Account].self, from: #"{"a": {"balance": 1}, "b": {"owner": "bo"}}"#)
     return accounts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.owner)/\($0.value.balance)" }.joined(separator: " ")
