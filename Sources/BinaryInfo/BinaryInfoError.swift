@@ -28,13 +28,27 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     case referenceCycle(path: String, what: String, address: UInt64)
     /// A valid ELF file with no Swift reflection sections: not built by swiftc, or stripped of them.
     case notSwift(path: String)
+    /// A read of a live process or core file at an address the target had not mapped, or whose
+    /// bytes the core does not hold (`path` names the target: `process 1234`, a core file's path).
+    case unmapped(path: String, what: String, address: UInt64, length: UInt64)
+    /// A core file shorter than its program headers say: a dump cut short (a size limit, a full
+    /// disk). `segmentAddress` is the memory segment that does not fit, nil for the notes.
+    case truncatedCore(path: String, segmentAddress: UInt64?, neededSize: UInt64, fileSize: UInt64)
+    /// No process has this id.
+    case noSuchProcess(path: String)
+    /// The process exists, but the kernel refuses to let this one read it; `reason` says why and what to do.
+    case processAccessDenied(path: String, reason: String)
+    /// The process ended while it was being read.
+    case processExited(path: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .fileNotFound(let path), .isDirectory(let path), .notELF(let path), .notSwift(let path),
             .unreadable(let path, _), .unsupported(let path, _), .malformedELF(let path, _), .tooLarge(let path, _, _),
-            .outOfBounds(let path, _, _, _), .malformedRecord(let path, _, _, _), .referenceCycle(let path, _, _):
+            .outOfBounds(let path, _, _, _), .malformedRecord(let path, _, _, _), .referenceCycle(let path, _, _),
+            .unmapped(let path, _, _, _), .truncatedCore(let path, _, _, _), .noSuchProcess(let path),
+            .processAccessDenied(let path, _), .processExited(let path):
             return path
         }
     }
@@ -69,6 +83,18 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             return "malformed Swift metadata: \(what) at 0x\(String(address, radix: 16)) loops back on itself"
         case .notSwift:
             return "no Swift reflection sections (swift5_*): not a Swift binary, or they were stripped"
+        case .unmapped(_, let what, let address, let length):
+            return "\(what) at 0x\(String(address, radix: 16)) (\(length) bytes) is not in the target's memory"
+        case .truncatedCore(_, let address, let needed, let size):
+            let what = address.map { "the segment at 0x\(String($0, radix: 16)) needs" } ?? "the notes need"
+            return
+                "truncated core file: \(what) \(needed) bytes of file, the file has \(size) (the dump was cut short: check the core size limit, `ulimit -c`, and free disk space)"
+        case .noSuchProcess:
+            return "no such process"
+        case .processAccessDenied(_, let reason):
+            return "permission denied: \(reason)"
+        case .processExited:
+            return "the process exited while it was being read"
         }
     }
 }

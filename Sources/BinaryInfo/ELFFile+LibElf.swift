@@ -67,6 +67,54 @@ public struct ImageSection: Sendable {
     static let symbolEntrySize = UInt64(MemoryLayout<Elf64_Sym>.size)
 }
 
+/// One program header (a segment), as libelf reads it.
+public struct ImageSegment: Sendable, Hashable {
+    /// `p_type`.
+    public var type: UInt32
+    /// `p_flags`.
+    public var flags: UInt32
+    /// `p_offset`: where its bytes start in the file.
+    public var offset: UInt64
+    /// `p_vaddr`.
+    public var address: UInt64
+    /// `p_filesz`: how many of its bytes the file holds.
+    public var fileSize: UInt64
+    /// `p_memsz`: how many bytes it occupies in memory.
+    public var memorySize: UInt64
+
+    /// `PT_LOAD`: memory of the image (or, in a core file, of the process).
+    public var isLoadable: Bool { type == UInt32(PT_LOAD) }
+    /// `PT_NOTE`: a list of notes.
+    public var isNote: Bool { type == UInt32(PT_NOTE) }
+    /// `PF_R`, `PF_W`, `PF_X`.
+    public var isReadable: Bool { flags & UInt32(PF_R) != 0 }
+    public var isWritable: Bool { flags & UInt32(PF_W) != 0 }
+    public var isExecutable: Bool { flags & UInt32(PF_X) != 0 }
+}
+
+/// One ELF note: who wrote it, its type, and where its descriptor lies in the file.
+public struct ImageNote: Sendable, Hashable {
+    /// The owner's name (`CORE`, `LINUX`, `GNU`).
+    public var owner: String
+    /// `n_type`, whose meaning depends on the owner.
+    public var type: UInt32
+    /// The file offset of the descriptor's first byte.
+    public var descriptorOffset: UInt64
+    /// The descriptor's size in bytes.
+    public var descriptorSize: UInt64
+
+    /// `NT_PRSTATUS` from `CORE`: one per thread of a dumped process.
+    public var isThreadStatus: Bool { owner == "CORE" && type == UInt32(NT_PRSTATUS) }
+    /// `NT_PRPSINFO` from `CORE`: the dumped process's identity.
+    public var isProcessInfo: Bool { owner == "CORE" && type == UInt32(NT_PRPSINFO) }
+    /// `NT_AUXV` from `CORE`: the dumped process's auxiliary vector.
+    public var isAuxiliaryVector: Bool { owner == "CORE" && type == UInt32(NT_AUXV) }
+    /// `NT_FILE` from `CORE`: the files mapped into the dumped process.
+    public var isMappedFiles: Bool { owner == "CORE" && type == UInt32(NT_FILE) }
+    /// `NT_GNU_BUILD_ID` from `GNU`: the image's build id.
+    public var isBuildID: Bool { owner == "GNU" && type == UInt32(NT_GNU_BUILD_ID) }
+}
+
 /// One symbol from `.symtab` or `.dynsym`.
 struct ELFSymbol: Sendable {
     /// The name of an undefined symbol (relocations name what they import); empty for defined
@@ -114,6 +162,7 @@ struct ELFFile: Sendable {
     static let typeRelocatable: UInt16 = UInt16(ET_REL)
     static let typeExecutable: UInt16 = UInt16(ET_EXEC)
     static let typeShared: UInt16 = UInt16(ET_DYN)
+    static let typeCore: UInt16 = UInt16(ET_CORE)
 
     /// The file's path (``FileBytes/path``), for errors.
     var path: String
@@ -131,6 +180,10 @@ struct ELFFile: Sendable {
     var hasDebugInfo: Bool
     /// Whether a PT_INTERP program header names a dynamic loader (a PIE executable has one; a library does not).
     var hasInterpreter: Bool
+    /// The program headers, in file order.
+    var segments: [ImageSegment]
+    /// The notes of every `PT_NOTE` segment, in file order (read for core files only).
+    var notes: [ImageNote]
 
     /// The machine name as `uname -m` spells it (BinaryInfo reads little-endian files only).
     var architecture: String {
@@ -220,15 +273,21 @@ struct ELFFile: Sendable {
         hasSymtab = sections.contains { $0.type == UInt32(SHT_SYMTAB) }
         hasDebugInfo = sections.contains { $0.name == ".debug_info" }
 
-        var interpreter = false
+        var segments: [ImageSegment] = []
         var programHeaderCount = 0
         if elf_getphdrnum(elf, &programHeaderCount) == 0 {
             for index in 0..<programHeaderCount {
                 var ph = GElf_Phdr()
-                if gelf_getphdr(elf, Int32(index), &ph) != nil, ph.p_type == UInt32(PT_INTERP) { interpreter = true }
+                guard gelf_getphdr(elf, Int32(index), &ph) != nil else { continue }
+                segments.append(
+                    ImageSegment(
+                        type: ph.p_type, flags: ph.p_flags, offset: ph.p_offset, address: ph.p_vaddr, fileSize: ph.p_filesz,
+                        memorySize: ph.p_memsz))
             }
         }
-        hasInterpreter = interpreter
+        self.segments = segments
+        hasInterpreter = segments.contains { $0.type == UInt32(PT_INTERP) }
+        notes = header.e_type == UInt16(ET_CORE) ? try Self.readNotes(elf: elf, segments: segments, fileSize: bytes.count, path: path) : []
 
         var relocationSections: [ELFRelocationSection] = []
         scn = includeTables ? elf_nextscn(elf, nil) : nil
@@ -364,6 +423,48 @@ struct ELFFile: Sendable {
             isDynamic: header.sh_flags & UInt64(SHF_ALLOC) != 0,
             entries: entries
         )
+    }
+
+    /// The notes of every `PT_NOTE` segment of a core file; a note segment past the file's end
+    /// (a truncated core) or a note libelf cannot parse is an error: a core's notes say which
+    /// process it was and what it mapped.
+    private static func readNotes(elf: OpaquePointer, segments: [ImageSegment], fileSize: Int, path: String) throws(BinaryInfoError)
+        -> [ImageNote]
+    {
+        var notes: [ImageNote] = []
+        for segment in segments where segment.isNote && segment.fileSize > 0 {
+            let (end, overflow) = segment.offset.addingReportingOverflow(segment.fileSize)
+            guard !overflow, end <= UInt64(fileSize), let size = Int(exactly: segment.fileSize), let offset = Int64(exactly: segment.offset)
+            else {
+                throw BinaryInfoError.truncatedCore(path: path, segmentAddress: nil, neededSize: overflow ? .max : end, fileSize: UInt64(fileSize))
+            }
+            guard let data = elf_getdata_rawchunk(elf, offset, size, ELF_T_NHDR) else {
+                throw BinaryInfoError.malformedELF(path: path, detail: "unreadable note segment at offset \(segment.offset): \(lastError())")
+            }
+            var cursor = 0
+            while cursor < size {
+                var header = GElf_Nhdr()
+                var nameOffset = 0
+                var descriptorOffset = 0
+                let next = gelf_getnote(data, cursor, &header, &nameOffset, &descriptorOffset)
+                guard next > cursor else {
+                    throw BinaryInfoError.malformedELF(
+                        path: path, detail: "malformed note at offset \(segment.offset + UInt64(cursor)) of the note segment at \(segment.offset)")
+                }
+                var owner = ""
+                if header.n_namesz > 0, let base = data.pointee.d_buf {
+                    // gelf_getnote checked that the name lies inside the chunk; it ends in a NUL the size counts.
+                    let name = UnsafeRawBufferPointer(start: base + nameOffset, count: Int(header.n_namesz))
+                    owner = String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                notes.append(
+                    ImageNote(
+                        owner: owner, type: header.n_type, descriptorOffset: segment.offset + UInt64(descriptorOffset),
+                        descriptorSize: UInt64(header.n_descsz)))
+                cursor = next
+            }
+        }
+        return notes
     }
 
     private static func lastError() -> String {

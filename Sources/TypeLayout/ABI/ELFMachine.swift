@@ -10,6 +10,18 @@ public enum ELFMachine: UInt16, Sendable, CaseIterable {
     case aarch64 = 183
     case riscv = 243
 
+    /// The machine this process runs on (nil on one not named here): the only one whose live
+    /// processes and core files the target readers read, since the runtime they load is this one's.
+    public static var host: ELFMachine? {
+        #if arch(x86_64)
+            return .x86_64
+        #elseif arch(arm64)
+            return .aarch64
+        #else
+            return nil
+        #endif
+    }
+
     /// The architecture as `uname -m` spells it (PowerPC's name depends on the byte order).
     public func architectureName(isLittleEndian: Bool) -> String {
         switch self {

@@ -1,0 +1,137 @@
+import Algorithms
+import TypeLayout
+
+/// A file mapped into a dumped process, from the core's `NT_FILE` note.
+public struct MappedFile: Sendable, Hashable {
+    /// The mapping's first address.
+    public var start: UInt64
+    /// The address just past the mapping.
+    public var end: UInt64
+    /// The offset in the file that `start` maps.
+    public var fileOffset: UInt64
+    /// The file's path when the process mapped it.
+    public var path: String
+}
+
+/// One entry of a process's auxiliary vector (`AT_*`, `getauxval(3)`).
+public struct AuxiliaryEntry: Sendable, Hashable {
+    /// `a_type`: `AT_PHDR` (3), `AT_BASE` (7), `AT_ENTRY` (9), `AT_EXECFN` (31), …
+    public var key: UInt64
+    /// `a_val`.
+    public var value: UInt64
+}
+
+/// A core file (`gcore`, systemd-coredump, the kernel's `ulimit -c` dumps): the memory of a
+/// process as it was when it was dumped, read from disk.
+///
+/// Its memory is the bytes of the `PT_LOAD` segments; which process it was, how many threads it
+/// had and which files it had mapped come from the notes. Every read is bounds-checked against
+/// the segments, and a segment the file is too short for is refused when the core is opened.
+public struct CoreFile: Sendable {
+    /// The core file's path.
+    public var path: String { bytes.path }
+    /// The dumped process's machine, as `uname -m` spells it.
+    public let architecture: String
+    /// The dumped process's id (`NT_PRPSINFO`), when the core records it.
+    public let processID: Int32?
+    /// The first 15 bytes of the dumped program's name (`NT_PRPSINFO`'s `pr_fname`), when recorded.
+    public let command: String?
+    /// How many threads the process had (one `NT_PRSTATUS` each).
+    public let threadCount: Int
+    /// The memory the core holds, sorted by address.
+    public let segments: [ImageSegment]
+    /// The files the process had mapped (`NT_FILE`), in the note's order.
+    public let mappedFiles: [MappedFile]
+    /// The process's auxiliary vector (`NT_AUXV`), without its terminating `AT_NULL`.
+    public let auxiliaryVector: [AuxiliaryEntry]
+    let bytes: FileBytes
+
+    /// Opens the core file at `path`.
+    ///
+    /// - Throws: ``BinaryInfoError`` when the file cannot be read, is not an ELF core file, is a
+    ///   core of another machine (``BinaryInfoError/unsupported(path:detail:)``), is shorter than
+    ///   its segments (``BinaryInfoError/truncatedCore(path:segmentAddress:neededSize:fileSize:)``)
+    ///   or has malformed notes.
+    public init(path: String) throws(BinaryInfoError) {
+        try self.init(bytes: try ImageLoader.readFile(path))
+    }
+
+    init(bytes: FileBytes) throws(BinaryInfoError) {
+        let path = bytes.path
+        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
+        guard file.fileType == ELFFile.typeCore else {
+            throw BinaryInfoError.unsupported(
+                path: path, detail: "not a core file (ELF type \(file.fileType)); give a PID or a core file made by gcore or the kernel")
+        }
+        guard let host = ELFMachine.host, file.machine == host.rawValue else {
+            throw BinaryInfoError.unsupported(
+                path: path,
+                detail: "a core of an \(file.architecture) process; this typeinfo reads \(ELFMachine.host.map { $0.architectureName(isLittleEndian: true) } ?? "no") cores (run it on the machine the core came from)"
+            )
+        }
+        architecture = file.architecture
+        self.bytes = bytes
+        segments = file.segments.filter(\.isLoadable).sorted { $0.address < $1.address }
+        for segment in segments {
+            let (end, overflow) = segment.offset.addingReportingOverflow(segment.fileSize)
+            guard !overflow, end <= UInt64(bytes.count) else {
+                throw BinaryInfoError.truncatedCore(
+                    path: path, segmentAddress: segment.address, neededSize: overflow ? .max : end, fileSize: UInt64(bytes.count))
+            }
+            guard segment.fileSize <= segment.memorySize, !segment.address.addingReportingOverflow(segment.memorySize).overflow else {
+                throw BinaryInfoError.malformedELF(
+                    path: path, detail: "core segment at 0x\(String(segment.address, radix: 16)) holds more file bytes than memory, or wraps")
+            }
+        }
+        for (lower, upper) in zip(segments, segments.dropFirst()) where upper.address - lower.address < lower.memorySize {
+            throw BinaryInfoError.malformedELF(
+                path: path, detail: "core segments at 0x\(String(lower.address, radix: 16)) and 0x\(String(upper.address, radix: 16)) overlap")
+        }
+        let notes = CoreNotes(bytes: bytes)
+        threadCount = file.notes.filter(\.isThreadStatus).count
+        let info = try file.notes.first(where: \.isProcessInfo).map { note throws(BinaryInfoError) in try notes.processInfo(note) }
+        processID = info?.processID
+        command = info?.command
+        mappedFiles = try file.notes.first(where: \.isMappedFiles).map { note throws(BinaryInfoError) in try notes.mappedFiles(note) } ?? []
+        auxiliaryVector =
+            try file.notes.first(where: \.isAuxiliaryVector).map { note throws(BinaryInfoError) in try notes.auxiliaryVector(note) } ?? []
+    }
+
+    /// Copies `count` bytes of the dumped process's memory at `address`.
+    ///
+    /// - Throws: ``BinaryInfoError/unmapped(path:what:address:length:)`` when a byte of the range
+    ///   was not mapped, or was left out of the core.
+    public func bytes(at address: UInt64, count: Int) throws(BinaryInfoError) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+        defer { buffer.deallocate() }
+        try fetch(into: buffer, from: address, what: "memory")
+        return Array(buffer)
+    }
+}
+
+extension CoreFile: ByteReader {
+    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+        throws(BinaryInfoError)
+    {
+        // A range may run over adjacent segments (one mapping split by permissions): each piece is copied from its own.
+        var copied = 0
+        while copied < destination.count {
+            let cursor = address &+ UInt64(copied)
+            let index = segments.partitioningIndex { $0.address > cursor } - 1
+            guard copied == 0 || cursor != 0, index >= 0, cursor - segments[index].address < segments[index].memorySize else {
+                throw BinaryInfoError.unmapped(path: path, what: what(), address: address, length: UInt64(destination.count))
+            }
+            let segment = segments[index]
+            let within = cursor - segment.address
+            guard within < segment.fileSize else {
+                throw BinaryInfoError.unmapped(
+                    path: path, what: "\(what()) (left out of the core)", address: address, length: UInt64(destination.count))
+            }
+            let piece = Int(min(UInt64(destination.count - copied), segment.fileSize - within))
+            try bytes.fetch(
+                into: UnsafeMutableRawBufferPointer(rebasing: destination[copied..<(copied + piece)]), fromOffset: segment.offset + within,
+                what: what())
+            copied += piece
+        }
+    }
+}
