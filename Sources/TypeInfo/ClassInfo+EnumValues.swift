@@ -63,9 +63,9 @@ extension ClassInfo {
     /// - Throws: ``EnumValueError/notAnEnum(type:)``, ``EnumValueError/wrongType(expected:found:)``.
     public func enumCase<E>(of value: E) throws -> EnumCaseValue {
         let witnesses = try enumWitnesses()
-        if E.self != type, MetadataReader(E.self).kind == .existential {
+        if E.self != type, isExistentialType(E.self) {
             func opened<T>(_ concrete: T) throws -> EnumCaseValue { try enumCase(of: concrete) }
-            return try _openExistential(value as Any, do: opened)
+            return try _openExistential(unboxedExistential(value), do: opened)
         }
         guard E.self == type else { throw EnumValueError.wrongType(expected: qualifiedName, found: String(reflecting: E.self)) }
         let tag = witnesses.tag(of: value)
@@ -97,14 +97,20 @@ extension ClassInfo {
     /// Builds a value of this enum type, typed, from a case name and its payload.
     ///
     /// - Parameters:
-    ///   - enumType: this ClassInfo's type.
+    ///   - enumType: this ClassInfo's type, or an existential that can hold its values
+    ///     (`Any.self`, `(any P).self`): the value is then returned in that existential.
     ///   - name: the case's name.
     ///   - payload: the payload, or nil for a case without one.
     /// - Returns: the value.
     /// - Throws: ``EnumValueError``.
     public func makeEnumValue<E>(_ enumType: E.Type, caseNamed name: String, payload: Any? = nil) throws -> E {
         let witnesses = try enumWitnesses()
-        guard E.self == type else { throw EnumValueError.wrongType(expected: qualifiedName, found: String(reflecting: E.self)) }
+        guard E.self == type else {
+            guard isExistentialType(E.self), existential(E.self, canHold: type) else {
+                throw EnumValueError.wrongType(expected: qualifiedName, found: String(reflecting: E.self))
+            }
+            return try makeEnumValue(caseNamed: name, payload: payload) as! E
+        }
         guard let index = cases.firstIndex(where: { $0.name == name }) else {
             throw EnumValueError.noSuchCase(type: qualifiedName, name: name, cases: cases.map(\.name))
         }

@@ -187,14 +187,14 @@ extension ClassInfo {
     /// Whether `type` is an existential (`Any`, `any P`), whose value must be opened first.
     @usableFromInline
     static func isExistential(_ type: Any.Type) -> Bool {
-        MetadataReader(type).kind == .existential
+        isExistentialType(type)
     }
 
     /// ``withStorage(reading:_:)`` on the value inside an existential.
     @usableFromInline
     func withOpenedStorage<Instance, Result>(reading instance: Instance, _ body: (InstanceStorage) throws -> Result) throws -> Result {
         func opened<T>(_ concrete: T) throws -> Result { try withStorage(reading: concrete, body) }
-        return try _openExistential(instance as Any, do: opened)
+        return try _openExistential(unboxedExistential(instance), do: opened)
     }
 
     /// ``withStorage(of:_:)`` on the value inside an existential: a struct is changed in a copy
@@ -209,7 +209,7 @@ extension ClassInfo {
             let result = try withStorage(of: &copy, body)
             return (result, copy)
         }
-        let (result, updated) = try _openExistential(instance as Any, do: opened)
+        let (result, updated) = try _openExistential(unboxedExistential(instance), do: opened)
         guard let replacement = updated as? Instance else {
             throw PropertyAccessError.notAnInstance(property: "*", owner: qualifiedName, found: String(reflecting: Swift.type(of: updated)))
         }
