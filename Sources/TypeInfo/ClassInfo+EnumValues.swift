@@ -57,10 +57,11 @@ public enum EnumValueError: Error, Hashable, Sendable, CustomStringConvertible {
 extension ClassInfo {
     /// The case and payload of an enum value, read through the enum's value witnesses.
     ///
-    /// - Parameter value: a value of this ClassInfo's enum (or optional) type, or an `Any`
-    ///   holding one.
+    /// - Parameter value: a value of this ClassInfo's enum (or optional) type, or an existential
+    ///   (`Any`, `any P`) holding one, boxed any number of times: it is opened to its dynamic type.
     /// - Returns: the case's index and name and a copy of its payload.
-    /// - Throws: ``EnumValueError/notAnEnum(type:)``, ``EnumValueError/wrongType(expected:found:)``.
+    /// - Throws: ``EnumValueError/notAnEnum(type:)``, ``EnumValueError/wrongType(expected:found:)``
+    ///   naming the value's dynamic type.
     public func enumCase<E>(of value: E) throws -> EnumCaseValue {
         let witnesses = try enumWitnesses()
         if E.self != type, isExistentialType(E.self) {
@@ -102,7 +103,8 @@ extension ClassInfo {
     ///   - name: the case's name.
     ///   - payload: the payload, or nil for a case without one.
     /// - Returns: the value.
-    /// - Throws: ``EnumValueError``.
+    /// - Throws: ``EnumValueError``; ``EnumValueError/wrongType(expected:found:)`` before anything
+    ///   is built when `enumType` is neither.
     public func makeEnumValue<E>(_ enumType: E.Type, caseNamed name: String, payload: Any? = nil) throws -> E {
         let witnesses = try enumWitnesses()
         guard E.self == type else {
@@ -141,7 +143,8 @@ extension ClassInfo {
 
     /// The raw value of a value of a raw-value enum.
     ///
-    /// - Parameter value: a value of this enum type, or an `Any` holding one.
+    /// - Parameter value: a value of this enum type, or an existential holding one (boxed any
+    ///   number of times).
     /// - Returns: its `rawValue`.
     /// - Throws: ``EnumValueError/noRawValues(type:)``, ``EnumValueError/wrongType(expected:found:)``.
     public func rawValue<E>(of value: E) throws -> Any {
