@@ -1,7 +1,8 @@
 // One source compiled twice: by TypeInfoClientSwift5Tests in Swift 5 language mode and, through a
 // symlink, by TypeInfoClientSwift6Tests in Swift 6 mode, so the cases cannot drift. Swift 6 opens
 // an existential argument at the call site; Swift 5 hands the existential itself to the library,
-// whose own opening path only a Swift 5 client (or generic code, see `Forward`) reaches.
+// whose own opening path a Swift 6 client reaches only with an existential it cannot open (an
+// `Any` inside an `Any`, a spelled generic argument: see `Unopened`).
 // The oracles are ordinary Swift: the property read back after the write, `===` for class
 // instances, and a copy of the existential made before the write keeping its old value.
 import Testing
@@ -16,29 +17,48 @@ struct ClientTeam { var lead = ClientPerson(); var size = 3 }
 final class ClientAccount: ClientNamed, ClientObject { var firstname = "Ann"; var balance = 10 }
 struct ClientOther: ClientNamed { var firstname = "other" }
 enum ClientMood: String { case calm, angry }
+struct ClientFailure: Error { var code = 1 }
+final class ClientObjectFailure: Error { var code = 2 }
 enum ClientSignal { case level(Int), off }
 
-/// Generic code passing its `Instance` on: `Instance` is the existential itself in either mode.
-enum Forward {
-    static func set<Instance>(_ property: PropertyInfo, _ value: Any, on instance: inout Instance) throws {
+/// Calls whose `Instance` is the existential itself in either language mode: the type is
+/// spelled, so Swift 6 has nothing to open at the call site and TypeInfo's own opening runs.
+enum Unopened<Instance> {
+    static func set(_ property: PropertyInfo, _ value: Any, on instance: inout Instance) throws {
         try property.set(value, on: &instance)
     }
-    static func get<Instance>(_ property: PropertyInfo, from instance: Instance) throws -> Any {
+    static func get(_ property: PropertyInfo, from instance: Instance) throws -> Any {
         try property.get(from: instance)
     }
-    static func withStorage<Instance>(_ info: ClassInfo, of instance: inout Instance, set value: Any, for property: PropertyInfo) throws {
+    static func withStorage(_ info: ClassInfo, of instance: inout Instance, set value: Any, for property: PropertyInfo) throws {
         try info.withStorage(of: &instance) { try $0.set(value, for: property) }
     }
-    static func read<Instance>(_ info: ClassInfo, _ instance: Instance, _ property: PropertyInfo) throws -> String {
+    static func read(_ info: ClassInfo, _ instance: Instance, _ property: PropertyInfo) throws -> String {
         try info.withStorage(reading: instance) { try $0.get(String.self, for: property) }
     }
-    /// An `Any` whose box holds another `Any`: generic code boxing an `Instance` that is `Any`.
-    static func box<Instance>(_ instance: Instance) -> Any { instance }
+}
+
+/// An `Any` whose box holds another `Any`: generic code boxing an `Instance` that is `Any`.
+func boxInAny<Instance>(_ instance: Instance) -> Any { instance }
+
+/// Whether generic Swift code handed `&error` (an `any Error` holding a `ClientFailure`) changes
+/// copies of the existential made before: true when the language mode opens `inout any Error`
+/// at the call site in place (Swift 6 mode, Swift 6.3), false when it passes the existential.
+func plainSwiftWritesThroughOpenedErrorBox() -> Bool {
+    func replace<T>(_ value: inout T) {
+        guard var failure = value as? ClientFailure else { return }
+        failure.code += 100
+        value = failure as! T
+    }
+    var error: any Error = ClientFailure()
+    let before = error
+    replace(&error)
+    return (before as? ClientFailure)?.code != 1
 }
 
 /// An `Any` holding an `Any` holding `value`, checked to be nested (one opening gives `Any` back).
 func nestedAny(_ value: Any) throws -> Any {
-    let nested = Forward.box(value as Any)
+    let nested = boxInAny(value as Any)
     func openedType<T>(_: T) -> Any.Type { T.self }
     try #require(_openExistential(nested, do: openedType) == Any.self, "the test's input is an Any inside an Any")
     return nested
@@ -67,7 +87,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         try first.set("John", on: &value)
         #expect((value as? ClientPerson)?.firstname == "John")
         #expect((before as? ClientPerson)?.firstname == "Wes")
-        try Forward.set(age, 30, on: &value)
+        try Unopened<Any>.set(age, 30, on: &value)
         #expect((value as? ClientPerson)?.age == 30)
         #expect((value as? ClientPerson)?.firstname == "John")
     }
@@ -78,7 +98,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         #expect(try first.get(String.self, from: value) == value.firstname)
         var inPlace = value
         #expect(try first.get(String.self, from: &inPlace) == value.firstname)
-        #expect(try Forward.get(first, from: value) as? String == value.firstname)
+        #expect(try Unopened<any ClientNamed>.get(first, from: value) as? String == value.firstname)
     }
 
     @Test func setOnAnyP() throws {
@@ -87,7 +107,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         try first.set("Jo", on: &value)
         #expect(value.firstname == "Jo")
         #expect(before.firstname == "Wes")
-        try Forward.set(first, "Al", on: &value)
+        try Unopened<any ClientNamed>.set(first, "Al", on: &value)
         #expect(value.firstname == "Al")
         #expect(value is ClientPerson)
     }
@@ -96,7 +116,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         var value: any ClientNamed & ClientAged = ClientPerson()
         let before = value
         try first.set("Max", on: &value)
-        try Forward.set(age, 40, on: &value)
+        try Unopened<any ClientNamed & ClientAged>.set(age, 40, on: &value)
         #expect(value.firstname == "Max")
         #expect((value as? ClientPerson)?.age == 40)
         #expect(before.firstname == "Wes")
@@ -110,7 +130,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         try first.set("Nested", on: &value)
         #expect((value as? ClientPerson)?.firstname == "Nested")
         #expect((before as? ClientPerson)?.firstname == "Wes")
-        try Forward.set(age, 1, on: &value)
+        try Unopened<Any>.set(age, 1, on: &value)
         #expect((value as? ClientPerson)?.age == 1)
     }
 
@@ -122,10 +142,10 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         try personInfo.withStorage(of: &value) { try $0.set("Jim", for: first) }
         #expect((value as? ClientPerson)?.firstname == "Jim")
         #expect((before as? ClientPerson)?.firstname == "Wes")
-        try Forward.withStorage(personInfo, of: &value, set: 50, for: age)
+        try Unopened<Any>.withStorage(personInfo, of: &value, set: 50, for: age)
         #expect((value as? ClientPerson)?.age == 50)
         #expect(try personInfo.withStorage(reading: value) { try $0.get(String.self, for: first) } == "Jim")
-        #expect(try Forward.read(personInfo, value, first) == "Jim")
+        #expect(try Unopened<Any>.read(personInfo, value, first) == "Jim")
     }
 
     @Test func withStorageOfAnyPAndNested() throws {
@@ -135,10 +155,10 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         #expect(try personInfo.withStorage(reading: value) { try $0.get(Int.self, for: age) } == 25)
         var nested = try nestedAny(ClientPerson())
         let before = nested
-        try Forward.withStorage(personInfo, of: &nested, set: "Deep", for: first)
+        try Unopened<Any>.withStorage(personInfo, of: &nested, set: "Deep", for: first)
         #expect((nested as? ClientPerson)?.firstname == "Deep")
         #expect((before as? ClientPerson)?.firstname == "Wes")
-        #expect(try Forward.read(personInfo, nested, first) == "Deep")
+        #expect(try Unopened<Any>.read(personInfo, nested, first) == "Deep")
     }
 
     // MARK: classes: written in place
@@ -150,7 +170,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         #expect(account.firstname == "Bo")
         #expect(isSame(object, account))
         var bound: any ClientObject = account
-        try Forward.set(accountName, "Cy", on: &bound)
+        try Unopened<any ClientObject>.set(accountName, "Cy", on: &bound)
         #expect(account.firstname == "Cy")
         #expect(isSame(bound, account))
         try accountInfo.withStorage(of: &object) { try $0.set("Di", for: accountName) }
@@ -158,10 +178,36 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         #expect(isSame(object, account))
         #expect(try accountInfo.withStorage(reading: bound) { try $0.get(String.self, for: accountName) } == "Di")
         var nested = try nestedAny(account)
-        try Forward.withStorage(accountInfo, of: &nested, set: "Ed", for: accountName)
+        try Unopened<Any>.withStorage(accountInfo, of: &nested, set: "Ed", for: accountName)
         #expect(account.firstname == "Ed")
         #expect(isSame(nested as AnyObject, account))
         #expect(try accountName.get(from: nested) as? String == "Ed")
+    }
+
+    @Test func errorExistentials() throws {
+        let code = try #require(ClassInfo.of(ClientFailure.self).propertyInfo(named: "code"))
+        var failure: any Error = ClientFailure()
+        let before = failure
+        try Unopened<any Error>.set(code, 5, on: &failure)
+        #expect((failure as? ClientFailure)?.code == 5)
+        #expect((before as? ClientFailure)?.code == 1)
+        #expect(try code.get(from: failure) as? Int == 5)
+        // Called directly, Swift 6 mode opens `inout any Error` at the call site and hands TypeInfo
+        // the address inside the error box, which copies of it share: plain generic Swift code
+        // writes through to the copies the same way, so that is the oracle here.
+        var direct: any Error = ClientFailure()
+        let directBefore = direct
+        try code.set(6, on: &direct)
+        #expect((direct as? ClientFailure)?.code == 6)
+        #expect((directBefore as? ClientFailure)?.code == (plainSwiftWritesThroughOpenedErrorBox() ? 6 : 1))
+        let object = ClientObjectFailure()
+        var objectFailure: any Error = object
+        let objectCode = try #require(ClassInfo.of(ClientObjectFailure.self).propertyInfo(named: "code"))
+        try objectCode.set(7, on: &objectFailure)
+        #expect(object.code == 7)
+        try ClassInfo.of(ClientObjectFailure.self).withStorage(of: &objectFailure) { try $0.set(8, for: objectCode) }
+        #expect(object.code == 8)
+        #expect(isSame(objectFailure as AnyObject, object))
     }
 
     // MARK: property paths and key paths
@@ -189,7 +235,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         try first.set("Made", on: &made)
         #expect((made as? ClientPerson)?.firstname == "Made")
         var typed: any ClientNamed = try personInfo.makeInstance(ClientPerson.self)
-        try Forward.set(first, "Typed", on: &typed)
+        try Unopened<any ClientNamed>.set(first, "Typed", on: &typed)
         #expect(typed.firstname == "Typed")
         let asAny = try personInfo.makeInstance(Any.self)
         #expect(asAny is ClientPerson)
@@ -235,7 +281,7 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         #expect(message { try first.set("x", on: &other) } == expected)
         #expect(message { _ = try first.get(from: other) } == expected)
         var otherNamed: any ClientNamed = ClientOther()
-        #expect(message { try Forward.set(first, "x", on: &otherNamed) } == expected)
+        #expect(message { try Unopened<any ClientNamed>.set(first, "x", on: &otherNamed) } == expected)
         #expect(otherNamed.firstname == "other", "nothing written")
         var nested = try nestedAny(ClientOther())
         #expect(message { try first.set("x", on: &nested) } == expected)

@@ -125,9 +125,10 @@ extension PropertyInfo {
         case .existential: break
         default: return nil
         }
-        let opened: Any = instance
-        guard MetadataReader(Swift.type(of: opened)).kind == .class else { return nil }
-        return opened as AnyObject
+        let boxed: Any = instance
+        guard MetadataReader(Swift.type(of: boxed)).kind == .class else { return nil }
+        // Unboxed first: cast straight to AnyObject, an `any Error` gives its error box, not the instance.
+        return unboxedExistential(boxed) as AnyObject
     }
 
     static func isExistential(_ type: Any.Type) -> Bool {

@@ -34,6 +34,11 @@ struct ExistentialReleaseTests {
         #expect(try ExistentialReleaseFixture.value("class") == "Bo Cy true true")
     }
 
+    @Test func errorExistentials() throws {
+        // A class instance in an `any Error` is written in place; a struct is replaced in the box.
+        #expect(try ExistentialReleaseFixture.value("error.box") == "7 5 1")
+    }
+
     @Test func pathsFactoryAndEnums() throws {
         #expect(try ExistentialReleaseFixture.value("paths") == "Path Wes Key")
         #expect(try ExistentialReleaseFixture.value("factory") == "true true")

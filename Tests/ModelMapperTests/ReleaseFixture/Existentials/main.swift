@@ -21,6 +21,8 @@ struct Team { var lead = Public(); var size = 3 }
 final class Account: Named, Owned { var firstname = "Ann" }
 struct Other: Named { var firstname = "other" }
 enum Signal { case level(Int), off }
+struct Failure: Error { var code = 1 }
+final class ObjectFailure: Error { var code = 2 }
 
 /// Generic code passing its `Instance` on.
 @inline(never) func forwardSet<Instance>(_ property: PropertyInfo, _ value: Any, on instance: inout Instance) throws {
@@ -105,6 +107,15 @@ attempt("enum") {
     let read = try signalInfo.enumCase(of: signal)
     let built = try signalInfo.makeEnumValue(Any.self, caseNamed: "off")
     return "\(read.caseName) \(read.payload ?? "nil") \(try signalInfo.enumCase(of: box(Signal.off as Any)).caseName) \(built is Signal)"
+}
+attempt("error.box") {
+    let object = ObjectFailure()
+    var objectFailure: any Error = object
+    try ClassInfo.of(ObjectFailure.self).propertyInfo(named: "code")!.set(7, on: &objectFailure)
+    var failure: any Error = Failure()
+    let before = failure
+    try ClassInfo.of(Failure.self).propertyInfo(named: "code")!.set(5, on: &failure)
+    return "\(object.code) \((failure as! Failure).code) \((before as! Failure).code)"
 }
 attempt("error") {
     var value = box(Other() as Any)
