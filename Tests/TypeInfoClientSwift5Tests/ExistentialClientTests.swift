@@ -19,7 +19,10 @@ struct ClientOther: ClientNamed { var firstname = "other" }
 enum ClientMood: String { case calm, angry }
 struct ClientFailure: Error { var code = 1 }
 final class ClientObjectFailure: Error { var code = 2 }
-enum ClientSignal { case level(Int), off }
+enum ClientSignal {
+    case level(Int)
+    case off
+}
 
 /// Calls whose `Instance` is the existential itself in either language mode: the type is
 /// spelled, so Swift 6 has nothing to open at the call site and TypeInfo's own opening runs.
@@ -276,7 +279,8 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
     // MARK: errors name the dynamic type
 
     @Test func wrongDynamicTypeNamesIt() throws {
-        let expected = "property 'firstname' belongs to \(String(reflecting: ClientPerson.self)), not to \(String(reflecting: ClientOther.self))"
+        let expected =
+            "property 'firstname' belongs to \(String(reflecting: ClientPerson.self)), not to \(String(reflecting: ClientOther.self))"
         var other: Any = ClientOther()
         #expect(message { try first.set("x", on: &other) } == expected)
         #expect(message { _ = try first.get(from: other) } == expected)
@@ -292,7 +296,8 @@ private let accountInfo = ClassInfo.of(ClientAccount.self)
         let account: Any = ClientAccount()
         #expect(
             message { _ = try first.get(from: account) }
-                == "property 'firstname' belongs to \(String(reflecting: ClientPerson.self)), not to \(String(reflecting: ClientAccount.self))")
+                == "property 'firstname' belongs to \(String(reflecting: ClientPerson.self)), not to \(String(reflecting: ClientAccount.self))"
+        )
         #expect(
             message { _ = try ClassInfo.of(ClientSignal.self).enumCase(of: nested) }
                 == "expected a value of \(String(reflecting: ClientSignal.self)), found \(String(reflecting: ClientOther.self))")

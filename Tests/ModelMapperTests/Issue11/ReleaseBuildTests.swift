@@ -32,7 +32,9 @@ enum ReleaseFixture {
                 guard !found.isEmpty else { throw FixtureError(message: "no object files of \(module) in \(directory.path)") }
                 objects += found
             }
-            let directory = NSTemporaryDirectory() + "modelmapper-release-\(ProcessInfo.processInfo.processIdentifier)-\(name.replacingOccurrences(of: "/", with: "-"))"
+            let directory =
+                NSTemporaryDirectory()
+                + "modelmapper-release-\(ProcessInfo.processInfo.processIdentifier)-\(name.replacingOccurrences(of: "/", with: "-"))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             // Only the printed lines are kept: the product is run once, below.
             defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -20,7 +20,10 @@ struct Public: Named, Aged { var firstname = "Wes"; var age = 25 }
 struct Team { var lead = Public(); var size = 3 }
 final class Account: Named, Owned { var firstname = "Ann" }
 struct Other: Named { var firstname = "other" }
-enum Signal { case level(Int), off }
+enum Signal {
+    case level(Int)
+    case off
+}
 struct Failure: Error { var code = 1 }
 final class ObjectFailure: Error { var code = 2 }
 
