@@ -44,7 +44,7 @@ public struct PropertyPath: Sendable, CustomStringConvertible {
     /// Structs along the path are copied, changed and written back, so the root value changes
     /// as if `root.owner.name = value` had been written; a class instance along the path is
     /// changed in place (and nothing above it is written). A root held in an existential is
-    /// opened as ``PropertyInfo/set(_:on:)-(_,Instance)`` opens it: a struct root is replaced in
+    /// opened as `PropertyInfo.set(_:on:)` opens it: a struct root is replaced in
     /// the existential, so copies of the existential made before keep their value.
     /// - Throws: ``PropertyAccessError``; nothing is written when the value does not fit.
     public func set<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
