@@ -105,6 +105,10 @@ let package = Package(
 
         .testTarget(name: "TypeLayoutTests", dependencies: ["TypeLayout"]),
         .testTarget(name: "TypeInfoTests", dependencies: ["TypeInfo", "TypeInfoFixtures"]),
+        // The same client source (a symlink) in both language modes: Swift 5 hands existentials
+        // to TypeInfo unopened, Swift 6 opens them at the call site.
+        .testTarget(name: "TypeInfoClientSwift5Tests", dependencies: ["TypeInfo"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "TypeInfoClientSwift6Tests", dependencies: ["TypeInfo"]),
         // Fixture programs compiled once per test run, shared by the BinaryInfo and LayoutReading tests.
         .target(name: "BinaryFixtures", dependencies: ["TypeLayout"], path: "Tests/BinaryFixtures"),
         // The toolchain's static reflection reader, an oracle for BinaryInfoTests (declared only, loaded with dlopen).

@@ -57,15 +57,16 @@ public enum EnumValueError: Error, Hashable, Sendable, CustomStringConvertible {
 extension ClassInfo {
     /// The case and payload of an enum value, read through the enum's value witnesses.
     ///
-    /// - Parameter value: a value of this ClassInfo's enum (or optional) type, or an `Any`
-    ///   holding one.
+    /// - Parameter value: a value of this ClassInfo's enum (or optional) type, or an existential
+    ///   (`Any`, `any P`) holding one, boxed any number of times: it is opened to its dynamic type.
     /// - Returns: the case's index and name and a copy of its payload.
-    /// - Throws: ``EnumValueError/notAnEnum(type:)``, ``EnumValueError/wrongType(expected:found:)``.
+    /// - Throws: ``EnumValueError/notAnEnum(type:)``, ``EnumValueError/wrongType(expected:found:)``
+    ///   naming the value's dynamic type.
     public func enumCase<E>(of value: E) throws -> EnumCaseValue {
         let witnesses = try enumWitnesses()
-        if E.self != type, MetadataReader(E.self).kind == .existential {
+        if E.self != type, isExistentialType(E.self) {
             func opened<T>(_ concrete: T) throws -> EnumCaseValue { try enumCase(of: concrete) }
-            return try _openExistential(value as Any, do: opened)
+            return try _openExistential(unboxedExistential(value), do: opened)
         }
         guard E.self == type else { throw EnumValueError.wrongType(expected: qualifiedName, found: String(reflecting: E.self)) }
         let tag = witnesses.tag(of: value)
@@ -97,14 +98,21 @@ extension ClassInfo {
     /// Builds a value of this enum type, typed, from a case name and its payload.
     ///
     /// - Parameters:
-    ///   - enumType: this ClassInfo's type.
+    ///   - enumType: this ClassInfo's type, or an existential that can hold its values
+    ///     (`Any.self`, `(any P).self`): the value is then returned in that existential.
     ///   - name: the case's name.
     ///   - payload: the payload, or nil for a case without one.
     /// - Returns: the value.
-    /// - Throws: ``EnumValueError``.
+    /// - Throws: ``EnumValueError``; ``EnumValueError/wrongType(expected:found:)`` before anything
+    ///   is built when `enumType` is neither.
     public func makeEnumValue<E>(_ enumType: E.Type, caseNamed name: String, payload: Any? = nil) throws -> E {
         let witnesses = try enumWitnesses()
-        guard E.self == type else { throw EnumValueError.wrongType(expected: qualifiedName, found: String(reflecting: E.self)) }
+        guard E.self == type else {
+            guard isExistentialType(E.self), existential(E.self, canHold: type) else {
+                throw EnumValueError.wrongType(expected: qualifiedName, found: String(reflecting: E.self))
+            }
+            return try makeEnumValue(caseNamed: name, payload: payload) as! E
+        }
         guard let index = cases.firstIndex(where: { $0.name == name }) else {
             throw EnumValueError.noSuchCase(type: qualifiedName, name: name, cases: cases.map(\.name))
         }
@@ -135,7 +143,8 @@ extension ClassInfo {
 
     /// The raw value of a value of a raw-value enum.
     ///
-    /// - Parameter value: a value of this enum type, or an `Any` holding one.
+    /// - Parameter value: a value of this enum type, or an existential holding one (boxed any
+    ///   number of times).
     /// - Returns: its `rawValue`.
     /// - Throws: ``EnumValueError/noRawValues(type:)``, ``EnumValueError/wrongType(expected:found:)``.
     public func rawValue<E>(of value: E) throws -> Any {

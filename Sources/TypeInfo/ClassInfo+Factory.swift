@@ -106,11 +106,18 @@ extension ClassInfo {
 
     /// Builds a value of this type, typed (see ``makeInstance()``).
     ///
-    /// - Parameter instanceType: this ClassInfo's type.
+    /// - Parameter instanceType: this ClassInfo's type, or an existential that can hold its
+    ///   values (`Any.self`, `(any P).self`): the value is then returned in that existential.
     /// - Returns: the new value.
-    /// - Throws: ``InstanceFactoryError``.
+    /// - Throws: ``InstanceFactoryError``; ``InstanceFactoryError/wrongType(expected:found:)``
+    ///   before anything is built when `instanceType` is neither.
     public func makeInstance<T>(_ instanceType: T.Type) throws -> T {
-        guard T.self == type else { throw InstanceFactoryError.wrongType(expected: qualifiedName, found: String(reflecting: T.self)) }
+        guard T.self == type else {
+            guard isExistentialType(T.self), existential(T.self, canHold: type) else {
+                throw InstanceFactoryError.wrongType(expected: qualifiedName, found: String(reflecting: T.self))
+            }
+            return try makeInstance() as! T
+        }
         return InstanceFactoryMemory.build(T.self, try factoryRecipe())
     }
 

@@ -15,7 +15,8 @@ public struct PropertyPath: Sendable, CustomStringConvertible {
 
     /// Reads the value at the end of the path.
     ///
-    /// - Parameter instance: a value or instance of the root type (or an `Any` holding one).
+    /// - Parameter instance: a value or instance of the root type, or an existential (`Any`,
+    ///   `any P`) holding one, boxed any number of times: it is opened to its dynamic type.
     /// - Returns: a copy of the value, as `Any`.
     /// - Throws: ``PropertyAccessError`` from the first step that fails.
     public func get<Instance>(from instance: Instance) throws -> Any {
@@ -42,7 +43,9 @@ public struct PropertyPath: Sendable, CustomStringConvertible {
     ///
     /// Structs along the path are copied, changed and written back, so the root value changes
     /// as if `root.owner.name = value` had been written; a class instance along the path is
-    /// changed in place (and nothing above it is written).
+    /// changed in place (and nothing above it is written). A root held in an existential is
+    /// opened as `PropertyInfo.set(_:on:)` opens it: a struct root is replaced in
+    /// the existential, so copies of the existential made before keep their value.
     /// - Throws: ``PropertyAccessError``; nothing is written when the value does not fit.
     public func set<Instance, Value>(_ value: Value, on instance: inout Instance) throws {
         guard properties.count > 1, let last = properties.last else {

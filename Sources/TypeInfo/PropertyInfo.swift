@@ -116,9 +116,11 @@ public final class PropertyInfo: Sendable, CustomStringConvertible {
     /// Reads the property's current value from a struct value or class instance.
     ///
     /// - Parameter instance: a value of the declaring struct, or an instance of the declaring
-    ///   class or a subclass; an `Any` holding one is opened.
+    ///   class or a subclass; an existential (`Any`, `any P`, `AnyObject`) holding one, boxed any
+    ///   number of times, is opened to its dynamic type.
     /// - Returns: a copy of the value, as `Any`.
-    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` when the instance does not own the property.
+    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` naming the instance's
+    ///   dynamic type when it does not own the property.
     public func get<Instance>(from instance: Instance) throws -> Any {
         guard canAccessValue else { throw unsupported }
         return try withFieldAddress(of: instance) { storage.load(from: $0) }

@@ -136,11 +136,15 @@ extension ClassInfo {
     /// Gives read and write access to the stored properties of a struct value (in place) or a
     /// class instance, for writing many properties with one ownership check.
     ///
+    /// An existential (`Any`, `any P`, `AnyObject`, boxed any number of times) is opened to its
+    /// dynamic type: a struct inside is changed in a copy that then replaces the existential's
+    /// value, so copies of the existential made before keep theirs; a class instance inside is
+    /// changed in place.
     /// - Parameters:
     ///   - instance: a value of this ClassInfo's struct, or an instance of its class or a subclass.
     ///   - body: works with the storage; the storage must not escape it.
     /// - Returns: what `body` returns.
-    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` when `instance` is
+    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` naming the dynamic type when `instance` is
     ///   not of this type; what `body` throws.
     @inlinable
     public func withStorage<Instance, Result>(
@@ -162,10 +166,11 @@ extension ClassInfo {
     /// Gives read access to the stored properties of a struct value or a class instance.
     ///
     /// - Parameters:
-    ///   - instance: a value of this ClassInfo's struct, or an instance of its class or a subclass.
+    ///   - instance: a value of this ClassInfo's struct, or an instance of its class or a subclass;
+    ///     an existential holding one (boxed any number of times) is opened to its dynamic type.
     ///   - body: works with the storage; the storage must not escape it.
     /// - Returns: what `body` returns.
-    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` when `instance` is
+    /// - Throws: ``PropertyAccessError/notAnInstance(property:owner:found:)`` naming the dynamic type when `instance` is
     ///   not of this type; what `body` throws.
     @inlinable
     public func withStorage<Instance, Result>(
@@ -187,14 +192,14 @@ extension ClassInfo {
     /// Whether `type` is an existential (`Any`, `any P`), whose value must be opened first.
     @usableFromInline
     static func isExistential(_ type: Any.Type) -> Bool {
-        MetadataReader(type).kind == .existential
+        isExistentialType(type)
     }
 
     /// ``withStorage(reading:_:)`` on the value inside an existential.
     @usableFromInline
     func withOpenedStorage<Instance, Result>(reading instance: Instance, _ body: (InstanceStorage) throws -> Result) throws -> Result {
         func opened<T>(_ concrete: T) throws -> Result { try withStorage(reading: concrete, body) }
-        return try _openExistential(instance as Any, do: opened)
+        return try _openExistential(unboxedExistential(instance), do: opened)
     }
 
     /// ``withStorage(of:_:)`` on the value inside an existential: a struct is changed in a copy
@@ -209,7 +214,7 @@ extension ClassInfo {
             let result = try withStorage(of: &copy, body)
             return (result, copy)
         }
-        let (result, updated) = try _openExistential(instance as Any, do: opened)
+        let (result, updated) = try _openExistential(unboxedExistential(instance), do: opened)
         guard let replacement = updated as? Instance else {
             throw PropertyAccessError.notAnInstance(property: "*", owner: qualifiedName, found: String(reflecting: Swift.type(of: updated)))
         }

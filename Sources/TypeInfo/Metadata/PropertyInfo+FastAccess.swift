@@ -14,7 +14,9 @@ extension PropertyInfo {
     /// the general path and cast to `Value`.
     /// - Parameters:
     ///   - type: the type to read the value as.
-    ///   - instance: a value of the declaring struct, or an instance of the declaring class or a subclass.
+    ///   - instance: a value of the declaring struct, or an instance of the declaring class or a
+    ///     subclass; an existential holding one (`Any`, `any P`, boxed any number of times) is
+    ///     opened to its dynamic type.
     /// - Returns: a copy of the value.
     /// - Throws: ``PropertyAccessError`` when the instance does not own the property or the value is not a `Value`.
     @inlinable
@@ -41,7 +43,8 @@ extension PropertyInfo {
     /// field. Otherwise the same as the by-value `get(_:from:)`.
     /// - Parameters:
     ///   - type: the type to read the value as.
-    ///   - instance: the variable holding the struct value or class instance; it is not changed.
+    ///   - instance: the variable holding the struct value or class instance (or an existential
+    ///     holding one, opened to its dynamic type); it is not changed.
     /// - Returns: a copy of the field's value.
     /// - Throws: ``PropertyAccessError`` when the instance does not own the property or the value is not a `Value`.
     @inlinable
@@ -66,7 +69,11 @@ extension PropertyInfo {
     /// right: the old value is released, the new one retained.
     /// - Parameters:
     ///   - value: the new value.
-    ///   - instance: the struct value (modified in place) or the class instance.
+    ///   - instance: the struct value (modified in place) or the class instance. An existential
+    ///     (`Any`, `any P`, `AnyObject`, boxed any number of times) is opened to its dynamic type:
+    ///     a struct inside is changed in a copy that then replaces the existential's value, so
+    ///     copies of the existential made before keep the old value; a class instance inside is
+    ///     changed in place.
     /// - Throws: ``PropertyAccessError/typeMismatch(property:expected:found:)`` when the value does not fit
     ///   (nothing is written), ``PropertyAccessError/notAnInstance(property:owner:found:)`` when the
     ///   instance does not own the property.

@@ -45,15 +45,15 @@ extension PropertyInfo {
         // into a copy and put the copy back in a new box, so that copies of the existential made
         // before the write keep the old value (value semantics).
         guard Self.isExistential(Instance.self) else { throw notAnInstance(Instance.self) }
-        let opened: Any = instance
+        let opened = unboxedExistential(instance)
         func writeOpened<T>(_ concrete: T) throws -> Any {
             guard T.self == declaringType else { throw notAnInstance(T.self) }
             var copy = concrete
             try setThroughStorage(value, on: &copy)
             return copy
         }
-        // `_openExistential` binds `T` to the dynamic type; passing `opened` to a generic
-        // parameter directly would bind it to `Any` and recurse.
+        // `_openExistential` on the unboxed value binds `T` to the dynamic type; passing
+        // `opened` to a generic parameter directly would bind it to `Any` and recurse.
         guard let updated = try _openExistential(opened, do: writeOpened) as? Instance else {
             throw notAnInstance(Swift.type(of: opened))
         }
@@ -95,7 +95,7 @@ extension PropertyInfo {
             return withUnsafeBytes(of: instance) { body(($0.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)) + offset) }
         }
         guard Self.isExistential(Instance.self) else { throw notAnInstance(Instance.self) }
-        let opened: Any = instance
+        let opened = unboxedExistential(instance)
         func readOpened<T>(_ concrete: T) throws -> R {
             guard T.self == declaringType else { throw notAnInstance(T.self) }
             return withUnsafeBytes(of: concrete) { body(($0.baseAddress ?? UnsafeRawPointer(zeroSizedValueAddress)) + offset) }
@@ -125,12 +125,13 @@ extension PropertyInfo {
         case .existential: break
         default: return nil
         }
-        let opened: Any = instance
-        guard MetadataReader(Swift.type(of: opened)).kind == .class else { return nil }
-        return opened as AnyObject
+        let boxed: Any = instance
+        guard MetadataReader(Swift.type(of: boxed)).kind == .class else { return nil }
+        // Unboxed first: cast straight to AnyObject, an `any Error` gives its error box, not the instance.
+        return unboxedExistential(boxed) as AnyObject
     }
 
     static func isExistential(_ type: Any.Type) -> Bool {
-        MetadataReader(type).kind == .existential
+        isExistentialType(type)
     }
 }

@@ -8,14 +8,19 @@ import Testing
 /// Builds `ReleaseFixture/main.swift` with `-O` against this build's ModelMapper, TypeInfo and
 /// TypeLayout objects, runs it once, and returns its `name -> values` lines.
 enum ReleaseFixture {
-    static let output: Result<[String: [String]], FixtureError> = {
+    static let output = build(source: "main.swift", modules: ["ModelMapper", "TypeInfo", "TypeLayout"], flags: ["-O"])
+
+    /// Builds `ReleaseFixture/<source>` (a `main.swift`: top-level code) with `flags` against this
+    /// build's objects of `modules`, runs it once, and returns its `name -> values` lines
+    /// (`name<TAB>value`).
+    static func build(source name: String, modules names: [String], flags: [String]) -> Result<[String: [String]], FixtureError> {
         do {
             // The test bundle's resources sit in the build directory beside each module's objects.
             let build = Bundle.module.bundleURL.deletingLastPathComponent()
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("ReleaseFixture/main.swift").path
+                .appendingPathComponent("ReleaseFixture/\(name)").path
             var objects: [String] = []
-            for module in ["ModelMapper", "TypeInfo", "TypeLayout"] {
+            for module in names {
                 let directory = build.appendingPathComponent("\(module).build")
                 // The objects of the module's current sources, as the build's own file map names
                 // them: the directory may also hold objects of sources renamed or deleted since.
@@ -27,14 +32,16 @@ enum ReleaseFixture {
                 guard !found.isEmpty else { throw FixtureError(message: "no object files of \(module) in \(directory.path)") }
                 objects += found
             }
-            let directory = NSTemporaryDirectory() + "modelmapper-release-\(ProcessInfo.processInfo.processIdentifier)"
+            let directory =
+                NSTemporaryDirectory()
+                + "modelmapper-release-\(ProcessInfo.processInfo.processIdentifier)-\(name.replacingOccurrences(of: "/", with: "-"))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             // Only the printed lines are kept: the product is run once, below.
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let product = directory + "/release-fixture"
             let modules = build.appendingPathComponent("Modules").path
             try FixtureToolchain.run(
-                FixtureToolchain.swiftc, ["-O"] + sanitizerFlags + ["-I", modules, source] + objects + ["-o", product], in: directory)
+                FixtureToolchain.swiftc, flags + sanitizerFlags + ["-I", modules, source] + objects + ["-o", product], in: directory)
             let printed = try FixtureToolchain.run(product, [], in: directory)
             var lines: [String: [String]] = [:]
             for line in printed.split(separator: "\n") {
@@ -47,7 +54,7 @@ enum ReleaseFixture {
         } catch {
             return .failure(FixtureError(message: "\(error)"))
         }
-    }()
+    }
 
     /// Under `Tools/sanitize` the objects are instrumented: the fixture links with the same runtime.
     static var sanitizerFlags: [String] {

@@ -1,0 +1,1 @@
+../TypeInfoClientSwift5Tests/ExistentialClientTests.swift
