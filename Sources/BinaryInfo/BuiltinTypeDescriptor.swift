@@ -32,9 +32,8 @@ extension SwiftImage {
     /// table the Swift runtime library exports for it (`$sBeWV`), read from the library on disk.
     ///
     /// Only a whole builtin mangling (`Be`, `Bi64_`, never `BpSg`) is looked up, and never a
-    /// vector (`Bi8_Bv2_`): the runtime's vector tables state the vector's own alignment and, for
-    /// three elements, a size rounded up to four, where the compiler lays a vector out at its
-    /// element's alignment and packed (`FieldLayout.hasBuiltinVectorType`).
+    /// vector (`Bi8_Bv2_`): the runtime's vector tables state the vector's own alignment, where
+    /// the compiler lays a vector out at its element's (`FieldLayout.hasBuiltinVectorType`).
     static func runtimeBuiltinLayout(_ mangling: String) -> ValueWitnessLayout? {
         guard isScalarBuiltinMangling(mangling) else { return nil }
         return RuntimeWitnessTables.shared?.table(named: "$s" + mangling + "WV")
