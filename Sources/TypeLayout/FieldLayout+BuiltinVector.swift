@@ -11,7 +11,7 @@ extension FieldLayout {
     /// and field offsets are one fact for every source; only the field's alignment is two.
     public var hasBuiltinVectorType: Bool {
         if type.hasPrefix("Builtin.Vec") { return true }
-        guard let mangledType else { return false }
+        guard let mangledType, mangledType.hasPrefix("B") else { return false }
         return Self.isBuiltinVectorMangling(mangledType)
     }
 
