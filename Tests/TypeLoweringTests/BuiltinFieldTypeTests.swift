@@ -38,7 +38,7 @@ struct BuiltinFieldTypeTests {
 
     @Test(
         "a field of a non-vector builtin type has the runtime's size and alignment for it",
-        arguments: ["libswift_Concurrency.so", "libswiftCore.so"])
+        arguments: ["libswift_Concurrency.so", "libswiftCore.so", "libTesting.so"])
     func scalarBuiltinFields(library: String) throws {
         for (reading, document) in try Self.readings(of: try Self.libraryPath(library)) {
             var compared: [String: Int] = [:]
@@ -59,6 +59,9 @@ struct BuiltinFieldTypeTests {
                 for name in ["Builtin.Executor", "Builtin.Job", "Builtin.RawUnsafeContinuation"] {
                     #expect(compared[name] != nil, "\(library) (\(reading)): no \(name) field compared")
                 }
+            }
+            if library == "libTesting.so" {
+                #expect(compared["Builtin.DefaultActorStorage"] != nil, "\(library) (\(reading)): no default actor storage compared")
             }
             print("\(library) (\(reading)): builtin fields compared with the runtime: \(compared.sorted { $0.key < $1.key })")
         }
