@@ -64,8 +64,8 @@ extension ComputedLayouts {
                 var fields = computed.fields.prefix(inherited).map { field in
                     var stated = field
                     if stated.hasBuiltinVectorType { stated.alignment = nil }
-                    for (key, value) in [("offset", stated.offset), ("size", stated.size), ("alignment", stated.alignment)] where value != nil
-                    {
+                    for (key, value) in [("offset", stated.offset), ("size", stated.size), ("alignment", stated.alignment)]
+                    where value != nil {
                         stated.factSources[key] = [.computed]
                     }
                     return stated

@@ -43,12 +43,14 @@ struct BuiltinFieldTypeTests {
         for (reading, document) in try Self.readings(of: try Self.libraryPath(library)) {
             var compared: [String: Int] = [:]
             for type in document.types {
-                for field in type.fields where field.ownership == .strong && field.type.hasPrefix("Builtin.") && !field.hasBuiltinVectorType {
+                for field in type.fields where field.ownership == .strong && field.type.hasPrefix("Builtin.") && !field.hasBuiltinVectorType
+                {
                     guard let mangled = field.mangledType, Self.isScalarBuiltin(mangled), let truth = Self.runtimeLayout(of: mangled) else {
                         continue
                     }
                     #expect(field.size == truth.size, "\(library) (\(reading)): \(type.name).\(field.name): \(field.type) size")
-                    #expect(field.alignment == truth.alignment, "\(library) (\(reading)): \(type.name).\(field.name): \(field.type) alignment")
+                    #expect(
+                        field.alignment == truth.alignment, "\(library) (\(reading)): \(type.name).\(field.name): \(field.type) alignment")
                     compared[field.type, default: 0] += 1
                 }
             }
@@ -109,7 +111,9 @@ struct BuiltinFieldTypeTests {
         try #require(lines.count == 2 && lines[0].count == 1 && lines[1].count == 2, "fixture printed \(lines)")
         let (compilerSize, runtimeAlignment, runtimeSize) = (lines[0][0], lines[1][0], lines[1][1])
         // One byte, then the vector: packed by the compiler, aligned by the runtime.
-        #expect(compilerSize == 3 && runtimeAlignment == 2 && runtimeSize == 4, "compiler \(compilerSize), runtime \(runtimeAlignment)/\(runtimeSize)")
+        #expect(
+            compilerSize == 3 && runtimeAlignment == 2 && runtimeSize == 4,
+            "compiler \(compilerSize), runtime \(runtimeAlignment)/\(runtimeSize)")
 
         for (reading, document) in try Self.readings(of: product) {
             let packed = try #require(document.types.first { $0.name == "BuiltinVectorFixture.Packed" }, "Packed not read (\(reading))")
