@@ -56,6 +56,9 @@ struct ComputedLayoutTests {
                 #expect(
                     type.instanceSize == nil || type.instanceSize == truth,
                     "\(type.name): instance size \(String(describing: type.instanceSize)), runtime \(truth)")
+                // The reference itself, which the library lowers from the class's name.
+                #expect(type.size == nil || type.size == expected.size, "\(type.name) size")
+                #expect(type.alignment == nil || type.alignment == expected.alignment, "\(type.name) alignment")
                 let runtimeOffsets = Dictionary(expected.fields.map { ($0.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
                 for field in type.fields where field.offset != nil {
                     #expect(field.offset == runtimeOffsets[field.name], "\(type.name).\(field.name) offset")
