@@ -25,3 +25,29 @@ extension SwiftImage {
         return layouts
     }
 }
+
+extension SwiftImage {
+    /// The layout of a builtin type that no builtin type descriptor of the image describes
+    /// (`Builtin.Executor`, `Builtin.Job`, `Builtin.DefaultActorStorage`), from the value witness
+    /// table the Swift runtime library exports for it (`$sBeWV`), read from the library on disk.
+    ///
+    /// Only a whole builtin mangling (`Be`, `Bi64_`, never `BpSg`) is looked up, and never a
+    /// vector (`Bi8_Bv2_`): the runtime's vector tables state the vector's own alignment, where
+    /// the compiler lays a vector out at its element's (`FieldLayout.hasBuiltinVectorType`).
+    static func runtimeBuiltinLayout(_ mangling: String) -> ValueWitnessLayout? {
+        guard isScalarBuiltinMangling(mangling) else { return nil }
+        return RuntimeWitnessTables.shared?.table(named: "$s" + mangling + "WV")
+    }
+
+    /// Whether `mangling` is exactly one non-vector builtin type: `B` and one letter (`Be`,
+    /// `BD`), or `Bi`/`Bf` with a bit width (`Bi64_`).
+    static func isScalarBuiltinMangling(_ mangling: String) -> Bool {
+        let bytes = Array(mangling.utf8)
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "B") else { return false }
+        let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        if bytes.count == 2 { return isLetter(bytes[1]) }
+        guard bytes[1] == UInt8(ascii: "i") || bytes[1] == UInt8(ascii: "f"), bytes.last == UInt8(ascii: "_") else { return false }
+        let width = bytes[2..<(bytes.count - 1)]
+        return !width.isEmpty && width.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+}

@@ -131,10 +131,13 @@ extension SwiftImage {
         for position in layouts.indices {
             for field in layouts[position].fields.indices
             where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {
-                if let mangled = layouts[position].fields[field].mangledType, let layout = known[mangled] {
+                if let mangled = layouts[position].fields[field].mangledType,
+                    let layout = known[mangled] ?? Self.runtimeBuiltinLayout(mangled)
+                {
                     layouts[position].fields[field].size = layout.size
                     layouts[position].fields[field].alignment = layout.alignment
                 }
+                if layouts[position].fields[field].hasBuiltinVectorType { layouts[position].fields[field].alignment = nil }
             }
         }
 

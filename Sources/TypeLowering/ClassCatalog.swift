@@ -132,6 +132,13 @@ struct ClassCatalog {
             memo[mangling] = .some(nil)
             return nil
         }
+        // A superclass named only by a mangling that cannot be spelled (a bound generic class
+        // whose arguments include a private type) is still a superclass: its instance is unknown
+        // here, not absent.
+        if layout.superclass != nil, layout.superclassMangledName == nil {
+            memo[mangling] = .some(nil)
+            return nil
+        }
         var result = InstanceLayout(size: Self.headerSize, alignment: Self.headerAlignment, fields: [])
         if let parent = layout.superclassMangledName {
             guard let inherited = instanceLayout(ofClass: parent, lowered: lowered, depth: depth + 1) else {

@@ -63,8 +63,9 @@ extension ComputedLayouts {
                 inherited = computed.fields.count - type.fields.count
                 var fields = computed.fields.prefix(inherited).map { field in
                     var stated = field
-                    for (key, value) in [("offset", field.offset), ("size", field.size), ("alignment", field.alignment)] where value != nil
-                    {
+                    if stated.hasBuiltinVectorType { stated.alignment = nil }
+                    for (key, value) in [("offset", stated.offset), ("size", stated.size), ("alignment", stated.alignment)]
+                    where value != nil {
                         stated.factSources[key] = [.computed]
                     }
                     return stated
@@ -86,6 +87,12 @@ extension ComputedLayouts {
                 }
                 combine(&type.fields[field].size, other.size, "\(name) size", &fieldSources, "size")
                 combine(&type.fields[field].alignment, other.alignment, "\(name) alignment", &fieldSources, "alignment")
+                if type.fields[field].hasBuiltinVectorType {
+                    // The library states the compiler's alignment (the element's), the runtime
+                    // the vector's: two values, so unknown (FieldLayout.hasBuiltinVectorType).
+                    type.fields[field].alignment = nil
+                    fieldSources["alignment"] = nil
+                }
                 type.fields[field].factSources = fieldSources
             }
             merged.types[index] = type
@@ -94,7 +101,10 @@ extension ComputedLayouts {
         // say it again only for the classes whose inherited fields are still missing.
         let byMangling = Set(merged.types.compactMap(\.nominalMangledName))
         let foreignParents = merged.types.filter { type in
-            type.kind == .class && type.superclassMangledName.map { !byMangling.contains($0) } == true
+            guard type.kind == .class, type.superclass != nil else { return false }
+            // A superclass without a spelled mangling (a generic one bound to a private type) is
+            // found in no image either.
+            return type.superclassMangledName.map { !byMangling.contains($0) } ?? true
         }
         let unlisted = foreignParents.filter { type in
             guard let mangling = type.nominalMangledName, let computed = layouts[mangling] else { return true }

@@ -114,6 +114,11 @@ public struct ComputedLayouts: Sendable {
                         result.layouts[mangling] ?? TypeLayout(name: type.name, mangledName: mangling, kind: .class, module: type.module)
                     layout.source = .computed
                     layout.extraInhabitants = count
+                    if layout.size == nil {
+                        layout.size = reference.size
+                        layout.alignment = reference.alignment
+                        layout.stride = reference.stride
+                    }
                     result.layouts[mangling] = layout
                 }
             default:

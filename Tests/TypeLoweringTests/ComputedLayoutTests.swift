@@ -26,6 +26,16 @@ struct ComputedLayoutTests {
     /// Types whose layout rests on `@_rawLayout` storage: the library lowers it as 0 bytes, so the
     /// reading must say unknown (never 0 or a shifted offset).
     static let rawLayoutTypes: Set<String> = ["15LoweringFixture12AtomicHolderC"]
+    /// Classes whose superclass is a bound generic class (the runtime lays their instances out
+    /// from the instantiated superclass), by the name the fixture prints them under and the end
+    /// of the name the reading gives them. Their instance size may be unknown, never another
+    /// number; the private one's superclass mangling cannot be spelled (a word substitution
+    /// reaches across the spelled-out symbolic reference), as `docc`'s NIO `PooledBuffer` storage.
+    static let boundGenericSuperclassClasses: [String: String] = [
+        "15LoweringFixture17PublicHeadStorageC": ".PublicHeadStorage",
+        "PooledStorageBacking": "(PooledStorageBacking in _",
+        "15LoweringFixture13BoundSubclassC": ".BoundSubclass",
+    ]
 
     @Test(
         "every size and field offset equals the runtime's",
@@ -38,8 +48,23 @@ struct ComputedLayoutTests {
             document.types.compactMap { type in type.mangledName.map { ($0, type) } }, uniquingKeysWith: { first, _ in first })
         let disagreements = document.image.notes.filter { $0.contains("static metadata says") }
         #expect(disagreements.isEmpty, "sources disagree: \(disagreements)")
-        #expect(oracle.count == 24)
+        #expect(oracle.count == 27)
         for expected in oracle where !expected.mangling.hasSuffix("G") && !expected.mangling.hasSuffix("Sg") {
+            if let name = Self.boundGenericSuperclassClasses[expected.mangling] {
+                let type = try #require(document.types.first { $0.name.contains(name) }, "\(name) not read from \(build)")
+                let truth = try #require(expected.instanceSize)
+                #expect(
+                    type.instanceSize == nil || type.instanceSize == truth,
+                    "\(type.name): instance size \(String(describing: type.instanceSize)), runtime \(truth)")
+                // The reference itself, which the library lowers from the class's name.
+                #expect(type.size == nil || type.size == expected.size, "\(type.name) size")
+                #expect(type.alignment == nil || type.alignment == expected.alignment, "\(type.name) alignment")
+                let runtimeOffsets = Dictionary(expected.fields.map { ($0.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+                for field in type.fields where field.offset != nil {
+                    #expect(field.offset == runtimeOffsets[field.name], "\(type.name).\(field.name) offset")
+                }
+                continue
+            }
             let type = try #require(byMangling[expected.mangling], "\(expected.mangling) not read from \(build)")
             if Self.rawLayoutTypes.contains(expected.mangling) {
                 #expect(

@@ -115,3 +115,17 @@ public final class CustomEncoder: JSONEncoder, @unchecked Sendable { public var 
 public final class CustomDecoder: JSONDecoder, @unchecked Sendable { public var strict = false; public var depth = 0 }
 
 public final class AtomicHolder { public let counter = Atomic<Int>(0); public var flag: Int8 = 0; public init() {} }
+
+// Classes whose superclass is a bound generic class: the standard library's ManagedBuffer (another
+// image) bound to a public and to a private header (whose mangling the reader cannot spell), and a
+// generic class of this module. The runtime lays their instances out from the instantiated superclass.
+public struct PublicHead { public var count = 0; public var flags: Int8 = 0; public var capacity = 0 }
+public final class PublicHeadStorage: ManagedBuffer<PublicHead, UInt8> {}
+public struct PooledStorage {
+    private struct PooledStorageHead { var count = 0; var flags: Int8 = 0; var capacity = 0; var spare = 0 }
+    private final class PooledStorageBacking: ManagedBuffer<PooledStorageHead, UInt8> {}
+    /// The private class, for the fixture's printout (main.swift cannot name it).
+    static let storageClass: AnyClass = PooledStorageBacking.self
+}
+public class GenericBase<Value> { public var value: Value; public var tag: Int8 = 0; public init(_ value: Value) { self.value = value } }
+public final class BoundSubclass: GenericBase<Int> { public var extra: Int16 = 0 }

@@ -10,8 +10,9 @@ func sizeAndAlignment(_ type: Any.Type) -> (Int, Int) {
     return _openExistential(type, do: measure)
 }
 
-func report<T>(_ type: T.Type, isClass: Bool = false) {
-    let mangling = _mangledTypeName(type) ?? "?"
+/// `name` stands in for the mangling of a private type, which the runtime spells with an address.
+func report<T>(_ type: T.Type, isClass: Bool = false, name: String? = nil) {
+    let mangling = name ?? _mangledTypeName(type) ?? "?"
     var instance = "- -"
     if isClass {
         // Class metadata on Linux: instance size (uint32) at +24, instance alignment mask (uint16) at +28.
@@ -83,6 +84,13 @@ report(Leaf.self, isClass: true)
 report(CustomEncoder.self, isClass: true)
 report(CustomDecoder.self, isClass: true)
 report(AtomicHolder.self, isClass: true)
+report(PublicHeadStorage.self, isClass: true)
+func reportClass(_ type: Any.Type, name: String) {
+    func open<T>(_ type: T.Type) { report(type, isClass: true, name: name) }
+    _openExistential(type, do: open)
+}
+reportClass(PooledStorage.storageClass, name: "PooledStorageBacking")
+report(BoundSubclass.self, isClass: true)
 // Bound generic instantiations: laid out on request (`typeinfo layout --type`), not as file types.
 report(Wrapper<Int>.self)
 report(Wrapper<String?>.self)
