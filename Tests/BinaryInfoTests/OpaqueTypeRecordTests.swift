@@ -65,7 +65,8 @@ struct OpaqueTypeRecordTests {
         let path = try Self.build(optimization)
         let opaque = try Self.opaqueDescriptorSymbols(in: path)
         try #require(opaque.count == 4, "the fixture declares four opaque result types: \(opaque)")
-        let records = try Self.typeMetadataRecords(HostileSectionTests.SectionTable([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
+        let records = try Self.typeMetadataRecords(
+            HostileSectionTests.SectionTable([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
         let opaqueRecords = records.filter { opaque.contains($0.target) }
         if optimization == "-Onone" {
             // What makes this build the case in question: every opaque descriptor has a record.

@@ -143,7 +143,8 @@ import TypeLayout
         for truth in fixture.truth where report.comparedTypes.contains(truth.name) {
             let layout = try #require(dwarf.first { $0.name == truth.name })
             if let size = truth.size, let dwarfSize = layout.size, size != dwarfSize {
-                expected.append(LayoutDisagreement(typeName: truth.name, fact: .size(metadata: size, dwarf: dwarfSize), reason: .synthesizedSize))
+                expected.append(
+                    LayoutDisagreement(typeName: truth.name, fact: .size(metadata: size, dwarf: dwarfSize), reason: .synthesizedSize))
             }
         }
         #expect(report.disagreements == expected, "\(report.disagreements.map(\.description))")

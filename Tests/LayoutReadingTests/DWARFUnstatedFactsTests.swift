@@ -33,7 +33,8 @@ struct DWARFUnstatedFactsTests {
         let program = try Self.program()
         // The premise, from llvm-dwarfdump where the machine has it: the entry is a structure_type
         // named by a bound generic mangling, with no member.
-        for tool in ["/usr/bin/llvm-dwarfdump", "/opt/swift/usr/bin/llvm-dwarfdump"] where FileManager.default.isExecutableFile(atPath: tool) {
+        for tool in ["/usr/bin/llvm-dwarfdump", "/opt/swift/usr/bin/llvm-dwarfdump"]
+        where FileManager.default.isExecutableFile(atPath: tool) {
             let entry = try FixtureToolchain.run(tool, ["--debug-info", "--name=Storage", program], in: FixtureToolchain.buildDirectory)
             #expect(entry.contains("DW_TAG_structure_type"), "\(entry)")
             #expect(entry.contains("$s7generic3BoxV7StorageCyx_GD"), "\(entry)")
@@ -49,7 +50,8 @@ struct DWARFUnstatedFactsTests {
         #expect(
             notes.contains {
                 $0.hasPrefix("DWARF does not state every fact of the Swift types it describes, and what it leaves out is not compared: ")
-                    && $0.contains("1 no kind of their own (DW_TAG_structure_type for a type in a generic context or an imported C typedef)")
+                    && $0.contains(
+                        "1 no kind of their own (DW_TAG_structure_type for a type in a generic context or an imported C typedef)")
             }, "\(notes)")
     }
 }
