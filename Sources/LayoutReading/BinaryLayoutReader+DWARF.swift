@@ -48,14 +48,15 @@ extension BinaryLayoutReader {
         let memberless = report.typesDescribedWithoutMembers.count
         if memberless > 0 {
             parts.append(
-                "\(memberless) have no members (plain -g: build with -Xfrontend -gdwarf-types to check field offsets against DWARF too)")
+                "\(memberless) without their members (plain -g: build with -Xfrontend -gdwarf-types to check field offsets against DWARF too)"
+            )
         }
         let sizeless = report.typesDescribedWithoutSize.count
-        if sizeless > 0 { parts.append("\(sizeless) no size (DW_AT_byte_size 0 and no members)") }
+        if sizeless > 0 { parts.append("\(sizeless) without a size (DW_AT_byte_size 0 and no members)") }
         let kindless = report.typesDescribedWithoutKind.count
         if kindless > 0 {
             parts.append(
-                "\(kindless) no kind of their own (DW_TAG_structure_type for a type in a generic context or an imported C typedef)")
+                "\(kindless) without a kind of their own (DW_TAG_structure_type for a type in a generic context or an imported C typedef)")
         }
         guard !parts.isEmpty else { return nil }
         return "DWARF does not state every fact of the Swift types it describes, and what it leaves out is not compared: "

@@ -51,7 +51,7 @@ struct DWARFUnstatedFactsTests {
             notes.contains {
                 $0.hasPrefix("DWARF does not state every fact of the Swift types it describes, and what it leaves out is not compared: ")
                     && $0.contains(
-                        "1 no kind of their own (DW_TAG_structure_type for a type in a generic context or an imported C typedef)")
+                        "1 without a kind of their own (DW_TAG_structure_type for a type in a generic context or an imported C typedef)")
             }, "\(notes)")
     }
 }
