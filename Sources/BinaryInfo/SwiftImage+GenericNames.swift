@@ -23,10 +23,12 @@ extension SwiftImage {
     /// `1M5OuterV5InnerVyx_qd__G` for `M.Outer<A>.Inner<A1>`), the shape `_mangledTypeName` gives
     /// a bound instance of the type in-process, with parameters in place of arguments.
     ///
-    /// Types inside extensions are spelled as the runtime spells them,
-    /// `(extension in Swift):Swift.ClosedRange<A>.Index`: from a mangling rebuilt without the
-    /// extension's generic signature (which the descriptor symbol carries, and the runtime's own
-    /// manglings of such types leave out).
+    /// Types inside extensions are spelled from their descriptor symbol's mangling, which carries
+    /// a constrained extension's generic signature: `(extension in Swift):Swift.EnumeratedSequence<A>
+    /// < where A: Swift.Collection>.Index`, as the demangler prints it, so that types of two
+    /// extensions with different constraints get different names. Without a symbol, from a mangling
+    /// rebuilt without the signature, as the runtime's own manglings spell such types
+    /// (`(extension in Swift):Swift.ClosedRange<A>.Index`). The runtime resolves both.
     ///
     /// - Returns: nil when the chain holds a context this spelling does not cover; the caller
     ///   then names the type `Name<A, B>` and leaves its mangling unknown.
@@ -72,8 +74,11 @@ extension SwiftImage {
             previousTotal = max(total, previousTotal)
         }
         var base = mangling
-        if sawExtension {
-            // Private names need the symbol's discriminator, which the rebuilt mangling lacks.
+        if sawExtension, descriptorSymbol(at: descriptor.address) == nil {
+            // The descriptor's symbol spells each extension with its generic signature
+            // (`s18EnumeratedSequenceVsSlRzrlE5IndexV`), which the demangler prints as the
+            // constraint. Without it, the mangling is rebuilt from the descriptors without the
+            // signature (the runtime's own spelling); private names then lack their discriminator.
             guard !sawAnonymous, let plain = try plainMangling(ofContextAt: descriptor.address, depth: 0) else { return nil }
             base = plain
         }

@@ -102,9 +102,11 @@ extension SwiftImage {
         }
         let printed = typeName(for: mangled)
         // The spelled-out mangling is shown (and used to look sizes up) only when it names the printed type.
-        let exact = checkedMangling(mangled.text, printed: printed)
+        // Spelled-out references shift later back-references: renumbered, checked the same way.
+        let exact = checkedMangling(mangled.text, printed: printed) ?? printed.flatMap { renumberedMangling(of: mangled, printed: $0) }
+        let suffix = String(full.dropFirst(mangled.text.count))
         var field = FieldLayout(
-            name: record.name, type: printed ?? "<unresolved>", mangledType: exact == nil ? nil : full,
+            name: record.name, type: printed ?? "<unresolved>", mangledType: exact.map { $0 + suffix },
             isVar: record.isVar, ownership: ownership
         )
         if ownership == .strong, let exact {

@@ -36,7 +36,11 @@ extension SwiftImage {
                     default: continue  // Objective-C class references: not on Linux.
                     }
                     guard seen.insert(descriptorAddress).inserted else { continue }
-                    descriptors.append(try typeDescriptor(at: descriptorAddress))
+                    let context = try contextDescriptor(at: descriptorAddress)
+                    // An -Onone build registers the opaque result types of `some P` declarations
+                    // here too: valid records of a type without a layout of its own to list.
+                    if context.kind == .opaqueType { continue }
+                    descriptors.append(try typeDescriptor(of: context))
                 } catch {
                     failures.append((record, error))
                 }

@@ -30,6 +30,8 @@ final class SwiftImage {
     /// by their pieces (hashed as they are: interpolating them into a string key cost more than
     /// the demangling it saved).
     var resolvedNames: [[MangledName.Piece]: String?] = [:]
+    /// Memoised substitution-table entries of spelled nominal types (``spelledCost(_:)``).
+    var spelledCosts: [String: Int?] = [:]
 
     /// The deepest chain of parent contexts or superclasses a real program has, with room to spare.
     static let maximumChainDepth = 64

@@ -24,7 +24,14 @@ extension SwiftImage {
     ///
     /// - Throws: ``BinaryInfoError`` when it is not a struct, class or enum descriptor or lies outside the image.
     func typeDescriptor(at address: UInt64) throws(BinaryInfoError) -> TypeDescriptor {
-        let context = try contextDescriptor(at: address)
+        try typeDescriptor(of: try contextDescriptor(at: address))
+    }
+
+    /// Reads the rest of the type descriptor whose head is `context`.
+    ///
+    /// - Throws: ``BinaryInfoError`` when it is not a struct, class or enum descriptor or lies outside the image.
+    func typeDescriptor(of context: ContextDescriptor) throws(BinaryInfoError) -> TypeDescriptor {
+        let address = context.address
         guard context.isTypeContext else {
             throw BinaryInfoError.malformedRecord(
                 path: path, what: "type descriptor", address: address,

@@ -37,6 +37,9 @@ extension DebugInfoTree {
                 break
             }
         }
+        // A member-less description with a size of 0 is how the compiler writes a type whose
+        // size it does not have there (a type of another module, for one): no size is stated.
+        if size == 0, layout.fields.isEmpty, layout.cases.isEmpty, layout.superclass == nil { layout.size = nil }
         return layout
     }
 

@@ -30,32 +30,37 @@ extension BinaryLayoutReader {
 
     /// The notes for the disagreements between the merged Swift layouts and DWARF's.
     ///
-    /// Plain `-g` describes Swift types without members: every field of such a type comes back
-    /// as "not in DWARF". One summary line says that; real disagreements are listed one a line.
+    /// A disagreement is two sources stating different values for one fact. What a DWARF
+    /// description does not state (members under plain `-g`, a size it writes as 0, a kind where
+    /// it has only `DW_TAG_structure_type`) is not compared; one informational line counts it.
     static func dwarfAgreementNotes(merged types: [TypeLayout], dwarf: [TypeLayout]) -> [String] {
         let report = LayoutWitnessComparison.compare(metadata: types, dwarf: dwarf)
         var byName: [String: TypeLayout] = [:]
         for type in types where byName[type.name] == nil { byName[type.name] = type }
-        let byType = Dictionary(grouping: report.disagreements, by: \.typeName)
-        var notes: [String] = []
-        var memberless = 0
-        for disagreement in report.disagreements {
-            let all = byType[disagreement.typeName] ?? []
-            let describedWithoutMembers =
-                all.count == byName[disagreement.typeName]?.fields.count
-                && all.allSatisfy { $0.reason == .memberNotDescribed }
-            if describedWithoutMembers {
-                if all.first == disagreement { memberless += 1 }
-                continue
-            }
-            notes.append("DWARF disagrees: \(describe(disagreement, in: byName[disagreement.typeName]))")
-        }
+        var notes = report.disagreements.map { "DWARF disagrees: \(describe($0, in: byName[$0.typeName]))" }
+        if let unstated = unstatedFactsNote(report) { notes.append(unstated) }
+        return notes
+    }
+
+    /// One line counting the compared types whose DWARF description leaves facts unstated.
+    static func unstatedFactsNote(_ report: LayoutWitnessReport) -> String? {
+        var parts: [String] = []
+        let memberless = report.typesDescribedWithoutMembers.count
         if memberless > 0 {
-            notes.append(
-                "DWARF describes \(memberless) Swift types without their members (plain -g): build with -Xfrontend -gdwarf-types to check field offsets against DWARF too"
+            parts.append(
+                "\(memberless) without their members (plain -g: build with -Xfrontend -gdwarf-types to check field offsets against DWARF too)"
             )
         }
-        return notes
+        let sizeless = report.typesDescribedWithoutSize.count
+        if sizeless > 0 { parts.append("\(sizeless) without a size (DW_AT_byte_size 0 and no members)") }
+        let kindless = report.typesDescribedWithoutKind.count
+        if kindless > 0 {
+            parts.append(
+                "\(kindless) without a kind of their own (DW_TAG_structure_type for a type in a generic context or an imported C typedef)")
+        }
+        guard !parts.isEmpty else { return nil }
+        return "DWARF does not state every fact of the Swift types it describes, and what it leaves out is not compared: "
+            + parts.joined(separator: ", ")
     }
 
     /// One greppable line, naming the source(s) the kept value came from: `metadata`, `computed`,

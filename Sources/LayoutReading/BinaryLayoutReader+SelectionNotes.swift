@@ -71,7 +71,7 @@ extension BinaryLayoutReader {
             case .types(let text): return names.contains { text.contains(": \($0) (") || text.contains(", \($0) (") }
             }
         }
-        let unknown = selected.filter { $0.genericParameters.isEmpty && [.struct, .enum].contains($0.kind) && $0.size == nil }
+        let unknown = selected.filter { !$0.isGenericOrInGenericContext && [.struct, .enum].contains($0.kind) && $0.size == nil }
         if !unknown.isEmpty {
             kept.append("\(unknown.count) of the selected non-generic structs and enums have an unknown size")
         }

@@ -98,6 +98,15 @@ public struct LayoutWitnessReport: Hashable, Sendable {
     public var typesWithoutDWARF: [String]
     /// Every disagreement, in metadata order.
     public var disagreements: [LayoutDisagreement]
+    /// Compared types whose DWARF description lists no member (plain `-g`): their stored
+    /// properties are not compared, since DWARF states nothing about them.
+    public var typesDescribedWithoutMembers: [String] = []
+    /// Compared types whose DWARF description states no size (a member-less `DW_AT_byte_size`
+    /// of 0): their size is not compared.
+    public var typesDescribedWithoutSize: [String] = []
+    /// Compared types whose DWARF description states no kind of its own (a type in a generic
+    /// context, an imported C typedef: `DW_TAG_structure_type` alone): their kind is not compared.
+    public var typesDescribedWithoutKind: [String] = []
 
     /// Creates a report.
     public init(comparedTypes: [String] = [], typesWithoutDWARF: [String] = [], disagreements: [LayoutDisagreement] = []) {

@@ -31,9 +31,41 @@ public enum LayoutWitnessComparison {
                 continue
             }
             report.comparedTypes.append(layout.name)
-            report.disagreements += disagreements(metadata: layout, dwarf: match, dwarfByName: byName)
+            let unstated = unstatedFacts(of: match, dwarfByName: byName)
+            if unstated.contains(.members) { report.typesDescribedWithoutMembers.append(layout.name) }
+            if unstated.contains(.size) { report.typesDescribedWithoutSize.append(layout.name) }
+            if unstated.contains(.kind) { report.typesDescribedWithoutKind.append(layout.name) }
+            report.disagreements += disagreements(metadata: layout, dwarf: match, dwarfByName: byName, unstated: unstated)
         }
         return report
+    }
+
+    /// The facts a DWARF description of a Swift type does not state, and so are not compared.
+    enum UnstatedFact: Hashable {
+        /// No member, case or inherited member: plain `-g` describes most Swift types so.
+        case members
+        /// No size: ``TypeLayout/size`` is nil (the DWARF reader reads a member-less Swift
+        /// type's `DW_AT_byte_size` of 0 as no size: the compiler writes 0 where it has none).
+        case size
+        /// No kind of its own: DWARF describes every Swift struct, class and enum with
+        /// `DW_TAG_structure_type`, so `struct` is a statement only where the linkage name ends
+        /// in the struct operator (`…VD`). A type in a generic context is named by a bound generic
+        /// mangling (`…Cyx_GD`), an imported C typedef by its alias (`So…aD`): there the tag is
+        /// all DWARF says. Class and enum come only from evidence (a class or enumeration tag, a
+        /// variant part, the `C` or `O` operator).
+        case kind
+    }
+
+    static func unstatedFacts(of dwarf: TypeLayout, dwarfByName: [String: TypeLayout]) -> Set<UnstatedFact> {
+        var unstated: Set<UnstatedFact> = []
+        if dwarf.fields.isEmpty, dwarf.cases.isEmpty, superclassMembers(of: dwarf, dwarfByName: dwarfByName).isEmpty {
+            unstated.insert(.members)
+        }
+        if dwarf.size == nil { unstated.insert(.size) }
+        if dwarf.kind == .struct, dwarf.mangledName.map({ normalizedMangling($0).hasSuffix("V") }) != true {
+            unstated.insert(.kind)
+        }
+        return unstated
     }
 
     /// `$s4main5PointVD`, `_$s4main5PointVD` and `4main5PointV` name the same type.
@@ -57,18 +89,20 @@ public enum LayoutWitnessComparison {
         var used = false
     }
 
-    static func disagreements(metadata: TypeLayout, dwarf: TypeLayout, dwarfByName: [String: TypeLayout]) -> [LayoutDisagreement] {
+    static func disagreements(
+        metadata: TypeLayout, dwarf: TypeLayout, dwarfByName: [String: TypeLayout], unstated: Set<UnstatedFact>
+    ) -> [LayoutDisagreement] {
         var result: [LayoutDisagreement] = []
         func report(_ fact: LayoutDisagreement.Fact, _ reason: LayoutDisagreement.Reason) {
             result.append(LayoutDisagreement(typeName: metadata.name, fact: fact, reason: reason))
         }
-        if metadata.kind != dwarf.kind {
+        if !unstated.contains(.kind), metadata.kind != dwarf.kind {
             report(.kind(metadata: metadata.kind, dwarf: dwarf.kind), .differentKind)
         }
         if let metadataSize = metadata.size, let dwarfSize = dwarf.size, metadataSize != dwarfSize {
             report(.size(metadata: metadataSize, dwarf: dwarfSize), .synthesizedSize)
         }
-        guard metadata.kind != .enum, dwarf.kind != .enum else { return result }
+        guard metadata.kind != .enum, dwarf.kind != .enum, !unstated.contains(.members) else { return result }
 
         var members = dwarf.fields.map { DWARFMember(field: $0, level: 0) }
         if dwarf.kind == .class {

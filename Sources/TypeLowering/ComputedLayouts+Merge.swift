@@ -123,7 +123,7 @@ extension ComputedLayouts {
         if !layouts.isEmpty, merged.image.notes.contains(where: { $0.contains("have metadata the runtime completes at load time") }) {
             merged.image.notes.removeAll { $0.contains("have metadata the runtime completes at load time") }
             let stillUnknown = merged.types.filter { type in
-                type.genericParameters.isEmpty && [.struct, .enum].contains(type.kind) && type.size == nil
+                !type.isGenericOrInGenericContext && [.struct, .enum].contains(type.kind) && type.size == nil
             }
             if !stillUnknown.isEmpty {
                 merged.image.notes.append(

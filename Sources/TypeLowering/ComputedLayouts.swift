@@ -89,7 +89,7 @@ public struct ComputedLayouts: Sendable {
                     // sizes come from the fields' types.
                     result.layouts[mangling] = Self.filledFieldSizes(Self.valueLayout(of: type, from: answer), from: type, lowered: lowered)
                 } else {
-                    unknown += 1
+                    if !type.isGenericOrInGenericContext { unknown += 1 }
                     if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
             case .class:
@@ -104,7 +104,7 @@ public struct ComputedLayouts: Sendable {
                     layout.source = .computed
                     result.layouts[mangling] = layout
                 } else {
-                    unknown += 1
+                    if !type.isGenericOrInGenericContext { unknown += 1 }
                     if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
                 // A class's value witnesses are its reference's: the library lowers the class

@@ -12,7 +12,7 @@ enum StaticMirror {
         /// The described type's mangling (without `$s`), private discriminators as `$<address>`.
         var mangledTypeName: String
         /// Stored properties and payload cases: label and fully qualified type name (nil: unknown).
-        var properties: [(label: String, typeName: String?)]
+        var properties: [(label: String, typeName: String?, mangledTypeName: String?)]
         /// Cases without payload.
         var enumCases: [String]
     }
@@ -44,6 +44,7 @@ enum StaticMirror {
         let enumCases: sm_field_info_get_enum_case_info_set_fn
         let propertyLabel: sm_property_info_get_string_fn
         let propertyTypeName: sm_property_info_get_string_fn
+        let propertyMangledTypeName: sm_property_info_get_string_fn
         let caseLabel: sm_enum_case_info_get_label_fn
 
         static let shared: Result<Library, Failure> = {
@@ -70,6 +71,7 @@ enum StaticMirror {
             enumCases = try symbol("field_info_get_enum_case_info_set", as: sm_field_info_get_enum_case_info_set_fn.self)
             propertyLabel = try symbol("property_info_get_label", as: sm_property_info_get_string_fn.self)
             propertyTypeName = try symbol("property_info_get_type_name", as: sm_property_info_get_string_fn.self)
+            propertyMangledTypeName = try symbol("property_info_get_mangled_type_name", as: sm_property_info_get_string_fn.self)
             caseLabel = try symbol("enum_case_info_get_label", as: sm_enum_case_info_get_label_fn.self)
         }
     }
@@ -103,10 +105,14 @@ enum StaticMirror {
         defer { library.disposeFieldInfos(set) }
         return (0..<set.pointee.count).compactMap { index in
             guard let info = set.pointee.field_infos[index] else { return nil }
-            var properties: [(String, String?)] = []
+            var properties: [(String, String?, String?)] = []
             if let list = library.properties(info) {
                 for item in (0..<list.pointee.count).compactMap({ list.pointee.properties[$0] }) {
-                    properties.append((text(library.propertyLabel(item)) ?? "", text(library.propertyTypeName(item))))
+                    properties.append(
+                        (
+                            text(library.propertyLabel(item)) ?? "", text(library.propertyTypeName(item)),
+                            text(library.propertyMangledTypeName(item))
+                        ))
                 }
             }
             var cases: [String] = []

@@ -214,7 +214,7 @@ struct LayoutReadingTests {
         var merged = TypeLayout(name: "M.S", kind: .struct, size: 16, fields: [a, b], source: .metadata)
         merged.factSources = ["size": [.metadata, .computed]]
         let dwarf = TypeLayout(
-            name: "M.S", kind: .struct, size: 9,
+            name: "M.S", mangledName: "$s1M1SVD", kind: .struct, size: 9,
             fields: [
                 FieldLayout(name: "a", type: "Swift.UInt8", offset: 0, size: 1),
                 FieldLayout(name: "b", type: "Swift.Int", offset: 1, size: 8),

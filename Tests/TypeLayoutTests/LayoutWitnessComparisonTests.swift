@@ -94,7 +94,7 @@ import Testing
         ]
         let dwarf = [
             TypeLayout(name: "M.E", kind: .enum, size: 1, cases: []),
-            TypeLayout(name: "M.K", kind: .struct, size: 8),
+            TypeLayout(name: "M.K", mangledName: "$s1M1KVD", kind: .struct, size: 8),
         ]
         let report = LayoutWitnessComparison.compare(metadata: metadata, dwarf: dwarf)
         #expect(
@@ -104,6 +104,36 @@ import Testing
         #expect(
             report.disagreements.first?.description
                 == "M.K: kind metadata class, DWARF struct (using metadata: the two sources classify the type differently)")
+    }
+
+    @Test("what DWARF does not state is not compared, and each type is counted once per unstated fact")
+    func unstatedFacts() {
+        let metadata = [
+            // A class in a generic context: DWARF's structure_type, named by a bound generic mangling.
+            TypeLayout(name: "M.Box<A>.Storage", kind: .class, size: 8, fields: [Self.field("value", at: nil)]),
+            // An imported C enum: DWARF's structure_type, named by its typedef.
+            TypeLayout(name: "__C.kind_t", kind: .enum, size: 4),
+            // A struct DWARF gives no size (DW_AT_byte_size 0, no members: the reader's nil).
+            TypeLayout(name: "M.Rule", kind: .struct, size: 120, fields: [Self.field("a", at: 0), Self.field("b", at: 8)]),
+            // A struct whose stated kind, size and member really differ.
+            TypeLayout(name: "M.Real", kind: .class, size: 16, fields: [Self.field("a", at: 0), Self.field("b", at: 8)]),
+        ]
+        let dwarf = [
+            TypeLayout(name: "M.Box<A>.Storage", mangledName: "$s1M3BoxV7StorageCyx_GD", kind: .struct, size: 8),
+            TypeLayout(name: "__C.kind_t", mangledName: "$sSo6kind_taD", kind: .struct, size: 4),
+            TypeLayout(name: "M.Rule", mangledName: "$s1M4RuleVD", kind: .struct, size: nil),
+            TypeLayout(name: "M.Real", mangledName: "$s1M4RealVD", kind: .struct, size: 9, fields: [Self.field("a", at: 0)]),
+        ]
+        let report = LayoutWitnessComparison.compare(metadata: metadata, dwarf: dwarf)
+        #expect(report.typesDescribedWithoutMembers == ["M.Box<A>.Storage", "__C.kind_t", "M.Rule"])
+        #expect(report.typesDescribedWithoutSize == ["M.Rule"])
+        #expect(report.typesDescribedWithoutKind == ["M.Box<A>.Storage", "__C.kind_t"])
+        #expect(
+            report.disagreements == [
+                LayoutDisagreement(typeName: "M.Real", fact: .kind(metadata: .class, dwarf: .struct), reason: .differentKind),
+                LayoutDisagreement(typeName: "M.Real", fact: .size(metadata: 16, dwarf: 9), reason: .synthesizedSize),
+                LayoutDisagreement(typeName: "M.Real", fact: .fieldMissingFromDWARF(field: "b"), reason: .memberNotDescribed),
+            ])
     }
 
     @Test("extreme offsets (from a decoded document) do not trap")

@@ -1,3 +1,4 @@
+import Glibc
 // Generic types nested every way a generic type's mangling has argument lists per level, for
 // GenericManglingTests: the dump's mangling of each declaration, bound to its own parameters,
 // must demangle to its printed name and, with the parameters replaced by the arguments below,
@@ -37,6 +38,14 @@ extension Array { struct Elements<B> { var b: B } }
 extension Dictionary { struct Entry { var k: Key; var v: Value } }
 
 func show(_ type: Any.Type) { print(_mangledTypeName(type) ?? "?", String(reflecting: type), separator: "\t") }
+
+// With arguments (manglings): the runtime's own mangling of the type each one resolves to, or `-`.
+if CommandLine.arguments.count > 1 {
+    for mangling in CommandLine.arguments.dropFirst() {
+        print(_typeByName(mangling).flatMap { _mangledTypeName($0) } ?? "-")
+    }
+    exit(0)
+}
 show(Outer<Int>.self)
 show(Outer<Int>.Inner<Double>.self)
 show(Outer<Int>.Inner<Double>.Innermost<Float>.self)
