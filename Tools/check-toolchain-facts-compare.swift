@@ -1,0 +1,333 @@
+// Every stated fact of one dump against what the runtime said in the checker process.
+import Foundation
+
+/// What the checker printed for one type: each observation's fields by its key, in order.
+struct Observed {
+    var lines: [String: [[String]]] = [:]
+    var finished = false
+    func first(_ key: String) -> [String]? { lines[key]?.first }
+}
+
+/// The checker's output: types it finished, and the ones whose check the process did not survive.
+func readObservations(_ path: String) -> (types: [Int: Observed], crashed: Set<Int>) {
+    var types: [Int: Observed] = [:]
+    var crashed = Set<Int>()
+    var current: Int?
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+        let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        switch parts[0] {
+        case "B":
+            if let open = current { crashed.insert(open) }
+            current = Int(parts[1])
+            if let index = current { types[index] = Observed() }
+        case "E":
+            if let index = current { types[index]?.finished = true }
+            current = nil
+        case "CRASH":
+            if let index = Int(parts[1]) { crashed.insert(index) }
+            current = nil
+        case "DONE":
+            current = nil
+        default:
+            if let index = current { types[index, default: Observed()].lines[parts[0], default: []].append(Array(parts.dropFirst())) }
+        }
+    }
+    if let open = current { crashed.insert(open) }
+    for index in crashed { types[index]?.finished = false }
+    return (types, crashed)
+}
+
+/// Verdicts, counted by cause.
+final class Tally {
+    var stated = 0, checked = 0, wrong = 0, notCheckable = 0
+    var unknownGeneric = 0, unknownNonGeneric = 0, statedNonGeneric = 0
+    var wrongByCause: [String: Int] = [:]
+    var notCheckableByReason: [String: Int] = [:]
+    var unknownByFact: [String: Int] = [:]
+    var wrongFacts: [Object] = []
+    var crashedTypes: [String] = []
+    let image: String
+    init(image: String) { self.image = image }
+
+    func unknown(_ fact: String, generic: Bool) {
+        if generic { unknownGeneric += 1 } else { unknownNonGeneric += 1 }
+        unknownByFact[(generic ? "generic " : "") + fact, default: 0] += 1
+    }
+    func stating(generic: Bool) {
+        stated += 1
+        if !generic { statedNonGeneric += 1 }
+    }
+    func notCheckable(_ reason: String, generic: Bool) {
+        stating(generic: generic)
+        notCheckable += 1
+        notCheckableByReason[reason, default: 0] += 1
+    }
+    /// A stated fact compared with the runtime's value.
+    func compare(_ type: String, _ fact: String, stated: String, runtime: String, cause: String, generic: Bool) {
+        stating(generic: generic)
+        checked += 1
+        if stated != runtime {
+            wrong += 1
+            wrongByCause[cause, default: 0] += 1
+            wrongFacts.append(["image": image, "type": type, "fact": fact, "stated": stated, "runtime": runtime, "cause": cause])
+        }
+    }
+
+    var json: Object {
+        let nonGenericFacts = statedNonGeneric + unknownNonGeneric
+        return [
+            "image": image, "stated": stated, "checked": checked, "wrong": wrong, "notCheckable": notCheckable,
+            "unknownGeneric": unknownGeneric, "unknownNonGeneric": unknownNonGeneric,
+            "statedNonGeneric": statedNonGeneric,
+            "unknownRateNonGeneric": nonGenericFacts == 0 ? 0 : Double(unknownNonGeneric) / Double(nonGenericFacts),
+            "wrongByCause": wrongByCause, "notCheckableByReason": notCheckableByReason,
+            "unknownByFact": unknownByFact, "wrongFacts": wrongFacts, "crashedTypes": crashedTypes,
+        ]
+    }
+}
+
+/// The kind a dump states, as the runtime's metadata kind (class metadata has kind 0 without
+/// Objective-C interop; a protocol is looked up as its existential).
+func expectedKind(_ kind: String) -> String {
+    switch kind {
+    case "struct": return "200"
+    case "enum": return "201"
+    case "optional": return "202"
+    case "foreignClass": return "203"
+    case "class": return "0"
+    case "protocol": return "303"
+    default: return kind
+    }
+}
+
+func compareType(_ type: Object, observed: Observed?, crashed: Bool, tally: Tally) {
+    let generic = isInGenericContext(type)
+    let name = string(type["name"]) ?? "?"
+    let kind = string(type["kind"]) ?? "?"
+    let mangled = string(type["mangledName"])
+    let runtime = observed.flatMap { $0.finished ? $0 : nil }
+    let resolved = ["1", "2"].contains(runtime?.first("resolved")?.first ?? "0")
+    if crashed { tally.crashedTypes.append(name) }
+    // Why a fact of this type has no runtime value.
+    let missing: String = crashed ? "the runtime crashed on this type" :
+        runtime == nil ? "not run" :
+        generic ? "generic: no instance to ask" :
+        mangled == nil ? "no mangling to look the type up by" :
+        resolved ? "the runtime gives no value" : "the mangling does not resolve"
+
+    func check(_ fact: String, _ stated: String, _ value: String?, cause: String) {
+        if let value, value != "-" {
+            tally.compare(name, fact, stated: stated, runtime: value, cause: cause, generic: generic)
+        } else {
+            tally.notCheckable(missing, generic: generic)
+        }
+    }
+    func checkNumber(_ fact: String, _ stated: Any?, _ value: String?, cause: String, present: Bool = true) {
+        if let number = int(stated) {
+            check(fact, String(number), resolved ? value : nil, cause: cause)
+        } else if present {
+            tally.unknown(fact, generic: generic)
+        }
+    }
+
+    // name: the runtime's own name of the resolved type, else the runtime demangler's reading of the mangling.
+    let runtimeName = resolved ? runtime?.first("typename")?.first : runtime?.first("demangled")?.first
+    let anonymous = runtimeName?.contains("(unknown context at ") == true
+    check("name", normalizedName(name), runtimeName.map(normalizedName),
+          cause: anonymous ? "name differs (the runtime: in an anonymous context)" : "name differs")
+    if let mangled {
+        if generic || runtime == nil {
+            tally.notCheckable(missing, generic: generic)
+        } else {
+            tally.compare(name, "mangledName", stated: mangled, runtime: resolved ? mangled : "(does not resolve)",
+                          cause: "mangling does not resolve", generic: generic)
+        }
+    } else {
+        tally.unknown("mangledName", generic: generic)
+    }
+    check("kind", expectedKind(kind), resolved ? runtime?.first("metakind")?.first : nil, cause: "kind differs")
+    if let module = string(type["module"]) {
+        check("module", module, resolved ? runtime?.first("module")?.first : nil, cause: "module differs")
+    } else {
+        tally.unknown("module", generic: generic)
+    }
+    for _ in type["genericParameters"] as? [String] ?? [] {
+        tally.notCheckable("generic parameters: no runtime query for an unbound type", generic: generic)
+    }
+    if kind == "protocol" { return }
+
+    let layout = runtime?.first("layout")
+    checkNumber("size", type["size"], layout?[0], cause: "size")
+    checkNumber("alignment", type["alignment"], layout?[1], cause: "alignment")
+    checkNumber("stride", type["stride"], layout?[2], cause: "stride")
+    checkNumber("extraInhabitants", type["extraInhabitants"], layout?[3], cause: "extra inhabitants")
+    for key in ["enumTagBytes", "enumTagSpareBits", "enumStrategy"] where type[key] != nil {
+        tally.notCheckable("enum tag layout: no runtime query", generic: generic)
+    }
+    if kind == "class" {
+        let instance = runtime?.first("instance")
+        checkNumber("instanceSize", type["instanceSize"], instance?[0], cause: "instance size")
+        checkNumber("instanceAlignment", type["instanceAlignment"], instance?[1], cause: "instance alignment")
+        let runtimeSuperclass = runtime?.first("superclass")?.first
+        if let superclass = string(type["superclass"]) {
+            check("superclass", normalizedName(superclass), resolved ? runtimeSuperclass.map(normalizedName) : nil, cause: "superclass differs")
+        } else if let runtimeSuperclass, runtimeSuperclass != "-" {
+            tally.unknown("superclass", generic: generic)
+        }
+    }
+    let conformances = runtime?.lines["conforms"] ?? []
+    for protocolName in type["conformances"] as? [String] ?? [] {
+        let observedConformance = conformances.first { $0.first == protocolName }
+        if let value = observedConformance?[1], value != "?" {
+            tally.compare(name, "conforms to \(protocolName)", stated: "1", runtime: value,
+                          cause: "conformance not found", generic: generic)
+        } else {
+            tally.notCheckable(runtime == nil || generic || !resolved ? missing : "protocol's mangling unknown", generic: generic)
+        }
+    }
+    compareFields(type, runtime: runtime, resolved: resolved, generic: generic, missing: missing, tally: tally)
+    compareCases(type, runtime: runtime, resolved: resolved, generic: generic, missing: missing, tally: tally)
+}
+
+func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: Bool, missing: String, tally: Tally) {
+    let name = string(type["name"]) ?? "?"
+    let fields = type["fields"] as? [Object] ?? []
+    if fields.isEmpty { return }
+    let runtimeFields = resolved ? (runtime?.lines["field"] ?? []) : []
+    let manglings = runtime?.lines["fieldmangled"] ?? []
+    let walked = resolved && runtime?.first("fieldwalk")?.first == "1"
+    let first = runtimeFields.count - fields.count
+    if walked && first < 0 {
+        tally.compare(name, "field count", stated: String(fields.count), runtime: String(runtimeFields.count),
+                      cause: "field count", generic: generic)
+    }
+    let reason = walked ? "field list differs from the runtime's" : missing
+    for (j, field) in fields.enumerated() {
+        let fieldName = string(field["name"]) ?? "?"
+        let label = "field \(fieldName)"
+        let observed: [String]? = walked && first >= 0 ? runtimeFields[first + j] : nil
+        let typeName = string(field["type"]) ?? "<unresolved>"
+        // The runtime's own field walk gives `()` for a field type it cannot resolve (builtin
+        // literal and vector types, types in anonymous contexts): no value to compare then.
+        let runtimeLacksType = observed?[5] == "()" && normalizedName(typeName) != "()"
+        func check(_ fact: String, _ stated: String, _ value: String?, cause: String, needsType: Bool = false) {
+            if needsType && runtimeLacksType {
+                tally.notCheckable("the runtime cannot resolve the field's type", generic: generic)
+            } else if let value {
+                tally.compare(name, "\(label).\(fact)", stated: stated, runtime: value, cause: cause, generic: generic)
+            } else {
+                tally.notCheckable(reason, generic: generic)
+            }
+        }
+        // observed: index, name, offset, isVar, isStrong, type name, size, alignment, metadata
+        check("name", fieldName, observed?[1], cause: "field name differs")
+        check("isVar", (field["isVar"] as? Bool ?? false) ? "1" : "0", observed?[3], cause: "field var/let")
+        check("ownership", string(field["ownership"]) == "strong" ? "strong" : "not strong",
+              observed.map { $0[4] == "1" ? "strong" : "not strong" }, cause: "field ownership")
+        if let offset = int(field["offset"]) {
+            check("offset", String(offset), observed?[2], cause: "field offset")
+        } else {
+            tally.unknown("field offset", generic: generic)
+        }
+        if let size = int(field["size"]) {
+            check("size", String(size), observed?[6], cause: "field size", needsType: true)
+        } else {
+            tally.unknown("field size", generic: generic)
+        }
+        if let alignment = int(field["alignment"]) {
+            check("alignment", String(alignment), observed?[7], cause: "field alignment", needsType: true)
+        } else {
+            tally.unknown("field alignment", generic: generic)
+        }
+        let mangling = manglings.first { $0.first == String(j) }
+        if typeName == "<unresolved>" {
+            tally.unknown("field type", generic: generic)
+        } else if let observed {
+            check("type", normalizedName(typeName), normalizedName(observed[5]), cause: "field type name differs", needsType: true)
+        } else if let demangled = mangling?[3], demangled != "-" {
+            // Generic context: the runtime demangler's reading of the stated mangling.
+            let ownership = string(field["ownership"]) ?? "strong"
+            let prefix = ownership == "strong" ? "" : ownership + " "
+            check("type", normalizedName(prefix + typeName), normalizedName(demangled), cause: "field type name differs")
+        } else {
+            tally.notCheckable(reason, generic: generic)
+        }
+        if field["mangledType"] is String {
+            if let mangling, walked || mangling[1] != "same", !generic {
+                let verdict = mangling[1] == "same" ? "resolves to the field's type" :
+                    mangling[1] == "unresolved" ? "does not resolve" : "resolves to \(mangling[2])"
+                check("mangledType", "resolves to the field's type", verdict,
+                      cause: mangling[1] == "unresolved" ? "field mangling does not resolve" : "field mangling names another type",
+                      needsType: true)
+            } else {
+                tally.notCheckable(reason, generic: generic)
+            }
+        } else {
+            tally.unknown("field mangledType", generic: generic)
+        }
+    }
+}
+
+func compareCases(_ type: Object, runtime: Observed?, resolved: Bool, generic: Bool, missing: String, tally: Tally) {
+    let name = string(type["name"]) ?? "?"
+    let cases = type["cases"] as? [Object] ?? []
+    if cases.isEmpty { return }
+    let runtimeCases = resolved ? (runtime?.lines["case"] ?? []) : []
+    let count = resolved ? runtime?.first("casecount")?.first : nil
+    if let count, count != String(cases.count) {
+        tally.compare(name, "case count", stated: String(cases.count), runtime: count, cause: "case count", generic: generic)
+    }
+    for (k, enumCase) in cases.enumerated() {
+        let caseName = string(enumCase["name"]) ?? "?"
+        if let observed = runtimeCases.first(where: { $0.first == String(k) }), observed[1] != "?" {
+            tally.compare(name, "case \(k) name", stated: caseName, runtime: observed[1], cause: "case name differs", generic: generic)
+        } else {
+            tally.notCheckable(count == nil ? missing : "case tag not readable from a zeroed value", generic: generic)
+        }
+        tally.notCheckable("case indirect: no runtime query", generic: generic)
+        let payload = string(enumCase["payloadType"])
+        if payload == "<unresolved>" {
+            tally.unknown("case payloadType", generic: generic)
+        } else if payload != nil {
+            tally.notCheckable("case payload: no runtime query without a value", generic: generic)
+            if enumCase["payloadSize"] != nil {
+                tally.notCheckable("case payload: no runtime query without a value", generic: generic)
+            } else {
+                tally.unknown("case payloadSize", generic: generic)
+            }
+        }
+    }
+}
+
+/// Flips one stated field offset (the checker's self-test: exactly one wrong fact must follow).
+func flipOneOffset(_ types: inout [Object]) -> String? {
+    for (i, type) in types.enumerated() where !isInGenericContext(type) {
+        guard var fields = type["fields"] as? [Object] else { continue }
+        for (j, field) in fields.enumerated() {
+            if let offset = int(field["offset"]) {
+                fields[j]["offset"] = offset + 1
+                types[i]["fields"] = fields
+                return "\(string(type["name"]) ?? "?") field \(string(field["name"]) ?? "?") offset \(offset) -> \(offset + 1)"
+            }
+        }
+    }
+    return nil
+}
+
+func compareCommand(dump: String, observed: String, out: String, flip: Bool) {
+    var all = types(ofDump: dump)
+    if flip {
+        guard let flipped = flipOneOffset(&all) else { fail("self-test: no stated field offset to flip in \(dump)") }
+        FileHandle.standardError.write("self-test: flipped \(flipped)\n".data(using: .utf8)!)
+    }
+    let image = ((readJSON(dump) as? Object)?["image"] as? Object).flatMap { string($0["path"]) } ?? dump
+    let (runtime, crashed) = readObservations(observed)
+    let tally = Tally(image: image)
+    for (index, type) in all.enumerated() {
+        compareType(type, observed: runtime[index], crashed: crashed.contains(index), tally: tally)
+    }
+    var result = tally.json
+    result["types"] = all.count
+    writeJSON(result, to: out)
+}

@@ -1,0 +1,101 @@
+// One spelling for a type name from either side: the dump writes `[K: V]`, `T?` and `any P`;
+// the runtime's `_typeName` and demangler write `Swift.Dictionary<K, V>`, `Swift.Optional<T>`
+// and `P`. Both sides go through the same function, so a difference that survives is one of
+// substance.
+import Foundation
+
+/// The generic argument list starting at `open` (a `<`), split at top-level commas, and the index
+/// after its closing `>`. An arrow's `>` (`->`) closes nothing.
+func genericArguments(_ text: [Character], from open: Int) -> (arguments: [String], end: Int)? {
+    var depth = 0
+    var current = ""
+    var arguments: [String] = []
+    var i = open
+    while i < text.count {
+        let c = text[i]
+        if c == "<" || c == "(" || c == "[" {
+            depth += 1
+            if depth > 1 { current.append(c) }
+        } else if (c == ">" && (i == 0 || text[i - 1] != "-")) || c == ")" || c == "]" {
+            depth -= 1
+            if depth == 0 {
+                arguments.append(current.trimmingSpaces())
+                return (arguments, i + 1)
+            }
+            current.append(c)
+        } else if c == "," && depth == 1 {
+            arguments.append(current.trimmingSpaces())
+            current = ""
+        } else {
+            current.append(c)
+        }
+        i += 1
+    }
+    return nil
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return String(text)
+    }
+}
+
+/// `Swift.Optional<T>` as `T?`, `Swift.Array<T>` as `[T]`, `Swift.Dictionary<K, V>` as `[K: V]`,
+/// at any depth.
+func sugared(_ name: String) -> String {
+    let text = Array(name)
+    var out = ""
+    var i = 0
+    let forms = ["Swift.Optional<", "Swift.Array<", "Swift.Dictionary<"]
+    while i < text.count {
+        let atBoundary = i == 0 || !(text[i - 1].isLetter || text[i - 1].isNumber || text[i - 1] == "_" || text[i - 1] == ".")
+        if atBoundary, let form = forms.first(where: { String(text[i..<min(text.count, i + $0.count)]) == $0 }),
+           let (arguments, end) = genericArguments(text, from: i + form.count - 1) {
+            let inner = arguments.map(sugared)
+            switch form {
+            case "Swift.Optional<" where inner.count == 1:
+                let needsParentheses = inner[0].contains("->") || inner[0].hasPrefix("any ") || inner[0].contains(" & ")
+                out += needsParentheses ? "(\(inner[0]))?" : inner[0] + "?"
+            case "Swift.Array<" where inner.count == 1:
+                out += "[\(inner[0])]"
+            case "Swift.Dictionary<" where inner.count == 2:
+                out += "[\(inner[0]): \(inner[1])]"
+            default:
+                out += String(text[i..<end])
+            }
+            i = end
+            continue
+        }
+        out.append(text[i])
+        i += 1
+    }
+    return out
+}
+
+/// The comparable spelling: sugared, without `any ` (the runtime's `_typeName` omits it), with
+/// the demangler's ` : ` in dictionary sugar as `: `.
+func normalizedName(_ name: String) -> String {
+    var text = sugared(name)
+    text = text.replacingAll("any ", with: "")
+    text = text.replacingAll(" : ", with: ": ")
+    // Without `any`, a parenthesised single name before `?` needs no parentheses.
+    let single = try! NSRegularExpression(pattern: #"\(([^() ,]+)\)\?"#)
+    return single.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1?")
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.range(of: target) {
+            out += rest[rest.startIndex..<range.lowerBound]
+            out += replacement
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}

@@ -1,0 +1,350 @@
+// The runtime side of Tools/check-toolchain-facts: runs inside a process that has the checked
+// image loaded (dlopen'ed by the host, or the executable itself under LD_PRELOAD) and prints what
+// the Swift runtime says about each listed type. It compares nothing: the report step does, so
+// this file never sees a stated value and cannot agree with the dump by construction.
+//
+// Input (FACTCHECK_INPUT), tab-separated lines written by the report tool's `prepare`:
+//   T idx kind mangled|- generic(0|1)     a type
+//   F j mangledType|-                     its j-th stated field
+//   P protocolName protocolMangling       a conformance to check
+// Output (FACTCHECK_OUTPUT, appended, flushed per type): `B idx`, observations, `E idx`.
+// FACTCHECK_START skips the types before that index, FACTCHECK_END (exclusive) those from it on
+// (the driver restarts after a crash, and retries the crashed type alone).
+
+@_spi(Reflection) import Swift
+import Glibc
+
+private typealias DemangleFunction = @convention(c) (
+    UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
+) -> UnsafeMutablePointer<CChar>?
+private typealias ConformsFunction = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UnsafeRawPointer?
+
+/// The runtime's reflection record for a stored property (SwiftShims/Reflection.h).
+private struct FieldReflectionMetadata {
+    var name: UnsafePointer<CChar>? = nil
+    var freeFunc: (@convention(c) (UnsafePointer<CChar>?) -> Void)? = nil
+    var isStrong: Bool = false
+    var isVar: Bool = false
+}
+
+@_silgen_name("swift_reflectionMirror_recursiveChildMetadata")
+private func recursiveChildMetadata(
+    _ type: Any.Type, index: Int, fieldMetadata: UnsafeMutablePointer<FieldReflectionMetadata>
+) -> Any.Type
+
+@_silgen_name("swift_reflectionMirror_recursiveCount")
+private func recursiveChildCount(_ type: Any.Type) -> Int
+
+/// The runtime's lookup by mangled name; unlike the stdlib's `_typeByName` it also returns
+/// noncopyable and nonescapable types.
+@_silgen_name("swift_getTypeByMangledNameInContext")
+private func getTypeByMangledNameInContext(
+    _ name: UnsafePointer<UInt8>, _ length: UInt, _ context: UnsafeRawPointer?, _ arguments: UnsafeRawPointer?
+) -> UnsafeRawPointer?
+
+private func lookUp(_ mangled: String) -> Any.Type? {
+    var name = mangled
+    let metadata = name.withUTF8 { getTypeByMangledNameInContext($0.baseAddress!, UInt($0.count), nil, nil) }
+    return metadata.map { unsafeBitCast($0, to: Any.Type.self) }
+}
+
+/// Some types have no metadata record to be found by name (`MutableRawSpan`); their metadata
+/// accessor `$s<mangling>Ma`, if the image exports it, is then called (swiftcc, request 0:
+/// complete metadata; the response's first word is the metadata).
+private func viaAccessor(_ mangled: String) -> Any.Type? {
+    typealias Accessor = @convention(thin) (Int) -> UnsafeRawPointer?
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "$s" + mangled + "Ma") else { return nil }
+    return unsafeBitCast(symbol, to: Accessor.self)(0).map { unsafeBitCast($0, to: Any.Type.self) }
+}
+
+@_silgen_name("swift_EnumCaseName")
+private func enumCaseName(_ value: UnsafeRawPointer, _ type: Any.Type) -> UnsafePointer<CChar>?
+
+private struct TypeRequest {
+    var index: Int
+    var kind: String
+    var mangled: String?
+    var generic: Bool
+    var fields: [String?] = []
+    var protocols: [(name: String, mangled: String)] = []
+}
+
+private final class Output {
+    let file: UnsafeMutablePointer<FILE>
+    init(path: String) {
+        guard let f = fopen(path, "a") else { fatalError("factcheck: cannot open \(path)") }
+        file = f
+    }
+    func line(_ parts: String...) {
+        let text = parts.map { $0.replacingTabsAndNewlines() }.joined(separator: "\t") + "\n"
+        fputs(text, file)
+    }
+    func flush() { fflush(file) }
+}
+
+extension String {
+    fileprivate func replacingTabsAndNewlines() -> String {
+        String(self.map { $0 == "\t" || $0 == "\n" ? " " : $0 })
+    }
+}
+
+private let demangleFunction: DemangleFunction? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_demangle") else { return nil }
+    return unsafeBitCast(symbol, to: DemangleFunction.self)
+}()
+
+private let conformsFunction: ConformsFunction? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_conformsToProtocol") else { return nil }
+    return unsafeBitCast(symbol, to: ConformsFunction.self)
+}()
+
+private func demangle(_ mangled: String) -> String? {
+    guard let function = demangleFunction else { return nil }
+    let symbol = "$s" + mangled
+    let count = symbol.utf8.count
+    guard let text = symbol.withCString({ function($0, count, nil, nil, 0) }) else { return nil }
+    defer { free(text) }
+    return String(cString: text)
+}
+
+private func address(_ type: Any.Type) -> UnsafeRawPointer {
+    unsafeBitCast(type, to: UnsafeRawPointer.self)
+}
+
+private func hex(_ pointer: UnsafeRawPointer?) -> String {
+    guard let pointer else { return "0" }
+    return String(UInt(bitPattern: pointer), radix: 16)
+}
+
+/// Size, alignment, stride and extra inhabitants from the value witness table at metadata[-1]
+/// (ValueWitnessTable: eight witnesses, then size, stride, flags, extraInhabitantCount).
+private func valueLayout(_ type: Any.Type) -> (size: Int, alignment: Int, stride: Int, extraInhabitants: UInt32) {
+    let metadata = address(type)
+    let witnesses = metadata.load(fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
+    let size = witnesses.load(fromByteOffset: 64, as: Int.self)
+    let stride = witnesses.load(fromByteOffset: 72, as: Int.self)
+    let flags = witnesses.load(fromByteOffset: 80, as: UInt32.self)
+    let extraInhabitants = witnesses.load(fromByteOffset: 84, as: UInt32.self)
+    return (size, Int(flags & 0xFF) + 1, stride, extraInhabitants)
+}
+
+/// The metadata kind word; class metadata on a platform without Objective-C interop has 0 there.
+private func metadataKind(_ type: Any.Type) -> UInt {
+    address(type).load(as: UInt.self)
+}
+
+/// The nominal type descriptor: word 1 of struct and enum metadata; for classes (no ObjC interop:
+/// kind, superclass, flags, instanceAddressPoint, instanceSize, alignMask, reserved, classSize,
+/// classAddressPoint, then the description) byte offset 40.
+private func typeDescriptor(_ type: Any.Type) -> UnsafeRawPointer? {
+    let kind = metadataKind(type)
+    switch kind {
+    case 0x200, 0x201, 0x202, 0x203: return address(type).load(fromByteOffset: 8, as: UnsafeRawPointer?.self)
+    case 0, 0x800...: return address(type).load(fromByteOffset: 40, as: UnsafeRawPointer?.self)
+    default: return nil
+    }
+}
+
+/// Resolves a relative pointer at `at`; `indirectable` ones with the low bit set point at a pointer.
+private func relative(_ at: UnsafeRawPointer, indirectable: Bool) -> UnsafeRawPointer? {
+    let offset = Int(at.load(as: Int32.self))
+    if offset == 0 { return nil }
+    if indirectable && offset & 1 == 1 {
+        return (at + (offset & ~1)).load(as: UnsafeRawPointer?.self)
+    }
+    return at + offset
+}
+
+/// The module at the root of a context descriptor's parent chain (ContextDescriptor: flags, parent;
+/// ModuleContextDescriptor adds a relative name pointer).
+private func moduleName(of descriptor: UnsafeRawPointer) -> String? {
+    var context: UnsafeRawPointer? = descriptor
+    var depth = 0
+    while let current = context, depth < 64 {
+        let flags = current.load(as: UInt32.self)
+        if flags & 0x1F == 0 {
+            guard let name = relative(current + 8, indirectable: false) else { return nil }
+            return String(cString: name.assumingMemoryBound(to: CChar.self))
+        }
+        context = relative(current + 4, indirectable: true)
+        depth += 1
+    }
+    return nil
+}
+
+/// The protocol descriptor of a single-protocol existential (ExistentialTypeMetadata: kind, flags,
+/// protocol count, an optional superclass constraint, then the protocol references).
+private func protocolDescriptor(ofExistential type: Any.Type) -> UnsafeRawPointer? {
+    let metadata = address(type)
+    guard metadataKind(type) == 0x303 else { return nil }
+    let flags = metadata.load(fromByteOffset: 8, as: UInt32.self)
+    let count = metadata.load(fromByteOffset: 12, as: UInt32.self)
+    guard count == 1 else { return nil }
+    let hasSuperclass = flags & 0x4000_0000 != 0
+    let reference = metadata.load(fromByteOffset: hasSuperclass ? 24 : 16, as: UInt.self)
+    if reference & 1 == 1 { return nil }
+    return UnsafeRawPointer(bitPattern: reference)
+}
+
+private func observeFields(of type: Any.Type, isClass: Bool, request: TypeRequest, output: Output) {
+    let count = recursiveChildCount(type)
+    output.line("fieldcount", String(count))
+    var fieldTypes: [UnsafeRawPointer] = []
+    let options: _EachFieldOptions = isClass ? [.classType] : []
+    var index = 0
+    let walked = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
+        var reflection = FieldReflectionMetadata()
+        _ = recursiveChildMetadata(type, index: index, fieldMetadata: &reflection)
+        if let free = reflection.freeFunc { free(reflection.name) }
+        let layout = valueLayout(fieldType)
+        output.line(
+            "field", String(index), String(cString: name), String(offset),
+            reflection.isVar ? "1" : "0", reflection.isStrong ? "1" : "0",
+            _typeName(fieldType, qualified: true), String(layout.size), String(layout.alignment),
+            hex(address(fieldType)))
+        fieldTypes.append(address(fieldType))
+        index += 1
+        return true
+    }
+    output.line("fieldwalk", walked ? "1" : "0")
+    // Stated fields are the last ones (a superclass in another image contributes no rows).
+    let first = fieldTypes.count - request.fields.count
+    for (j, mangled) in request.fields.enumerated() {
+        guard let mangled else { continue }
+        let resolved = lookUp(mangled)
+        let runtimeIndex = first + j
+        let same = resolved.map { runtimeIndex >= 0 && runtimeIndex < fieldTypes.count && address($0) == fieldTypes[runtimeIndex] }
+        output.line("fieldmangled", String(j), resolved == nil ? "unresolved" : (same! ? "same" : "different"),
+                    resolved.map { _typeName($0, qualified: true) } ?? "-", demangle(mangled) ?? "-")
+    }
+}
+
+/// Names each case by injecting its tag into a zeroed buffer and asking the runtime for the case
+/// name; a tag the value witnesses do not read back (a payload's extra inhabitants) is skipped.
+private func observeCases(of type: Any.Type, output: Output) {
+    let metadata = address(type)
+    let witnesses = metadata.load(fromByteOffset: -8, as: UnsafeRawPointer.self)
+    typealias GetTag = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
+    typealias InjectTag = @convention(thin) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
+    // EnumValueWitnessTable: the base table (88 bytes: 8 witnesses, size, stride, flags, extra
+    // inhabitants), then getEnumTag, destructiveProjectEnumData, destructiveInjectEnumTag.
+    let getTag = unsafeBitCast(witnesses.load(fromByteOffset: 88, as: UnsafeRawPointer.self), to: GetTag.self)
+    let injectTag = unsafeBitCast(witnesses.load(fromByteOffset: 104, as: UnsafeRawPointer.self), to: InjectTag.self)
+    guard let descriptor = typeDescriptor(type) else { return }
+    // EnumDescriptor: flags, parent, name, accessor, fields, then NumPayloadCasesAndPayloadSizeOffset, NumEmptyCases.
+    let payloadCases = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
+    let emptyCases = Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
+    let layout = valueLayout(type)
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(layout.size, 1) + 16, alignment: 16)
+    defer { buffer.deallocate() }
+    output.line("casecount", String(payloadCases + emptyCases))
+    for tag in 0..<(payloadCases + emptyCases) {
+        memset(buffer, 0, max(layout.size, 1) + 16)
+        injectTag(buffer, UInt32(tag), metadata)
+        guard getTag(buffer, metadata) == UInt32(tag) else {
+            output.line("case", String(tag), "?")
+            continue
+        }
+        let name = enumCaseName(UnsafeRawPointer(buffer), type).map { String(cString: $0) } ?? "-"
+        output.line("case", String(tag), name)
+    }
+}
+
+private func observe(_ request: TypeRequest, output: Output) {
+    guard let mangled = request.mangled else { return }
+    output.line("demangled", demangle(mangled) ?? "-")
+    if request.generic { return }
+    let lookup = request.kind == "protocol" ? mangled + "_p" : mangled
+    let resolved = lookUp(lookup)
+    guard let type = resolved ?? (request.kind == "protocol" ? nil : viaAccessor(mangled)) else {
+        output.line("resolved", "0")
+        return
+    }
+    // 2: the lookup failed but the image exports the metadata accessor named by this mangling.
+    output.line("resolved", resolved == nil ? "2" : "1")
+    output.line("typename", _typeName(type, qualified: true))
+    let kind = metadataKind(type)
+    output.line("metakind", String(kind, radix: 16))
+    if request.kind == "protocol" {
+        if let descriptor = protocolDescriptor(ofExistential: type) {
+            output.line("module", moduleName(of: descriptor) ?? "-")
+        }
+        return
+    }
+    if let descriptor = typeDescriptor(type) {
+        output.line("module", moduleName(of: descriptor) ?? "-")
+    }
+    let layout = valueLayout(type)
+    output.line("layout", String(layout.size), String(layout.alignment), String(layout.stride), String(layout.extraInhabitants))
+    let isClass = kind == 0 || kind > 0x7FF
+    if isClass {
+        let metadata = address(type)
+        let instanceSize = metadata.load(fromByteOffset: 24, as: UInt32.self)
+        let alignMask = metadata.load(fromByteOffset: 28, as: UInt16.self)
+        output.line("instance", String(instanceSize), String(Int(alignMask) + 1))
+        let superclass = metadata.load(fromByteOffset: 8, as: UnsafeRawPointer?.self)
+        output.line("superclass", superclass.map { _typeName(unsafeBitCast($0, to: Any.Type.self), qualified: true) } ?? "-")
+    }
+    if kind == 0x200 || isClass {
+        observeFields(of: type, isClass: isClass, request: request, output: output)
+    }
+    if kind == 0x201 || kind == 0x202 {
+        observeCases(of: type, output: output)
+    }
+    for conformance in request.protocols {
+        guard let existential = lookUp(conformance.mangled + "_p"),
+              let descriptor = protocolDescriptor(ofExistential: existential), let conforms = conformsFunction else {
+            output.line("conforms", conformance.name, "?")
+            continue
+        }
+        output.line("conforms", conformance.name, conforms(address(type), descriptor) == nil ? "0" : "1")
+    }
+}
+
+private func readRequests(path: String) -> [TypeRequest] {
+    guard let file = fopen(path, "r") else { fatalError("factcheck: cannot read \(path)") }
+    defer { fclose(file) }
+    var requests: [TypeRequest] = []
+    var line: UnsafeMutablePointer<CChar>? = nil
+    var capacity = 0
+    while getline(&line, &capacity, file) > 0 {
+        var text = String(cString: line!)
+        if text.hasSuffix("\n") { text.removeLast() }
+        let parts = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        switch parts.first {
+        case "T" where parts.count >= 5:
+            requests.append(TypeRequest(index: Int(parts[1]) ?? -1, kind: parts[2],
+                                        mangled: parts[3] == "-" ? nil : parts[3], generic: parts[4] == "1"))
+        case "F" where parts.count >= 3 && !requests.isEmpty:
+            requests[requests.count - 1].fields.append(parts[2] == "-" ? nil : parts[2])
+        case "P" where parts.count >= 3 && !requests.isEmpty:
+            requests[requests.count - 1].protocols.append((parts[1], parts[2]))
+        default: break
+        }
+    }
+    free(line)
+    return requests
+}
+
+/// Checks every listed type; called by the host after dlopen, or by the takeover shim instead of
+/// an executable's main. Returns the process exit status.
+@_cdecl("factcheck_main")
+public func factcheckMain() -> Int32 {
+    guard let input = getenv("FACTCHECK_INPUT"), let outputPath = getenv("FACTCHECK_OUTPUT") else {
+        fputs("factcheck: FACTCHECK_INPUT and FACTCHECK_OUTPUT must be set\n", stderr)
+        return 2
+    }
+    let start = getenv("FACTCHECK_START").flatMap { Int(String(cString: $0)) } ?? 0
+    let end = getenv("FACTCHECK_END").flatMap { Int(String(cString: $0)) } ?? Int.max
+    let output = Output(path: String(cString: outputPath))
+    for request in readRequests(path: String(cString: input)) where request.index >= start && request.index < end {
+        output.line("B", String(request.index))
+        output.flush()
+        observe(request, output: output)
+        output.line("E", String(request.index))
+        output.flush()
+    }
+    output.line("DONE")
+    output.flush()
+    return 0
+}
