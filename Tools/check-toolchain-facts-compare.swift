@@ -47,6 +47,8 @@ final class Tally {
     var unknownByFact: [String: Int] = [:]
     var wrongFacts: [Object] = []
     var crashedTypes: [String] = []
+    var viaAccessor = 0
+    var dwarfTypes = 0, dwarfFacts = 0
     let image: String
     init(image: String) { self.image = image }
 
@@ -83,6 +85,7 @@ final class Tally {
             "unknownRateNonGeneric": nonGenericFacts == 0 ? 0 : Double(unknownNonGeneric) / Double(nonGenericFacts),
             "wrongByCause": wrongByCause, "notCheckableByReason": notCheckableByReason,
             "unknownByFact": unknownByFact, "wrongFacts": wrongFacts, "crashedTypes": crashedTypes,
+            "resolvedViaAccessor": viaAccessor, "dwarfTypes": dwarfTypes,
         ]
     }
 }
@@ -101,7 +104,7 @@ func expectedKind(_ kind: String) -> String {
     }
 }
 
-func compareType(_ type: Object, observed: Observed?, crashed: Bool, tally: Tally) {
+func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: String?, tally: Tally) {
     let generic = isInGenericContext(type)
     let name = string(type["name"]) ?? "?"
     let kind = string(type["kind"]) ?? "?"
@@ -111,7 +114,7 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, tally: Tall
     if crashed { tally.crashedTypes.append(name) }
     // Why a fact of this type has no runtime value.
     let missing: String = crashed ? "the runtime crashed on this type" :
-        runtime == nil ? "not run" :
+        runtime == nil ? (loadError != nil ? "the image cannot be loaded" : "not run") :
         generic ? "generic: no instance to ask" :
         mangled == nil ? "no mangling to look the type up by" :
         resolved ? "the runtime gives no value" : "the mangling does not resolve"
@@ -132,12 +135,24 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, tally: Tall
     }
 
     // name: the runtime's own name of the resolved type, else the runtime demangler's reading of the mangling.
-    let runtimeName = resolved ? runtime?.first("typename")?.first : runtime?.first("demangled")?.first
-    let anonymous = runtimeName?.contains("(unknown context at ") == true
-    check("name", normalizedName(name), runtimeName.map(normalizedName),
-          cause: anonymous ? "name differs (the runtime: in an anonymous context)" : "name differs")
+    // A type in an anonymous context (a private type of an optimised image) has no name the
+    // runtime can print; the runtime demangler's reading of the mangling that gave its metadata does.
+    // The runtime's names of the type: `_typeName` of its metadata, and the runtime demangler's
+    // reading of the mangling that gave that metadata (or, unresolved, of the stated mangling).
+    let demangled = runtime?.first("demangled")?.first
+    let candidates = ((resolved ? [runtime?.first("typename")?.first] : []) + [demangled]).compactMap { $0 }.filter { $0 != "-" }
+    if runtime?.first("resolved")?.first == "2" { tally.viaAccessor += 1 }
+    if let verdict = nameVerdict(stated: name, runtime: candidates), runtime != nil {
+        tally.compare(name, "name", stated: verdict.stated, runtime: verdict.runtime, cause: "name differs", generic: generic)
+    } else {
+        tally.notCheckable(missing, generic: generic)
+    }
+    let route = runtime?.first("resolved")?.first
+    let descriptorOnly = route == "descriptor"
     if let mangled {
-        if generic || runtime == nil {
+        if descriptorOnly || route == "symbol" {
+            tally.notCheckable("no metadata to look up (private protocol, or no metadata record or accessor); the image's own descriptor symbols spell this mangling", generic: generic)
+        } else if generic || runtime == nil {
             tally.notCheckable(missing, generic: generic)
         } else {
             tally.compare(name, "mangledName", stated: mangled, runtime: resolved ? mangled : "(does not resolve)",
@@ -148,7 +163,7 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, tally: Tall
     }
     check("kind", expectedKind(kind), resolved ? runtime?.first("metakind")?.first : nil, cause: "kind differs")
     if let module = string(type["module"]) {
-        check("module", module, resolved ? runtime?.first("module")?.first : nil, cause: "module differs")
+        check("module", module, resolved || descriptorOnly ? runtime?.first("module")?.first : nil, cause: "module differs")
     } else {
         tally.unknown("module", generic: generic)
     }
@@ -171,7 +186,8 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, tally: Tall
         checkNumber("instanceAlignment", type["instanceAlignment"], instance?[1], cause: "instance alignment")
         let runtimeSuperclass = runtime?.first("superclass")?.first
         if let superclass = string(type["superclass"]) {
-            check("superclass", normalizedName(superclass), resolved ? runtimeSuperclass.map(normalizedName) : nil, cause: "superclass differs")
+            let verdict = resolved ? runtimeSuperclass.flatMap { nameVerdict(stated: superclass, runtime: [$0]) } : nil
+            check("superclass", verdict?.stated ?? superclass, verdict?.runtime, cause: "superclass differs")
         } else if let runtimeSuperclass, runtimeSuperclass != "-" {
             tally.unknown("superclass", generic: generic)
         }
@@ -244,7 +260,15 @@ func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: 
         if typeName == "<unresolved>" {
             tally.unknown("field type", generic: generic)
         } else if let observed {
-            check("type", normalizedName(typeName), normalizedName(observed[5]), cause: "field type name differs", needsType: true)
+            // With a mangling that resolved to the field's very metadata, its demangled reading is
+            // the runtime's spelling too (`P & AnyObject` for what `_typeName` prints `P`).
+            let ownership = string(field["ownership"]) ?? "strong"
+            var spellings = [observed[5]]
+            if let mangling, mangling[1] == "same", mangling[3] != "-" {
+                spellings.append(ownership == "strong" ? mangling[3] : String(mangling[3].drop { $0 != " " }.dropFirst()))
+            }
+            let verdict = nameVerdict(stated: typeName, runtime: spellings)!
+            check("type", verdict.stated, verdict.runtime, cause: "field type name differs", needsType: true)
         } else if let demangled = mangling?[3], demangled != "-" {
             // Generic context: the runtime demangler's reading of the stated mangling.
             let ownership = string(field["ownership"]) ?? "strong"
@@ -254,7 +278,9 @@ func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: 
             tally.notCheckable(reason, generic: generic)
         }
         if field["mangledType"] is String {
-            if let mangling, walked || mangling[1] != "same", !generic {
+            if let mangling, mangling[1] == "unresolved", observed?[5].contains("(unknown context at $") == true {
+                tally.notCheckable("field type contains a private type the runtime's lookup cannot find", generic: generic)
+            } else if let mangling, walked || mangling[1] != "same", !generic {
                 let verdict = mangling[1] == "same" ? "resolves to the field's type" :
                     mangling[1] == "unresolved" ? "does not resolve" : "resolves to \(mangling[2])"
                 check("mangledType", "resolves to the field's type", verdict,
@@ -315,7 +341,7 @@ func flipOneOffset(_ types: inout [Object]) -> String? {
     return nil
 }
 
-func compareCommand(dump: String, observed: String, out: String, flip: Bool) {
+func compareCommand(dump: String, observed: String, out: String, flip: Bool, loadError: String?) {
     var all = types(ofDump: dump)
     if flip {
         guard let flipped = flipOneOffset(&all) else { fail("self-test: no stated field offset to flip in \(dump)") }
@@ -325,9 +351,16 @@ func compareCommand(dump: String, observed: String, out: String, flip: Bool) {
     let (runtime, crashed) = readObservations(observed)
     let tally = Tally(image: image)
     for (index, type) in all.enumerated() {
-        compareType(type, observed: runtime[index], crashed: crashed.contains(index), tally: tally)
+        // C and C++ types read from DWARF: the Swift runtime knows nothing of them (pahole is
+        // their oracle, docs/performance.md's layout views).
+        if string(type["source"]) == "dwarf" {
+            tally.dwarfTypes += 1
+            continue
+        }
+        compareType(type, observed: runtime[index], crashed: crashed.contains(index), loadError: loadError, tally: tally)
     }
     var result = tally.json
-    result["types"] = all.count
+    result["types"] = all.count - tally.dwarfTypes
+    if let loadError { result["loadError"] = loadError }
     writeJSON(result, to: out)
 }

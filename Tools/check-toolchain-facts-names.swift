@@ -99,3 +99,37 @@ extension String {
         return out + rest
     }
 }
+
+/// The runtime cannot print what it does not keep: a private type of an optimised image sits in
+/// an anonymous context without a name (`(unknown context at $7f…).`), so its discriminator is
+/// not comparable; and `_typeName` spells an imported C++ declaration with every enclosing
+/// namespace (`swift::runtime::backtrace::x86_64_gprs`) where the mangling says
+/// `swift.runtime.backtrace.x86_64_gprs`. Those parts are set aside on both sides, and only there.
+func comparable(stated: String, runtime: String) -> (stated: String, runtime: String) {
+    var stated = normalizedName(stated)
+    var runtime = normalizedName(runtime)
+    func replace(_ pattern: String, in text: String, with template: String) -> String {
+        let expression = try! NSRegularExpression(pattern: pattern)
+        return expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+    }
+    if runtime.contains("(unknown context at $") {
+        runtime = replace(#"\(unknown context at \$[0-9a-fA-F]+\)\."#, in: runtime, with: "")
+        stated = replace(#"\(([^() ]+) in _[0-9A-F]+\)"#, in: stated, with: "$1")
+        runtime = replace(#"\(([^() ]+) in _[0-9A-F]+\)"#, in: runtime, with: "$1")
+    }
+    if runtime.contains("::") {
+        runtime = replace(#"(?:[A-Za-z_][A-Za-z0-9_]*::)+"#, in: runtime, with: "")
+    }
+    return (stated, runtime)
+}
+
+/// The stated name against every spelling the runtime gives of the same type (`_typeName`, and the
+/// demangler's reading of a mangling that resolved to that very metadata): the pair to compare.
+func nameVerdict(stated: String, runtime candidates: [String]) -> (stated: String, runtime: String)? {
+    guard let first = candidates.first else { return nil }
+    for candidate in candidates {
+        let pair = comparable(stated: stated, runtime: candidate)
+        if pair.stated == pair.runtime { return pair }
+    }
+    return comparable(stated: stated, runtime: first)
+}

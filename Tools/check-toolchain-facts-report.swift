@@ -102,8 +102,10 @@ enum Report {
         case "prepare" where arguments.count == 4:
             prepareCommand(dump: arguments[1], protocolsPath: arguments[2], out: arguments[3])
         case "compare" where arguments.count >= 4:
+            let options = Array(arguments.dropFirst(4))
+            let loadError = options.firstIndex(of: "--load-error").flatMap { options.indices.contains($0 + 1) ? options[$0 + 1] : nil }
             compareCommand(dump: arguments[1], observed: arguments[2], out: arguments[3],
-                           flip: arguments.dropFirst(4).contains("--flip"))
+                           flip: options.contains("--flip"), loadError: loadError)
         case "summary":
             var rest = Array(arguments.dropFirst())
             var format = "text"

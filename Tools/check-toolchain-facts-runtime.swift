@@ -48,13 +48,69 @@ private func lookUp(_ mangled: String) -> Any.Type? {
     return metadata.map { unsafeBitCast($0, to: Any.Type.self) }
 }
 
-/// Some types have no metadata record to be found by name (`MutableRawSpan`); their metadata
-/// accessor `$s<mangling>Ma`, if the image exports it, is then called (swiftcc, request 0:
-/// complete metadata; the response's first word is the metadata).
-private func viaAccessor(_ mangled: String) -> Any.Type? {
-    typealias Accessor = @convention(thin) (Int) -> UnsafeRawPointer?
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "$s" + mangled + "Ma") else { return nil }
-    return unsafeBitCast(symbol, to: Accessor.self)(0).map { unsafeBitCast($0, to: Any.Type.self) }
+typealias MetadataAccessor = @convention(thin) (Int) -> UnsafeRawPointer?
+
+/// The image's metadata accessors `$s<mangling>Ma` from its symbol table (FACTCHECK_ACCESSORS,
+/// `symbol<TAB>hex address` as `nm` prints them), relocated by the image's load address. The
+/// runtime's lookup by name cannot find some types: private types whose anonymous context has no
+/// mangled name, types without a metadata record (`MutableRawSpan`). Their accessor still gives
+/// the metadata (swiftcc, request 0: complete; the response's first word is the metadata).
+private final class Accessors {
+    var addresses: [String: UInt] = [:]
+    var base: UInt?
+
+    init() {
+        guard let path = getenv("FACTCHECK_ACCESSORS"), let file = fopen(path, "r") else { return }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>? = nil
+        var capacity = 0
+        while getline(&line, &capacity, file) > 0 {
+            let parts = String(cString: line!).split(separator: "\t")
+            if parts.count == 2, let value = UInt(parts[1].filter { !$0.isWhitespace }, radix: 16) {
+                addresses[String(parts[0])] = value
+            }
+        }
+        free(line)
+        base = Accessors.loadAddress()
+    }
+
+    /// The load address of the checked image: the main program for an executable, else the
+    /// object loaded from FACTCHECK_IMAGE.
+    static func loadAddress() -> UInt? {
+        let path = getenv("FACTCHECK_IMAGE_IS_EXECUTABLE") != nil ? nil : getenv("FACTCHECK_IMAGE")
+        let address = factcheckLoadAddress(path)
+        return address < 0 ? nil : UInt(address)
+    }
+
+    /// A symbol's loaded address, from the dynamic symbols or the image's symbol table.
+    func address(of symbol: String) -> UnsafeRawPointer? {
+        if let entry = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) { return UnsafeRawPointer(entry) }
+        guard let value = addresses[symbol], let base else { return nil }
+        return UnsafeRawPointer(bitPattern: base &+ value)
+    }
+
+    func type(for mangled: String) -> Any.Type? {
+        let symbol = "$s" + mangled + "Ma"
+        var entry = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol).map { UnsafeRawPointer($0) }
+        if entry == nil, let value = addresses[symbol], let base {
+            entry = UnsafeRawPointer(bitPattern: base &+ value)
+        }
+        guard let entry else { return nil }
+        return unsafeBitCast(entry, to: MetadataAccessor.self)(0).map { unsafeBitCast($0, to: Any.Type.self) }
+    }
+}
+
+private let accessors = Accessors()
+
+/// Check-toolchain-facts-takeover.c: the load address of an object, -1 if none is loaded.
+@_silgen_name("factcheck_load_address")
+private func factcheckLoadAddress(_ path: UnsafePointer<CChar>?) -> Int
+
+/// The runtime's lookup by name (route 1), else the type's metadata accessor (route 2).
+private func resolve(_ mangled: String) -> (type: Any.Type, route: Int)? {
+    if let type = lookUp(mangled) { return (type, 1) }
+    if let type = accessors.type(for: mangled) { return (type, 2) }
+    return nil
 }
 
 @_silgen_name("swift_EnumCaseName")
@@ -211,7 +267,7 @@ private func observeFields(of type: Any.Type, isClass: Bool, request: TypeReques
     let first = fieldTypes.count - request.fields.count
     for (j, mangled) in request.fields.enumerated() {
         guard let mangled else { continue }
-        let resolved = lookUp(mangled)
+        let resolved = resolve(mangled)?.type
         let runtimeIndex = first + j
         let same = resolved.map { runtimeIndex >= 0 && runtimeIndex < fieldTypes.count && address($0) == fieldTypes[runtimeIndex] }
         output.line("fieldmangled", String(j), resolved == nil ? "unresolved" : (same! ? "same" : "different"),
@@ -255,13 +311,25 @@ private func observe(_ request: TypeRequest, output: Output) {
     output.line("demangled", demangle(mangled) ?? "-")
     if request.generic { return }
     let lookup = request.kind == "protocol" ? mangled + "_p" : mangled
-    let resolved = lookUp(lookup)
-    guard let type = resolved ?? (request.kind == "protocol" ? nil : viaAccessor(mangled)) else {
-        output.line("resolved", "0")
+    let resolved = request.kind == "protocol" ? lookUp(lookup).map { ($0, 1) } : resolve(lookup)
+    guard let (type, route) = resolved else {
+        // No metadata to be had (a private protocol; a type without a metadata record or
+        // accessor): its loaded descriptor, found by its symbol, still says which module declares
+        // it; a field descriptor symbol at least shows that the compiler spells it this way.
+        // A protocol descriptor's symbol is the protocol's context without its `P`.
+        let symbol = request.kind == "protocol" ? "$s" + mangled.dropLast() + "Mp" : "$s" + mangled + "Mn"
+        if let descriptor = accessors.address(of: symbol) {
+            output.line("resolved", "descriptor")
+            output.line("module", moduleName(of: descriptor) ?? "-")
+        } else if accessors.address(of: "$s" + mangled + "MF") != nil {
+            output.line("resolved", "symbol")
+        } else {
+            output.line("resolved", "0")
+        }
         return
     }
-    // 2: the lookup failed but the image exports the metadata accessor named by this mangling.
-    output.line("resolved", resolved == nil ? "2" : "1")
+    // 2: the runtime's lookup failed; the image's accessor named by this mangling gave the metadata.
+    output.line("resolved", String(route))
     output.line("typename", _typeName(type, qualified: true))
     let kind = metadataKind(type)
     output.line("metakind", String(kind, radix: 16))
@@ -288,7 +356,8 @@ private func observe(_ request: TypeRequest, output: Output) {
     if kind == 0x200 || isClass {
         observeFields(of: type, isClass: isClass, request: request, output: output)
     }
-    if kind == 0x201 || kind == 0x202 {
+    // Imported C enums have no Swift case records to name (probing them crashes the runtime).
+    if (kind == 0x201 || kind == 0x202) && !mangled.hasPrefix("So") {
         observeCases(of: type, output: output)
     }
     for conformance in request.protocols {

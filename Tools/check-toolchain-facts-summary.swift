@@ -14,12 +14,13 @@ func ranked(_ counts: [String: Int]) -> [(String, Int)] {
 }
 
 func summaryCommand(details: String, results: [String], format: String) {
-    let keys = ["types", "stated", "checked", "wrong", "notCheckable", "unknownGeneric", "unknownNonGeneric", "statedNonGeneric"]
+    let keys = ["types", "dwarfTypes", "resolvedViaAccessor", "stated", "checked", "wrong", "notCheckable", "unknownGeneric", "unknownNonGeneric", "statedNonGeneric"]
     var rows: [Object] = []
     var total: [String: Int] = [:]
     var wrongByCause: [String: Int] = [:], notCheckableByReason: [String: Int] = [:], unknownByFact: [String: Int] = [:]
     var wrongFacts: [Object] = []
     var crashed: [String] = []
+    var loadErrors: [String] = []
     for path in results {
         guard let result = readJSON(path) as? Object else { continue }
         rows.append(result)
@@ -28,6 +29,7 @@ func summaryCommand(details: String, results: [String], format: String) {
         merge(&notCheckableByReason, result["notCheckableByReason"])
         merge(&unknownByFact, result["unknownByFact"])
         wrongFacts += result["wrongFacts"] as? [Object] ?? []
+        if let loadError = string(result["loadError"]) { loadErrors.append("\(string(result["image"]) ?? "?"): \(loadError)") }
         crashed += (result["crashedTypes"] as? [String] ?? []).map { "\(string(result["image"]) ?? "?"): \($0)" }
     }
     var detail = "# every wrong fact: image, type, fact, stated, runtime, cause\n"
@@ -46,6 +48,7 @@ func summaryCommand(details: String, results: [String], format: String) {
         totals["notCheckableByReason"] = notCheckableByReason
         totals["unknownByFact"] = unknownByFact
         totals["crashedTypes"] = crashed
+        totals["loadErrors"] = loadErrors
         summary["total"] = totals
         let data = try! JSONSerialization.data(withJSONObject: summary, options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data, as: UTF8.self))
@@ -65,12 +68,15 @@ func summaryCommand(details: String, results: [String], format: String) {
         line(image.replacingAll("/opt/swift/usr/", with: ""), counts)
     }
     line("**total (\(rows.count) images)**", total)
+    print("\nC/C++ types read from DWARF, not Swift types and not checked here: \(total["dwarfTypes"] ?? 0)")
+    print("Swift types found only through their metadata accessor (the runtime's lookup by name fails): \(total["resolvedViaAccessor"] ?? 0)")
     print("\nwrong facts by cause:")
     for (cause, count) in ranked(wrongByCause) { print("  \(count)\t\(cause)") }
     print("unknown facts by fact:")
     for (fact, count) in ranked(unknownByFact) { print("  \(count)\t\(fact)") }
     print("not checkable, by reason:")
     for (reason, count) in ranked(notCheckableByReason) { print("  \(count)\t\(reason)") }
-    if !crashed.isEmpty { print("types the runtime crashed on: \(crashed.count)") }
+    if !crashed.isEmpty { print("types the runtime crashed on: \(crashed.count) (listed in the details file)") }
+    for line in loadErrors { print("could not be loaded, every fact not checkable: \(line)") }
     print("every wrong fact: \(details)")
 }

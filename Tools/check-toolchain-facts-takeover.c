@@ -11,6 +11,8 @@
 // a wrapper (timeout, env) that happens to inherit the variables.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,4 +59,42 @@ int factcheck_host(const char *path) {
         return 3;
     }
     return factcheck_main();
+}
+
+struct load_search {
+    const char *wanted;
+    uintptr_t found;
+    int matched;
+};
+
+static int match_object(struct dl_phdr_info *info, size_t size, void *context) {
+    (void)size;
+    struct load_search *search = context;
+    if (search->wanted == NULL) {
+        // The first object is the main program.
+        search->found = (uintptr_t)info->dlpi_addr;
+        search->matched = 1;
+        return 1;
+    }
+    char real[PATH_MAX];
+    if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0' && realpath(info->dlpi_name, real) != NULL
+        && strcmp(real, search->wanted) == 0) {
+        search->found = (uintptr_t)info->dlpi_addr;
+        search->matched = 1;
+        return 1;
+    }
+    return 0;
+}
+
+// The load address of the loaded object at `path` (NULL: the main program), to relocate symbol
+// table addresses; -1 when no such object is loaded.
+intptr_t factcheck_load_address(const char *path) {
+    char wanted[PATH_MAX];
+    struct load_search search = { NULL, 0, 0 };
+    if (path != NULL) {
+        if (realpath(path, wanted) == NULL) return -1;
+        search.wanted = wanted;
+    }
+    dl_iterate_phdr(match_object, &search);
+    return search.matched ? (intptr_t)search.found : -1;
 }
