@@ -230,6 +230,8 @@ func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: 
         func check(_ fact: String, _ stated: String, _ value: String?, cause: String, needsType: Bool = false) {
             if needsType && runtimeLacksType {
                 tally.notCheckable("the runtime cannot resolve the field's type", generic: generic)
+            } else if value == "-" {
+                tally.notCheckable("the field's type has no value witness table (a block type)", generic: generic)
             } else if let value {
                 tally.compare(name, "\(label).\(fact)", stated: stated, runtime: value, cause: cause, generic: generic)
             } else {
@@ -326,26 +328,72 @@ func compareCases(_ type: Object, runtime: Observed?, resolved: Bool, generic: B
     }
 }
 
-/// Flips one stated field offset (the checker's self-test: exactly one wrong fact must follow).
-func flipOneOffset(_ types: inout [Object]) -> String? {
-    for (i, type) in types.enumerated() where !isInGenericContext(type) {
-        guard var fields = type["fields"] as? [Object] else { continue }
-        for (j, field) in fields.enumerated() {
-            if let offset = int(field["offset"]) {
-                fields[j]["offset"] = offset + 1
-                types[i]["fields"] = fields
-                return "\(string(type["name"]) ?? "?") field \(string(field["name"]) ?? "?") offset \(offset) -> \(offset + 1)"
-            }
+/// The self-test's falsifications: each changes one stated fact of the first non-generic type
+/// that has it, and names the cause the comparison must then report once more.
+let flips: [String: (cause: String, apply: (inout Object) -> String?)] = [
+    "field-offset": ("field offset", { type in
+        guard var fields = type["fields"] as? [Object], let j = fields.firstIndex(where: { int($0["offset"]) != nil }) else { return nil }
+        let offset = int(fields[j]["offset"])!
+        fields[j]["offset"] = offset + 1
+        type["fields"] = fields
+        return "field \(string(fields[j]["name"]) ?? "?") offset \(offset) -> \(offset + 1)"
+    }),
+    "field-name": ("field name differs", { type in
+        guard var fields = type["fields"] as? [Object], let name = fields.first.flatMap({ string($0["name"]) }) else { return nil }
+        fields[0]["name"] = name + "_"
+        type["fields"] = fields
+        return "field \(name) renamed \(name)_"
+    }),
+    "size": ("size", { type in
+        guard let size = int(type["size"]), string(type["kind"]) == "struct" else { return nil }
+        type["size"] = size + 8
+        return "size \(size) -> \(size + 8)"
+    }),
+    "instance-size": ("instance size", { type in
+        guard let size = int(type["instanceSize"]) else { return nil }
+        type["instanceSize"] = size + 8
+        return "instanceSize \(size) -> \(size + 8)"
+    }),
+    "extra-inhabitants": ("extra inhabitants", { type in
+        guard let count = int(type["extraInhabitants"]) else { return nil }
+        type["extraInhabitants"] = count + 1
+        return "extraInhabitants \(count) -> \(count + 1)"
+    }),
+    "name": ("name differs", { type in
+        guard let name = string(type["name"]), string(type["kind"]) == "struct" else { return nil }
+        type["name"] = name + "y"
+        return "renamed \(name)y"
+    }),
+    "kind": ("kind differs", { type in
+        guard string(type["kind"]) == "struct" else { return nil }
+        type["kind"] = "enum"
+        return "kind struct -> enum"
+    }),
+    "case-name": ("case name differs", { type in
+        guard var cases = type["cases"] as? [Object], let name = cases.first.flatMap({ string($0["name"]) }) else { return nil }
+        cases[0]["name"] = name + "_"
+        type["cases"] = cases
+        return "case \(name) renamed \(name)_"
+    }),
+]
+
+func flip(_ kind: String, in types: inout [Object]) -> String? {
+    guard let falsification = flips[kind] else { fail("self-test: no falsification named \(kind)") }
+    for (i, type) in types.enumerated() where !isInGenericContext(type) && string(type["source"]) != "dwarf" {
+        var changed = type
+        if let what = falsification.apply(&changed) {
+            types[i] = changed
+            return "\(string(type["name"]) ?? "?"): \(what)"
         }
     }
     return nil
 }
 
-func compareCommand(dump: String, observed: String, out: String, flip: Bool, loadError: String?) {
+func compareCommand(dump: String, observed: String, out: String, flip kind: String?, loadError: String?) {
     var all = types(ofDump: dump)
-    if flip {
-        guard let flipped = flipOneOffset(&all) else { fail("self-test: no stated field offset to flip in \(dump)") }
-        FileHandle.standardError.write("self-test: flipped \(flipped)\n".data(using: .utf8)!)
+    if let kind {
+        guard let flipped = flip(kind, in: &all) else { fail("self-test: nothing to falsify as \(kind) in \(dump)") }
+        FileHandle.standardError.write("self-test: falsified \(flipped) (expect one more '\(flips[kind]!.cause)')\n".data(using: .utf8)!)
     }
     let image = ((readJSON(dump) as? Object)?["image"] as? Object).flatMap { string($0["path"]) } ?? dump
     let (runtime, crashed) = readObservations(observed)

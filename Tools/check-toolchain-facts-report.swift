@@ -3,8 +3,9 @@
 //
 //   report protocols DUMP.json...              protocol name -> mangling, from every dump
 //   report prepare DUMP.json PROTOCOLS OUT     the checker's request list for one image
-//   report compare DUMP.json OBSERVED OUT.json [--flip]
+//   report compare DUMP.json OBSERVED OUT.json [--flip KIND] [--load-error TEXT]
 //                                              every stated fact against the runtime's observations
+//                                              (--flip: the self-test's falsification of one fact)
 //   report summary [--format text|json] DETAILS RESULT.json...
 //                                              per-image table and total; every wrong fact to DETAILS
 import Foundation
@@ -105,7 +106,8 @@ enum Report {
             let options = Array(arguments.dropFirst(4))
             let loadError = options.firstIndex(of: "--load-error").flatMap { options.indices.contains($0 + 1) ? options[$0 + 1] : nil }
             compareCommand(dump: arguments[1], observed: arguments[2], out: arguments[3],
-                           flip: options.contains("--flip"), loadError: loadError)
+                           flip: options.firstIndex(of: "--flip").flatMap { options.indices.contains($0 + 1) ? options[$0 + 1] : nil },
+                           loadError: loadError)
         case "summary":
             var rest = Array(arguments.dropFirst())
             var format = "text"

@@ -35,12 +35,18 @@ private func recursiveChildMetadata(
 @_silgen_name("swift_reflectionMirror_recursiveCount")
 private func recursiveChildCount(_ type: Any.Type) -> Int
 
-/// The runtime's lookup by mangled name; unlike the stdlib's `_typeByName` it also returns
-/// noncopyable and nonescapable types.
-@_silgen_name("swift_getTypeByMangledNameInContext")
-private func getTypeByMangledNameInContext(
-    _ name: UnsafePointer<UInt8>, _ length: UInt, _ context: UnsafeRawPointer?, _ arguments: UnsafeRawPointer?
+/// The runtime's lookup by mangled name (swift_getTypeByMangledNameInContext, swiftcc); unlike
+/// the stdlib's `_typeByName` it also returns noncopyable and nonescapable types.
+private typealias LookupFunction = @convention(thin) (
+    UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?
 ) -> UnsafeRawPointer?
+
+private let getTypeByMangledNameInContext: LookupFunction = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_getTypeByMangledNameInContext") else {
+        fatalError("factcheck: the Swift runtime has no swift_getTypeByMangledNameInContext")
+    }
+    return unsafeBitCast(symbol, to: LookupFunction.self)
+}()
 
 private func lookUp(_ mangled: String) -> Any.Type? {
     var name = mangled
@@ -174,9 +180,12 @@ private func hex(_ pointer: UnsafeRawPointer?) -> String {
 
 /// Size, alignment, stride and extra inhabitants from the value witness table at metadata[-1]
 /// (ValueWitnessTable: eight witnesses, then size, stride, flags, extraInhabitantCount).
-private func valueLayout(_ type: Any.Type) -> (size: Int, alignment: Int, stride: Int, extraInhabitants: UInt32) {
+/// Nil where the metadata has no table (a block type on a platform without Objective-C).
+private func valueLayout(_ type: Any.Type) -> (size: Int, alignment: Int, stride: Int, extraInhabitants: UInt32)? {
     let metadata = address(type)
-    let witnesses = metadata.load(fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
+    guard let witnesses = metadata.load(fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self) else {
+        return nil
+    }
     let size = witnesses.load(fromByteOffset: 64, as: Int.self)
     let stride = witnesses.load(fromByteOffset: 72, as: Int.self)
     let flags = witnesses.load(fromByteOffset: 80, as: UInt32.self)
@@ -256,7 +265,7 @@ private func observeFields(of type: Any.Type, isClass: Bool, request: TypeReques
         output.line(
             "field", String(index), String(cString: name), String(offset),
             reflection.isVar ? "1" : "0", reflection.isStrong ? "1" : "0",
-            _typeName(fieldType, qualified: true), String(layout.size), String(layout.alignment),
+            _typeName(fieldType, qualified: true), layout.map { String($0.size) } ?? "-", layout.map { String($0.alignment) } ?? "-",
             hex(address(fieldType)))
         fieldTypes.append(address(fieldType))
         index += 1
@@ -290,7 +299,7 @@ private func observeCases(of type: Any.Type, output: Output) {
     // EnumDescriptor: flags, parent, name, accessor, fields, then NumPayloadCasesAndPayloadSizeOffset, NumEmptyCases.
     let payloadCases = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
     let emptyCases = Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
-    let layout = valueLayout(type)
+    guard let layout = valueLayout(type) else { return }
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(layout.size, 1) + 16, alignment: 16)
     defer { buffer.deallocate() }
     output.line("casecount", String(payloadCases + emptyCases))
@@ -342,8 +351,9 @@ private func observe(_ request: TypeRequest, output: Output) {
     if let descriptor = typeDescriptor(type) {
         output.line("module", moduleName(of: descriptor) ?? "-")
     }
-    let layout = valueLayout(type)
-    output.line("layout", String(layout.size), String(layout.alignment), String(layout.stride), String(layout.extraInhabitants))
+    if let layout = valueLayout(type) {
+        output.line("layout", String(layout.size), String(layout.alignment), String(layout.stride), String(layout.extraInhabitants))
+    }
     let isClass = kind == 0 || kind > 0x7FF
     if isClass {
         let metadata = address(type)
