@@ -101,8 +101,9 @@ extension String {
 }
 
 /// The runtime cannot print what it does not keep: a private type of an optimised image sits in
-/// an anonymous context without a name (`(unknown context at $7f…).`), so its discriminator is
-/// not comparable; and `_typeName` spells an imported C++ declaration with every enclosing
+/// an anonymous context without a name (`(unknown context at $7f…).`, or no trace at all:
+/// `Optimizer.Cache` for what the compiler's symbols call `Optimizer.(Cache in _99B5…)`), so its
+/// discriminator is not comparable; and `_typeName` spells an imported C++ declaration with every enclosing
 /// namespace (`swift::runtime::backtrace::x86_64_gprs`) where the mangling says
 /// `swift.runtime.backtrace.x86_64_gprs`. Those parts are set aside on both sides, and only there.
 func comparable(stated: String, runtime: String) -> (stated: String, runtime: String) {
@@ -112,7 +113,10 @@ func comparable(stated: String, runtime: String) -> (stated: String, runtime: St
         let expression = try! NSRegularExpression(pattern: pattern)
         return expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
     }
-    if runtime.contains("(unknown context at $") {
+    let privateName = #"\(([^() ]+) in _[0-9A-F]+\)"#
+    let statesPrivate = stated.range(of: privateName, options: .regularExpression) != nil
+    let printsPrivate = runtime.range(of: privateName, options: .regularExpression) != nil
+    if runtime.contains("(unknown context at $") || (statesPrivate && !printsPrivate) {
         runtime = replace(#"\(unknown context at \$[0-9a-fA-F]+\)\."#, in: runtime, with: "")
         stated = replace(#"\(([^() ]+) in _[0-9A-F]+\)"#, in: stated, with: "$1")
         runtime = replace(#"\(([^() ]+) in _[0-9A-F]+\)"#, in: runtime, with: "$1")

@@ -37,11 +37,11 @@ private func recursiveChildCount(_ type: Any.Type) -> Int
 
 /// The runtime's lookup by mangled name (swift_getTypeByMangledNameInContext, swiftcc); unlike
 /// the stdlib's `_typeByName` it also returns noncopyable and nonescapable types.
-private typealias LookupFunction = @convention(thin) (
+typealias LookupFunction = @convention(thin) (
     UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?
 ) -> UnsafeRawPointer?
 
-private let getTypeByMangledNameInContext: LookupFunction = {
+let getTypeByMangledNameInContext: LookupFunction = {
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_getTypeByMangledNameInContext") else {
         fatalError("factcheck: the Swift runtime has no swift_getTypeByMangledNameInContext")
     }
@@ -131,7 +131,7 @@ private struct TypeRequest {
     var protocols: [(name: String, mangled: String)] = []
 }
 
-private final class Output {
+final class Output {
     let file: UnsafeMutablePointer<FILE>
     init(path: String) {
         guard let f = fopen(path, "a") else { fatalError("factcheck: cannot open \(path)") }
@@ -169,11 +169,11 @@ private func demangle(_ mangled: String) -> String? {
     return String(cString: text)
 }
 
-private func address(_ type: Any.Type) -> UnsafeRawPointer {
+func address(_ type: Any.Type) -> UnsafeRawPointer {
     unsafeBitCast(type, to: UnsafeRawPointer.self)
 }
 
-private func hex(_ pointer: UnsafeRawPointer?) -> String {
+func hex(_ pointer: UnsafeRawPointer?) -> String {
     guard let pointer else { return "0" }
     return String(UInt(bitPattern: pointer), radix: 16)
 }
@@ -181,7 +181,7 @@ private func hex(_ pointer: UnsafeRawPointer?) -> String {
 /// Size, alignment, stride and extra inhabitants from the value witness table at metadata[-1]
 /// (ValueWitnessTable: eight witnesses, then size, stride, flags, extraInhabitantCount).
 /// Nil where the metadata has no table (a block type on a platform without Objective-C).
-private func valueLayout(_ type: Any.Type) -> (size: Int, alignment: Int, stride: Int, extraInhabitants: UInt32)? {
+func valueLayout(_ type: Any.Type) -> (size: Int, alignment: Int, stride: Int, extraInhabitants: UInt32)? {
     let metadata = address(type)
     guard let witnesses = metadata.load(fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self) else {
         return nil
@@ -201,7 +201,7 @@ private func metadataKind(_ type: Any.Type) -> UInt {
 /// The nominal type descriptor: word 1 of struct and enum metadata; for classes (no ObjC interop:
 /// kind, superclass, flags, instanceAddressPoint, instanceSize, alignMask, reserved, classSize,
 /// classAddressPoint, then the description) byte offset 40.
-private func typeDescriptor(_ type: Any.Type) -> UnsafeRawPointer? {
+func typeDescriptor(_ type: Any.Type) -> UnsafeRawPointer? {
     let kind = metadataKind(type)
     switch kind {
     case 0x200, 0x201, 0x202, 0x203: return address(type).load(fromByteOffset: 8, as: UnsafeRawPointer?.self)
@@ -211,7 +211,7 @@ private func typeDescriptor(_ type: Any.Type) -> UnsafeRawPointer? {
 }
 
 /// Resolves a relative pointer at `at`; `indirectable` ones with the low bit set point at a pointer.
-private func relative(_ at: UnsafeRawPointer, indirectable: Bool) -> UnsafeRawPointer? {
+func relative(_ at: UnsafeRawPointer, indirectable: Bool) -> UnsafeRawPointer? {
     let offset = Int(at.load(as: Int32.self))
     if offset == 0 { return nil }
     if indirectable && offset & 1 == 1 {
@@ -313,6 +313,7 @@ private func observeCases(of type: Any.Type, output: Output) {
         let name = enumCaseName(UnsafeRawPointer(buffer), type).map { String(cString: $0) } ?? "-"
         output.line("case", String(tag), name)
     }
+    observeCasePayloads(of: type, descriptor: descriptor, output: output)
 }
 
 private func observe(_ request: TypeRequest, output: Output) {
