@@ -38,6 +38,9 @@ func readObservations(_ path: String) -> (types: [Int: Observed], crashed: Set<I
     return (types, crashed)
 }
 
+/// Why a type found only by its descriptor symbols has no checkable layout.
+let noMetadata = "no metadata to look up (private protocol, or no metadata record or accessor); the image's own descriptor symbols spell this mangling"
+
 /// Verdicts, counted by cause.
 final class Tally {
     var stated = 0, checked = 0, wrong = 0, notCheckable = 0
@@ -117,7 +120,9 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
         runtime == nil ? (loadError != nil ? "the image cannot be loaded" : "not run") :
         generic ? "generic: no instance to ask" :
         mangled == nil ? "no mangling to look the type up by" :
-        resolved ? "the runtime gives no value" : "the mangling does not resolve"
+        resolved ? "the runtime gives no value" :
+        ["descriptor", "symbol"].contains(runtime?.first("resolved")?.first ?? "") ? noMetadata :
+        "the mangling does not resolve"
 
     func check(_ fact: String, _ stated: String, _ value: String?, cause: String) {
         if let value, value != "-" {
@@ -151,7 +156,7 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     let descriptorOnly = route == "descriptor"
     if let mangled {
         if descriptorOnly || route == "symbol" {
-            tally.notCheckable("no metadata to look up (private protocol, or no metadata record or accessor); the image's own descriptor symbols spell this mangling", generic: generic)
+            tally.notCheckable(noMetadata, generic: generic)
         } else if generic || runtime == nil {
             tally.notCheckable(missing, generic: generic)
         } else {
