@@ -57,3 +57,37 @@ func compareCases(_ type: Object, runtime: Observed?, resolved: Bool, generic: B
         }
     }
 }
+
+/// An enum's layout strategy and tag bytes from the runtime's own numbers: the payload cases are
+/// those whose field record names a payload type, and the tag bytes are what the value witness
+/// table's size leaves after the largest payload (an indirect payload is a reference). The tag's
+/// spare bits have no runtime query (they live in the value witnesses' code).
+func compareEnumLayout(_ type: Object, runtime: Observed?, generic: Bool, missing: String, tally: Tally) {
+    let name = string(type["name"]) ?? "?"
+    let cases = type["cases"] as? [Object] ?? []
+    let payloads = runtime?.lines["casepayload"] ?? []
+    let complete = runtime?.first("casecount")?.first == String(payloads.count) && payloads.count == cases.count
+    let reason = runtime == nil ? missing : "the runtime's case records are incomplete (an imported C enum)"
+    let payloadCases = payloads.filter { $0[1] == "1" }
+    if let strategy = string(type["enumStrategy"]) {
+        if complete {
+            let runtimeStrategy = payloadCases.isEmpty ? "no-payload" : payloadCases.count == 1 ? "single-payload" : "multi-payload"
+            tally.compare(name, "enumStrategy", stated: strategy, runtime: runtimeStrategy, cause: "enum strategy", generic: generic)
+        } else {
+            tally.notCheckable(reason, generic: generic)
+        }
+    }
+    if let tagBytes = int(type["enumTagBytes"]) {
+        let sizes = payloadCases.map { $0[2] == "1" ? MemoryLayout<UnsafeRawPointer>.size : Int($0[4]) }
+        if complete, let size = runtime?.first("layout").flatMap({ Int($0[0]) }), !sizes.contains(where: { $0 == nil }) {
+            let largest = sizes.compactMap { $0 }.max() ?? 0
+            tally.compare(name, "enumTagBytes", stated: String(tagBytes), runtime: String(size - largest),
+                          cause: "enum tag bytes", generic: generic)
+        } else {
+            tally.notCheckable(complete ? "the runtime cannot resolve a payload's type" : reason, generic: generic)
+        }
+    }
+    if type["enumTagSpareBits"] != nil {
+        tally.notCheckable("enum tag spare bits: no runtime query", generic: generic)
+    }
+}

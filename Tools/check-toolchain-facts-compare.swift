@@ -182,9 +182,7 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     checkNumber("alignment", type["alignment"], layout?[1], cause: "alignment")
     checkNumber("stride", type["stride"], layout?[2], cause: "stride")
     checkNumber("extraInhabitants", type["extraInhabitants"], layout?[3], cause: "extra inhabitants")
-    for key in ["enumTagBytes", "enumTagSpareBits", "enumStrategy"] where type[key] != nil {
-        tally.notCheckable("enum tag layout: no runtime query", generic: generic)
-    }
+    compareEnumLayout(type, runtime: resolved ? runtime : nil, generic: generic, missing: missing, tally: tally)
     if kind == "class" {
         let instance = runtime?.first("instance")
         checkNumber("instanceSize", type["instanceSize"], instance?[0], cause: "instance size")
@@ -350,6 +348,11 @@ let flips: [String: (cause: String, apply: (inout Object) -> String?)] = [
         cases[k]["payloadSize"] = size + 1
         type["cases"] = cases
         return "case \(string(cases[k]["name"]) ?? "?") payloadSize \(size) -> \(size + 1)"
+    }),
+    "tag-bytes": ("enum tag bytes", { type in
+        guard let bytes = int(type["enumTagBytes"]) else { return nil }
+        type["enumTagBytes"] = bytes + 1
+        return "enumTagBytes \(bytes) -> \(bytes + 1)"
     }),
     "case-name": ("case name differs", { type in
         guard var cases = type["cases"] as? [Object], let name = cases.first.flatMap({ string($0["name"]) }) else { return nil }
