@@ -51,6 +51,7 @@ final class Tally {
     var wrongFacts: [Object] = []
     var crashedTypes: [String] = []
     var viaAccessor = 0
+    var genericUnresolved: [String] = []
     var dwarfTypes = 0, dwarfFacts = 0
     let image: String
     init(image: String) { self.image = image }
@@ -88,7 +89,7 @@ final class Tally {
             "unknownRateNonGeneric": nonGenericFacts == 0 ? 0 : Double(unknownNonGeneric) / Double(nonGenericFacts),
             "wrongByCause": wrongByCause, "notCheckableByReason": notCheckableByReason,
             "unknownByFact": unknownByFact, "wrongFacts": wrongFacts, "crashedTypes": crashedTypes,
-            "resolvedViaAccessor": viaAccessor, "dwarfTypes": dwarfTypes,
+            "resolvedViaAccessor": viaAccessor, "dwarfTypes": dwarfTypes, "genericUnresolved": genericUnresolved,
         ]
     }
 }
@@ -157,6 +158,13 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     if let mangled {
         if descriptorOnly || route == "symbol" {
             tally.notCheckable(noMetadata, generic: generic)
+        } else if generic, let bound = runtime?.first("genericresolved") {
+            if bound.first == "1" {
+                tally.compare(name, "mangledName", stated: mangled, runtime: mangled, cause: "mangling does not resolve", generic: generic)
+            } else {
+                tally.notCheckable("generic mangling: no candidate arguments make it resolve (requirements not met, or the mangling names no type)", generic: generic)
+                tally.genericUnresolved.append("\(name)\t\(mangled)")
+            }
         } else if generic || runtime == nil {
             tally.notCheckable(missing, generic: generic)
         } else {

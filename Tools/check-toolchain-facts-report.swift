@@ -51,6 +51,19 @@ func tsv(_ parts: [String]) -> String {
     parts.map { String($0.map { $0 == "\t" || $0 == "\n" ? " " : $0 }) }.joined(separator: "\t")
 }
 
+/// The generic parameters a printed name binds (`A`, `B`: depth 0; `A1`: depth 1, as the
+/// demangler names them), counted when all are at depth 0; nil otherwise.
+func depthZeroParameters(_ name: String) -> Int? {
+    let expression = try! NSRegularExpression(pattern: #"(?<=[<, ])([A-Z])([0-9]*)(?=[>,.])"#)
+    var depthZero = Set<String>()
+    for match in expression.matches(in: name, range: NSRange(name.startIndex..., in: name)) {
+        guard let letter = Range(match.range(at: 1), in: name), let depth = Range(match.range(at: 2), in: name) else { continue }
+        if !name[depth].isEmpty { return nil }
+        depthZero.insert(String(name[letter]))
+    }
+    return depthZero.isEmpty ? nil : depthZero.count
+}
+
 // MARK: protocols, prepare
 
 func protocolsCommand(_ dumps: [String]) {
@@ -78,7 +91,7 @@ func prepareCommand(dump: String, protocolsPath: String, out: String) {
     for (index, type) in types(ofDump: dump).enumerated() {
         let generic = isInGenericContext(type)
         lines.append(tsv(["T", String(index), string(type["kind"]) ?? "-", string(type["mangledName"]) ?? "-",
-                          generic ? "1" : "0"]))
+                          generic ? "1" : "0", depthZeroParameters(string(type["name"]) ?? "").map(String.init) ?? "-"]))
         for (j, field) in (type["fields"] as? [Object] ?? []).enumerated() {
             lines.append(tsv(["F", String(j), string(field["mangledType"]) ?? "-"]))
         }

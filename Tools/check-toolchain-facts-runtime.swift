@@ -4,7 +4,7 @@
 // this file never sees a stated value and cannot agree with the dump by construction.
 //
 // Input (FACTCHECK_INPUT), tab-separated lines written by the report tool's `prepare`:
-//   T idx kind mangled|- generic(0|1)     a type
+//   T idx kind mangled|- generic(0|1) n|-  a type (n: its generic parameters, all at depth 0)
 //   F j mangledType|-                     its j-th stated field
 //   P protocolName protocolMangling       a conformance to check
 // Output (FACTCHECK_OUTPUT, appended, flushed per type): `B idx`, observations, `E idx`.
@@ -69,6 +69,8 @@ private struct TypeRequest {
     var kind: String
     var mangled: String?
     var generic: Bool
+    /// Generic parameters, all at depth 0 (nil: none, or some deeper).
+    var parameters: Int? = nil
     var fields: [String?] = []
     var protocols: [(name: String, mangled: String)] = []
 }
@@ -261,7 +263,12 @@ private func observeCases(of type: Any.Type, output: Output) {
 private func observe(_ request: TypeRequest, output: Output) {
     guard let mangled = request.mangled else { return }
     output.line("demangled", demangle(mangled) ?? "-")
-    if request.generic { return }
+    if request.generic {
+        if request.kind != "protocol", let parameters = request.parameters {
+            observeGenericMangling(mangled, parameters: parameters, output: output)
+        }
+        return
+    }
     let lookup = request.kind == "protocol" ? mangled + "_p" : mangled
     let resolved = request.kind == "protocol" ? lookUp(lookup).map { ($0, 1) } : resolve(lookup)
     guard let (type, route) = resolved else {
@@ -336,7 +343,8 @@ private func readRequests(path: String) -> [TypeRequest] {
         switch parts.first {
         case "T" where parts.count >= 5:
             requests.append(TypeRequest(index: Int(parts[1]) ?? -1, kind: parts[2],
-                                        mangled: parts[3] == "-" ? nil : parts[3], generic: parts[4] == "1"))
+                                        mangled: parts[3] == "-" ? nil : parts[3], generic: parts[4] == "1",
+                                        parameters: parts.count > 5 ? Int(parts[5]) : nil))
         case "F" where parts.count >= 3 && !requests.isEmpty:
             requests[requests.count - 1].fields.append(parts[2] == "-" ? nil : parts[2])
         case "P" where parts.count >= 3 && !requests.isEmpty:

@@ -21,6 +21,7 @@ func summaryCommand(details: String, results: [String], format: String) {
     var wrongFacts: [Object] = []
     var crashed: [String] = []
     var loadErrors: [String] = []
+    var genericUnresolved: [String] = []
     for path in results {
         guard let result = readJSON(path) as? Object else { continue }
         rows.append(result)
@@ -30,11 +31,16 @@ func summaryCommand(details: String, results: [String], format: String) {
         merge(&unknownByFact, result["unknownByFact"])
         wrongFacts += result["wrongFacts"] as? [Object] ?? []
         if let loadError = string(result["loadError"]) { loadErrors.append("\(string(result["image"]) ?? "?"): \(loadError)") }
+        genericUnresolved += (result["genericUnresolved"] as? [String] ?? []).map { "\(string(result["image"]) ?? "?")\t\($0)" }
         crashed += (result["crashedTypes"] as? [String] ?? []).map { "\(string(result["image"]) ?? "?"): \($0)" }
     }
     var detail = "# every wrong fact: image, type, fact, stated, runtime, cause\n"
     for fact in wrongFacts {
         detail += tsv(["image", "type", "fact", "stated", "runtime", "cause"].map { string(fact[$0]) ?? "" }) + "\n"
+    }
+    if !genericUnresolved.isEmpty {
+        detail += "# generic types whose mangling no candidate arguments resolve (not counted wrong): image, type, mangling\n"
+        detail += genericUnresolved.joined(separator: "\n") + "\n"
     }
     if !crashed.isEmpty { detail += "# types the runtime crashed on\n" + crashed.joined(separator: "\n") + "\n" }
     do { try detail.write(toFile: details, atomically: true, encoding: .utf8) } catch { fail("cannot write \(details): \(error)") }
@@ -49,6 +55,7 @@ func summaryCommand(details: String, results: [String], format: String) {
         totals["unknownByFact"] = unknownByFact
         totals["crashedTypes"] = crashed
         totals["loadErrors"] = loadErrors
+        totals["genericUnresolved"] = genericUnresolved
         summary["total"] = totals
         let data = try! JSONSerialization.data(withJSONObject: summary, options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data, as: UTF8.self))
@@ -70,6 +77,7 @@ func summaryCommand(details: String, results: [String], format: String) {
     line("**total (\(rows.count) images)**", total)
     print("\nC/C++ types read from DWARF, not Swift types and not checked here: \(total["dwarfTypes"] ?? 0)")
     print("Swift types found only through their metadata accessor (the runtime's lookup by name fails): \(total["resolvedViaAccessor"] ?? 0)")
+    print("generic types whose mangling no candidate arguments resolve (listed in the details file): \(genericUnresolved.count)")
     print("\nwrong facts by cause:")
     for (cause, count) in ranked(wrongByCause) { print("  \(count)\t\(cause)") }
     print("unknown facts by fact:")
