@@ -2,7 +2,7 @@
 // each tag, payload types and sizes from the payload metadata the runtime resolves from each
 // case's loaded field record (as Mirror does), `indirect` from that record's flag.
 
-func compareCases(_ type: Object, runtime: Observed?, resolved: Bool, generic: Bool, missing: String, tally: Tally) {
+func compareCases(_ type: Object, runtime: Observed?, resolved: Bool, generic: Bool, instance: Bool, missing: String, tally: Tally) {
     let name = string(type["name"]) ?? "?"
     let cases = type["cases"] as? [Object] ?? []
     if cases.isEmpty { return }
@@ -34,13 +34,13 @@ func compareCases(_ type: Object, runtime: Observed?, resolved: Bool, generic: B
         let payloadType = string(enumCase["payloadType"])
         if payloadType == "<unresolved>" {
             tally.unknown("case payloadType", generic: generic)
-        } else if let payload, payload[3] != "?" {
+        } else if let payload, payload[3] != "?", !instance || payloadType == nil || payload[1] == "0" {
             let stated = payloadType ?? "(no payload)"
             let verdict = payload[1] == "0" ? (stated, "(no payload)") : nameVerdict(stated: stated, runtime: [payload[3]])!
             tally.compare(name, "\(label).payloadType", stated: verdict.0, runtime: verdict.1,
                           cause: "case payload type differs", generic: generic)
         } else if payloadType != nil {
-            tally.notCheckable(payload == nil ? reason : "the runtime cannot resolve the payload's type", generic: generic)
+            tally.notCheckable(payload == nil ? reason : instance ? "generic: the instance spells arguments, not parameters" : "the runtime cannot resolve the payload's type", generic: generic)
         }
         guard payloadType != nil, payloadType != "<unresolved>" else { continue }
         if let size = int(enumCase["payloadSize"]) {

@@ -114,12 +114,17 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     let kind = string(type["kind"]) ?? "?"
     let mangled = string(type["mangledName"])
     let runtime = observed.flatMap { $0.finished ? $0 : nil }
-    let resolved = ["1", "2"].contains(runtime?.first("resolved")?.first ?? "0")
+    let resolved = ["1", "2", "3"].contains(runtime?.first("resolved")?.first ?? "0")
+    // A generic type is asked through one instance (route 3): every fact it states must hold for
+    // that instance too, except the ones that spell its parameters (names, the superclass,
+    // manglings, payload types) and conformances, which may be conditional.
+    let instance = runtime?.first("resolved")?.first == "3"
     if crashed { tally.crashedTypes.append(name) }
     // Why a fact of this type has no runtime value.
     let missing: String = crashed ? "the runtime crashed on this type" :
         runtime == nil ? (loadError != nil ? "the image cannot be loaded" : "not run") :
-        generic ? "generic: no instance to ask" :
+        generic && !instance ? "generic: no instance to ask" :
+        instance ? "generic: the instance spells arguments, not parameters" :
         mangled == nil ? "no mangling to look the type up by" :
         resolved ? "the runtime gives no value" :
         ["descriptor", "symbol"].contains(runtime?.first("resolved")?.first ?? "") ? noMetadata :
@@ -146,7 +151,7 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     // The runtime's names of the type: `_typeName` of its metadata, and the runtime demangler's
     // reading of the mangling that gave that metadata (or, unresolved, of the stated mangling).
     let demangled = runtime?.first("demangled")?.first
-    let candidates = ((resolved ? [runtime?.first("typename")?.first] : []) + [demangled]).compactMap { $0 }.filter { $0 != "-" }
+    let candidates = ((resolved && !instance ? [runtime?.first("typename")?.first] : []) + [demangled]).compactMap { $0 }.filter { $0 != "-" }
     if runtime?.first("resolved")?.first == "2" { tally.viaAccessor += 1 }
     if let verdict = nameVerdict(stated: name, runtime: candidates), runtime != nil {
         tally.compare(name, "name", stated: verdict.stated, runtime: verdict.runtime, cause: "name differs", generic: generic)
@@ -174,7 +179,9 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     } else {
         tally.unknown("mangledName", generic: generic)
     }
-    check("kind", expectedKind(kind), resolved ? runtime?.first("metakind")?.first : nil, cause: "kind differs")
+    // Optional's metadata kind (0x202) is one of the runtime's enum kinds.
+    let runtimeKind = runtime?.first("metakind")?.first.map { kind == "enum" && $0 == "202" ? "201" : $0 }
+    check("kind", expectedKind(kind), resolved ? runtimeKind : nil, cause: "kind differs")
     if let module = string(type["module"]) {
         check("module", module, resolved || descriptorOnly ? runtime?.first("module")?.first : nil, cause: "module differs")
     } else {
@@ -192,14 +199,14 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     checkNumber("extraInhabitants", type["extraInhabitants"], layout?[3], cause: "extra inhabitants")
     compareEnumLayout(type, runtime: resolved ? runtime : nil, generic: generic, missing: missing, tally: tally)
     if kind == "class" {
-        let instance = runtime?.first("instance")
-        checkNumber("instanceSize", type["instanceSize"], instance?[0], cause: "instance size")
-        checkNumber("instanceAlignment", type["instanceAlignment"], instance?[1], cause: "instance alignment")
+        let objectLayout = runtime?.first("instance")
+        checkNumber("instanceSize", type["instanceSize"], objectLayout?[0], cause: "instance size")
+        checkNumber("instanceAlignment", type["instanceAlignment"], objectLayout?[1], cause: "instance alignment")
         let runtimeSuperclass = runtime?.first("superclass")?.first
         if let superclass = string(type["superclass"]) {
-            let verdict = resolved ? runtimeSuperclass.flatMap { nameVerdict(stated: superclass, runtime: [$0]) } : nil
+            let verdict = resolved && !instance ? runtimeSuperclass.flatMap { nameVerdict(stated: superclass, runtime: [$0]) } : nil
             check("superclass", verdict?.stated ?? superclass, verdict?.runtime, cause: "superclass differs")
-        } else if let runtimeSuperclass, runtimeSuperclass != "-" {
+        } else if let runtimeSuperclass, runtimeSuperclass != "-", !instance {
             tally.unknown("superclass", generic: generic)
         }
     }
@@ -210,14 +217,14 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
             tally.compare(name, "conforms to \(protocolName)", stated: "1", runtime: value,
                           cause: "conformance not found", generic: generic)
         } else {
-            tally.notCheckable(runtime == nil || generic || !resolved ? missing : "protocol's mangling unknown", generic: generic)
+            tally.notCheckable(runtime == nil || generic || !resolved ? (instance ? "generic: a conformance may be conditional" : missing) : "protocol's mangling unknown", generic: generic)
         }
     }
-    compareFields(type, runtime: runtime, resolved: resolved, generic: generic, missing: missing, tally: tally)
-    compareCases(type, runtime: runtime, resolved: resolved, generic: generic, missing: missing, tally: tally)
+    compareFields(type, runtime: runtime, resolved: resolved, generic: generic, instance: instance, missing: missing, tally: tally)
+    compareCases(type, runtime: runtime, resolved: resolved, generic: generic, instance: instance, missing: missing, tally: tally)
 }
 
-func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: Bool, missing: String, tally: Tally) {
+func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: Bool, instance: Bool, missing: String, tally: Tally) {
     let name = string(type["name"]) ?? "?"
     let fields = type["fields"] as? [Object] ?? []
     if fields.isEmpty { return }
@@ -272,7 +279,7 @@ func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: 
         let mangling = manglings.first { $0.first == String(j) }
         if typeName == "<unresolved>" {
             tally.unknown("field type", generic: generic)
-        } else if let observed {
+        } else if let observed, !instance {
             // With a mangling that resolved to the field's very metadata, its demangled reading is
             // the runtime's spelling too (`P & AnyObject` for what `_typeName` prints `P`).
             let ownership = string(field["ownership"]) ?? "strong"
@@ -288,7 +295,7 @@ func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: 
             let prefix = ownership == "strong" ? "" : ownership + " "
             check("type", normalizedName(prefix + typeName), normalizedName(demangled), cause: "field type name differs")
         } else {
-            tally.notCheckable(reason, generic: generic)
+            tally.notCheckable(generic ? missing : reason, generic: generic)
         }
         if field["mangledType"] is String {
             let privateMangling = (string(field["mangledType"]) ?? "").range(of: "33_[0-9A-F]{32}LL", options: .regularExpression) != nil
@@ -301,7 +308,7 @@ func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: 
                       cause: mangling[1] == "unresolved" ? "field mangling does not resolve" : "field mangling names another type",
                       needsType: true)
             } else {
-                tally.notCheckable(reason, generic: generic)
+                tally.notCheckable(generic ? missing : reason, generic: generic)
             }
         } else {
             tally.unknown("field mangledType", generic: generic)

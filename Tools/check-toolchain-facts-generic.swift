@@ -22,15 +22,15 @@ private func descriptor(of type: Any.Type) -> UnsafeRawPointer? {
 }
 
 /// `genericresolved 1 <instance name>` when some choice of candidate arguments makes the
-/// runtime resolve the mangling, `genericresolved 0` when none does.
-func observeGenericMangling(_ mangled: String, parameters: Int, output: Output) {
+/// runtime resolve the mangling (and that instance), `genericresolved 0` when none does.
+func observeGenericMangling(_ mangled: String, parameters: Int, output: Output) -> Any.Type? {
     let context: UnsafeRawPointer?
     switch parameters {
     case 1: context = descriptor(of: [Int].self)
     case 2: context = descriptor(of: KeyValuePairs<Int, Int>.self)
-    default: return
+    default: return nil
     }
-    guard let context else { return }
+    guard let context else { return nil }
     var choices: [[Any.Type]] = candidates.map { [$0] }
     if parameters == 2 { choices = candidates.flatMap { first in candidates.map { [first, $0] } } }
     var name = mangled
@@ -40,9 +40,11 @@ func observeGenericMangling(_ mangled: String, parameters: Int, output: Output) 
             name.withUTF8 { getTypeByMangledNameInContext($0.baseAddress!, UInt($0.count), context, UnsafeRawPointer(buffer.baseAddress!)) }
         }
         if let metadata {
-            output.line("genericresolved", "1", _typeName(unsafeBitCast(metadata, to: Any.Type.self), qualified: true))
-            return
+            let instance = unsafeBitCast(metadata, to: Any.Type.self)
+            output.line("genericresolved", "1", _typeName(instance, qualified: true))
+            return instance
         }
     }
     output.line("genericresolved", "0")
+    return nil
 }

@@ -1,7 +1,7 @@
 // The runtime side of Tools/check-toolchain-facts: runs inside a process that has the checked
 // image loaded (dlopen'ed by the host, or the executable itself under LD_PRELOAD) and prints what
-// the Swift runtime says about each listed type. It compares nothing: the report step does, so
-// this file never sees a stated value and cannot agree with the dump by construction.
+// the Swift runtime says about each listed type. It compares nothing: the report step does; this
+// file sees only the manglings it must look types up by, never a stated value.
 //
 // Input (FACTCHECK_INPUT), tab-separated lines written by the report tool's `prepare`:
 //   T idx kind mangled|- generic(0|1) n|-  a type (n: its generic parameters, all at depth 0)
@@ -195,6 +195,8 @@ private func protocolDescriptor(ofExistential type: Any.Type) -> UnsafeRawPointe
     return UnsafeRawPointer(bitPattern: reference)
 }
 
+/// For an instance of a generic type the stated field manglings spell parameters: they are only
+/// demangled, not looked up.
 private func observeFields(of type: Any.Type, isClass: Bool, request: TypeRequest, output: Output) {
     let count = recursiveChildCount(type)
     output.line("fieldcount", String(count))
@@ -220,6 +222,10 @@ private func observeFields(of type: Any.Type, isClass: Bool, request: TypeReques
     let first = fieldTypes.count - request.fields.count
     for (j, mangled) in request.fields.enumerated() {
         guard let mangled else { continue }
+        if request.generic {
+            output.line("fieldmangled", String(j), "generic", "-", demangle(mangled) ?? "-")
+            continue
+        }
         let resolved = resolve(mangled)?.type
         let runtimeIndex = first + j
         let same = resolved.map { runtimeIndex >= 0 && runtimeIndex < fieldTypes.count && address($0) == fieldTypes[runtimeIndex] }
@@ -263,14 +269,20 @@ private func observeCases(of type: Any.Type, output: Output) {
 private func observe(_ request: TypeRequest, output: Output) {
     guard let mangled = request.mangled else { return }
     output.line("demangled", demangle(mangled) ?? "-")
+    var request = request
+    let resolved: (type: Any.Type, route: Int)?
     if request.generic {
-        if request.kind != "protocol", let parameters = request.parameters {
-            observeGenericMangling(mangled, parameters: parameters, output: output)
-        }
-        return
+        // One instance, bound to arguments that meet the type's requirements: a fact stated for
+        // the generic type holds for every instance, so for this one too. Field manglings name
+        // the parameters and are not looked up; conformances may be conditional and are not asked.
+        guard request.kind != "protocol", let parameters = request.parameters,
+              let instance = observeGenericMangling(mangled, parameters: parameters, output: output) else { return }
+        request.protocols = []
+        resolved = (instance, 3)
+    } else {
+        let lookup = request.kind == "protocol" ? mangled + "_p" : mangled
+        resolved = request.kind == "protocol" ? lookUp(lookup).map { ($0, 1) } : resolve(lookup)
     }
-    let lookup = request.kind == "protocol" ? mangled + "_p" : mangled
-    let resolved = request.kind == "protocol" ? lookUp(lookup).map { ($0, 1) } : resolve(lookup)
     guard let (type, route) = resolved else {
         // No metadata to be had (a private protocol; a type without a metadata record or
         // accessor): its loaded descriptor, found by its symbol, still says which module declares
@@ -287,7 +299,8 @@ private func observe(_ request: TypeRequest, output: Output) {
         }
         return
     }
-    // 2: the runtime's lookup failed; the image's accessor named by this mangling gave the metadata.
+    // 2: the runtime's lookup failed; the image's accessor named by this mangling gave the
+    // metadata. 3: an instance of a generic type.
     output.line("resolved", String(route))
     output.line("typename", _typeName(type, qualified: true))
     let kind = metadataKind(type)
