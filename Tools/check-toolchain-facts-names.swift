@@ -127,13 +127,24 @@ func comparable(stated: String, runtime: String) -> (stated: String, runtime: St
     return (stated, runtime)
 }
 
-/// The stated name against every spelling the runtime gives of the same type (`_typeName`, and the
-/// demangler's reading of a mangling that resolved to that very metadata): the pair to compare.
+/// The stated name against the runtime's `_typeName` (the first candidate). The dump prints a
+/// mangling only where it demangles to the printed name, so the demangler's reading of that
+/// mangling (the other candidates) agrees by construction: it stands in only where `_typeName`
+/// cannot print the name at all (a type in an anonymous context) or prints it in another scheme
+/// (C++ namespaces, a class-bound existential's `& AnyObject`).
 func nameVerdict(stated: String, runtime candidates: [String]) -> (stated: String, runtime: String)? {
     guard let first = candidates.first else { return nil }
-    for candidate in candidates {
+    let primary = comparable(stated: stated, runtime: first)
+    if primary.stated == primary.runtime { return primary }
+    let unprintable = first.contains("(unknown context at $") || first.contains("::")
+    for candidate in candidates.dropFirst() where unprintable || sameButForAnyObject(stated, first) {
         let pair = comparable(stated: stated, runtime: candidate)
         if pair.stated == pair.runtime { return pair }
     }
-    return comparable(stated: stated, runtime: first)
+    return primary
+}
+
+/// `P & Swift.AnyObject` where `_typeName` prints `P`: the same class-bound existential.
+func sameButForAnyObject(_ stated: String, _ runtime: String) -> Bool {
+    normalizedName(stated).replacingAll(" & Swift.AnyObject", with: "") == normalizedName(runtime)
 }
