@@ -153,7 +153,12 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
     let demangled = runtime?.first("demangled")?.first
     let candidates = ((resolved && !instance ? [runtime?.first("typename")?.first] : []) + [demangled]).compactMap { $0 }.filter { $0 != "-" }
     if runtime?.first("resolved")?.first == "2" { tally.viaAccessor += 1 }
-    if let verdict = nameVerdict(stated: name, runtime: candidates), runtime != nil {
+    if instance, let bound = runtime?.first("genericresolved"), bound.count >= 3, !name.contains(" where ") {
+        // The instance's `_typeName` against the stated name with its parameters replaced by the
+        // instance's arguments (`A`, `B`: depth 0, indices 0 and 1, as the demangler names them).
+        let verdict = nameVerdict(stated: substitutingParameters(in: name, with: Array(bound.dropFirst(2))), runtime: [bound[1]])!
+        tally.compare(name, "name", stated: verdict.stated, runtime: verdict.runtime, cause: "name differs", generic: generic)
+    } else if let verdict = nameVerdict(stated: name, runtime: candidates), runtime != nil {
         tally.compare(name, "name", stated: verdict.stated, runtime: verdict.runtime, cause: "name differs", generic: generic)
     } else {
         tally.notCheckable(missing, generic: generic)
@@ -164,7 +169,9 @@ func compareType(_ type: Object, observed: Observed?, crashed: Bool, loadError: 
         if descriptorOnly || route == "symbol" {
             tally.notCheckable(noMetadata, generic: generic)
         } else if generic, let bound = runtime?.first("genericresolved") {
-            if bound.first == "1" {
+            if bound.first == "value" {
+                tally.notCheckable("generic mangling with a value parameter: no candidate binds it", generic: generic)
+            } else if bound.first == "1" {
                 tally.compare(name, "mangledName", stated: mangled, runtime: mangled, cause: "mangling does not resolve", generic: generic)
             } else {
                 tally.notCheckable("generic mangling: no candidate arguments make it resolve (requirements not met, or the mangling names no type)", generic: generic)

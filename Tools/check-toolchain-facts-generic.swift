@@ -21,7 +21,7 @@ private func descriptor(of type: Any.Type) -> UnsafeRawPointer? {
     address(type).load(fromByteOffset: 8, as: UnsafeRawPointer?.self)
 }
 
-/// `genericresolved 1 <instance name>` when some choice of candidate arguments makes the
+/// `genericresolved 1 <instance name> <argument names>` when some choice of candidate arguments makes the
 /// runtime resolve the mangling (and that instance), `genericresolved 0` when none does.
 func observeGenericMangling(_ mangled: String, parameters: Int, output: Output) -> Any.Type? {
     let context: UnsafeRawPointer?
@@ -41,10 +41,28 @@ func observeGenericMangling(_ mangled: String, parameters: Int, output: Output) 
         }
         if let metadata {
             let instance = unsafeBitCast(metadata, to: Any.Type.self)
-            output.line("genericresolved", "1", _typeName(instance, qualified: true))
+            // A value parameter (`InlineArray<let count: Int, …>`) took a metadata pointer as its
+            // value: the instance is meaningless.
+            if bindsValueParameter(_typeName(instance, qualified: true)) {
+                output.line("genericresolved", "value")
+                return nil
+            }
+            var parts = ["genericresolved", "1", _typeName(instance, qualified: true)]
+            parts += arguments.map { _typeName($0, qualified: true) }
+            output.line(parts)
             return instance
         }
     }
     output.line("genericresolved", "0")
     return nil
+}
+
+/// Whether a bound name has an integer argument (`Swift.InlineArray<140063392245400, Swift.Int>`).
+private func bindsValueParameter(_ name: String) -> Bool {
+    let characters = Array(name)
+    for (i, character) in characters.enumerated() where character.isNumber && i > 0 {
+        let before = characters[i - 1]
+        if before == "<" || (before == " " && i > 1 && characters[i - 2] == ",") { return true }
+    }
+    return false
 }

@@ -148,3 +148,17 @@ func nameVerdict(stated: String, runtime candidates: [String]) -> (stated: Strin
 func sameButForAnyObject(_ stated: String, _ runtime: String) -> Bool {
     normalizedName(stated).replacingAll(" & Swift.AnyObject", with: "") == normalizedName(runtime)
 }
+
+/// A generic type's printed name with its depth-0 parameters (`A`, `B`, … in index order) replaced
+/// by argument names: `Swift.Dictionary<A, B>.Index` with `Swift.Int`, `Swift.String` gives
+/// `Swift.Dictionary<Swift.Int, Swift.String>.Index`.
+func substitutingParameters(in name: String, with arguments: [String]) -> String {
+    var text = name
+    for (index, argument) in arguments.enumerated() {
+        let parameter = String(UnicodeScalar(UInt8(65 + index)))
+        let expression = try! NSRegularExpression(pattern: "(?<=[<, ])" + parameter + "(?=[>,.])")
+        text = expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text),
+                                                   withTemplate: NSRegularExpression.escapedTemplate(for: argument))
+    }
+    return text
+}

@@ -81,7 +81,8 @@ final class Output {
         guard let f = fopen(path, "a") else { fatalError("factcheck: cannot open \(path)") }
         file = f
     }
-    func line(_ parts: String...) {
+    func line(_ parts: String...) { line(parts) }
+    func line(_ parts: [String]) {
         let text = parts.map { $0.replacingTabsAndNewlines() }.joined(separator: "\t") + "\n"
         fputs(text, file)
     }
