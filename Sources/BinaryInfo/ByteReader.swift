@@ -28,6 +28,14 @@ extension ByteReader {
         return T(littleEndian: value)
     }
 
+    /// Copies `count` bytes at `address` into a new array.
+    func bytes(at address: UInt64, count: Int, what: @autoclosure () -> String) throws(BinaryInfoError) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+        defer { buffer.deallocate() }
+        try fetch(into: buffer, from: address, what: what())
+        return Array(buffer)
+    }
+
     /// Resolves a 32-bit self-relative offset stored at `address`: `nil` when the offset is zero
     /// (the ABI's null), otherwise `address + offset`, overflow-checked.
     func relativeTarget(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64? {

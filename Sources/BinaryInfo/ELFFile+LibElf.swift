@@ -436,10 +436,12 @@ struct ELFFile: Sendable {
             let (end, overflow) = segment.offset.addingReportingOverflow(segment.fileSize)
             guard !overflow, end <= UInt64(fileSize), let size = Int(exactly: segment.fileSize), let offset = Int64(exactly: segment.offset)
             else {
-                throw BinaryInfoError.truncatedCore(path: path, segmentAddress: nil, neededSize: overflow ? .max : end, fileSize: UInt64(fileSize))
+                throw BinaryInfoError.truncatedCore(
+                    path: path, segmentAddress: nil, neededSize: overflow ? .max : end, fileSize: UInt64(fileSize))
             }
             guard let data = elf_getdata_rawchunk(elf, offset, size, ELF_T_NHDR) else {
-                throw BinaryInfoError.malformedELF(path: path, detail: "unreadable note segment at offset \(segment.offset): \(lastError())")
+                throw BinaryInfoError.malformedELF(
+                    path: path, detail: "unreadable note segment at offset \(segment.offset): \(lastError())")
             }
             var cursor = 0
             while cursor < size {
@@ -449,7 +451,8 @@ struct ELFFile: Sendable {
                 let next = gelf_getnote(data, cursor, &header, &nameOffset, &descriptorOffset)
                 guard next > cursor else {
                     throw BinaryInfoError.malformedELF(
-                        path: path, detail: "malformed note at offset \(segment.offset + UInt64(cursor)) of the note segment at \(segment.offset)")
+                        path: path,
+                        detail: "malformed note at offset \(segment.offset + UInt64(cursor)) of the note segment at \(segment.offset)")
                 }
                 var owner = ""
                 if header.n_namesz > 0, let base = data.pointee.d_buf {

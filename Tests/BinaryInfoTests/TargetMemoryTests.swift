@@ -19,7 +19,8 @@ final class TargetProcess {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let clang = URL(fileURLWithPath: FixtureToolchain.swiftc).deletingLastPathComponent().appendingPathComponent("clang").path
         let output = directory + "/target_process"
-        try FixtureToolchain.run(clang, ["-O1", "-g0", "-o", output, FixtureToolchain.fixturesDirectory + "/target_process.c"], in: directory)
+        try FixtureToolchain.run(
+            clang, ["-O1", "-g0", "-o", output, FixtureToolchain.fixturesDirectory + "/target_process.c"], in: directory)
         return output
     }.mapError { $0 as? FixtureError ?? FixtureError(message: "\($0)") }
 
@@ -90,7 +91,9 @@ struct TargetMemoryTests {
             _ = try MemoryMap(parsing: "7f00-7f10 r-xp 00000000 08:01 42 /bin/true\nnonsense\n", path: "process 9")
             Issue.record("a malformed line was accepted")
         } catch {
-            #expect(error.description == "process 9: malformed Swift metadata: maps line at 0x2: not 'start-end perms offset dev inode [name]': nonsense")
+            #expect(
+                error.description
+                    == "process 9: malformed Swift metadata: maps line at 0x2: not 'start-end perms offset dev inode [name]': nonsense")
         }
     }
 
@@ -136,7 +139,9 @@ struct CoreFileTests {
         // The auxiliary vector's AT_ENTRY (9) lies in a mapping of the executable.
         let entry = try #require(core.auxiliaryVector.first { $0.key == 9 }?.value)
         #expect(core.mappedFiles.contains { $0.path == target.executable && ($0.start..<$0.end).contains(entry) })
-        #expect(throws: BinaryInfoError.unmapped(path: path, what: "memory", address: 0x10, length: 8)) { try core.bytes(at: 0x10, count: 8) }
+        #expect(throws: BinaryInfoError.unmapped(path: path, what: "memory", address: 0x10, length: 8)) {
+            try core.bytes(at: 0x10, count: 8)
+        }
     }
 
     @Test func truncatedCoreIsRefusedWithTheSegment() throws {
@@ -175,8 +180,10 @@ struct CoreFileTests {
         }
         let shortenedPath = path + ".short"
         try shortened.write(to: URL(fileURLWithPath: shortenedPath))
-        #expect(throws: BinaryInfoError.truncatedCore(
-            path: shortenedPath, segmentAddress: load.address, neededSize: load.offset + load.fileSize, fileSize: UInt64(loadCut))) {
+        #expect(
+            throws: BinaryInfoError.truncatedCore(
+                path: shortenedPath, segmentAddress: load.address, neededSize: load.offset + load.fileSize, fileSize: UInt64(loadCut))
+        ) {
             try CoreFile(path: shortenedPath)
         }
     }
@@ -190,7 +197,8 @@ struct CoreFileTests {
         } catch {
             #expect(
                 error.description
-                    == "\(target.executable): unsupported ELF file: not a core file (ELF type 3); give a PID or a core file made by gcore or the kernel")
+                    == "\(target.executable): unsupported ELF file: not a core file (ELF type 3); give a PID or a core file made by gcore or the kernel"
+            )
         }
         var data = try Data(contentsOf: URL(fileURLWithPath: path))
         // e_machine (offset 18): a machine other than this one's.
@@ -207,7 +215,8 @@ struct CoreFileTests {
         } catch {
             #expect(
                 error.description
-                    == "\(foreign): unsupported ELF file: a core of an \(otherName) process; this typeinfo reads \(host) cores (run it on the machine the core came from)")
+                    == "\(foreign): unsupported ELF file: a core of an \(otherName) process; this typeinfo reads \(host) cores (run it on the machine the core came from)"
+            )
         }
     }
 }

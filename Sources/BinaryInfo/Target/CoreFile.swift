@@ -66,7 +66,8 @@ public struct CoreFile: Sendable {
         guard let host = ELFMachine.host, file.machine == host.rawValue else {
             throw BinaryInfoError.unsupported(
                 path: path,
-                detail: "a core of an \(file.architecture) process; this typeinfo reads \(ELFMachine.host.map { $0.architectureName(isLittleEndian: true) } ?? "no") cores (run it on the machine the core came from)"
+                detail:
+                    "a core of an \(file.architecture) process; this typeinfo reads \(ELFMachine.host.map { $0.architectureName(isLittleEndian: true) } ?? "no") cores (run it on the machine the core came from)"
             )
         }
         architecture = file.architecture
@@ -80,12 +81,14 @@ public struct CoreFile: Sendable {
             }
             guard segment.fileSize <= segment.memorySize, !segment.address.addingReportingOverflow(segment.memorySize).overflow else {
                 throw BinaryInfoError.malformedELF(
-                    path: path, detail: "core segment at 0x\(String(segment.address, radix: 16)) holds more file bytes than memory, or wraps")
+                    path: path,
+                    detail: "core segment at 0x\(String(segment.address, radix: 16)) holds more file bytes than memory, or wraps")
             }
         }
         for (lower, upper) in zip(segments, segments.dropFirst()) where upper.address - lower.address < lower.memorySize {
             throw BinaryInfoError.malformedELF(
-                path: path, detail: "core segments at 0x\(String(lower.address, radix: 16)) and 0x\(String(upper.address, radix: 16)) overlap")
+                path: path,
+                detail: "core segments at 0x\(String(lower.address, radix: 16)) and 0x\(String(upper.address, radix: 16)) overlap")
         }
         let notes = CoreNotes(bytes: bytes)
         threadCount = file.notes.filter(\.isThreadStatus).count
@@ -102,10 +105,7 @@ public struct CoreFile: Sendable {
     /// - Throws: ``BinaryInfoError/unmapped(path:what:address:length:)`` when a byte of the range
     ///   was not mapped, or was left out of the core.
     public func bytes(at address: UInt64, count: Int) throws(BinaryInfoError) -> [UInt8] {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
-        defer { buffer.deallocate() }
-        try fetch(into: buffer, from: address, what: "memory")
-        return Array(buffer)
+        try bytes(at: address, count: count, what: "memory")
     }
 }
 

@@ -4,7 +4,8 @@ struct CoreNotes {
     let bytes: FileBytes
 
     /// Reads a little-endian integer `offset` bytes into `note`'s descriptor.
-    private func read<T: FixedWidthInteger>(_ type: T.Type, _ note: ImageNote, at offset: UInt64, what: String) throws(BinaryInfoError) -> T {
+    private func read<T: FixedWidthInteger>(_ type: T.Type, _ note: ImageNote, at offset: UInt64, what: String) throws(BinaryInfoError) -> T
+    {
         let size = UInt64(MemoryLayout<T>.size)
         guard offset <= note.descriptorSize, size <= note.descriptorSize - offset else {
             throw BinaryInfoError.malformedELF(

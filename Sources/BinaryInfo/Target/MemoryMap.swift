@@ -53,7 +53,8 @@ public struct MemoryMap: Sendable {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             guard let mapping = Self.mapping(line) else {
                 throw BinaryInfoError.malformedRecord(
-                    path: path, what: "maps line", address: UInt64(number + 1), detail: "not 'start-end perms offset dev inode [name]': \(line.prefix(120))")
+                    path: path, what: "maps line", address: UInt64(number + 1),
+                    detail: "not 'start-end perms offset dev inode [name]': \(line.prefix(120))")
             }
             mappings.append(mapping)
         }

@@ -15,22 +15,27 @@ enum ProcessAccess {
 
     static func denialReason(processID: Int32) -> String {
         let scope = text(of: "/proc/sys/kernel/yama/ptrace_scope").flatMap { Int($0.filter { !$0.isWhitespace }) }
-        let privileged = statusField("CapEff", of: "self").flatMap { UInt64($0, radix: 16) }.map { $0 & systemTraceCapability != 0 } ?? false
+        let privileged =
+            statusField("CapEff", of: "self").flatMap { UInt64($0, radix: 16) }.map { $0 & systemTraceCapability != 0 } ?? false
         let ownUser = geteuid()
         let targetUser = statusField("Uid", of: "\(processID)").flatMap { $0.split(separator: "\t").first.flatMap { UInt32($0) } }
         if scope == 3 {
             return "kernel.yama.ptrace_scope is 3, which lets no process read another's memory until the machine restarts"
         }
         if !privileged, let targetUser, targetUser != ownUser {
-            return "the process belongs to user \(targetUser) and typeinfo runs as user \(ownUser); run it as that user, or as root (CAP_SYS_PTRACE)"
+            return
+                "the process belongs to user \(targetUser) and typeinfo runs as user \(ownUser); run it as that user, or as root (CAP_SYS_PTRACE)"
         }
         if !privileged, scope == 2 {
-            return "kernel.yama.ptrace_scope is 2, which lets only processes with CAP_SYS_PTRACE read another's memory; run typeinfo as root"
+            return
+                "kernel.yama.ptrace_scope is 2, which lets only processes with CAP_SYS_PTRACE read another's memory; run typeinfo as root"
         }
         if !privileged, scope == 1 {
-            return "kernel.yama.ptrace_scope is 1, which lets a process read only its own descendants; run typeinfo as root (CAP_SYS_PTRACE), or set the sysctl to 0"
+            return
+                "kernel.yama.ptrace_scope is 1, which lets a process read only its own descendants; run typeinfo as root (CAP_SYS_PTRACE), or set the sysctl to 0"
         }
-        return "the kernel refused to let typeinfo read the process (it may have made itself undumpable, or run a setuid program); run typeinfo as root (CAP_SYS_PTRACE)"
+        return
+            "the kernel refused to let typeinfo read the process (it may have made itself undumpable, or run a setuid program); run typeinfo as root (CAP_SYS_PTRACE)"
     }
 
     /// The value of `field:` in `/proc/<process>/status`, without the tab after the colon.

@@ -39,17 +39,15 @@ public struct ProcessMemory: Sendable {
     ///   is not mapped; ``BinaryInfoError/processExited(path:)``;
     ///   ``BinaryInfoError/processAccessDenied(path:reason:)``.
     public func bytes(at address: UInt64, count: Int) throws(BinaryInfoError) -> [UInt8] {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
-        defer { buffer.deallocate() }
-        try fetch(into: buffer, from: address, what: "memory")
-        return Array(buffer)
+        try bytes(at: address, count: count, what: "memory")
     }
 
     /// `process_vm_readv` from libc, looked up once: Glibc's module map leaves it out (it is a
     /// `_GNU_SOURCE` declaration).
-    private typealias ReadVector = @convention(c) (
-        pid_t, UnsafePointer<iovec>?, UInt, UnsafePointer<iovec>?, UInt, UInt
-    ) -> Int
+    private typealias ReadVector =
+        @convention(c) (
+            pid_t, UnsafePointer<iovec>?, UInt, UnsafePointer<iovec>?, UInt, UInt
+        ) -> Int
     private static let readVector: ReadVector? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "process_vm_readv").map {
         unsafeBitCast($0, to: ReadVector.self)
     }
@@ -60,7 +58,8 @@ extension ProcessMemory: ByteReader {
         throws(BinaryInfoError)
     {
         guard let base = destination.baseAddress, destination.count > 0 else { return }
-        guard !address.addingReportingOverflow(UInt64(destination.count)).overflow, let remoteBase = UnsafeMutableRawPointer(bitPattern: UInt(address))
+        guard !address.addingReportingOverflow(UInt64(destination.count)).overflow,
+            let remoteBase = UnsafeMutableRawPointer(bitPattern: UInt(address))
         else { throw BinaryInfoError.unmapped(path: path, what: what(), address: address, length: UInt64(destination.count)) }
         guard let readVector = Self.readVector else {
             throw BinaryInfoError.processAccessDenied(path: path, reason: "this C library has no process_vm_readv")

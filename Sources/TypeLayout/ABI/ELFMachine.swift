@@ -14,11 +14,11 @@ public enum ELFMachine: UInt16, Sendable, CaseIterable {
     /// processes and core files the target readers read, since the runtime they load is this one's.
     public static var host: ELFMachine? {
         #if arch(x86_64)
-            return .x86_64
+        return .x86_64
         #elseif arch(arm64)
-            return .aarch64
+        return .aarch64
         #else
-            return nil
+        return nil
         #endif
     }
 
