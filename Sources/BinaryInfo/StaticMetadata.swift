@@ -1,11 +1,15 @@
 import TypeLayout
 
 /// Size, alignment and stride from a value witness table (`TargetValueWitnessTable`:
-/// eight function pointers, then `size`, `stride`, `flags` whose low byte is the alignment mask).
+/// eight function pointers, then `size`, `stride`, `flags` whose low byte is the alignment mask,
+/// then `uint32 extraInhabitantCount`).
 struct ValueWitnessLayout: Hashable, Sendable {
     let size: Int
     let alignment: Int
     let stride: Int
+    /// The table's extra inhabitant count; nil where none was read (builtin type descriptors,
+    /// a table flagged incomplete, which the runtime finishes at load time).
+    var extraInhabitants: Int? = nil
 }
 
 /// What the static metadata of one non-generic type says about its layout.
@@ -146,6 +150,10 @@ extension SwiftImage {
                 path: space.path, what: "value witness table", address: table,
                 detail: "size \(size) and stride \(stride) are not a real layout")
         }
-        return ValueWitnessLayout(size: Int(size), alignment: alignment, stride: Int(stride))
+        let extraInhabitants = try space.read(UInt32.self, at: table &+ 84, what: "value witness extra inhabitant count")
+        // `ValueWitnessFlags::Incomplete`: the runtime completes this table at load time.
+        let isIncomplete = flags & 0x0040_0000 != 0
+        return ValueWitnessLayout(
+            size: Int(size), alignment: alignment, stride: Int(stride), extraInhabitants: isIncomplete ? nil : Int(extraInhabitants))
     }
 }

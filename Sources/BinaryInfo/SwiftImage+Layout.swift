@@ -64,6 +64,8 @@ extension SwiftImage {
             layout.size = witnesses.size
             layout.alignment = witnesses.alignment
             layout.stride = witnesses.stride
+            // A class's table is its reference's (`$sBoWV`, read from the runtime library on disk).
+            layout.extraInhabitants = witnesses.extraInhabitants
         }
         layout.instanceSize = staticLayout.instanceSize
         layout.instanceAlignment = staticLayout.instanceAlignment

@@ -76,9 +76,45 @@ extension BinaryLayoutReader {
         guard let mangling else {
             return (nil, "no field in the file has that type; give its mangled name ($s…) to lay it out")
         }
+        if let declaration = singleCasePayloadEnum(boundBy: mangling, among: types) {
+            return (
+                nil,
+                "\(declaration.name) is a single-case enum with a payload, which the reflection library lowers as the payload itself: its layout as an enum is not known"
+            )
+        }
         let dependencies = runtimeLibraries(forFileAt: path, options)
         let (layout, notes) = ComputedLayouts.instantiation(
             mangledName: mangling, forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
         return (layout, notes.last ?? "")
+    }
+
+    /// The file's generic single-case enum with a payload that `mangling` binds: `6GenFix3OneOySiG`
+    /// starts with `6GenFix3OneO` then `y` (its arguments), and its name without arguments is the
+    /// declaration's (`GenFix.One`; not `GenFix.One?`, an Optional the library lays out as one).
+    static func singleCasePayloadEnum(boundBy mangling: String, among types: [TypeLayout]) -> TypeLayout? {
+        let bare = mangling.hasPrefix("$s") ? String(mangling.dropFirst(2)) : mangling
+        guard let name = SwiftDemangler.typeName(mangling: bare) else { return nil }
+        return types.first { type in
+            guard type.kind == .enum, type.cases.count == 1, type.cases[0].payloadType != nil,
+                let declaration = type.nominalMangledName, bare.hasPrefix(declaration + "y")
+            else { return false }
+            return withoutGenericArguments(name) == withoutGenericArguments(type.name)
+        }
+    }
+
+    /// `name` with every `<…>` group removed.
+    static func withoutGenericArguments(_ name: String) -> String {
+        var depth = 0
+        var result = ""
+        for character in name {
+            if character == "<" {
+                depth += 1
+            } else if character == ">", depth > 0 {
+                depth -= 1
+            } else if depth == 0 {
+                result.append(character)
+            }
+        }
+        return result
     }
 }

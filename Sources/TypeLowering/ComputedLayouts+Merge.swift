@@ -3,7 +3,8 @@ import TypeLayout
 extension ComputedLayouts {
     /// `document` with the computed facts added: a fact the document lacks is taken from the
     /// computed layout; a fact both know and agree on stays; a fact they disagree on becomes
-    /// unknown, and a note names both values.
+    /// unknown, and a note names both values (extra inhabitants too, which static metadata
+    /// states in its value witness table).
     public func merged(into document: LayoutDocument) -> LayoutDocument {
         defer { LoweringTrace.mark("typeinfo", "merge-done") }
         var merged = document
@@ -42,7 +43,12 @@ extension ComputedLayouts {
             // Facts only the computed layout states (static metadata and DWARF do not), kept only
             // when the sources agree on the type's size and alignment.
             let trusted = disagreements.count == disagreedBefore
-            if trusted, let extraInhabitants = computed.extraInhabitants {
+            if type.extraInhabitants != nil {
+                // The static value witness table states them too: compared like the facts above.
+                combine(
+                    &type.extraInhabitants, trusted ? computed.extraInhabitants : nil, "extra inhabitants", &typeSources,
+                    "extraInhabitants")
+            } else if trusted, let extraInhabitants = computed.extraInhabitants {
                 type.extraInhabitants = extraInhabitants
                 typeSources["extraInhabitants"] = [.computed]
             }
@@ -52,8 +58,10 @@ extension ComputedLayouts {
                 type.enumTagSpareBits = computed.enumTagSpareBits
                 if computed.enumTagBytes != nil { typeSources["enumTagBytes"] = [.computed] }
                 if computed.enumTagSpareBits != nil { typeSources["enumTagSpareBits"] = [.computed] }
-                let payloads = Dictionary(computed.cases.map { ($0.name, $0.payloadSize) }, uniquingKeysWith: { first, _ in first })
-                for index in type.cases.indices { type.cases[index].payloadSize = payloads[type.cases[index].name] ?? nil }
+                let payloads = EnumCaseKey.index(names: computed.cases.map(\.name), values: computed.cases.map(\.payloadSize))
+                for (index, key) in zip(type.cases.indices, EnumCaseKey.keys(type.cases.map(\.name))) {
+                    type.cases[index].payloadSize = payloads[key] ?? nil
+                }
             }
             type.factSources = typeSources
             var inherited = 0

@@ -214,14 +214,22 @@ public struct ComputedLayouts: Sendable {
         layout.stride = answer.stride
         layout.source = .computed
         layout.extraInhabitants = answer.extraInhabitants
-        if type.kind == .enum || type.kind == .optional {
+        if type.kind == .enum, let only = type.cases.first, type.cases.count == 1, only.payloadType != nil {
+            // A single-case enum is laid out as its payload, and the library answers with the
+            // payload's lowering (a struct, a builtin, the cases of a no-payload enum), not an enum's.
+            layout.enumStrategy = .singlePayload
+            layout.enumTagBytes = 0
+            var computed = only
+            if !only.indirect { computed.payloadSize = answer.size }
+            layout.cases = [computed]
+        } else if type.kind == .enum || type.kind == .optional {
             layout.enumStrategy = Self.enumStrategy(answer)
             layout.enumTagBytes = Self.enumTagBytes(answer)
             layout.enumTagSpareBits = layout.enumStrategy == .multiPayload ? answer.tagSpareBits : nil
-            let payloads = Dictionary(answer.children.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
-            layout.cases = type.cases.map { enumCase in
+            let payloads = EnumCaseKey.index(names: answer.children.map(\.name), values: answer.children.map(\.size))
+            layout.cases = zip(type.cases, EnumCaseKey.keys(type.cases.map(\.name))).map { enumCase, key in
                 var computed = enumCase
-                if enumCase.payloadType != nil, let size = payloads[enumCase.name] { computed.payloadSize = size }
+                if enumCase.payloadType != nil, let size = payloads[key] { computed.payloadSize = size }
                 return computed
             }
         }

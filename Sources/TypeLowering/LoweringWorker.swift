@@ -99,6 +99,8 @@ final class LoweringSession {
         library: library, memory: memory, importedStructRecords: true)
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
     private var zeroSizedMemo: [UInt64: Bool] = [:]
+    /// Whether a typeref holds a weak class existential inline, by typeref.
+    var weakExistentialMemo: [UInt64: Bool] = [:]
 
     init(request: LoweringRequest, note: (String) -> Void) throws(TypeLoweringError) {
         library = try RemoteMirrorLibrary(path: request.libraryPath)
@@ -194,6 +196,12 @@ final class LoweringSession {
                 "it holds a zero-sized struct without stored properties: empty or @_rawLayout (Atomic, Mutex), which the library lowers alike"
             return result
         }
+        let weakExistentialInside = holdsWeakExistential(typeRef)
+        if weakExistentialInside, info.kind == .singlePayloadEnum || info.kind == .multiPayloadEnum {
+            result.unknownReason =
+                "a payload holds a weak class existential, whose extra inhabitants the library misstates"
+            return result
+        }
         result.take(info)
         if sizeOnly { return result }
         result.appendChildren(
@@ -203,7 +211,9 @@ final class LoweringSession {
                 return child.typeRef.flatMap { context.info(of: $0) }
             })
         result.extraInhabitants =
-            info.kind == .strongReference ? referenceExtraInhabitants(mangling: mangling, typeRef: typeRef) : extraInhabitants(of: typeRef)
+            info.kind == .strongReference
+            ? referenceExtraInhabitants(mangling: mangling, typeRef: typeRef)
+            : weakExistentialInside ? nil : extraInhabitants(of: typeRef)
         if info.kind == .multiPayloadEnum {
             let payloadSize = result.children.compactMap(\.size).max() ?? 0
             result.tagSpareBits = tagSpareBits(of: typeRef, size: info.size, payloadSize: payloadSize)

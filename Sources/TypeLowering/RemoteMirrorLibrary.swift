@@ -213,7 +213,9 @@ final class RemoteMirrorContext {
     func child(ofMetadata metadata: UInt64, at index: Int) -> LoweredChild? {
         let child = library.childOfMetadata(context, UInt(metadata), UInt32(index))
         let name = child.Name.map { String(cString: $0) } ?? ""
-        return LoweredChild(name: name, offset: Int(child.Offset), typeRef: child.TR == 0 ? nil : child.TR)
+        return LoweredChild(
+            name: name, offset: Int(child.Offset), kind: LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown,
+            typeRef: child.TR == 0 ? nil : child.TR)
     }
 
     /// A typeref's mangled name (without `$s`), or nil.
@@ -228,7 +230,9 @@ final class RemoteMirrorContext {
     func child(of typeRef: UInt64, at index: Int) -> LoweredChild? {
         let child = library.childOfTypeRef(context, typeRef, UInt32(index))
         let name = child.Name.map { String(cString: $0) } ?? ""
-        return LoweredChild(name: name, offset: Int(child.Offset), typeRef: child.TR == 0 ? nil : child.TR)
+        return LoweredChild(
+            name: name, offset: Int(child.Offset), kind: LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown,
+            typeRef: child.TR == 0 ? nil : child.TR)
     }
 }
 
@@ -252,5 +256,8 @@ struct LoweredInfo: Sendable {
 struct LoweredChild: Sendable {
     var name: String
     var offset: Int
+    /// The child's own lowering, which its typeref need not have: a weak existential's
+    /// `object` is a weak reference, its typeref the strong one it was made from.
+    var kind: LoweredKind
     var typeRef: UInt64?
 }

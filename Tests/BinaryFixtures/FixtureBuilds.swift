@@ -142,6 +142,8 @@ public struct OracleType: Decodable, Sendable {
     public var size: Int
     public var alignment: Int
     public var stride: Int
+    /// The value witness table's extra inhabitant count.
+    public var extraInhabitants: Int
     public var superclass: String?
     public var fields: [Field]
     public var cases: [String]

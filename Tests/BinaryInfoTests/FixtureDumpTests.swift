@@ -12,6 +12,9 @@ struct FixtureDumpTests {
         let oracle = try FixtureToolchain.oracle(build)
         let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build))
         #expect(oracle.count >= 30)
+        // Extra inhabitants come from the static value witness table: stated for most types.
+        let stated = oracle.filter { expected in expected.find(in: document.types)?.extraInhabitants != nil }
+        #expect(stated.count >= 20, "extra inhabitants stated for \(stated.count) types")
         for expected in oracle {
             guard let actual = expected.find(in: document.types) else {
                 Issue.record("\(build): \(expected.name) (\(expected.mangledName)) not in the dump")
@@ -61,6 +64,9 @@ struct FixtureDumpTests {
         #expect(actual.size == expected.size, "\(context): size")
         #expect(actual.alignment == expected.alignment, "\(context): alignment")
         #expect(actual.stride == expected.stride, "\(context): stride")
+        if let extraInhabitants = actual.extraInhabitants {
+            #expect(extraInhabitants == expected.extraInhabitants, "\(context): extra inhabitants")
+        }
         #expect(actual.fields.map(\.offset) == expected.fields.map { Optional($0.offset) }, "\(context): field offsets")
         #expect(actual.fields.map(\.type) == expected.fields.map { TypeNameSugar.apply($0.type) }, "\(context): field types")
         // Field sizes and alignments are optional facts, but where given they must be right.

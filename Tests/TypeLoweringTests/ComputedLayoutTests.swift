@@ -48,7 +48,7 @@ struct ComputedLayoutTests {
             document.types.compactMap { type in type.mangledName.map { ($0, type) } }, uniquingKeysWith: { first, _ in first })
         let disagreements = document.image.notes.filter { $0.contains("static metadata says") }
         #expect(disagreements.isEmpty, "sources disagree: \(disagreements)")
-        #expect(oracle.count == 27)
+        #expect(oracle.count == 35)
         for expected in oracle where !expected.mangling.hasSuffix("G") && !expected.mangling.hasSuffix("Sg") {
             if let name = Self.boundGenericSuperclassClasses[expected.mangling] {
                 let type = try #require(document.types.first { $0.name.contains(name) }, "\(name) not read from \(build)")
@@ -95,6 +95,17 @@ struct ComputedLayoutTests {
                     text.contains(
                         "enum layout: multi-payload, tag bytes \(expected.tagBytes ?? -1), \(whereTag), extra inhabitants \(expected.extraInhabitants ?? -1)"
                     ), "\(text)")
+            }
+            if let counts = expected.caseCounts {
+                // The runtime's strategy: how many cases its descriptor says carry a payload.
+                let strategy: EnumStrategy = counts.payload == 0 ? .noPayload : counts.payload == 1 ? .singlePayload : .multiPayload
+                #expect(type.enumStrategy == strategy, "\(type.name) strategy")
+                for (index, size) in expected.payloadSizes.sorted(by: { $0.key < $1.key }) {
+                    #expect(type.cases.indices.contains(index) && type.cases[index].payloadSize == size, "\(type.name) case \(index) payload size")
+                }
+                if counts.payload == 1, counts.empty == 0, let payload = expected.payloadSizes[0] {
+                    #expect(type.enumTagBytes == expected.size - payload, "\(type.name) tag bytes")
+                }
             }
             #expect(type.fields.map(\.name) == expected.fields.map(\.name), "\(type.name) fields")
             for (field, truth) in zip(type.fields, expected.fields) {

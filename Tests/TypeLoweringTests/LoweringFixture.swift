@@ -55,9 +55,12 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
         /// Multi-payload enums: tag bytes after the largest payload, and the payload bits holding the tag.
         var tagBytes: Int?
         var tagSpareBits: String?
+        /// Enums: the descriptor's payload and empty case counts, and payload sizes by case index.
+        var caseCounts: (payload: Int, empty: Int)?
+        var payloadSizes: [Int: Int] = [:]
     }
 
-    /// The fixture's printout (`type`, `field`, `extra` and `tagbits` lines, see Fixtures/main.swift).
+    /// The fixture's printout (`type`, `field`, `extra`, `tagbits`, `cases` and `payload` lines, see Fixtures/main.swift).
     func oracle() throws -> [OracleType] {
         var types: [OracleType] = []
         for line in try Self.run(try product(), []).split(separator: "\n") {
@@ -80,6 +83,14 @@ enum LoweringFixture: String, CaseIterable, Sendable, CustomStringConvertible {
             {
                 types[index].tagBytes = tagBytes
                 types[index].tagSpareBits = parts[3]
+            } else if parts.first == "cases", parts.count == 4, let payload = Int(parts[2]), let empty = Int(parts[3]),
+                let index = types.firstIndex(where: { $0.mangling == parts[1] })
+            {
+                types[index].caseCounts = (payload, empty)
+            } else if parts.first == "payload", parts.count == 4, let caseIndex = Int(parts[2]), let size = Int(parts[3]),
+                let index = types.firstIndex(where: { $0.mangling == parts[1] })
+            {
+                types[index].payloadSizes[caseIndex] = size
             } else {
                 throw FixtureError(message: "unexpected fixture line: \(line)")
             }

@@ -107,6 +107,9 @@ private func entry<T>(_ type: T.Type, kind: String, generic: Bool = false, cases
     if type is any Hashable.Type { conformances.append("Swift.Hashable") }
     if type is any RawRepresentable.Type { conformances.append("Swift.RawRepresentable") }
     if type is any CustomStringConvertible.Type { conformances.append("Swift.CustomStringConvertible") }
+    // The value witness table's extraInhabitantCount (uint32 at +84; a class's table is its reference's).
+    let witnesses = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self).load(fromByteOffset: -8, as: UnsafeRawPointer.self)
+    let extraInhabitants = witnesses.load(fromByteOffset: 84, as: UInt32.self)
     var superclass = "null"
     if let cls = type as? AnyClass, let parent = _getSuperclass(cls) {
         superclass = quote(String(reflecting: parent))
@@ -114,7 +117,7 @@ private func entry<T>(_ type: T.Type, kind: String, generic: Bool = false, cases
     return """
         {"name": \(quote(String(reflecting: type))), "mangledName": \(quote(_mangledTypeName(type) ?? "")), "kind": \(quote(kind)), \
         "generic": \(generic), "size": \(MemoryLayout<T>.size), "alignment": \(MemoryLayout<T>.alignment), "stride": \(MemoryLayout<T>.stride), \
-        "superclass": \(superclass), "fields": [\(fields.joined(separator: ", "))], "cases": [\(cases.map(quote).joined(separator: ", "))], \
+        "extraInhabitants": \(extraInhabitants), "superclass": \(superclass), "fields": [\(fields.joined(separator: ", "))], "cases": [\(cases.map(quote).joined(separator: ", "))], \
         "conformances": [\(conformances.map(quote).joined(separator: ", "))]}
         """
 }

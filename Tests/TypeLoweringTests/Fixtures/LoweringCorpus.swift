@@ -129,3 +129,25 @@ public struct PooledStorage {
 }
 public class GenericBase<Value> { public var value: Value; public var tag: Int8 = 0; public init(_ value: Value) { self.value = value } }
 public final class BoundSubclass: GenericBase<Int> { public var extra: Int16 = 0 }
+
+// Weak class existentials: the library gives them a strong existential's extra inhabitants; the
+// runtime's are the witness tables' (2147483647), or none without one.
+public protocol Delegate: AnyObject {}
+public struct WeakDelegateHolder { public weak var delegate: (any Delegate)?; public var count: Int8 }
+public struct WeakObjectHolder { public weak var object: AnyObject? }
+public struct WeakComposedHolder { public weak var delegate: (any Delegate & Named)? }
+public struct WeakNodeHolder { public weak var node: Node? }
+/// Its size rests on the payload's extra inhabitants (none: a tag byte follows); its strategy is left unknown.
+public enum WeakPayload { case holder(WeakObjectHolder); case empty }
+
+// Single-case enums with a payload: laid out as the payload, with no tag.
+public enum Sanitizer { case address, thread, undefined }
+public enum SingleCaseEnumPayload { case unsupported(Sanitizer) }
+public enum SingleCaseStructPayload { case only(Wrapper<Int>) }
+
+// Cases that share a name (their labels differ): each has its own payload.
+public enum SameNamedCases {
+    case invalid(String, file: String?)
+    case invalid(String, file: String?, lines: [String]?)
+    case other
+}

@@ -3,6 +3,8 @@
 //   field <mangling> <name> <offset> <size> <alignment>
 //   extra <mangling> <extra inhabitants>            (the value witness table's count; a class's is its reference's)
 //   tagbits <mangling> <tag bytes> <hex mask>       (multi-payload enums: payload bits holding the tag)
+//   cases <mangling> <payload cases> <empty cases>  (the enum descriptor's counts)
+//   payload <mangling> <case index> <size>           (MemoryLayout of a case's payload)
 @_spi(Reflection) import Swift
 
 func sizeAndAlignment(_ type: Any.Type) -> (Int, Int) {
@@ -103,3 +105,33 @@ tagSpareBits(MultiPayload.self, largestPayload: MemoryLayout<String>.size)
 tagSpareBits(PointerPayloads.self, largestPayload: MemoryLayout<Node>.size)
 tagSpareBits(SpareBitPayloads.self, largestPayload: MemoryLayout<Bool>.size)
 tagSpareBits(ObjectOrString.self, largestPayload: MemoryLayout<String>.size)
+// Weak class existentials, single-case enums with a payload, cases sharing a name.
+report(WeakDelegateHolder.self)
+report(WeakObjectHolder.self)
+report(WeakComposedHolder.self)
+report(WeakNodeHolder.self)
+report(WeakPayload.self)
+report(SingleCaseEnumPayload.self)
+report(SingleCaseStructPayload.self)
+report(SameNamedCases.self)
+
+/// The enum descriptor's payload and empty case counts (TargetEnumDescriptor: flags, parent,
+/// name, access function, fields, then `NumPayloadCasesAndPayloadSizeOffset` (low 24 bits) at
+/// +20 and `NumEmptyCases` at +24); the descriptor is at +8 of the metadata.
+func caseCounts<T>(_ type: T.Type) {
+    let metadata = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self)
+    let descriptor = metadata.load(fromByteOffset: 8, as: UnsafeRawPointer.self)
+    let payloadCases = descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0xFF_FFFF
+    let emptyCases = descriptor.load(fromByteOffset: 24, as: UInt32.self)
+    print("cases \(_mangledTypeName(type) ?? "?") \(payloadCases) \(emptyCases)")
+}
+func payload<T, P>(_ type: T.Type, _ index: Int, _: P.Type) {
+    print("payload \(_mangledTypeName(type) ?? "?") \(index) \(MemoryLayout<P>.size)")
+}
+caseCounts(SingleCaseEnumPayload.self)
+caseCounts(SingleCaseStructPayload.self)
+caseCounts(SameNamedCases.self)
+payload(SingleCaseEnumPayload.self, 0, Sanitizer.self)
+payload(SingleCaseStructPayload.self, 0, Wrapper<Int>.self)
+payload(SameNamedCases.self, 0, (String, file: String?).self)
+payload(SameNamedCases.self, 1, (String, file: String?, lines: [String]?).self)
