@@ -101,7 +101,9 @@ struct ComputedLayoutTests {
                 let strategy: EnumStrategy = counts.payload == 0 ? .noPayload : counts.payload == 1 ? .singlePayload : .multiPayload
                 #expect(type.enumStrategy == strategy, "\(type.name) strategy")
                 for (index, size) in expected.payloadSizes.sorted(by: { $0.key < $1.key }) {
-                    #expect(type.cases.indices.contains(index) && type.cases[index].payloadSize == size, "\(type.name) case \(index) payload size")
+                    #expect(
+                        type.cases.indices.contains(index) && type.cases[index].payloadSize == size,
+                        "\(type.name) case \(index) payload size")
                 }
                 if counts.payload == 1, counts.empty == 0, let payload = expected.payloadSizes[0] {
                     #expect(type.enumTagBytes == expected.size - payload, "\(type.name) tag bytes")
