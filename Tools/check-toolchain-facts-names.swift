@@ -5,7 +5,9 @@
 import Foundation
 
 /// The generic argument list starting at `open` (a `<`), split at top-level commas, and the index
-/// after its closing `>`. An arrow's `>` (`->`) closes nothing.
+/// after its closing `>`. An arrow's `>` (`->`) closes nothing. Only the space after a comma is
+/// dropped: a trailing one belongs to the argument (the demangler prints a composition of a
+/// class and only marker protocols, erased at run time, as `Swift.AnyKeyPath & `).
 func genericArguments(_ text: [Character], from open: Int) -> (arguments: [String], end: Int)? {
     var depth = 0
     var current = ""
@@ -19,12 +21,12 @@ func genericArguments(_ text: [Character], from open: Int) -> (arguments: [Strin
         } else if (c == ">" && (i == 0 || text[i - 1] != "-")) || c == ")" || c == "]" {
             depth -= 1
             if depth == 0 {
-                arguments.append(current.trimmingSpaces())
+                arguments.append(current.droppingLeadingSpaces())
                 return (arguments, i + 1)
             }
             current.append(c)
         } else if c == "," && depth == 1 {
-            arguments.append(current.trimmingSpaces())
+            arguments.append(current.droppingLeadingSpaces())
             current = ""
         } else {
             current.append(c)
@@ -35,11 +37,8 @@ func genericArguments(_ text: [Character], from open: Int) -> (arguments: [Strin
 }
 
 extension String {
-    func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return String(text)
+    func droppingLeadingSpaces() -> String {
+        String(drop { $0 == " " })
     }
 }
 
