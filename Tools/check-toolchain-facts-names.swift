@@ -130,17 +130,27 @@ func comparable(stated: String, runtime: String) -> (stated: String, runtime: St
 /// mangling only where it demangles to the printed name, so the demangler's reading of that
 /// mangling (the other candidates) agrees by construction: it stands in only where `_typeName`
 /// cannot print the name at all (a type in an anonymous context) or prints it in another scheme
-/// (C++ namespaces, a class-bound existential's `& AnyObject`).
+/// (C++ namespaces, a class-bound existential's `& AnyObject`) or shorter (``typeNameSimplifies(_:)``).
 func nameVerdict(stated: String, runtime candidates: [String]) -> (stated: String, runtime: String)? {
     guard let first = candidates.first else { return nil }
     let primary = comparable(stated: stated, runtime: first)
     if primary.stated == primary.runtime { return primary }
     let unprintable = first.contains("(unknown context at $") || first.contains("::")
-    for candidate in candidates.dropFirst() where unprintable || sameButForAnyObject(stated, first) {
+    for candidate in candidates.dropFirst() where unprintable || sameButForAnyObject(stated, first) || typeNameSimplifies(stated) {
         let pair = comparable(stated: stated, runtime: candidate)
         if pair.stated == pair.runtime { return pair }
     }
     return primary
+}
+
+/// Names `_typeName` prints shorter than the demangler does, as it builds them from metadata:
+/// a local type without its function (`M.SpecDump` for `SpecDump #1 in M.f() -> ()`), a type of
+/// a constrained extension without the extension's signature (`M.Box<M.K>.Inner` for
+/// `(extension in M):M.Box<M.K><A where A: M.P>.Inner`). For these, the runtime demangler's
+/// reading of a mangling that resolved to the same metadata is the runtime's spelling.
+func typeNameSimplifies(_ stated: String) -> Bool {
+    stated.range(of: #" #[0-9]+ in "#, options: .regularExpression) != nil
+        || (stated.contains("(extension in ") && stated.contains(" where "))
 }
 
 /// `P & Swift.AnyObject` where `_typeName` prints `P`: the same class-bound existential.
