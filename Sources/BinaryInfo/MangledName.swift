@@ -24,8 +24,8 @@ struct MangledName: Hashable {
     var text: String
     /// The name in pieces: mangling bytes and the references between them.
     var pieces: [Piece]
-    /// A symbolic reference names a type that suppresses `Copyable` or `Escapable`: the runtime's
-    /// lookup by textual name does not resolve such a type, so ``text`` is not a usable mangling.
+    /// A symbolic reference names a noncopyable type, which the runtime's lookup by textual
+    /// name does not resolve (``SwiftImage/refusesLookupByName(_:)``): ``text`` is no usable mangling.
     var referencesInvertedType = false
 
     enum Piece: Hashable {
@@ -125,7 +125,7 @@ extension SwiftImage {
                     spellable = false
                     continue
                 }
-                if case .address(let address) = context, try contextDescriptor(at: address).suppressesInvertibleProtocols {
+                if case .address(let address) = context, try refusesLookupByName(try contextDescriptor(at: address)) {
                     referencesInvertedType = true
                 }
                 text.append(contentsOf: spelled.utf8)

@@ -107,8 +107,8 @@ extension SwiftImage {
         // Spelled-out references shift later back-references: renumbered, checked the same way.
         let exact = checkedMangling(mangled.text, printed: printed) ?? printed.flatMap { renumberedMangling(of: mangled, printed: $0) }
         let suffix = String(full.dropFirst(mangled.text.count))
-        // The runtime's lookup by textual name does not return a `~Copyable` or `~Escapable`
-        // nominal type (only a symbolic reference reaches it), so such a spelling is not shown.
+        // The runtime's lookup by textual name does not return a noncopyable nominal type (only
+        // a symbolic reference reaches it), so such a spelling is not shown.
         let shown = mangled.referencesInvertedType ? nil : exact
         var field = FieldLayout(
             name: record.name, type: printed ?? "<unresolved>", mangledType: shown.map { $0 + suffix },

@@ -1,5 +1,6 @@
 // Field types whose manglings the dump once printed wrongly (issue 23): types declared in
-// constrained extensions, bound to arguments, and function types over a `~Copyable` type.
+// constrained extensions, bound to arguments, function types over a `~Copyable` type, and a
+// conditionally copyable type bound to a copyable argument.
 // Run with manglings as arguments, it answers for each, in its own process, what the runtime
 // makes of it: `same` (swift_getTypeByMangledNameInContext gives the metadata of the stored
 // property at that position of `Holder`, per `_forEachField`), `other`, or `unresolved`.
@@ -14,12 +15,15 @@ public struct Box<T> { public var value: T }
 extension Box where T: Marked { public struct Inner { public var x = 1 } }
 extension Array where Element == Marker { public struct Package { public var y = 2 } }
 public struct NoCopy: ~Copyable { public var x = 1 }
+public struct MaybeCopy<T: ~Copyable>: ~Copyable { public var x = 1 }
+extension MaybeCopy: Copyable where T: Copyable {}
 
 public struct Holder {
     public var inner = Box<Marker>.Inner()
     public var package = [Marker].Package()
     public var packages: [[Marker].Package] = []
     public var consume: (inout NoCopy) -> Void = { _ in }
+    public var copied = MaybeCopy<Int>()
 }
 
 typealias Lookup = @convention(thin) (UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer?
