@@ -171,3 +171,40 @@ func substitutingParameters(in name: String, with arguments: [String]) -> String
     }
     return text
 }
+
+/// The runtime's `_typeName` of each type of the image that it prints with an anonymous context
+/// (`M.Core.(unknown context at $5637…).SpecDump`: a local or private type), mapped to the runtime
+/// demangler's reading of the mangling that gave that very metadata (`SpecDump #1 in
+/// M.Core.f() -> ()`). The context addresses make each such spelling name one descriptor.
+nonisolated(unsafe) var anonymousSpellings: [(runtime: String, demangled: String)] = []
+
+func spellingsOfAnonymousContexts(_ observed: [Int: Observed]) -> [(runtime: String, demangled: String)] {
+    var pairs: [String: String] = [:]
+    for type in observed.values {
+        guard let printed = type.first("typename")?.first, printed.contains("(unknown context at $"),
+              let demangled = type.first("demangled")?.first, demangled != "-"
+        else { continue }
+        pairs[printed] = demangled
+    }
+    // Longest first: a nested type's spelling is replaced before its parent's, which it contains.
+    return pairs.map { ($0.key, $0.value) }.sorted { $0.runtime.count > $1.runtime.count }
+}
+
+/// A field type's `_typeName` with every anonymous-context spelling of a type of this image
+/// replaced by the runtime demangler's name of that type; nil when nothing was replaced.
+func spellingAnonymousContexts(_ name: String) -> String? {
+    guard name.contains("(unknown context at $") else { return nil }
+    var text = name
+    for (runtime, demangled) in anonymousSpellings where text.contains(runtime) {
+        var out = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: runtime) {
+            let next = rest[range.upperBound...].first
+            let atBoundary = next.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
+            out += rest[..<range.lowerBound] + (atBoundary ? demangled : String(rest[range]))
+            rest = rest[range.upperBound...]
+        }
+        text = out + rest
+    }
+    return text == name ? nil : text
+}
