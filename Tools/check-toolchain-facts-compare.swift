@@ -291,6 +291,7 @@ func compareFields(_ type: Object, runtime: Observed?, resolved: Bool, generic: 
             // the runtime's spelling too (`P & AnyObject` for what `_typeName` prints `P`).
             let ownership = string(field["ownership"]) ?? "strong"
             var spellings = [observed[5]]
+            if let spelled = spellingAnonymousContexts(observed[5]) { spellings.append(spelled) }
             if let mangling, mangling[1] == "same", mangling[3] != "-" {
                 spellings.append(ownership == "strong" ? mangling[3] : String(mangling[3].drop { $0 != " " }.dropFirst()))
             }
@@ -331,6 +332,7 @@ func compareCommand(dump: String, observed: String, out: String, flip kind: Stri
     }
     let image = ((readJSON(dump) as? Object)?["image"] as? Object).flatMap { string($0["path"]) } ?? dump
     let (runtime, crashed) = readObservations(observed)
+    anonymousSpellings = spellingsOfAnonymousContexts(runtime)
     let tally = Tally(image: image)
     for (index, type) in all.enumerated() {
         // C and C++ types read from DWARF: the Swift runtime knows nothing of them (pahole is

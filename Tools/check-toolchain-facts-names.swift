@@ -5,7 +5,9 @@
 import Foundation
 
 /// The generic argument list starting at `open` (a `<`), split at top-level commas, and the index
-/// after its closing `>`. An arrow's `>` (`->`) closes nothing.
+/// after its closing `>`. An arrow's `>` (`->`) closes nothing. Only the space after a comma is
+/// dropped: a trailing one belongs to the argument (the demangler prints a composition of a
+/// class and only marker protocols, erased at run time, as `Swift.AnyKeyPath & `).
 func genericArguments(_ text: [Character], from open: Int) -> (arguments: [String], end: Int)? {
     var depth = 0
     var current = ""
@@ -19,12 +21,12 @@ func genericArguments(_ text: [Character], from open: Int) -> (arguments: [Strin
         } else if (c == ">" && (i == 0 || text[i - 1] != "-")) || c == ")" || c == "]" {
             depth -= 1
             if depth == 0 {
-                arguments.append(current.trimmingSpaces())
+                arguments.append(current.droppingLeadingSpaces())
                 return (arguments, i + 1)
             }
             current.append(c)
         } else if c == "," && depth == 1 {
-            arguments.append(current.trimmingSpaces())
+            arguments.append(current.droppingLeadingSpaces())
             current = ""
         } else {
             current.append(c)
@@ -35,11 +37,8 @@ func genericArguments(_ text: [Character], from open: Int) -> (arguments: [Strin
 }
 
 extension String {
-    func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return String(text)
+    func droppingLeadingSpaces() -> String {
+        String(drop { $0 == " " })
     }
 }
 
@@ -131,17 +130,27 @@ func comparable(stated: String, runtime: String) -> (stated: String, runtime: St
 /// mangling only where it demangles to the printed name, so the demangler's reading of that
 /// mangling (the other candidates) agrees by construction: it stands in only where `_typeName`
 /// cannot print the name at all (a type in an anonymous context) or prints it in another scheme
-/// (C++ namespaces, a class-bound existential's `& AnyObject`).
+/// (C++ namespaces, a class-bound existential's `& AnyObject`) or shorter (``typeNameSimplifies(_:)``).
 func nameVerdict(stated: String, runtime candidates: [String]) -> (stated: String, runtime: String)? {
     guard let first = candidates.first else { return nil }
     let primary = comparable(stated: stated, runtime: first)
     if primary.stated == primary.runtime { return primary }
     let unprintable = first.contains("(unknown context at $") || first.contains("::")
-    for candidate in candidates.dropFirst() where unprintable || sameButForAnyObject(stated, first) {
+    for candidate in candidates.dropFirst() where unprintable || sameButForAnyObject(stated, first) || typeNameSimplifies(stated) {
         let pair = comparable(stated: stated, runtime: candidate)
         if pair.stated == pair.runtime { return pair }
     }
     return primary
+}
+
+/// Names `_typeName` prints shorter than the demangler does, as it builds them from metadata:
+/// a local type without its function (`M.SpecDump` for `SpecDump #1 in M.f() -> ()`), a type of
+/// a constrained extension without the extension's signature (`M.Box<M.K>.Inner` for
+/// `(extension in M):M.Box<M.K><A where A: M.P>.Inner`). For these, the runtime demangler's
+/// reading of a mangling that resolved to the same metadata is the runtime's spelling.
+func typeNameSimplifies(_ stated: String) -> Bool {
+    stated.range(of: #" #[0-9]+ in "#, options: .regularExpression) != nil
+        || (stated.contains("(extension in ") && stated.contains(" where "))
 }
 
 /// `P & Swift.AnyObject` where `_typeName` prints `P`: the same class-bound existential.
@@ -161,4 +170,41 @@ func substitutingParameters(in name: String, with arguments: [String]) -> String
                                                    withTemplate: NSRegularExpression.escapedTemplate(for: argument))
     }
     return text
+}
+
+/// The runtime's `_typeName` of each type of the image that it prints with an anonymous context
+/// (`M.Core.(unknown context at $5637…).SpecDump`: a local or private type), mapped to the runtime
+/// demangler's reading of the mangling that gave that very metadata (`SpecDump #1 in
+/// M.Core.f() -> ()`). The context addresses make each such spelling name one descriptor.
+nonisolated(unsafe) var anonymousSpellings: [(runtime: String, demangled: String)] = []
+
+func spellingsOfAnonymousContexts(_ observed: [Int: Observed]) -> [(runtime: String, demangled: String)] {
+    var pairs: [String: String] = [:]
+    for type in observed.values {
+        guard let printed = type.first("typename")?.first, printed.contains("(unknown context at $"),
+              let demangled = type.first("demangled")?.first, demangled != "-"
+        else { continue }
+        pairs[printed] = demangled
+    }
+    // Longest first: a nested type's spelling is replaced before its parent's, which it contains.
+    return pairs.map { ($0.key, $0.value) }.sorted { $0.runtime.count > $1.runtime.count }
+}
+
+/// A field type's `_typeName` with every anonymous-context spelling of a type of this image
+/// replaced by the runtime demangler's name of that type; nil when nothing was replaced.
+func spellingAnonymousContexts(_ name: String) -> String? {
+    guard name.contains("(unknown context at $") else { return nil }
+    var text = name
+    for (runtime, demangled) in anonymousSpellings where text.contains(runtime) {
+        var out = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: runtime) {
+            let next = rest[range.upperBound...].first
+            let atBoundary = next.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
+            out += rest[..<range.lowerBound] + (atBoundary ? demangled : String(rest[range]))
+            rest = rest[range.upperBound...]
+        }
+        text = out + rest
+    }
+    return text == name ? nil : text
 }

@@ -15,6 +15,8 @@ struct ContextDescriptor {
     var rawKind: UInt8 { ContextDescriptorKind.rawKind(ofFlags: flags) }
     var kind: ContextKind? { ContextKind(flags: flags) }
     var isGeneric: Bool { flags & ContextDescriptorKind.isGenericFlag != 0 }
+    /// The type is declared `~Copyable` or `~Escapable` (perhaps conditionally).
+    var suppressesInvertibleProtocols: Bool { flags & ContextDescriptorKind.hasInvertibleProtocolsFlag != 0 }
     /// The top 16 bits: meaning depends on the kind.
     var kindSpecificFlags: UInt16 { UInt16(flags >> 16) }
     var isTypeContext: Bool { kind?.isTypeContext == true }

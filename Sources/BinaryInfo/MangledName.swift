@@ -24,6 +24,9 @@ struct MangledName: Hashable {
     var text: String
     /// The name in pieces: mangling bytes and the references between them.
     var pieces: [Piece]
+    /// A symbolic reference names a noncopyable type, which the runtime's lookup by textual
+    /// name does not resolve (``SwiftImage/refusesLookupByName(_:)``): ``text`` is no usable mangling.
+    var referencesInvertedType = false
 
     enum Piece: Hashable {
         case literal(String)
@@ -81,6 +84,7 @@ extension SwiftImage {
         var pieces: [MangledName.Piece] = []
         var cursor = address
         var spellable = true
+        var referencesInvertedType = false
         func flush() {
             if !literal.isEmpty { pieces.append(.literal(String(decoding: literal, as: UTF8.self))) }
             literal.removeAll()
@@ -97,6 +101,7 @@ extension SwiftImage {
                 guard spellable else { return nil }
                 flush()
                 var name = MangledName(text: String(decoding: text, as: UTF8.self), pieces: pieces)
+                name.referencesInvertedType = referencesInvertedType
                 // Protocols' field descriptors name them as symbols (`$ss14_ArrayProtocolP`).
                 if name.text.hasPrefix("$s"), case .literal(let first)? = name.pieces.first, first.hasPrefix("$s") {
                     name.text.removeFirst(2)
@@ -119,6 +124,9 @@ extension SwiftImage {
                 guard let context, let spelled = try mangling(of: context, depth: depth + 1) else {
                     spellable = false
                     continue
+                }
+                if case .address(let address) = context, try refusesLookupByName(try contextDescriptor(at: address)) {
+                    referencesInvertedType = true
                 }
                 text.append(contentsOf: spelled.utf8)
                 flush()

@@ -10,6 +10,8 @@ extension SwiftImage {
         }
         let kind: TypeKind
         switch descriptor.kind {
+        // An imported CF type: the runtime builds foreign class metadata (kind 0x203), not class metadata.
+        case .class where descriptor.context.metadataInitialization == Self.foreignMetadataInitialization: kind = .foreignClass
         case .class: kind = .class
         case .enum: kind = .enum
         default: kind = .struct
@@ -107,8 +109,11 @@ extension SwiftImage {
         // Spelled-out references shift later back-references: renumbered, checked the same way.
         let exact = checkedMangling(mangled.text, printed: printed) ?? printed.flatMap { renumberedMangling(of: mangled, printed: $0) }
         let suffix = String(full.dropFirst(mangled.text.count))
+        // The runtime's lookup by textual name does not return a noncopyable nominal type (only
+        // a symbolic reference reaches it), so such a spelling is not shown.
+        let shown = mangled.referencesInvertedType ? nil : exact
         var field = FieldLayout(
-            name: record.name, type: printed ?? "<unresolved>", mangledType: exact.map { $0 + suffix },
+            name: record.name, type: printed ?? "<unresolved>", mangledType: shown.map { $0 + suffix },
             isVar: record.isVar, ownership: ownership
         )
         if ownership == .strong, let exact {

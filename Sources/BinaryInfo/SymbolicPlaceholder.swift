@@ -222,7 +222,9 @@ enum SymbolicPlaceholder {
                 cursor = cursor.dropFirst(expected.count)
                 let innerArguments = Chain.leadingArguments(of: cursor)
                 cursor = cursor.dropFirst(innerArguments.count)
-                output += components[0] + outerArguments + components.dropFirst().map { "." + $0 }.joined() + innerArguments
+                let middle = components.dropFirst().dropLast().map { "." + $0 }.joined()
+                let innermost = components.count > 1 ? "." + Chain.bind(components[components.count - 1], innerArguments) : ""
+                output += Chain.bind(components[0], outerArguments) + middle + innermost
                 rest = cursor
             }
             return output + rest
@@ -251,12 +253,23 @@ enum SymbolicPlaceholder {
                     let expected = level == 0 ? outer : markers[level - 1]
                     guard before.hasSuffix(expected) else { return nil }
                     before = before.dropLast(expected.count)
-                    replacement = (level == 0 ? components[0] : "." + components[level]) + arguments + replacement
+                    replacement = (level == 0 ? "" : ".") + Self.bind(components[level], arguments) + replacement
                 }
                 output += before + replacement
                 rest = rest[range.upperBound...]
             }
             return output + rest
+        }
+
+        /// A component with its arguments, as the demangler prints them: after the name, and
+        /// before the generic signature of a constrained extension that declares the component
+        /// (`(extension in M):M.Box<M.K><A where A: M.P>`).
+        static func bind(_ component: String, _ arguments: Substring) -> String {
+            let signature = trailingArguments(of: Substring(component))
+            guard !arguments.isEmpty, signature.contains(" where "), component.hasPrefix("(extension in ") else {
+                return component + arguments
+            }
+            return String(component.dropLast(signature.count)) + arguments + signature
         }
 
         /// The `<…>` argument list `text` starts with, or "" (`->` of a function type is no bracket).

@@ -141,7 +141,8 @@ enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// The kinds of declaration a binary holds, for `--kind`.
 enum DumpKind: String, ExpressibleByArgument, CaseIterable {
-    case `struct`, `class`, `enum`, `protocol`
+    /// `foreignClass`: an imported CF type (`__C.CFArrayRef`), which the runtime gives foreign class metadata.
+    case `struct`, `class`, `enum`, `protocol`, foreignClass
 
     var typeKind: TypeKind {
         switch self {
@@ -149,6 +150,7 @@ enum DumpKind: String, ExpressibleByArgument, CaseIterable {
         case .class: return .class
         case .enum: return .enum
         case .protocol: return .protocol
+        case .foreignClass: return .foreignClass
         }
     }
 }

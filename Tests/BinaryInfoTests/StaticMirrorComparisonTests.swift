@@ -183,8 +183,13 @@ struct StaticMirrorComparisonTests {
                 {
                     manglingsCompared += 1
                     if let ourMangling = stated {
+                        // The static mirror remangles a type of a constrained extension without the
+                        // extension (`Attachment<A>.Storage` for the descriptor's own
+                        // `(extension in Testing):Attachment<A>< where A: ~Copyable>.Storage`); compared as the names are.
+                        let ourType = SwiftDemangler.typeName(mangling: ourMangling).map(Self.normalized)
                         #expect(
-                            SwiftDemangler.typeName(mangling: ourMangling).map(Self.normalized) == Self.normalized(theirType),
+                            ourType == Self.normalized(theirType)
+                                || (ourType?.contains("(extension in ") == true && ourType.map(Self.key) == Self.key(theirType)),
                             "\(path): \(oracleName).\(property.label): \(ourMangling), static mirror \(theirMangling)")
                     } else if agrees {
                         manglingsUnknownToUs.append("\(oracleName).\(property.label): \(theirMangling)")

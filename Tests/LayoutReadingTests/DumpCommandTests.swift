@@ -57,6 +57,19 @@ struct DumpCommandTests {
         #expect(!module.types.isEmpty && module.types.allSatisfy { $0.module == "__C" })
     }
 
+    @Test("--kind foreignClass selects the imported CF types of libFoundation, which --kind class leaves out")
+    func foreignClassKind() throws {
+        let library = "/opt/swift/usr/lib/swift/linux/libFoundation.so"
+        try #require(FileManager.default.fileExists(atPath: library), "\(library) is missing")
+        let foreign = try LayoutDocument(
+            jsonData: Data(try Self.run(["dump", library, "--format", "json", "--no-dwarf", "--kind", "foreignClass"]).output.utf8))
+        #expect(foreign.types.count >= 20 && foreign.types.allSatisfy { $0.kind == .foreignClass && $0.module == "__C" })
+        #expect(foreign.types.contains { $0.name == "__C.CFArrayRef" })
+        let classes = try LayoutDocument(
+            jsonData: Data(try Self.run(["dump", library, "--format", "json", "--no-dwarf", "--kind", "class"]).output.utf8))
+        #expect(!classes.types.isEmpty && classes.types.allSatisfy { $0.kind == .class })
+    }
+
     @Test("text output is plain when piped, one block per type")
     func textOutput() throws {
         let fixture = try FixtureToolchain.product(.plain)

@@ -24,10 +24,10 @@ struct ToolchainLibraryLoweringTests {
         var foreign = 0
         for type in document.types
         where type.genericParameters.isEmpty && !type.name.contains("<")
-            && [.struct, .enum, .class].contains(type.kind)
+            && [.struct, .enum, .class, .foreignClass].contains(type.kind)
         {
             var facts: [Int?] = []
-            if type.kind == .class && type.module == "__C" && type.instanceSize == nil {
+            if type.kind == .foreignClass && type.instanceSize == nil {
                 foreign += 1
             } else {
                 facts.append(type.kind == .class ? type.instanceSize : type.size)
@@ -85,18 +85,18 @@ struct ToolchainLibraryLoweringTests {
         var cFields = 0
         var foreignChecked = 0
         for type in document.types where type.genericParameters.isEmpty && !type.name.contains("<") {
-            guard [.struct, .enum, .class].contains(type.kind), let mangling = type.mangledName,
+            guard [.struct, .enum, .class, .foreignClass].contains(type.kind), let mangling = type.mangledName,
                 let runtimeType = _typeByName(mangling)
             else { continue }
             func sizes<T>(_: T.Type) -> (Int, Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment, MemoryLayout<T>.stride) }
             // Imported C types (`__C`) are foreign to Swift reflection: `_forEachField` cannot walk
             // them, so each stated field size is checked against its type, looked up by mangling.
-            if type.kind == .class && type.module == "__C" {
-                // Counted apart above only because the runtime has no instance size for it: its
-                // metadata must be foreign class metadata.
+            if type.kind == .foreignClass {
+                // Stated a foreign class, and counted apart above because the runtime has no
+                // instance size for it: its metadata must be foreign class metadata.
                 let metadata = unsafeBitCast(runtimeType, to: UnsafeRawPointer.self)
                 #expect(
-                    metadata.load(as: Int.self) == Self.foreignClassMetadataKind || type.instanceSize != nil,
+                    metadata.load(as: Int.self) == Self.foreignClassMetadataKind,
                     "\(type.name): metadata kind \(metadata.load(as: Int.self)), not a foreign class")
                 if type.instanceSize == nil { foreignChecked += 1 }
                 continue

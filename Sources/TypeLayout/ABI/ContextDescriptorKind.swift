@@ -16,6 +16,9 @@ public enum ContextDescriptorKind: UInt8, Sendable, CaseIterable {
     public static let kindMask: UInt32 = 0x1F
     /// Flags bit 7: the context has a generic context header (`isGeneric`).
     public static let isGenericFlag: UInt32 = 0x80
+    /// Flags bit 5: the type suppresses an invertible protocol (`~Copyable`, `~Escapable`), and
+    /// a trailing `InvertibleProtocolSet` says which (`hasInvertibleProtocols`).
+    public static let hasInvertibleProtocolsFlag: UInt32 = 0x20
 
     /// The raw kind bits of a flags word (also for values no kind has).
     public static func rawKind(ofFlags flags: UInt32) -> UInt8 {
