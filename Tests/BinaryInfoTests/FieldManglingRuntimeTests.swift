@@ -19,7 +19,9 @@ struct FieldManglingRuntimeTests {
         return path
     }
 
-    @Test("types of constrained extensions bound to arguments, functions over a ~Copyable type, a conditionally copyable type", arguments: ["-Onone", "-O"])
+    @Test(
+        "types of constrained extensions bound to arguments, functions over a ~Copyable type, a conditionally copyable type",
+        arguments: ["-Onone", "-O"])
     func fieldManglings(optimization: String) throws {
         let path = try Self.fixture(optimization)
         let types = try BinaryImage.layouts(atPath: path).types

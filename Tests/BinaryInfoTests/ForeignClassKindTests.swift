@@ -24,7 +24,8 @@ struct ForeignClassKindTests {
                 let type = _typeByName(mangled)
             else { continue }
             let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
-            let runtime: TypeKind = kind == Self.foreignClassKind ? .foreignClass : (kind == 0 || kind > Self.lastEnumeratedKind ? .class : .opaque)
+            let runtime: TypeKind =
+                kind == Self.foreignClassKind ? .foreignClass : (kind == 0 || kind > Self.lastEnumeratedKind ? .class : .opaque)
             #expect(layout.kind == runtime, "\(layout.name): stated \(layout.kind), metadata kind 0x\(String(kind, radix: 16))")
             checked[layout.kind, default: 0] += 1
         }
