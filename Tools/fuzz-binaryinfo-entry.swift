@@ -1,4 +1,5 @@
-// libFuzzer entry point for BinaryInfo: every input is parsed as an ELF image held in memory.
+// libFuzzer entry point for BinaryInfo: every input is parsed as an ELF image held in memory,
+// and as a core file.
 // Built and run by Tools/fuzz-binaryinfo; a crash, trap, hang or sanitizer report is a bug.
 import BinaryInfo
 
@@ -20,6 +21,14 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
         _ = image.relocations.count
         _ = image.tableProblem
         _ = image.address(ofSymbol: "$sSiMn")
+    }
+    // A core file: segments, notes (NT_FILE, NT_AUXV, NT_PRPSINFO), reads of its memory.
+    if let core = try? CoreFile(bytes: bytes, name: "fuzz-input") {
+        _ = core.mappedFiles.count + core.auxiliaryVector.count + core.threadCount
+        for segment in core.segments.prefix(16) {
+            _ = try? core.bytes(at: segment.address, count: 64)
+            _ = try? core.bytes(at: segment.address &+ segment.memorySize &- 8, count: 16)
+        }
     }
     return 0
 }

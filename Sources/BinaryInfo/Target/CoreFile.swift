@@ -56,6 +56,13 @@ public struct CoreFile: Sendable {
         try self.init(bytes: try ImageLoader.readFile(path))
     }
 
+    /// Reads a core file held in memory; `name` stands for its path in errors.
+    ///
+    /// - Throws: as ``init(path:)``.
+    public init(bytes: [UInt8], name: String) throws(BinaryInfoError) {
+        try self.init(bytes: FileBytes(bytes, path: name))
+    }
+
     init(bytes: FileBytes) throws(BinaryInfoError) {
         let path = bytes.path
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
