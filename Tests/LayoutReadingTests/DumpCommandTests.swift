@@ -26,8 +26,13 @@ struct DumpCommandTests {
     }
 
     static func run(_ arguments: [String]) throws -> Outcome {
+        try run(executable: try #require(TypeinfoExecutable.path), arguments)
+    }
+
+    /// Runs `executable` (a typeinfo copy, a script) with `arguments` and collects both streams.
+    static func run(executable: String, _ arguments: [String]) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(TypeinfoExecutable.path))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()

@@ -10,20 +10,7 @@ struct InstallScriptTests {
         .deletingLastPathComponent().appendingPathComponent("Tools/install").path
 
     static func run(_ executable: String, _ arguments: [String]) throws -> DumpCommandTests.Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return DumpCommandTests.Outcome(
-            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-            errors: String(decoding: errors, as: UTF8.self))
+        try DumpCommandTests.run(executable: executable, arguments)
     }
 
     @Test("an installed copy computes the same layouts as the build; a lone copy says the worker is missing")
