@@ -7,25 +7,10 @@
 /// nor is the layout of an enum whose cases are told apart by them.
 extension LoweringSession {
     /// Whether `typeRef` is, or holds inline, a class existential whose reference is weak.
-    func holdsWeakExistential(_ typeRef: UInt64, depth: Int = 0) -> Bool {
-        if let known = weakExistentialMemo[typeRef] { return known }
-        guard depth < Self.maximumDepth, let info = context.info(of: typeRef) else { return false }
-        var answer = false
-        switch info.kind {
-        case .classExistential:
+    func holdsWeakExistential(_ typeRef: UInt64) -> Bool {
+        holdsInline(typeRef, depth: 0, memo: \.weakExistentialMemo) { typeRef, info in
             // The reference is the record's first field (`object`), then the witness tables.
-            answer = info.fieldCount > 0 && context.child(of: typeRef, at: 0)?.kind == .weakReference
-        case .struct, .tuple, .singlePayloadEnum, .multiPayloadEnum:
-            for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
-                if let child = context.child(of: typeRef, at: index)?.typeRef, holdsWeakExistential(child, depth: depth + 1) {
-                    answer = true
-                    break
-                }
-            }
-        default:
-            answer = false
+            info.kind == .classExistential && info.fieldCount > 0 && context.child(of: typeRef, at: 0)?.kind == .weakReference
         }
-        weakExistentialMemo[typeRef] = answer
-        return answer
     }
 }

@@ -98,7 +98,7 @@ final class LoweringSession {
     lazy var fieldRecordContext: RemoteMirrorContext? = try? RemoteMirrorContext(
         library: library, memory: memory, importedStructRecords: true)
     /// Whether a typeref's layout rests on a zero-sized struct without fields, by typeref.
-    private var zeroSizedMemo: [UInt64: Bool] = [:]
+    var zeroSizedMemo: [UInt64: Bool] = [:]
     /// Whether a typeref holds a weak class existential inline, by typeref.
     var weakExistentialMemo: [UInt64: Bool] = [:]
 
@@ -246,23 +246,31 @@ final class LoweringSession {
     /// Whether `typeRef` is, or holds inline, a struct of size 0 with no fields: the library lowers
     /// `@_rawLayout` storage (Atomic, Mutex) that way, so any layout around it is wrong.
     func restsOnZeroSizedStruct(_ typeRef: UInt64, depth: Int) -> Bool {
-        if let known = zeroSizedMemo[typeRef] { return known }
+        holdsInline(typeRef, depth: depth, memo: \.zeroSizedMemo) { _, info in
+            info.kind == .struct && info.size == 0 && info.fieldCount == 0
+        }
+    }
+
+    /// Whether `typeRef`, or a part it holds inline (a struct's or tuple's field, an enum's
+    /// payload, to ``maximumDepth``), is what `matches` looks for; each answer is kept in `memo`.
+    func holdsInline(
+        _ typeRef: UInt64, depth: Int, memo: ReferenceWritableKeyPath<LoweringSession, [UInt64: Bool]>,
+        matches: (UInt64, LoweredInfo) -> Bool
+    ) -> Bool {
+        if let known = self[keyPath: memo][typeRef] { return known }
         guard depth < Self.maximumDepth, let info = context.info(of: typeRef) else { return false }
-        var answer = false
-        switch info.kind {
-        case .struct where info.size == 0 && info.fieldCount == 0:
-            answer = true
-        case .struct, .tuple, .singlePayloadEnum, .multiPayloadEnum:
+        var answer = matches(typeRef, info)
+        if !answer, [.struct, .tuple, .singlePayloadEnum, .multiPayloadEnum].contains(info.kind) {
             for index in 0..<min(info.fieldCount, LoweringWire.maximumChildren) {
-                if let child = context.child(of: typeRef, at: index)?.typeRef, restsOnZeroSizedStruct(child, depth: depth + 1) {
+                if let child = context.child(of: typeRef, at: index)?.typeRef,
+                    holdsInline(child, depth: depth + 1, memo: memo, matches: matches)
+                {
                     answer = true
                     break
                 }
             }
-        default:
-            answer = false
         }
-        zeroSizedMemo[typeRef] = answer
+        self[keyPath: memo][typeRef] = answer
         return answer
     }
 
