@@ -73,6 +73,11 @@ final class FileBytes: @unchecked Sendable {
         base.copyMemory(from: source + Int(offset), byteCount: destination.count)
     }
 
+    /// The whole content as UTF-8 text (a procfs file's, for the target readers).
+    var text: String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+    }
+
     /// The NUL-terminated string at `offset`, looking at most `limit` bytes (and never past the end).
     func cString(atOffset offset: UInt64, limit: UInt64) -> String? {
         guard offset < UInt64(count), let base = buffer.baseAddress else { return nil }

@@ -40,8 +40,7 @@ public struct MemoryMap: Sendable {
         } catch {
             throw BinaryInfoError.processAccessDenied(path: target, reason: ProcessAccess.denialReason(processID: processID))
         }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<bytes.count]), as: UTF8.self)
-        try self.init(parsing: text, path: target)
+        try self.init(parsing: bytes.text, path: target)
     }
 
     /// Parses the text of a `maps` file; `path` names it in errors.

@@ -46,6 +46,6 @@ enum ProcessAccess {
 
     private static func text(of path: String) -> String? {
         guard let bytes = try? ImageLoader.readFile(path) else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<bytes.count]), as: UTF8.self)
+        return bytes.text
     }
 }

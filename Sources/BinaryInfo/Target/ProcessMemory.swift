@@ -27,7 +27,7 @@ public struct ProcessMemory: Sendable {
             throw BinaryInfoError.noSuchProcess(path: "process \(processID)")
         }
         // The state follows the parenthesised command, which may itself hold ") ".
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: status.buffer[0..<status.count]), as: UTF8.self)
+        let text = status.text
         if let close = text.lastIndex(of: ")"), text[close...].dropFirst(2).first == "Z" {
             throw BinaryInfoError.processExited(path: path)
         }
