@@ -14,7 +14,11 @@ import Musl
 
 struct Point { var x: Int32; var y: Int32 }
 
-enum Status { case pending, shipped(Int), cancelled(String) }
+enum Status {
+    case pending
+    case shipped(Int)
+    case cancelled(String)
+}
 
 final class Order {
     let id: Int
@@ -188,8 +192,9 @@ func report() {
         "{\"name\":\"spot\",\"address\":\(hex(address(spot))),\"type\":\(quoted(String(reflecting: type(of: spot)))),"
             + "\"legs\":\(spot.legs),\"dogName\":\(quoted(spot.name))}",
     ]
-    print("{\"pid\":\(getpid()),\"threads\":\(threadCount + 1),\"types\":[\(types.joined(separator: ","))],"
-        + "\"samples\":[\(samples.joined(separator: ","))]}")
+    print(
+        "{\"pid\":\(getpid()),\"threads\":\(threadCount + 1),\"types\":[\(types.joined(separator: ","))],"
+            + "\"samples\":[\(samples.joined(separator: ","))]}")
     fflush(stdout)
 }
 
