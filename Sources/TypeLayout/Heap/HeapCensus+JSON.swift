@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Why a heap census document (`typeinfo heap --format json`, read back by `--baseline`) could not be read.
+public enum HeapCensusDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The document was written by a newer typeinfo.
+    case unsupportedSchemaVersion(found: Int, supported: Int)
+    /// The bytes are not a heap census; `detail` says where it went wrong.
+    case malformed(detail: String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedSchemaVersion(let found, let supported):
+            return "heap census has schema version \(found), this typeinfo reads up to \(supported): upgrade typeinfo"
+        case .malformed(let detail):
+            return "not a typeinfo heap census (write one with `typeinfo heap --format json`): \(detail)"
+        }
+    }
+}
+
+extension HeapCensus {
+    /// Encodes the census as stable JSON: keys sorted, unknown values written as `null`.
+    ///
+    /// - Parameter pretty: indent the output for people and diffs (default) or write one line.
+    /// - Returns: UTF-8 JSON ending in a newline.
+    public func jsonData(pretty: Bool = true) throws -> Data {
+        try LayoutJSON.encode(self, pretty: pretty)
+    }
+
+    /// Decodes a census written by ``jsonData(pretty:)``.
+    ///
+    /// - Throws: ``HeapCensusDocumentError`` naming the JSON path of the first problem.
+    public init(jsonData data: Data) throws(HeapCensusDocumentError) {
+        do {
+            self = try JSONDecoder().decode(HeapCensus.self, from: data)
+        } catch let error as HeapCensusDocumentError {
+            throw error
+        } catch {
+            throw .malformed(detail: LayoutJSON.describeDecodingError(error))
+        }
+    }
+}
+
+extension HeapCensus: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, target, totals, order, comparison, types
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .schemaVersion)
+        guard version >= 1, version <= Self.currentSchemaVersion else {
+            throw HeapCensusDocumentError.unsupportedSchemaVersion(found: version, supported: Self.currentSchemaVersion)
+        }
+        schemaVersion = version
+        target = try container.decode(Target.self, forKey: .target)
+        totals = try container.decode(Totals.self, forKey: .totals)
+        order = try container.decode(Order.self, forKey: .order)
+        isComparison = try container.decode(Bool.self, forKey: .comparison)
+        types = try container.decode([Entry].self, forKey: .types)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(target, forKey: .target)
+        try container.encode(totals, forKey: .totals)
+        try container.encode(order, forKey: .order)
+        try container.encode(isComparison, forKey: .comparison)
+        try container.encode(types, forKey: .types)
+    }
+}
+
+extension HeapCensus.Order: Codable {}
+
+extension HeapCensus.Target: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case processID, command, core, readWhileRunning
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        processID = try container.decodeIfPresent(Int32.self, forKey: .processID)
+        command = try container.decodeIfPresent(String.self, forKey: .command)
+        corePath = try container.decodeIfPresent(String.self, forKey: .core)
+        readWhileRunning = try container.decode(Bool.self, forKey: .readWhileRunning)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(processID, forKey: .processID)
+        try container.encode(command, forKey: .command)
+        try container.encode(corePath, forKey: .core)
+        try container.encode(readWhileRunning, forKey: .readWhileRunning)
+    }
+}
+
+extension HeapCensus.Totals: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case allocations, heapBytes, swiftObjects, swiftObjectBytes, unattributedBytes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        allocations = try container.decode(Int.self, forKey: .allocations)
+        heapBytes = try container.decode(Int.self, forKey: .heapBytes)
+        swiftObjects = try container.decode(Int.self, forKey: .swiftObjects)
+        swiftObjectBytes = try container.decode(Int.self, forKey: .swiftObjectBytes)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(allocations, forKey: .allocations)
+        try container.encode(heapBytes, forKey: .heapBytes)
+        try container.encode(swiftObjects, forKey: .swiftObjects)
+        try container.encode(swiftObjectBytes, forKey: .swiftObjectBytes)
+        try container.encode(unattributedBytes, forKey: .unattributedBytes)
+    }
+}
+
+extension HeapCensus.Entry: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type, count, bytes, instanceSize, countDelta, bytesDelta
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        count = try container.decode(Int.self, forKey: .count)
+        bytes = try container.decode(Int.self, forKey: .bytes)
+        instanceSize = try container.decodeIfPresent(Int.self, forKey: .instanceSize)
+        countDelta = try container.decodeIfPresent(Int.self, forKey: .countDelta)
+        bytesDelta = try container.decodeIfPresent(Int.self, forKey: .bytesDelta)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(count, forKey: .count)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(instanceSize, forKey: .instanceSize)
+        // Deltas exist only in a comparison; elsewhere they are not unknown but meaningless.
+        try container.encodeIfPresent(countDelta, forKey: .countDelta)
+        try container.encodeIfPresent(bytesDelta, forKey: .bytesDelta)
+    }
+}

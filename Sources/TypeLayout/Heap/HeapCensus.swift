@@ -1,0 +1,155 @@
+/// What a target's heap holds, by dynamic type: the answer of `typeinfo heap`.
+///
+/// Every number comes from the target's own memory: the allocator's chunks give the
+/// allocations and their sizes, each object's metadata pointer its type. A census compared with
+/// an earlier one (``compared(with:)``) carries each type's growth as well.
+public struct HeapCensus: Sendable, Hashable {
+    /// The version of the JSON document this build writes; readers accept documents up to it.
+    public static let currentSchemaVersion = 1
+
+    /// Which process was read, and how.
+    public struct Target: Sendable, Hashable {
+        /// The process's id: the target's, or the one a core file records.
+        public var processID: Int32?
+        /// The program's name, when known (`/proc/PID/comm`, a core's `NT_PRPSINFO`).
+        public var command: String?
+        /// The core file read, or nil for a live process.
+        public var corePath: String?
+        /// Whether the process ran while its heap was read: counts may then be off by the
+        /// allocations it made or freed meanwhile. False for a core and for a paused process.
+        public var readWhileRunning: Bool
+
+        public init(processID: Int32?, command: String?, corePath: String?, readWhileRunning: Bool) {
+            self.processID = processID
+            self.command = command
+            self.corePath = corePath
+            self.readWhileRunning = readWhileRunning
+        }
+    }
+
+    /// One dynamic type's live objects.
+    public struct Entry: Sendable, Hashable {
+        /// The type's name, generic arguments spelled out (`MyApp.Box<Swift.String>`).
+        public var type: String
+        /// How many live objects have this type.
+        public var count: Int
+        /// The sum of their allocations' sizes (what `malloc_usable_size` says of each).
+        public var bytes: Int
+        /// The size of one instance as its metadata states it, or nil when unknown; a tail-allocated
+        /// object (`ManagedBuffer`, array storage) is larger than this.
+        public var instanceSize: Int?
+        /// Compared with a baseline: how many more objects than then (negative: fewer).
+        public var countDelta: Int?
+        /// Compared with a baseline: how many more bytes than then.
+        public var bytesDelta: Int?
+
+        public init(type: String, count: Int, bytes: Int, instanceSize: Int?, countDelta: Int? = nil, bytesDelta: Int? = nil) {
+            self.type = type
+            self.count = count
+            self.bytes = bytes
+            self.instanceSize = instanceSize
+            self.countDelta = countDelta
+            self.bytesDelta = bytesDelta
+        }
+    }
+
+    /// The whole heap, whatever ``types`` a selection keeps.
+    public struct Totals: Sendable, Hashable {
+        /// Live allocations, in every arena and mapping.
+        public var allocations: Int
+        /// Their sizes' sum.
+        public var heapBytes: Int
+        /// The live allocations that are Swift objects.
+        public var swiftObjects: Int
+        /// Their sizes' sum.
+        public var swiftObjectBytes: Int
+        /// Bytes in live allocations that are not Swift objects of a known type (C allocations,
+        /// buffers, the runtime's own tables).
+        public var unattributedBytes: Int { heapBytes - swiftObjectBytes }
+
+        public init(allocations: Int, heapBytes: Int, swiftObjects: Int, swiftObjectBytes: Int) {
+            self.allocations = allocations
+            self.heapBytes = heapBytes
+            self.swiftObjects = swiftObjects
+            self.swiftObjectBytes = swiftObjectBytes
+        }
+    }
+
+    /// How ``types`` is ordered.
+    public enum Order: String, Sendable, Hashable, CaseIterable {
+        /// Most objects first.
+        case count
+        /// Most bytes first.
+        case bytes
+    }
+
+    public var schemaVersion: Int
+    public var target: Target
+    public var totals: Totals
+    /// One entry per type, in ``order``.
+    public var types: [Entry]
+    /// The order of ``types``.
+    public var order: Order
+    /// Whether ``types`` carries deltas against an earlier census (then ordered by growth).
+    public var isComparison: Bool
+
+    /// A census; `types` are put in `order` (ties by name).
+    public init(target: Target, totals: Totals, types: [Entry], order: Order = .bytes) {
+        schemaVersion = Self.currentSchemaVersion
+        self.target = target
+        self.totals = totals
+        self.order = order
+        isComparison = false
+        self.types = types
+        self.types.sort(by: Self.precedes(order: order, comparing: false))
+    }
+
+    /// The same census holding only the types `keep` accepts, ordered by `order`, at most `limit`
+    /// of them. The totals stay those of the whole heap.
+    public func selecting(where keep: (String) -> Bool = { _ in true }, order: Order, limit: Int? = nil) -> HeapCensus {
+        var result = self
+        result.order = order
+        result.types = types.filter { keep($0.type) }.sorted(by: Self.precedes(order: order, comparing: isComparison))
+        if let limit { result.types = Array(result.types.prefix(max(limit, 0))) }
+        return result
+    }
+
+    /// This census against `baseline` (an earlier one of the same program): every type of either,
+    /// with its growth, biggest growth first (in bytes, or in objects when ordered by count). A
+    /// type gone since the baseline is listed with count 0.
+    public func compared(with baseline: HeapCensus) -> HeapCensus {
+        var before: [String: Entry] = [:]
+        for entry in baseline.types { before[entry.type] = entry }
+        var entries: [Entry] = []
+        var seen: Set<String> = []
+        for var entry in types {
+            seen.insert(entry.type)
+            entry.countDelta = entry.count - (before[entry.type]?.count ?? 0)
+            entry.bytesDelta = entry.bytes - (before[entry.type]?.bytes ?? 0)
+            entries.append(entry)
+        }
+        for old in baseline.types where !seen.contains(old.type) {
+            entries.append(
+                Entry(type: old.type, count: 0, bytes: 0, instanceSize: old.instanceSize, countDelta: -old.count, bytesDelta: -old.bytes))
+        }
+        var result = self
+        result.isComparison = true
+        result.types = entries.sorted(by: Self.precedes(order: order, comparing: true))
+        return result
+    }
+
+    private static func precedes(order: Order, comparing: Bool) -> (Entry, Entry) -> Bool {
+        { left, right in
+            let keys: (Int, Int, Int, Int)
+            switch (order, comparing) {
+            case (.count, false): keys = (left.count, right.count, left.bytes, right.bytes)
+            case (.bytes, false): keys = (left.bytes, right.bytes, left.count, right.count)
+            case (.count, true): keys = (left.countDelta ?? 0, right.countDelta ?? 0, left.bytesDelta ?? 0, right.bytesDelta ?? 0)
+            case (.bytes, true): keys = (left.bytesDelta ?? 0, right.bytesDelta ?? 0, left.countDelta ?? 0, right.countDelta ?? 0)
+            }
+            if keys.0 != keys.1 { return keys.0 > keys.1 }
+            if keys.2 != keys.3 { return keys.2 > keys.3 }
+            return left.type < right.type
+        }
+    }
+}
