@@ -1,103 +1,31 @@
 import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A running `Fixtures/LiveHeap/main.swift` process: a release-built Swift program with a known
 /// heap, which prints what it holds (its ``LiveHeapReport``) and waits to be grown or killed.
 public final class LiveHeapFixture {
-    /// How the fixture's Swift runtime is linked.
-    public enum Linking: String, CaseIterable, Sendable, CustomStringConvertible {
-        /// libswiftCore.so from the toolchain.
-        case dynamic
-        /// `-static-stdlib`: the runtime inside the executable, as servers are deployed.
-        case staticStdlib
-
-        public var description: String { rawValue }
-    }
-
-    public let executable: String
-    public let processID: Int32
+    public typealias Linking = FixtureLinking
+    private let process: LiveFixtureProcess<LiveHeapReport>
+    public var executable: String { process.executable }
+    public var processID: Int32 { process.processID }
     /// What the process printed about itself on start (or after the last ``grow()``).
     public private(set) var report: LiveHeapReport
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private var pending = Data()
-
-    private static let built = Mutex<[Linking: Result<String, FixtureError>]>([:])
-    private static let compiling = NSLock()
-
-    /// The release-built executable (compiled once per test process).
-    public static func product(_ linking: Linking) throws -> String {
-        compiling.lock()
-        defer { compiling.unlock() }
-        if let done = built.withLock({ $0[linking] }) { return try done.get() }
-        let directory = ScratchDirectory.path(named: "live-heap")
-        let result = Result<String, any Error> {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let output = directory + "/live-heap-\(linking)"
-            let source = FixtureToolchain.fixturesDirectory + "/LiveHeap/main.swift"
-            let linkFlags = linking == .staticStdlib ? ["-static-stdlib"] : []
-            try FixtureToolchain.run(
-                FixtureToolchain.swiftc, ["-O", "-swift-version", "5", "-module-name", "LiveHeap"] + linkFlags + [source, "-o", output],
-                in: directory)
-            return output
-        }.mapError { $0 as? FixtureError ?? FixtureError(message: "\($0)") }
-        built.withLock { $0[linking] = result }
-        return try result.get()
-    }
 
     /// Starts the fixture and waits for its first report.
     public init(_ linking: Linking = .dynamic) throws {
-        executable = try Self.product(linking)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        processID = process.processIdentifier
-        report = LiveHeapReport(pid: 0, threads: 0, types: [], samples: [])
-        do {
-            report = try readReport()
-        } catch {
-            finish()
-            throw error
-        }
+        process = try LiveFixtureProcess(module: "LiveHeap", linking: linking)
+        report = try process.readReport()
     }
 
     /// Asks the fixture to make its known batch of further objects, and waits for its new report.
     @discardableResult
     public func grow() throws -> LiveHeapReport {
-        try input.fileHandleForWriting.write(contentsOf: Data("grow\n".utf8))
-        report = try readReport()
+        try process.send("grow")
+        report = try process.readReport()
         return report
     }
 
-    /// Kills the process (SIGKILL: the test runner's blocked signals are inherited) and waits for it.
-    public func finish() {
-        if process.isRunning { kill(processID, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    deinit { finish() }
-
-    private func readReport() throws -> LiveHeapReport {
-        while !pending.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw FixtureError(message: "\(executable) ended before reporting its heap") }
-            pending.append(chunk)
-        }
-        let end = pending.firstIndex(of: UInt8(ascii: "\n"))!
-        let line = pending[pending.startIndex..<end]
-        pending = Data(pending[(end + 1)...])
-        do {
-            return try JSONDecoder().decode(LiveHeapReport.self, from: line)
-        } catch {
-            throw FixtureError(message: "\(executable) printed \(String(decoding: line.prefix(300), as: UTF8.self)): \(error)")
-        }
-    }
+    /// Kills the process and waits for it.
+    public func finish() { process.finish() }
 }
 
 /// What the live-heap fixture says it holds.

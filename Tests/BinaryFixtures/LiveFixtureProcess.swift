@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a live fixture's Swift runtime is linked.
+public enum FixtureLinking: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// libswiftCore.so from the toolchain.
+    case dynamic
+    /// `-static-stdlib`: the runtime inside the executable, as servers are deployed.
+    case staticStdlib
+
+    public var description: String { rawValue }
+}
+
+/// A running release-built Swift fixture (`Fixtures/<Module>/main.swift`) that prints what it
+/// holds as one JSON line per report, takes commands on standard input, and runs until killed.
+public final class LiveFixtureProcess<Report: Decodable> {
+    public let executable: String
+    public let processID: Int32
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var pending = Data()
+
+    /// The release-built executable of `Fixtures/<module>/main.swift` (compiled once per test process).
+    public static func product(module: String, linking: FixtureLinking) throws -> String {
+        liveFixtureCompiling.lock()
+        defer { liveFixtureCompiling.unlock() }
+        let key = "\(module)-\(linking)"
+        if let done = liveFixtureBuilds.withLock({ $0[key] }) { return try done.get() }
+        let directory = ScratchDirectory.path(named: "live-fixtures")
+        let result = Result<String, any Error> {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let output = directory + "/" + key
+            let source = FixtureToolchain.fixturesDirectory + "/\(module)/main.swift"
+            let linkFlags = linking == .staticStdlib ? ["-static-stdlib"] : []
+            try FixtureToolchain.run(
+                FixtureToolchain.swiftc, ["-O", "-swift-version", "5", "-module-name", module] + linkFlags + [source, "-o", output],
+                in: directory)
+            return output
+        }
+        liveFixtureBuilds.withLock { $0[key] = result }
+        return try result.get()
+    }
+
+    /// Starts the fixture; read its first report with ``readReport()``.
+    public init(module: String, linking: FixtureLinking) throws {
+        executable = try Self.product(module: module, linking: linking)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        processID = process.processIdentifier
+    }
+
+    /// Writes one command line to the fixture's standard input.
+    public func send(_ command: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
+    }
+
+    /// Waits for the next report line.
+    public func readReport() throws -> Report {
+        while !pending.contains(UInt8(ascii: "\n")) {
+            // availableData returns what one read gives; read(upToCount:) would wait for the whole count.
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw FixtureError(message: "\(executable) ended before reporting") }
+            pending.append(chunk)
+        }
+        let end = pending.firstIndex(of: UInt8(ascii: "\n"))!
+        let line = pending[pending.startIndex..<end]
+        pending = Data(pending[(end + 1)...])
+        do {
+            return try JSONDecoder().decode(Report.self, from: line)
+        } catch {
+            throw FixtureError(message: "\(executable) printed \(String(decoding: line.prefix(300), as: UTF8.self)): \(error)")
+        }
+    }
+
+    /// Kills the process (SIGKILL: the test runner's blocked signals are inherited) and waits for it.
+    public func finish() {
+        if process.isRunning { kill(processID, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { finish() }
+}
+
+private let liveFixtureBuilds = Mutex<[String: Result<String, any Error>]>([:])
+private let liveFixtureCompiling = NSLock()

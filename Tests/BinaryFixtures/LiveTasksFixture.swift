@@ -1,0 +1,44 @@
+import Foundation
+
+/// What `Fixtures/LiveTasks/main.swift` set up, as it states it: counts, the runtime's names of its
+/// park functions, and the addresses of its tasks and actors.
+public struct LiveTasksReport: Decodable, Sendable {
+    public var pid: Int32
+    /// Tasks suspended forever in ``parkedFunction``.
+    public var parked: Int
+    /// How many of them were cancelled (every third, from the first).
+    public var cancelled: Int
+    /// Task-group children suspended forever in ``childFunction``.
+    public var children: Int
+    /// Tasks enqueued on the busy actor.
+    public var waiters: Int
+    public var parkedFunction: String
+    public var childFunction: String
+    public var parkedTasks: [String]
+    public var childTasks: [String]
+    /// The task whose group holds the children.
+    public var groupOwner: String
+    /// The task running on the busy actor.
+    public var holder: String
+    public var idleActors: [String]
+    public var idleActorType: String
+    public var busyActor: String
+    public var busyActorType: String
+}
+
+/// A running LiveTasks fixture: a release-built process with known tasks and actors.
+public final class LiveTasksFixture {
+    private let process: LiveFixtureProcess<LiveTasksReport>
+    public var executable: String { process.executable }
+    public var processID: Int32 { process.processID }
+    public let report: LiveTasksReport
+
+    /// Starts the fixture and waits until it has set everything up.
+    public init(_ linking: FixtureLinking = .dynamic) throws {
+        process = try LiveFixtureProcess(module: "LiveTasks", linking: linking)
+        report = try process.readReport()
+    }
+
+    /// Kills the process and waits for it.
+    public func finish() { process.finish() }
+}

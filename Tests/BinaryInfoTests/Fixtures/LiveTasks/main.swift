@@ -1,0 +1,124 @@
+// A process with known concurrency state, for `typeinfo tasks` (run by
+// Tests/BinaryFixtures/LiveTasksFixture.swift). It sets up:
+// - PARKED tasks suspended forever in `parkInInbox(_:)`, every third of them cancelled;
+// - one task whose task group's CHILDREN are suspended forever in `parkInGroupChild(_:)`;
+// - IDLE actors of type `Ledger`, never called;
+// - one `Teller` actor running a task that never returns (it blocks its thread), and WAITERS
+//   tasks enqueued on it.
+// Then it prints what it set up as one JSON line (task and actor addresses as the runtime gives
+// them) and parks its main thread.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let parked = 30
+let children = 12
+let idle = 5
+let waiters = 4
+
+/// Continuations nobody resumes: what keeps the tasks suspended.
+final class Inbox: @unchecked Sendable {
+    private var lock = pthread_mutex_t()
+    private var continuations: [CheckedContinuation<Void, Never>] = []
+    private var addresses: [String: [UInt]] = [:]
+    init() { pthread_mutex_init(&lock, nil) }
+
+    func keep(_ continuation: CheckedContinuation<Void, Never>) {
+        pthread_mutex_lock(&lock)
+        continuations.append(continuation)
+        pthread_mutex_unlock(&lock)
+    }
+
+    func record(_ group: String, _ address: UInt) {
+        pthread_mutex_lock(&lock)
+        addresses[group, default: []].append(address)
+        pthread_mutex_unlock(&lock)
+    }
+
+    func recorded(_ group: String) -> [UInt] {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return addresses[group, default: []]
+    }
+
+    var count: Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return continuations.count
+    }
+}
+
+let inbox = Inbox()
+
+func currentTaskAddress() -> UInt {
+    withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } ?? 0 }
+}
+
+@inline(never)
+func parkInInbox(_ index: Int) async {
+    inbox.record("parked", currentTaskAddress())
+    await withCheckedContinuation { inbox.keep($0) }
+}
+
+@inline(never)
+func parkInGroupChild(_ index: Int) async {
+    inbox.record("child", currentTaskAddress())
+    await withCheckedContinuation { inbox.keep($0) }
+}
+
+actor Ledger {
+    var entries: [Int] = []
+}
+
+actor Teller {
+    var served = 0
+    /// Runs on the actor and never gives it up: its thread blocks.
+    func holdForever() {
+        inbox.record("holder", currentTaskAddress())
+        while true { pause() }
+    }
+
+    func serve() { served += 1 }
+}
+
+func address(_ object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
+
+func hex(_ value: UInt) -> String { "\"0x" + String(value, radix: 16) + "\"" }
+
+func waitUntil(_ condition: () -> Bool) {
+    while !condition() { usleep(1000) }
+}
+
+var parkedTasks: [Task<Void, Never>] = []
+for index in 0..<parked {
+    parkedTasks.append(Task.detached { await parkInInbox(index) })
+}
+let groupOwner = Task.detached {
+    inbox.record("groupOwner", currentTaskAddress())
+    await withTaskGroup(of: Void.self) { group in
+        for index in 0..<children { group.addTask { await parkInGroupChild(index) } }
+        await group.waitForAll()
+    }
+}
+let ledgers = (0..<idle).map { _ in Ledger() }
+let teller = Teller()
+let holder = Task.detached { await teller.holdForever() }
+waitUntil { inbox.recorded("holder").count == 1 }
+let waiting = (0..<waiters).map { _ in Task.detached { await teller.serve() } }
+waitUntil { inbox.count == parked + children && inbox.recorded("groupOwner").count == 1 }
+for (index, task) in parkedTasks.enumerated() where index % 3 == 0 { task.cancel() }
+// The waiters have no way to say they are enqueued; give them time to get there.
+usleep(300_000)
+
+let cancelled = (parked + 2) / 3
+print(
+    "{\"pid\":\(getpid()),\"parked\":\(parked),\"cancelled\":\(cancelled),\"children\":\(children),\"waiters\":\(waiters),"
+        + "\"parkedFunction\":\"LiveTasks.parkInInbox(Swift.Int) async -> ()\","
+        + "\"childFunction\":\"LiveTasks.parkInGroupChild(Swift.Int) async -> ()\","
+        + "\"parkedTasks\":[\(inbox.recorded("parked").map(hex).joined(separator: ","))],"
+        + "\"childTasks\":[\(inbox.recorded("child").map(hex).joined(separator: ","))],"
+        + "\"groupOwner\":\(hex(inbox.recorded("groupOwner")[0])),\"holder\":\(hex(inbox.recorded("holder")[0])),"
+        + "\"idleActors\":[\(ledgers.map { hex(address($0)) }.joined(separator: ","))],\"idleActorType\":\"LiveTasks.Ledger\","
+        + "\"busyActor\":\(hex(address(teller))),\"busyActorType\":\"LiveTasks.Teller\"}")
+fflush(stdout)
+while true { pause() }
