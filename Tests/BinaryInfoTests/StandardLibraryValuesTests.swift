@@ -27,9 +27,10 @@ import Testing
         // An interpolated copy is a native (heap) string when large; the literal is an immortal one.
         let native = "\(literal)\(literal.isEmpty ? "" : "")"
         if literal.utf8.count > 15 {
-            // The forms this test is about: an immortal literal (b63) and a native heap string (no discriminator bits).
-            #expect(Self.words(of: literal)[1] >> 60 == 0x8)
+            // The forms this test is about: a native heap string (no discriminator bits) and, for the
+            // literals, an immortal one (b63).
             #expect(Self.words(of: native)[1] >> 60 == 0x0)
+            #expect(Self.words(of: "the root order, named at length")[1] >> 60 == 0x8)
         }
         for string in [literal, native] {
             let read = try #require(try Self.read(string))
