@@ -51,8 +51,16 @@ public final class LiveHeapFixture {
     }
 
     /// Starts the fixture and waits for its first report.
-    public init(_ linking: Linking = .dynamic) throws {
-        executable = try Self.product(linking)
+    ///
+    /// - Parameter copy: run a copy of the executable made at this path (a test may then move,
+    ///   replace or remove the file the process runs).
+    public init(_ linking: Linking = .dynamic, runningCopyAt copy: String? = nil) throws {
+        let product = try Self.product(linking)
+        if let copy {
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: product, toPath: copy)
+        }
+        executable = copy ?? product
         process.executableURL = URL(fileURLWithPath: executable)
         process.standardInput = input
         process.standardOutput = output
@@ -112,6 +120,17 @@ public struct LiveHeapReport: Decodable, Sendable {
         public var count: Int
         /// The sum of the instances' `malloc_usable_size`.
         public var bytes: Int
+        /// The end of the last stored field (superclasses' included), or 16 without fields: the
+        /// instance size from the runtime's reflection (`_forEachField(of:options: .classType)`).
+        public var instanceSize: Int?
+        /// The stored fields, superclasses' first, as `_forEachField` states them.
+        public var fields: [Field]?
+    }
+
+    /// A stored field's name and offset in the instance.
+    public struct Field: Decodable, Sendable, Equatable {
+        public var name: String
+        public var offset: Int
     }
 
     /// A sample object and the values of its fields, as the process reads them.
