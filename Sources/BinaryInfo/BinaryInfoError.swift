@@ -40,6 +40,12 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     case processAccessDenied(path: String, reason: String)
     /// The process ended while it was being read.
     case processExited(path: String)
+    /// No file on disk holds the image the target had mapped from `image` (moved or deleted);
+    /// `buildID` is the loaded image's, in hex.
+    case imageMissing(path: String, image: String, buildID: String?)
+    /// The file found for the image the target had mapped from `image` (at `foundPath`) is another
+    /// build: its build id is `found`, the loaded one's `expected` (hex, or `none`).
+    case imageDiffers(path: String, image: String, expected: String, found: String, foundPath: String)
 
     /// The file the error is about.
     public var path: String {
@@ -48,7 +54,8 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .unreadable(let path, _), .unsupported(let path, _), .malformedELF(let path, _), .tooLarge(let path, _, _),
             .outOfBounds(let path, _, _, _), .malformedRecord(let path, _, _, _), .referenceCycle(let path, _, _),
             .unmapped(let path, _, _, _), .truncatedCore(let path, _, _, _), .noSuchProcess(let path),
-            .processAccessDenied(let path, _), .processExited(let path):
+            .processAccessDenied(let path, _), .processExited(let path), .imageMissing(let path, _, _),
+            .imageDiffers(let path, _, _, _, _):
             return path
         }
     }
@@ -95,6 +102,12 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             return "permission denied: \(reason)"
         case .processExited:
             return "the process exited while it was being read"
+        case .imageMissing(_, let image, let buildID):
+            return
+                "the target had \(image)\(buildID.map { " (build id \($0))" } ?? "") mapped, and no such file is on disk (moved or deleted); give the directory that holds it with --image-path DIR"
+        case .imageDiffers(_, let image, let expected, let found, let foundPath):
+            return
+                "the target had \(image) (build id \(expected)) mapped, but \(foundPath) is another build (build id \(found)); give the directory that holds the build the target ran with --image-path DIR"
         }
     }
 }

@@ -1,9 +1,14 @@
-/// Something that can copy bytes out of a virtual address range, bounds-checked.
+/// Something that can copy bytes out of a virtual address range, bounds-checked: the one reader
+/// protocol of files, running processes and core files.
 ///
 /// This is the single required fetch; every typed read (integers, relative pointers,
 /// C strings) is derived from it in the extension below, so a new storage needs one method.
-protocol ByteReader {
-    /// The file the bytes come from, for errors.
+/// Conformers: an image laid out from its file (internal), a running process
+/// (``ProcessMemory``), a core file (``CoreFile``) and a target whose core left bytes out
+/// (``TargetMemory``). The metadata decoders and the reflection library's read callbacks read
+/// through it and do not know which they read.
+public protocol ByteReader {
+    /// What the bytes come from (a file's path, `process 1234`), for errors.
     var path: String { get }
 
     /// Copies `destination.count` bytes starting at `address`.
@@ -20,7 +25,8 @@ let maximumStringLength = 64 * 1024
 
 extension ByteReader {
     /// Reads a little-endian integer.
-    func read<T: FixedWidthInteger>(_ type: T.Type, at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> T {
+    public func read<T: FixedWidthInteger>(_ type: T.Type, at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> T
+    {
         var value = T.zero
         try withUnsafeMutableBytes(of: &value) { buffer throws(BinaryInfoError) in
             try fetch(into: buffer, from: address, what: what())
@@ -29,7 +35,7 @@ extension ByteReader {
     }
 
     /// Copies `count` bytes at `address` into a new array.
-    func bytes(at address: UInt64, count: Int, what: @autoclosure () -> String) throws(BinaryInfoError) -> [UInt8] {
+    public func bytes(at address: UInt64, count: Int, what: @autoclosure () -> String) throws(BinaryInfoError) -> [UInt8] {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
         defer { buffer.deallocate() }
         try fetch(into: buffer, from: address, what: what())
@@ -38,13 +44,13 @@ extension ByteReader {
 
     /// Resolves a 32-bit self-relative offset stored at `address`: `nil` when the offset is zero
     /// (the ABI's null), otherwise `address + offset`, overflow-checked.
-    func relativeTarget(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64? {
+    public func relativeTarget(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64? {
         let offset = try read(Int32.self, at: address, what: what())
         return try apply(offset: Int64(offset), to: address, what: what())
     }
 
     /// `base + offset` as an address, or nil for a zero offset.
-    func apply(offset: Int64, to base: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64? {
+    public func apply(offset: Int64, to base: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64? {
         if offset == 0 { return nil }
         let magnitude = offset.magnitude
         let (result, overflow) = offset < 0 ? base.subtractingReportingOverflow(magnitude) : base.addingReportingOverflow(magnitude)
@@ -56,13 +62,13 @@ extension ByteReader {
     }
 
     /// Reads a NUL-terminated UTF-8 string (at most ``maximumStringLength`` bytes).
-    func cString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
+    public func cString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
         try byteWiseCString(at: address, what: what())
     }
 
     /// ``cString(at:what:)`` read a byte at a time, each byte bounds-checked on its own: a string
     /// may run from one section into the next.
-    func byteWiseCString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
+    public func byteWiseCString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
         var bytes: [UInt8] = []
         var cursor = address
         while true {

@@ -47,8 +47,16 @@ public final class LiveFixtureProcess<Report: Decodable> {
     }
 
     /// Starts the fixture; read its first report with ``readReport()``.
-    public init(module: String, linking: FixtureLinking) throws {
-        executable = try Self.product(module: module, linking: linking)
+    ///
+    /// - Parameter copy: run a copy of the executable made at this path (a test may then move,
+    ///   replace or remove the file the process runs).
+    public init(module: String, linking: FixtureLinking, runningCopyAt copy: String? = nil) throws {
+        let product = try Self.product(module: module, linking: linking)
+        if let copy {
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: product, toPath: copy)
+        }
+        executable = copy ?? product
         process.executableURL = URL(fileURLWithPath: executable)
         process.standardInput = input
         process.standardOutput = output

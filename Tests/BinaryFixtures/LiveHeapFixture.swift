@@ -11,9 +11,17 @@ public final class LiveHeapFixture {
     public private(set) var report: LiveHeapReport
 
     /// Starts the fixture and waits for its first report.
-    public init(_ linking: Linking = .dynamic) throws {
-        process = try LiveFixtureProcess(module: "LiveHeap", linking: linking)
+    ///
+    /// - Parameter copy: run a copy of the executable made at this path (a test may then move,
+    ///   replace or remove the file the process runs).
+    public init(_ linking: Linking = .dynamic, runningCopyAt copy: String? = nil) throws {
+        process = try LiveFixtureProcess(module: "LiveHeap", linking: linking, runningCopyAt: copy)
         report = try process.readReport()
+    }
+
+    /// The release-built executable (compiled once per test process).
+    public static func product(_ linking: Linking) throws -> String {
+        try LiveFixtureProcess<LiveHeapReport>.product(module: "LiveHeap", linking: linking)
     }
 
     /// Asks the fixture to make its known batch of further objects, and waits for its new report.
@@ -40,6 +48,17 @@ public struct LiveHeapReport: Decodable, Sendable {
         public var count: Int
         /// The sum of the instances' `malloc_usable_size`.
         public var bytes: Int
+        /// The end of the last stored field (superclasses' included), or 16 without fields: the
+        /// instance size from the runtime's reflection (`_forEachField(of:options: .classType)`).
+        public var instanceSize: Int?
+        /// The stored fields, superclasses' first, as `_forEachField` states them.
+        public var fields: [Field]?
+    }
+
+    /// A stored field's name and offset in the instance.
+    public struct Field: Decodable, Sendable, Equatable {
+        public var name: String
+        public var offset: Int
     }
 
     /// A sample object and the values of its fields, as the process reads them.

@@ -117,7 +117,8 @@ public struct CoreFile: Sendable {
 }
 
 extension CoreFile: ByteReader {
-    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+    /// Copies `destination.count` bytes of the target's memory at `address` (see ``ByteReader``).
+    public func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
         throws(BinaryInfoError)
     {
         // A range may run over adjacent segments (one mapping split by permissions): each piece is copied from its own.

@@ -54,7 +54,8 @@ public struct ProcessMemory: Sendable {
 }
 
 extension ProcessMemory: ByteReader {
-    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+    /// Copies `destination.count` bytes of the target's memory at `address` (see ``ByteReader``).
+    public func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
         throws(BinaryInfoError)
     {
         guard let base = destination.baseAddress, destination.count > 0 else { return }

@@ -11,6 +11,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+@_spi(Reflection) import Swift
 
 struct Point { var x: Int32; var y: Int32 }
 
@@ -166,21 +167,37 @@ func quoted(_ text: String) -> String {
 
 func hex(_ value: UInt) -> String { quoted("0x" + String(value, radix: 16)) }
 
+/// A class's stored fields (its superclasses' first) as the runtime's reflection states them,
+/// with the instance size they add up to: the end of the last field, or the header's 16 bytes.
+func storedFields(_ type: AnyObject.Type) -> (fields: [String], instanceSize: Int) {
+    func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+    var fields: [String] = []
+    var end = 16
+    _ = _forEachField(of: type, options: .classType) { name, offset, fieldType, _ in
+        fields.append("{\"name\":\(quoted(String(cString: name))),\"offset\":\(offset)}")
+        end = max(end, offset + _openExistential(fieldType, do: size))
+        return true
+    }
+    return (fields, end)
+}
+
 /// One JSON line: the types the fixture made (count and bytes by metadata) and the sample objects.
 func report() {
-    var byMetadata: [UInt: (name: String, count: Int, bytes: Int)] = [:]
+    var byMetadata: [UInt: (name: String, count: Int, bytes: Int, type: AnyObject.Type)] = [:]
     pthread_mutex_lock(&lock)
     for object in held {
         let metadata = metadataAddress(object)
         let size = usableSize(Unmanaged.passUnretained(object).toOpaque())
-        var entry = byMetadata[metadata] ?? (String(reflecting: type(of: object)), 0, 0)
+        var entry = byMetadata[metadata] ?? (String(reflecting: type(of: object)), 0, 0, type(of: object))
         entry.count += 1
         entry.bytes += size
         byMetadata[metadata] = entry
     }
     pthread_mutex_unlock(&lock)
     let types = byMetadata.sorted { $0.key < $1.key }.map { metadata, entry in
-        "{\"type\":\(quoted(entry.name)),\"metadata\":\(hex(metadata)),\"count\":\(entry.count),\"bytes\":\(entry.bytes)}"
+        let layout = storedFields(entry.type)
+        return "{\"type\":\(quoted(entry.name)),\"metadata\":\(hex(metadata)),\"count\":\(entry.count),\"bytes\":\(entry.bytes),"
+            + "\"instanceSize\":\(layout.instanceSize),\"fields\":[\(layout.fields.joined(separator: ","))]}"
     }
     let samples = [
         "{\"name\":\"root\",\"address\":\(hex(address(root))),\"type\":\(quoted(String(reflecting: type(of: root)))),"

@@ -1,0 +1,97 @@
+import TypeLayout
+
+/// A Swift class's metadata record in a target, as its memory states it.
+public struct SwiftClassMetadata: Sendable, Hashable {
+    /// The metadata's address (what a heap object's first word holds).
+    public var address: UInt64
+    /// The class's nominal type descriptor (in one of the target's Swift images).
+    public var descriptor: UInt64
+    /// The superclass's metadata, nil for a root class.
+    public var superclass: UInt64?
+    /// The size of an instance, header included (`instanceSize`).
+    public var instanceSize: UInt32
+    /// The instances' alignment (`instanceAlignMask + 1`).
+    public var instanceAlignment: UInt32
+    /// The load address of the image that holds the descriptor.
+    public var imageLoadAddress: UInt64
+}
+
+/// Decides whether a word read from a heap object's start is a Swift class's metadata: exactly,
+/// from the target's memory, never by guess.
+///
+/// A word is a class's metadata when its record is readable, its kind word is the class kind
+/// (0, on Linux, where classes have no Objective-C isa), and its descriptor pointer is exactly
+/// one of the class descriptors the target's Swift images list in `swift5_type_metadata` at their load
+/// addresses; its sizes must be ones the runtime writes (an instance at least a header's size, an
+/// alignment mask one less than a power of two). Anything else is not a Swift object.
+public struct SwiftClassRecognizer: Sendable {
+    /// Every class descriptor of the target's Swift images, with the image's load address.
+    public let classDescriptors: [UInt64: UInt64]
+    private let memory: TargetMemory
+
+    /// The bytes of `TargetClassMetadata` read (without Objective-C interop): kind, superclass,
+    /// flags, instance address point, instance size, alignment mask, reserved, class size, class
+    /// address point, description (Metadata.h).
+    static let recordSize = 48
+    /// The smallest instance: the heap object header (metadata pointer and reference counts).
+    static let headerSize: UInt32 = 16
+    /// The most entries read from one image's `swift5_type_metadata` (a record is 4 bytes; the largest
+    /// real image lists tens of thousands).
+    static let maximumTypeRecords: UInt64 = 1 << 22
+
+    /// Reads the class descriptors of `memory`'s Swift images.
+    ///
+    /// - Throws: ``BinaryInfoError`` when a type list cannot be read from the target (an image
+    ///   whose list is malformed is an error, not a silently smaller list).
+    public init(memory: TargetMemory) throws(BinaryInfoError) {
+        self.memory = memory
+        var descriptors: [UInt64: UInt64] = [:]
+        for image in memory.images {
+            guard let list = image.section("swift5_type_metadata") else { continue }
+            let count = UInt64(list.count) / 4
+            guard count <= Self.maximumTypeRecords else {
+                throw BinaryInfoError.malformedRecord(
+                    path: memory.path, what: "swift5_type_metadata of \(image.filePath)", address: list.lowerBound,
+                    detail: "\(count) records")
+            }
+            for index in 0..<count {
+                let record = list.lowerBound + index * 4
+                // The low two bits say how the offset reaches the descriptor (TypeReferenceKind):
+                // 0 directly, 1 through a pointer; other kinds name no Swift descriptor.
+                let raw = try memory.read(Int32.self, at: record, what: "type metadata record")
+                let kind = raw & 3
+                guard kind <= 1,
+                    var descriptor = try memory.apply(offset: Int64(raw & ~3), to: record, what: "type metadata record")
+                else { continue }
+                if kind == 1 {
+                    descriptor = try memory.read(UInt64.self, at: descriptor, what: "indirect type descriptor")
+                }
+                let flags = try memory.read(UInt32.self, at: descriptor, what: "type descriptor flags")
+                if flags & 0x1F == UInt32(ContextDescriptorKind.class.rawValue) { descriptors[descriptor] = image.loadAddress }
+            }
+        }
+        classDescriptors = descriptors
+    }
+
+    /// The class metadata at `address`, or nil when it is not one (unreadable, another kind, a
+    /// descriptor no Swift image of the target lists as a class, sizes the runtime never writes).
+    public func classMetadata(at address: UInt64) -> SwiftClassMetadata? {
+        guard address != 0, address & 7 == 0 else { return nil }
+        var record = [UInt8](repeating: 0, count: Self.recordSize)
+        let readable = record.withUnsafeMutableBytes { buffer in
+            (try? memory.fetch(into: buffer, from: address, what: "class metadata")) != nil
+        }
+        guard readable else { return nil }
+        func word(_ offset: Int) -> UInt64 { record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) } }
+        func half(_ offset: Int) -> UInt32 { record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) } }
+        let alignMask = UInt32(record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 28, as: UInt16.self) })
+        let instanceSize = half(24)
+        guard word(0) == UInt64(MetadataKind.class.rawValue), let image = classDescriptors[word(40)],
+            instanceSize >= Self.headerSize, (alignMask + 1) & alignMask == 0, half(36) <= half(32)
+        else { return nil }
+        let superclass = word(8)
+        return SwiftClassMetadata(
+            address: address, descriptor: word(40), superclass: superclass == 0 ? nil : superclass, instanceSize: instanceSize,
+            instanceAlignment: alignMask + 1, imageLoadAddress: image)
+    }
+}

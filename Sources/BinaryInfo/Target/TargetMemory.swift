@@ -1,0 +1,164 @@
+import Algorithms
+
+/// What a target is: a running process or a core file.
+public enum TargetSpecifier: Sendable, Hashable, CustomStringConvertible {
+    /// A running process, read with `process_vm_readv` (never written, never stopped).
+    case process(Int32)
+    /// An ELF core file (`gcore`, systemd-coredump, the kernel's dumps).
+    case core(path: String)
+
+    /// `process 1234`, or the core file's path: how errors name the target.
+    public var description: String {
+        switch self {
+        case .process(let id): return "process \(id)"
+        case .core(let path): return path
+        }
+    }
+}
+
+/// A target's memory and the images it had loaded: the one reader of a process or a core file.
+///
+/// A process's bytes come from ``ProcessMemory``. A core's come from its `PT_LOAD` segments and,
+/// where the core left bytes out (gcore and the kernel omit file-backed pages the process never
+/// wrote: code, read-only data, the type descriptors), from the mapped file, which is used only
+/// once its build id equals the one the target holds. Readers (the metadata decoders, the
+/// reflection library's callbacks) read through ``ByteReader`` and do not know which it is.
+///
+/// ```swift
+/// let target = try TargetMemory(.process(pid), imageSearchPaths: [])
+/// let swiftImages = target.images.filter(\.isSwift)
+/// let word = try target.read(UInt64.self, at: address, what: "object header")
+/// ```
+public final class TargetMemory: ByteReader, Sendable {
+    /// What was opened.
+    public let target: TargetSpecifier
+    /// The ELF images the target had mapped, by load address, each matched to its file.
+    public let images: [TargetImage]
+    private let source: Source
+
+    private enum Source: Sendable {
+        case process(ProcessMemory)
+        case core(CoreFile)
+    }
+
+    /// The name errors give the target: `process 1234`, or the core file's path.
+    public var path: String { target.description }
+
+    /// The core file, when the target is one.
+    public var core: CoreFile? {
+        if case .core(let core) = source { return core }
+        return nil
+    }
+
+    /// Opens `target` and matches each image it had loaded to its file by build id.
+    ///
+    /// - Parameter imageSearchPaths: directories searched, in order, for image files no longer at
+    ///   the path the target mapped them from (each directory is tried as a copied root, then for
+    ///   the file's name).
+    /// - Throws: ``BinaryInfoError``: no such process, permission denied, the process exited, a
+    ///   malformed or truncated core, ``BinaryInfoError/imageMissing(path:image:buildID:)`` or
+    ///   ``BinaryInfoError/imageDiffers(path:image:expected:found:foundPath:)`` for an image file.
+    public init(_ target: TargetSpecifier, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
+        self.target = target
+        var found: [TargetImage] = []
+        switch target {
+        case .process(let id):
+            let memory = try ProcessMemory(processID: id)
+            let map = try MemoryMap(processID: id)
+            let mapped = map.mappings.filter(\.isFileBacked).map {
+                (start: $0.start, end: $0.end, fileOffset: $0.fileOffset, path: Self.deletedSuffixRemoved($0.name))
+            }
+            for candidate in MappedImageCandidate.group(mapped) {
+                // The kernel's own handles on the mapped file find it even when deleted or moved,
+                // and through the process's root when it runs in another mount namespace.
+                let handles = [
+                    "/proc/\(id)/map_files/\(String(candidate.loadAddress, radix: 16))-\(String(candidate.mappings[0].range.upperBound, radix: 16))",
+                    "/proc/\(id)/root" + candidate.path,
+                ]
+                let paths = TargetImage.filePaths(for: candidate.path, first: handles, searchDirectories: imageSearchPaths)
+                if let image = try TargetImage.resolve(candidate, in: memory, filePaths: paths) { found.append(image) }
+            }
+            source = .process(memory)
+        case .core(let path):
+            let core = try CoreFile(path: path)
+            let mapped = core.mappedFiles.sorted { $0.start < $1.start }.map {
+                (start: $0.start, end: $0.end, fileOffset: $0.fileOffset, path: Self.deletedSuffixRemoved($0.path))
+            }
+            for candidate in MappedImageCandidate.group(mapped) {
+                let paths = TargetImage.filePaths(for: candidate.path, searchDirectories: imageSearchPaths)
+                if let image = try TargetImage.resolve(candidate, in: core, filePaths: paths) { found.append(image) }
+            }
+            source = .core(core)
+        }
+        images = found.sorted { $0.loadAddress < $1.loadAddress }
+    }
+
+    /// The image whose mappings hold `address`, if any.
+    public func image(containing address: UInt64) -> TargetImage? {
+        let index = images.partitioningIndex { $0.loadAddress > address } - 1
+        guard index >= 0, images[index].addressRange.contains(address) else { return nil }
+        return images[index]
+    }
+
+    /// Copies `destination.count` bytes of the target's memory at `address`.
+    ///
+    /// - Throws: ``BinaryInfoError/unmapped(path:what:address:length:)`` when a byte was not mapped
+    ///   (or a core holds it neither in a segment nor in a matched image's file), and for a
+    ///   process ``BinaryInfoError/processExited(path:)`` or
+    ///   ``BinaryInfoError/processAccessDenied(path:reason:)``.
+    public func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+        throws(BinaryInfoError)
+    {
+        switch source {
+        case .process(let memory):
+            try memory.fetch(into: destination, from: address, what: what())
+        case .core(let core):
+            try fetch(into: destination, from: address, core: core, what: what)
+        }
+    }
+
+    /// A core's bytes piece by piece: each piece from the segment holding it, or else from the
+    /// matched file of the image mapping it.
+    private func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, core: CoreFile, what: () -> String)
+        throws(BinaryInfoError)
+    {
+        guard !address.addingReportingOverflow(UInt64(destination.count)).overflow else {
+            throw BinaryInfoError.unmapped(path: path, what: what(), address: address, length: UInt64(destination.count))
+        }
+        var copied = 0
+        while copied < destination.count {
+            let cursor = address + UInt64(copied)
+            let remaining = UInt64(destination.count - copied)
+            let piece: Int
+            let segments = core.segments
+            let index = segments.partitioningIndex { $0.address > cursor } - 1
+            if index >= 0, cursor - segments[index].address < segments[index].fileSize {
+                let segment = segments[index]
+                piece = Int(min(remaining, segment.fileSize - (cursor - segment.address)))
+                try core.fetch(
+                    into: UnsafeMutableRawBufferPointer(rebasing: destination[copied..<copied + piece]), from: cursor, what: what())
+            } else if let image = image(containing: cursor), let mapping = image.fileMappings.first(where: { $0.range.contains(cursor) }) {
+                piece = Int(min(remaining, mapping.range.upperBound - cursor))
+                do {
+                    try image.file.fetch(
+                        into: UnsafeMutableRawBufferPointer(rebasing: destination[copied..<copied + piece]),
+                        fromOffset: mapping.fileOffset + (cursor - mapping.range.lowerBound), what: what())
+                } catch {
+                    // A mapping past the file's end (the last page's tail) was never in the file.
+                    throw BinaryInfoError.unmapped(path: path, what: what(), address: address, length: UInt64(destination.count))
+                }
+            } else {
+                let heldNot = index >= 0 && cursor - segments[index].address < segments[index].memorySize
+                throw BinaryInfoError.unmapped(
+                    path: path, what: heldNot ? "\(what()) (left out of the core)" : what(), address: address,
+                    length: UInt64(destination.count))
+            }
+            copied += piece
+        }
+    }
+
+    /// A mapping's path without the ` (deleted)` the kernel appends to a file removed since.
+    static func deletedSuffixRemoved(_ path: String) -> String {
+        path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path
+    }
+}
