@@ -118,6 +118,18 @@ public struct TypeFilter: Sendable {
         }
     }
 
+    /// Whether a type named `name` passes the name patterns (a name says nothing of kind or module:
+    /// those filters must be empty, as the live commands' `--type` is the only one they take).
+    public func matches(name: String) -> Bool {
+        names.isEmpty
+            || names.contains { pattern in
+                switch pattern {
+                case .substring(let text): return Self.contains(name, text)
+                case .regex(let regex, _): return name.contains(regex)
+                }
+            }
+    }
+
     /// `name.contains(text)`, comparing UTF-8 bytes when both are ASCII (where bytes and
     /// characters agree): the standard library's substring search builds a searcher per call,
     /// which cost 34,000 instructions a type, more than the rest of a one-type reading's filtering.

@@ -1,0 +1,116 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+/// `typeinfo heap`: what a live process's or a core file's heap holds, by dynamic type.
+///
+/// Every live allocation comes from the C library's allocator (``GlibcHeap``: every arena and
+/// mmapped chunk, freed chunks left out). An allocation is a Swift object when its first word is
+/// the address of Swift class metadata the target's images describe (``SwiftClassRecognizer``);
+/// its type is named by the toolchain's reflection library reading the same target, generic
+/// arguments included. Nothing is written to the target, and it keeps running unless
+/// ``LiveTargetOptions/pauses``.
+public enum LiveHeapReader {
+    /// Counts the target's live Swift objects by type.
+    ///
+    /// - Throws: ``LiveReadingError`` naming what could not be read.
+    public static func census(_ options: LiveTargetOptions) throws(LiveReadingError) -> HeapCensus {
+        try options.whilePaused { paused throws(LiveReadingError) in
+            let inspector: TargetInspector
+            do {
+                inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
+            } catch {
+                throw .lowering(error)
+            }
+            guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
+            let walk = try objectsByMetadata(inspector)
+            let names: [UInt64: String]
+            do {
+                names = try inspector.typeNames(ofMetadata: Array(walk.objects.keys))
+            } catch {
+                throw .lowering(error)
+            }
+            // Two metadata records may name one type (an instantiation made twice is not, but a
+            // name the library cannot spell is kept apart by its address).
+            var entries: [String: HeapCensus.Entry] = [:]
+            for (metadata, tally) in walk.objects {
+                let name = names[metadata] ?? "<class metadata 0x\(String(metadata, radix: 16))>"
+                let instanceSize = walk.instanceSizes[metadata]
+                var entry = entries[name] ?? HeapCensus.Entry(type: name, count: 0, bytes: 0, instanceSize: instanceSize)
+                entry.count += tally.count
+                entry.bytes += tally.bytes
+                if entry.instanceSize != instanceSize { entry.instanceSize = nil }
+                entries[name] = entry
+            }
+            let swiftObjects = walk.objects.values.reduce(0) { $0 + $1.count }
+            let swiftBytes = walk.objects.values.reduce(0) { $0 + $1.bytes }
+            return HeapCensus(
+                target: identity(of: inspector.memory, readWhileRunning: !paused),
+                totals: .init(allocations: walk.allocations, heapBytes: walk.heapBytes, swiftObjects: swiftObjects, swiftObjectBytes: swiftBytes),
+                types: Array(entries.values))
+        }
+    }
+
+    struct Walk {
+        var objects: [UInt64: (count: Int, bytes: Int)] = [:]
+        var instanceSizes: [UInt64: Int] = [:]
+        var allocations = 0
+        var heapBytes = 0
+    }
+
+    /// Every live allocation, and those that are Swift objects by their metadata.
+    static func objectsByMetadata(_ inspector: TargetInspector) throws(LiveReadingError) -> Walk {
+        let heap: GlibcHeap
+        do {
+            if let core = inspector.memory.core {
+                heap = try GlibcHeap(core: core)
+            } else if case .process(let processID) = inspector.memory.target {
+                heap = try GlibcHeap(processID: processID)
+            } else {
+                throw BinaryInfoError.unsupported(path: inspector.memory.path, detail: "neither a process nor a core file")
+            }
+        } catch {
+            throw .target(error)
+        }
+        var walk = Walk()
+        // Most allocations share a few first words; each distinct word is judged once.
+        var verdicts: [UInt64: Bool] = [:]
+        do {
+            _ = try heap.forEachChunk { chunk in
+                walk.allocations += 1
+                walk.heapBytes += Int(chunk.usableSize)
+                let word = chunk.firstWord
+                // Metadata is pointer-aligned and never in the first page.
+                guard word >= 4096, word & 7 == 0 else { return }
+                let isClass: Bool
+                if let known = verdicts[word] {
+                    isClass = known
+                } else if let metadata = inspector.classMetadata(at: word) {
+                    isClass = true
+                    verdicts[word] = true
+                    walk.instanceSizes[word] = Int(metadata.instanceSize)
+                } else {
+                    isClass = false
+                    verdicts[word] = false
+                }
+                guard isClass else { return }
+                walk.objects[word, default: (0, 0)].count += 1
+                walk.objects[word, default: (0, 0)].bytes += Int(chunk.usableSize)
+            }
+        } catch {
+            throw .target(error)
+        }
+        return walk
+    }
+
+    /// Which process the census describes.
+    static func identity(of memory: TargetMemory, readWhileRunning: Bool) -> HeapCensus.Target {
+        switch memory.target {
+        case .process(let processID):
+            let command = (try? ImageLoader.readFile("/proc/\(processID)/comm"))?.text.split(separator: "\n").first.map(String.init)
+            return .init(processID: processID, command: command, corePath: nil, readWhileRunning: readWhileRunning)
+        case .core(let path):
+            return .init(processID: memory.core?.processID, command: memory.core?.command, corePath: path, readWhileRunning: false)
+        }
+    }
+}

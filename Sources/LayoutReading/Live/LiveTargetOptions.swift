@@ -1,0 +1,38 @@
+import BinaryInfo
+import TypeLowering
+
+/// How to open a live process or a core file: the options `heap`, `object` and `tasks` share.
+public struct LiveTargetOptions: Sendable {
+    /// The process or core file.
+    public var target: TargetSpecifier
+    /// Directories searched, in order, for image files that are no longer where the target mapped
+    /// them (`--image-path`).
+    public var imageSearchPaths: [String]
+    /// Stop the process while it is read, and resume it afterwards whatever happens (`--pause`);
+    /// ignored for a core file.
+    public var pauses: Bool
+    /// Where the reflection library and its worker are.
+    public var lowering: LoweringConfiguration
+
+    public init(
+        target: TargetSpecifier, imageSearchPaths: [String] = [], pauses: Bool = false, lowering: LoweringConfiguration = .resolved()
+    ) {
+        self.target = target
+        self.imageSearchPaths = imageSearchPaths
+        self.pauses = pauses
+        self.lowering = lowering
+    }
+
+    /// Runs `body` with the process stopped when ``pauses`` asks for it, resuming it afterwards.
+    func whilePaused<Result>(_ body: (_ paused: Bool) throws(LiveReadingError) -> Result) throws(LiveReadingError) -> Result {
+        guard pauses, case .process(let processID) = target else { return try body(false) }
+        let pause: ProcessPause
+        do {
+            pause = try ProcessPause(processID: processID)
+        } catch {
+            throw .target(error)
+        }
+        defer { pause.resume() }
+        return try body(true)
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LayoutReading
+import TypeLayout
+
+/// `typeinfo heap`: a live process's or a core file's Swift objects, by dynamic type.
+struct HeapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "heap",
+        abstract: "Count a running process's (or a core file's) Swift objects by type: jmap -histo for Swift.",
+        discussion: """
+            Walks every arena of the C library's allocator (the main heap, each thread's arena, mmapped chunks) and counts the live allocations whose first word is Swift class metadata, by the object's dynamic type, generic arguments included. Freed memory is never counted. The process is read, never written; without --pause it keeps running, and the report says the numbers were read while it ran.
+
+            bytes are the allocations' sizes (malloc_usable_size); instance is the size the class's metadata states (a ManagedBuffer or array storage is larger). The totals line counts the whole heap, whatever --type and --top keep.
+
+            Leak hunting: save a census, wait, compare. --baseline lists each type's growth since the saved one, biggest first.
+
+            Examples:
+              typeinfo heap 4711
+              typeinfo heap 4711 --top 20 --sort count
+              typeinfo heap core.4711 --type MyApp.
+              typeinfo heap 4711 --format json > before.json; sleep 600; typeinfo heap 4711 --baseline before.json
+
+            Reading another process needs the same user (or root) and a Yama ptrace_scope that allows it; the error says what to change. Exit status: 0 success, 2 the target could not be read.
+            """
+    )
+
+    @OptionGroup var targetOptions: TargetOptions
+
+    @OptionGroup var names: TypePatternOption
+
+    @Option(help: ArgumentHelp("Show only the N largest types.", valueName: "n"))
+    var top: Int?
+
+    @Option(help: "Order types by bytes or count (with --baseline: by their growth).")
+    var sort: HeapCensus.Order = .bytes
+
+    @Option(help: "Output format: text (a table, one type per line) or json (countDelta and bytesDelta with --baseline).")
+    var format: HeapFormat = .text
+
+    @Option(help: ArgumentHelp("A census saved earlier with --format json: show each type's growth since then.", valueName: "file"))
+    var baseline: String?
+
+    func validate() throws {
+        if let top, top < 1 { throw ValidationError("--top must be at least 1") }
+        do {
+            _ = try TypeFilter(typePatterns: names.typePatterns)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let filter = try TypeFilter(typePatterns: names.typePatterns)
+        // The baseline is read first: a wrong file should not cost a reading of the target.
+        let earlier = try baseline.map { path throws -> HeapCensus in
+            guard let data = FileManager.default.contents(atPath: path) else {
+                Console.writeError("typeinfo: \(path): cannot read the baseline (no such file, or not readable)\n")
+                throw ExitCode(2)
+            }
+            do {
+                return try HeapCensus(jsonData: data)
+            } catch {
+                Console.writeError("typeinfo: \(path): \(error)\n")
+                throw ExitCode(2)
+            }
+        }
+        var census: HeapCensus
+        do {
+            census = try LiveHeapReader.census(targetOptions.liveOptions)
+        } catch {
+            Console.writeError("typeinfo: \(error)\n")
+            throw ExitCode(2)
+        }
+        if let earlier { census = census.compared(with: earlier) }
+        census = census.selecting(where: filter.matches(name:), order: sort, limit: top)
+        switch format {
+        case .text: Console.write(census.text(baselineName: baseline))
+        case .json: Console.write(try census.jsonData())
+        }
+    }
+}
+
+enum HeapFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+extension HeapCensus.Order: ExpressibleByArgument {}
