@@ -280,7 +280,4 @@ final class LoweringSession {
     }
 
     static let maximumDepth = 48
-
-    /// The wire spelling of a layout kind.
-    static func name(of kind: LoweredKind) -> String { kind.wireName }
 }
