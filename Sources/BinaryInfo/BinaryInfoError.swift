@@ -40,6 +40,12 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     case processAccessDenied(path: String, reason: String)
     /// The process ended while it was being read.
     case processExited(path: String)
+    /// The target's C library holds no malloc state this reader can find and verify: `library`
+    /// is the C library's path (or the executable's, when it is linked statically).
+    case mallocStateNotFound(path: String, library: String, detail: String)
+    /// A value of the target's malloc heap (a chunk header, a free list, an arena) that glibc's
+    /// allocator could not have left there: the heap changed while it was read, or is corrupt.
+    case malformedHeap(path: String, what: String, address: UInt64, detail: String)
 
     /// The file the error is about.
     public var path: String {
@@ -48,7 +54,8 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .unreadable(let path, _), .unsupported(let path, _), .malformedELF(let path, _), .tooLarge(let path, _, _),
             .outOfBounds(let path, _, _, _), .malformedRecord(let path, _, _, _), .referenceCycle(let path, _, _),
             .unmapped(let path, _, _, _), .truncatedCore(let path, _, _, _), .noSuchProcess(let path),
-            .processAccessDenied(let path, _), .processExited(let path):
+            .processAccessDenied(let path, _), .processExited(let path), .mallocStateNotFound(let path, _, _),
+            .malformedHeap(let path, _, _, _):
             return path
         }
     }
@@ -95,6 +102,11 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             return "permission denied: \(reason)"
         case .processExited:
             return "the process exited while it was being read"
+        case .mallocStateNotFound(_, let library, let detail):
+            return "cannot find glibc's malloc state in \(library): \(detail)"
+        case .malformedHeap(_, let what, let address, let detail):
+            return
+                "malformed malloc heap: \(what) at 0x\(String(address, radix: 16)): \(detail) (the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"
         }
     }
 }
