@@ -154,3 +154,112 @@ struct GlibcHeapTests {
         #expect(againTotals == totals)
     }
 }
+
+@Suite("glibc heap walk of core files", .enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))
+struct GlibcHeapCoreTests {
+    /// A fixture process, a gcore core of it and the core's path.
+    static func dump() throws -> (target: HeapProcess, core: CoreFile, path: String) {
+        let target = try HeapProcess()
+        let path = try CoreFileTests.dump(processID: target.processID)
+        return (target, try CoreFile(path: path), path)
+    }
+
+    /// A copy of the core at `path` (named `name` in its directory) with the little-endian word
+    /// at `address` of the dumped memory set to `value`: cores are hundreds of MiB (each arena's
+    /// 64 MiB reservation), so the copy is the system's and the change a write of 8 bytes.
+    static func patched(_ path: String, _ core: CoreFile, at address: UInt64, to value: UInt64, name: String) throws -> CoreFile {
+        let segment = try #require(core.segments.first { $0.address <= address && address - $0.address + 8 <= $0.fileSize })
+        let copy = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name).path
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: copy))
+        try handle.seek(toOffset: segment.offset + address - segment.address)
+        try handle.write(contentsOf: withUnsafeBytes(of: value.littleEndian) { Data($0) })
+        try handle.close()
+        return try CoreFile(path: copy)
+    }
+
+    @Test func coreHeapIsWhatTheProcessStated() throws {
+        let (target, core, path) = try Self.dump()
+        defer { target.finish() }
+        let heap = try GlibcHeap(core: core)
+        let (chunks, totals) = try walk(heap)
+        target.check(chunks, totals)
+        // The same walk of the live process (unchanged: it is paused forever) finds the same chunks.
+        let (live, liveTotals) = try walk(try GlibcHeap(processID: target.processID))
+        #expect(live == chunks)
+        #expect(liveTotals == totals)
+        #expect(heap.arenaAddresses == (try GlibcHeap(processID: target.processID)).arenaAddresses)
+
+        // A damaged chunk size: one error naming the chunk, nothing presented as complete.
+        let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("damaged-core").path
+        let victim = try #require(chunks.values.filter { $0.arena == 0 }.map(\.address).sorted().dropFirst(100).first)
+        let damaged = try GlibcHeap(core: Self.patched(path, core, at: victim - 8, to: 0x39, name: "damaged-core"))
+        do {
+            _ = try damaged.forEachChunk { _ in }
+            Issue.record("a damaged heap was walked")
+        } catch {
+            #expect(
+                error
+                    == .malformedHeap(
+                        path: name, what: "the chunk", address: victim - 16, detail: "its size field 0x39 is not a heap chunk's"))
+            #expect(
+                error.description
+                    == "\(name): malformed malloc heap: the chunk at 0x\(String(victim - 16, radix: 16)): its size field 0x39 is not a heap chunk's (the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"
+            )
+        }
+        // A size that runs past the top chunk.
+        let main = heap.arenas[0]
+        let long = try GlibcHeap(core: Self.patched(path, core, at: victim - 8, to: 0x1000_0001, name: "damaged-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: name, what: "the chunk", address: victim - 16,
+                detail: "its size 0x10000000 runs past the top chunk at 0x\(String(main.top, radix: 16))")
+        ) { try long.forEachChunk { _ in } }
+
+        // The main thread's tcache (its first chunk) with one count lowered: the chain is longer.
+        let tcache = main.heaps[0].firstChunk
+        let counts = try core.bytes(at: tcache + 16, count: 128)
+        let bin = try #require((0..<64).first { counts[$0 * 2] >= 2 })
+        let count = UInt64(counts[bin * 2])
+        let countWord = tcache + 16 + UInt64(bin * 2 / 8 * 8)
+        let word = try core.bytes(at: countWord, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        let shift = UInt64(bin * 2 % 8 * 8)
+        let lowered = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word - (1 << shift), name: "damaged-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: name, what: "bin \(bin) of the tcache", address: tcache, detail: "its chain is longer than its count, \(count - 1)")
+        ) { try lowered.forEachChunk { _ in } }
+        // Raised above mp_.tcache_count (7), the tcache fails its checks, and its entries are not taken for allocations.
+        let tooMany = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word + ((8 - count) << shift), name: "damaged-core"))
+        for findingTcachesFirst in [false, true] {
+            do {
+                _ = try tooMany.forEachChunk(findingTcachesFirst: findingTcachesFirst) { _ in }
+                Issue.record("a tcache that fails its checks was ignored")
+            } catch {
+                #expect(
+                    error.description.hasPrefix(
+                        "\(name): malformed malloc heap: the tcache at 0x\(String(tcache, radix: 16)): its bins fail the tcache checks"))
+            }
+        }
+    }
+
+    @Test func damagedArenaIsNotGuessed() throws {
+        let (target, core, path) = try Self.dump()
+        target.finish()
+        let heap = try GlibcHeap(core: core)
+        // The main arena's top pointer cleared: no place in libc's .data is an arena any more.
+        let main = heap.arenas[0].address
+        let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("no-arena-core").path
+        let cleared = try Self.patched(path, core, at: main + heap.layout.topOffset, to: 0, name: "no-arena-core")
+        do {
+            _ = try GlibcHeap(core: cleared)
+            Issue.record("a main arena was found without its top chunk")
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "\(name): cannot find glibc's malloc state in \(heap.library): no struct malloc_state in its .data has empty bins pointing to themselves, a top chunk and a closed arena list (has the program called malloc yet?); the nearest candidate at 0x\(String(main, radix: 16)): malformed malloc heap: the arena at 0x\(String(main, radix: 16)): its top chunk 0x0 is not an aligned chunk in writable memory"
+                ))
+        }
+    }
+}

@@ -11,8 +11,10 @@ import Algorithms
 /// bin's first entry a chunk of that bin's size in one of the heaps. A candidate that passes is
 /// then verified in full: each chain has exactly its count of entries, each a chunk of the bin's
 /// size in a heap, each with the key glibc stores in freed entries (from 2.34 one value shared
-/// by every entry of every tcache), ending in a null link. A candidate that looks like a tcache
-/// but whose chains do not verify is an error, never skipped.
+/// by every entry of every tcache), ending in a null link. A candidate whose bins pass but whose
+/// chains do not verify is an error, never skipped; a candidate whose bins fail is remembered, and
+/// the walk stops with an error when one of its bins starts with a chunk holding `tcache_key`
+/// (a freed tcache entry of a tcache that does not verify).
 struct GlibcFreeLists {
     let target: MemoryTarget
     let layout: GlibcMallocLayout
@@ -25,6 +27,9 @@ struct GlibcFreeLists {
     private(set) var tcacheKey: UInt64?
     /// The tcaches verified so far (their chunks' addresses).
     private(set) var tcaches: Set<UInt64> = []
+    /// The chunks that start a bin of a tcache-sized chunk that failed the tcache checks, each
+    /// with that chunk's address.
+    private(set) var rejectedBinHeads: [UInt64: UInt64] = [:]
     /// How many of the members are on fastbins.
     private(set) var fastbinCount = 0
 
@@ -94,14 +99,22 @@ struct GlibcFreeLists {
         let user = chunk + 16
         let entriesOffset = Int(layout.tcacheEntriesOffset)
         let bytes = try target.bytes(at: user, count: entriesOffset + GlibcMallocLayout.tcacheBinCount * 8, what: "a tcache")
-        var bins: [(count: UInt64, first: UInt64)] = []
-        for bin in 0..<GlibcMallocLayout.tcacheBinCount {
-            let count = bytes.withUnsafeBytes {
-                layout.tcacheCountWidth == 2
-                    ? UInt64($0.loadUnaligned(fromByteOffset: bin * 2, as: UInt16.self))
-                    : UInt64($0.load(fromByteOffset: bin, as: UInt8.self))
+        let bins = (0..<GlibcMallocLayout.tcacheBinCount).map { bin in
+            bytes.withUnsafeBytes {
+                (
+                    count: layout.tcacheCountWidth == 2
+                        ? UInt64($0.loadUnaligned(fromByteOffset: bin * 2, as: UInt16.self))
+                        : UInt64($0.load(fromByteOffset: bin, as: UInt8.self)),
+                    first: $0.loadUnaligned(fromByteOffset: entriesOffset + bin * 8, as: UInt64.self)
+                )
             }
-            let first = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: entriesOffset + bin * 8, as: UInt64.self) }
+        }
+        defer {
+            if !tcaches.contains(chunk) {
+                for bin in bins where bin.first >= 16 { rejectedBinHeads[bin.first - 16] = chunk }
+            }
+        }
+        for (bin, (count, first)) in bins.enumerated() {
             // Shape: a count within the tunable, empty exactly when the count is zero, used bins only.
             guard count <= parameters.tcacheCount, (count == 0) == (first == 0), count == 0 || bin < parameters.tcacheBins else {
                 return false
@@ -112,7 +125,6 @@ struct GlibcFreeLists {
                         == GlibcMallocLayout.tcacheChunkSize(bin: bin)
                 else { return false }
             }
-            bins.append((count, first))
         }
         var chainMembers: [UInt64] = []
         for (bin, (count, first)) in bins.enumerated() where count > 0 {

@@ -40,9 +40,8 @@ public struct HeapTotals: Sendable, Hashable {
 }
 
 extension GlibcHeap {
-    /// Calls `body` with every allocation in use, heap chunks arena by arena in address order
-    /// (a few chunks that look like tcache entries come at the end of the walk, once every
-    /// tcache is known), then the mmapped chunks. The heaps are read in windows of a few MiB;
+    /// Calls `body` with every allocation in use, heap chunks arena by arena in address order,
+    /// then the mmapped chunks. The heaps are read in windows of a few MiB;
     /// nothing that grows with the heap is kept beyond the free-list entries.
     ///
     /// - Throws: ``BinaryInfoError/malformedHeap(path:what:address:detail:)`` when a chunk, a free
@@ -88,7 +87,12 @@ extension GlibcHeap {
             }
         }
         let largestCached = GlibcMallocLayout.tcacheChunkSize(bin: max(parameters.tcacheBins, 1) - 1)
-        let key = walkFirst ? nil : lists.tcacheKey
+        // A chunk marked in use that holds tcache_key where a tcache entry keeps it is most likely
+        // a freed entry (tcache_get clears the word when it hands a chunk out), so it is decided
+        // once every tcache is known. It is an allocation when no tcache lists it (a thread that
+        // exits frees its entries to the arena without clearing the word), unless a tcache-sized
+        // chunk that failed the tcache checks starts a bin with it: that is an error.
+        let key = layout.tcacheKey == .shared ? lists.tcacheKey : nil
         var totals = HeapTotals(
             arenas: [], mmappedChunks: mmapped.count, mmappedBytes: mappedBytes, tcaches: 0, fastbinChunks: 0, tcacheChunks: 0)
         var seenFree: Set<UInt64> = []
@@ -128,6 +132,13 @@ extension GlibcHeap {
             if lists.members.contains(chunk.address) {
                 seenFree.insert(chunk.address)
                 continue
+            }
+            if let tcache = lists.rejectedBinHeads[chunk.address] {
+                throw BinaryInfoError.malformedHeap(
+                    path: target.path, what: "the tcache", address: tcache,
+                    detail:
+                        "its bins fail the tcache checks (a count above mp_.tcache_count, a count without entries, an entry of another size or outside the heaps), yet a bin starts with the freed tcache entry 0x\(String(chunk.address + 16, radix: 16))"
+                )
             }
             totals.arenas[arena].chunksInUse += 1
             totals.arenas[arena].bytesInUse += chunk.size - GlibcMallocLayout.wordSize
