@@ -118,7 +118,8 @@ let package = Package(
             dependencies: ["BinaryInfo", "TypeInfo", "BinaryFixtures", "CStaticMirror"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "TypeLoweringTests", dependencies: ["TypeLowering", "BinaryInfo", "TypeInfo", "BinaryFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo", "BinaryInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
         // The reading entry point, and the typeinfo CLI end to end (run as users run it).

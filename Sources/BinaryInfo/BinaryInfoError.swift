@@ -46,6 +46,12 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The file found for the image the target had mapped from `image` (at `foundPath`) is another
     /// build: its build id is `found`, the loaded one's `expected` (hex, or `none`).
     case imageDiffers(path: String, image: String, expected: String, found: String, foundPath: String)
+    /// The target's C library holds no malloc state this reader can find and verify: `library`
+    /// is the C library's path (or the executable's, when it is linked statically).
+    case mallocStateNotFound(path: String, library: String, detail: String)
+    /// A value of the target's malloc heap (a chunk header, a free list, an arena) that glibc's
+    /// allocator could not have left there: the heap changed while it was read, or is corrupt.
+    case malformedHeap(path: String, what: String, address: UInt64, detail: String)
 
     /// The file the error is about.
     public var path: String {
@@ -55,7 +61,7 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .outOfBounds(let path, _, _, _), .malformedRecord(let path, _, _, _), .referenceCycle(let path, _, _),
             .unmapped(let path, _, _, _), .truncatedCore(let path, _, _, _), .noSuchProcess(let path),
             .processAccessDenied(let path, _), .processExited(let path), .imageMissing(let path, _, _),
-            .imageDiffers(let path, _, _, _, _):
+            .imageDiffers(let path, _, _, _, _), .mallocStateNotFound(let path, _, _), .malformedHeap(let path, _, _, _):
             return path
         }
     }
@@ -108,6 +114,11 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
         case .imageDiffers(_, let image, let expected, let found, let foundPath):
             return
                 "the target had \(image) (build id \(expected)) mapped, but \(foundPath) is another build (build id \(found)); give the directory that holds the build the target ran with --image-path DIR"
+        case .mallocStateNotFound(_, let library, let detail):
+            return "cannot find glibc's malloc state in \(library): \(detail)"
+        case .malformedHeap(_, let what, let address, let detail):
+            return
+                "malformed malloc heap: \(what) at 0x\(String(address, radix: 16)): \(detail) (the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"
         }
     }
 }

@@ -158,7 +158,7 @@ struct ClassCatalog {
                 if let answer = lowered[type], answer.kind != nil, let size = answer.size, let alignment = answer.alignment {
                     typeSize = (size, alignment)
                 }
-            } else if let child = fromRecord?[field.name], let kind = child.kind, kind != "unknown", let size = child.size,
+            } else if let child = fromRecord?[field.name], let kind = child.kind, kind != .unknown, let size = child.size,
                 let alignment = child.alignment
             {
                 typeSize = (size, alignment)

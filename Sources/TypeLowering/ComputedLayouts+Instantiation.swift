@@ -29,9 +29,9 @@ extension ComputedLayouts {
         let name = SwiftDemangler.typeName(mangling: mangling) ?? "$s" + mangling
         let typeKind: TypeKind
         switch kind {
-        case "struct": typeKind = .struct
-        case "tuple": typeKind = .tuple
-        case "noPayloadEnum", "singlePayloadEnum", "multiPayloadEnum": typeKind = .enum
+        case .struct: typeKind = .struct
+        case .tuple: typeKind = .tuple
+        case .noPayloadEnum, .singlePayloadEnum, .multiPayloadEnum: typeKind = .enum
         default: typeKind = .opaque
         }
         var layout = TypeLayout(

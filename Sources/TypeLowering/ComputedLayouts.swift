@@ -109,7 +109,7 @@ public struct ComputedLayouts: Sendable {
                 }
                 // A class's value witnesses are its reference's: the library lowers the class
                 // name as that reference, with the reference's extra inhabitants.
-                if let reference = lowered[mangling], reference.kind == "strongReference", let count = reference.extraInhabitants {
+                if let reference = lowered[mangling], reference.kind == .strongReference, let count = reference.extraInhabitants {
                     var layout =
                         result.layouts[mangling] ?? TypeLayout(name: type.name, mangledName: mangling, kind: .class, module: type.module)
                     layout.source = .computed
@@ -159,7 +159,7 @@ public struct ComputedLayouts: Sendable {
                     sized.alignment = answer.alignment
                     any = true
                 }
-            } else if field.ownership == .strong, let child = fromRecord?[field.name], let kind = child.kind, kind != "unknown",
+            } else if field.ownership == .strong, let child = fromRecord?[field.name], let kind = child.kind, kind != .unknown,
                 let size = child.size, let alignment = child.alignment
             {
                 sized.size = size
@@ -186,9 +186,9 @@ public struct ComputedLayouts: Sendable {
     /// How an enum's cases share storage, from the library's layout kind.
     static func enumStrategy(_ answer: LoweredType) -> EnumStrategy? {
         switch answer.kind {
-        case "noPayloadEnum": return .noPayload
-        case "singlePayloadEnum": return .singlePayload
-        case "multiPayloadEnum": return .multiPayload
+        case .noPayloadEnum: return .noPayload
+        case .singlePayloadEnum: return .singlePayload
+        case .multiPayloadEnum: return .multiPayload
         default: return nil
         }
     }

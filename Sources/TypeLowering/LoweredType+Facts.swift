@@ -3,7 +3,7 @@
 extension LoweredType {
     /// The type's own kind, size, alignment and stride, as the library lowered it.
     mutating func take(_ info: LoweredInfo) {
-        kind = LoweringSession.name(of: info.kind)
+        kind = info.kind
         size = info.size
         alignment = info.alignment
         stride = info.stride
@@ -36,12 +36,12 @@ extension LoweredType.Child {
     /// has no type and stays without a kind).
     mutating func take(_ info: LoweredInfo?, childHasType: Bool) {
         if let info {
-            kind = LoweringSession.name(of: info.kind)
+            kind = info.kind
             size = info.size
             alignment = info.alignment
             stride = info.stride
         } else if childHasType {
-            kind = LoweringSession.name(of: .unknown)
+            kind = .unknown
         }
     }
 }

@@ -149,7 +149,7 @@ struct LoweredType: Sendable, Equatable {
     struct Child: Sendable, Equatable {
         var name: String
         var offset: Int
-        var kind: String?
+        var kind: LoweredKind?
         var size: Int?
         var alignment: Int?
         var stride: Int?
@@ -158,7 +158,7 @@ struct LoweredType: Sendable, Equatable {
     }
 
     var mangling: String
-    var kind: String?
+    var kind: LoweredKind?
     var size: Int?
     var alignment: Int?
     var stride: Int?
@@ -174,12 +174,12 @@ struct LoweredType: Sendable, Equatable {
     func encoded() -> String {
         var text = "begin \(mangling)\n"
         if let kind, let size, let alignment, let stride {
-            text += "info \(kind) \(size) \(alignment) \(stride) \(children.count)\n"
+            text += "info \(kind.wireName) \(size) \(alignment) \(stride) \(children.count)\n"
             for child in children {
                 func number(_ value: Int?) -> String { value.map(String.init) ?? "?" }
                 let type = child.mangledType.flatMap { $0.isEmpty || $0.contains(" ") ? nil : $0 } ?? "?"
                 text +=
-                    "child \(child.offset) \(child.kind ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(type) \(child.name)\n"
+                    "child \(child.offset) \(child.kind?.wireName ?? "?") \(number(child.size)) \(number(child.alignment)) \(number(child.stride)) \(type) \(child.name)\n"
             }
             if let extraInhabitants { text += "extra \(extraInhabitants)\n" }
             if let tagSpareBits, !tagSpareBits.isEmpty { text += "tagbits \(SpareBitMask.hex(tagSpareBits))\n" }
@@ -226,10 +226,11 @@ extension LoweringWire {
                 current = LoweredType(mangling: rest)
             case "info":
                 let parts = rest.split(separator: " ").map(String.init)
-                guard current != nil, parts.count == 5, let size = Int(parts[1]), let alignment = Int(parts[2]), let stride = Int(parts[3]),
+                guard current != nil, parts.count == 5, let kind = LoweredKind(wireName: parts[0]), let size = Int(parts[1]),
+                    let alignment = Int(parts[2]), let stride = Int(parts[3]),
                     size >= 0, alignment >= 1, stride >= 0, Int(parts[4]) != nil
                 else { throw .protocolViolation(detail: "malformed 'info \(rest.prefix(80))'") }
-                current?.kind = parts[0]
+                current?.kind = kind
                 current?.size = size
                 current?.alignment = alignment
                 current?.stride = stride
@@ -244,12 +245,13 @@ extension LoweringWire {
                     return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
                 }
                 func isUnknown(_ index: Int) -> Bool { parts[index].elementsEqual([UInt8(ascii: "?")]) }
-                guard current != nil, parts.count == 7, let offset = number(0),
+                let kind = isUnknown(1) ? nil : LoweredKind(wireName: text(1))
+                guard current != nil, parts.count == 7, let offset = number(0), isUnknown(1) || kind != nil,
                     (current?.children.count ?? 0) < LoweringWire.maximumChildren
                 else { throw .protocolViolation(detail: "malformed 'child \(rest.prefix(80))'") }
                 current?.children.append(
                     LoweredType.Child(
-                        name: text(6), offset: offset, kind: isUnknown(1) ? nil : text(1),
+                        name: text(6), offset: offset, kind: kind,
                         size: number(2), alignment: number(3), stride: number(4),
                         mangledType: isUnknown(5) ? nil : text(5)
                     ))

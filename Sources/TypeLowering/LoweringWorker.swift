@@ -24,7 +24,12 @@ public enum LoweringWorker {
         var lines: [String] = []
         var session: Result<LoweringSession, TypeLoweringError>?
         var notes: [String] = []
-        while let line = readLine(strippingNewline: true) {
+        // The first line names the mode: a target (process or core) or files.
+        guard let first = readLine(strippingNewline: true) else { return 2 }
+        if first == TargetWire.header { return TargetWorker.run() }
+        var pending: String? = first
+        while let line = pending ?? readLine(strippingNewline: true) {
+            pending = nil
             guard line.utf8.count <= LoweringWire.maximumLineLength, lines.count < 1 << 22 else {
                 emit(LoweringWire.header)
                 emit("note request too large")
@@ -275,29 +280,4 @@ final class LoweringSession {
     }
 
     static let maximumDepth = 48
-
-    /// The wire spelling of a layout kind.
-    static func name(of kind: LoweredKind) -> String {
-        switch kind {
-        case .unknown: return "unknown"
-        case .builtin: return "builtin"
-        case .rawPointer: return "rawPointer"
-        case .tuple: return "tuple"
-        case .struct: return "struct"
-        case .noPayloadEnum: return "noPayloadEnum"
-        case .singlePayloadEnum: return "singlePayloadEnum"
-        case .multiPayloadEnum: return "multiPayloadEnum"
-        case .thickFunction: return "thickFunction"
-        case .opaqueExistential: return "opaqueExistential"
-        case .classExistential: return "classExistential"
-        case .errorExistential: return "errorExistential"
-        case .existentialMetatype: return "existentialMetatype"
-        case .strongReference: return "strongReference"
-        case .unownedReference: return "unownedReference"
-        case .weakReference: return "weakReference"
-        case .unmanagedReference: return "unmanagedReference"
-        case .classInstance: return "classInstance"
-        case .closureContext: return "closureContext"
-        }
-    }
 }

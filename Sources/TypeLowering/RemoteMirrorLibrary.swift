@@ -58,7 +58,9 @@ final class RemoteMirrorLibrary {
 /// addresses of the images' copies, so reads need no translation beyond a bounds check.
 final class RemoteMirrorContext {
     private let library: RemoteMirrorLibrary
-    private let memory: ImageMemory
+    /// What the library's read callbacks read (an ``ImageMemory`` or a ``TargetMirrorMemory``),
+    /// kept alive for as long as the context.
+    private let memory: AnyObject
     private let context: rm_context_t
 
     /// - Parameter importedStructRecords: register only the first image and `libswiftCore.so`, and
@@ -101,6 +103,52 @@ final class RemoteMirrorContext {
             let isStandardLibrary = image.image.path.hasSuffix("/libswiftCore.so")
             guard !importedStructRecords || index == 0 || isStandardLibrary else { continue }
             add(image, builtins: !importedStructRecords || isStandardLibrary)
+        }
+    }
+
+    /// A context whose reads go to a target's memory (``TargetMirrorMemory``), with the
+    /// reflection sections of the target's Swift images registered at their target addresses.
+    init(library: RemoteMirrorLibrary, target: TargetMirrorMemory) throws(TypeLoweringError) {
+        self.library = library
+        self.memory = target
+        guard
+            let context = library.createContext(
+                Unmanaged.passUnretained(target).toOpaque(),
+                { _, type, _, output in
+                    guard let output, type == Int32(RM_DLQ_GET_POINTER_SIZE) || type == Int32(RM_DLQ_GET_SIZE_SIZE) else { return 0 }
+                    output.storeBytes(of: UInt8(8), as: UInt8.self)
+                    return 1
+                },
+                { _, bytes, _ in TargetMirrorMemory.release(bytes) },
+                { reader, address, size, freeContext in
+                    freeContext?.pointee = nil
+                    guard let reader else { return nil }
+                    return Unmanaged<TargetMirrorMemory>.fromOpaque(reader).takeUnretainedValue().copy(at: address, count: size)
+                },
+                { reader, address in
+                    guard let reader else { return 0 }
+                    return Unmanaged<TargetMirrorMemory>.fromOpaque(reader).takeUnretainedValue().stringLength(at: address)
+                },
+                { _, _, _ in 0 }
+            )
+        else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
+        self.context = context
+        for sections in target.reflectionSections {
+            func mapping(_ name: String) -> rm_section_mapping_t {
+                guard let section = sections[name], let base = section.local.baseAddress else {
+                    return rm_section_mapping_t(
+                        local_section: rm_section_t(Begin: nil, End: nil), remote_section: rm_remote_section_t(StartAddress: 0, Size: 0))
+                }
+                return rm_section_mapping_t(
+                    local_section: rm_section_t(Begin: base, End: base + section.local.count),
+                    remote_section: rm_remote_section_t(StartAddress: UInt(section.remote), Size: UInt(section.local.count)))
+            }
+            library.addMappingInfo(
+                context,
+                rm_mapping_info_t(
+                    field: mapping("swift5_fieldmd"), associated_types: mapping("swift5_assocty"),
+                    builtin_types: mapping("swift5_builtin"), capture: mapping("swift5_capture"),
+                    type_references: mapping("swift5_typeref"), reflection_strings: mapping("swift5_reflstr")))
         }
     }
 
@@ -236,11 +284,45 @@ final class RemoteMirrorContext {
     }
 }
 
-/// swift_layout_kind_t, by value (SwiftRemoteMirrorTypes.h), as plain Swift.
-enum LoweredKind: Int, Sendable {
+/// How the toolchain's type lowering lays a value out: `swift_layout_kind_t`, by value
+/// (SwiftRemoteMirrorTypes.h). Its case names are its spelling on the worker's wire and in output.
+public enum LoweredKind: Int, Sendable, CaseIterable {
     case unknown, builtin, rawPointer, tuple, `struct`, noPayloadEnum, singlePayloadEnum, multiPayloadEnum
     case thickFunction, opaqueExistential, classExistential, errorExistential, existentialMetatype
     case strongReference, unownedReference, weakReference, unmanagedReference, classInstance, closureContext
+
+    /// The kind's name: `strongReference`, `multiPayloadEnum`.
+    public var wireName: String {
+        switch self {
+        case .unknown: return "unknown"
+        case .builtin: return "builtin"
+        case .rawPointer: return "rawPointer"
+        case .tuple: return "tuple"
+        case .struct: return "struct"
+        case .noPayloadEnum: return "noPayloadEnum"
+        case .singlePayloadEnum: return "singlePayloadEnum"
+        case .multiPayloadEnum: return "multiPayloadEnum"
+        case .thickFunction: return "thickFunction"
+        case .opaqueExistential: return "opaqueExistential"
+        case .classExistential: return "classExistential"
+        case .errorExistential: return "errorExistential"
+        case .existentialMetatype: return "existentialMetatype"
+        case .strongReference: return "strongReference"
+        case .unownedReference: return "unownedReference"
+        case .weakReference: return "weakReference"
+        case .unmanagedReference: return "unmanagedReference"
+        case .classInstance: return "classInstance"
+        case .closureContext: return "closureContext"
+        }
+    }
+
+    /// The kind named `wireName`, or nil for a name no kind has.
+    public init?(wireName: String) {
+        guard let kind = Self.byWireName[wireName] else { return nil }
+        self = kind
+    }
+
+    private static let byWireName: [String: LoweredKind] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.wireName, $0) })
 }
 
 /// What infoForTypeRef says about one type.

@@ -1,3 +1,5 @@
+import BinaryInfo
+
 /// Why computed layouts could not be had for a reading (each is also said as a note; the
 /// reading itself goes on with the other sources).
 public enum TypeLoweringError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -9,6 +11,10 @@ public enum TypeLoweringError: Error, Hashable, Sendable, CustomStringConvertibl
     case imageUnusable(path: String, reason: String)
     /// The worker said something outside the message format.
     case protocolViolation(detail: String)
+    /// The target (a process or a core file) could not be opened or read.
+    case target(BinaryInfoError)
+    /// The worker ended (crashed, hung or exited) before it answered about a target.
+    case workerEnded(path: String, reason: String)
 
     /// One line saying what went wrong and what to do.
     public var description: String {
@@ -23,6 +29,10 @@ public enum TypeLoweringError: Error, Hashable, Sendable, CustomStringConvertibl
             return "\(path): cannot be laid out for type lowering: \(reason)"
         case .protocolViolation(let detail):
             return "the lowering worker broke its message format: \(detail)"
+        case .target(let error):
+            return error.description
+        case .workerEnded(let path, let reason):
+            return "\(path): the lowering worker \(reason) before it answered; the target was not changed"
         }
     }
 }

@@ -59,6 +59,11 @@ public struct LiveHeapReport: Decodable, Sendable {
     public struct Field: Decodable, Sendable, Equatable {
         public var name: String
         public var offset: Int
+
+        public init(name: String, offset: Int) {
+            self.name = name
+            self.offset = offset
+        }
     }
 
     /// A sample object and the values of its fields, as the process reads them.

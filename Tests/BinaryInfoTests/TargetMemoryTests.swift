@@ -14,15 +14,20 @@ final class TargetProcess {
     let buffer: [UInt8]
     let executable: String
 
-    static let built: Result<String, FixtureError> = Result {
-        let directory = ScratchDirectory.path(named: "target-process")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let clang = URL(fileURLWithPath: FixtureToolchain.swiftc).deletingLastPathComponent().appendingPathComponent("clang").path
-        let output = directory + "/target_process"
-        try FixtureToolchain.run(
-            clang, ["-O1", "-g0", "-o", output, FixtureToolchain.fixturesDirectory + "/target_process.c"], in: directory)
-        return output
-    }.mapError { $0 as? FixtureError ?? FixtureError(message: "\($0)") }
+    static let built = build("target_process")
+
+    /// Compiles `Fixtures/NAME.c` with the toolchain's clang into a scratch directory.
+    static func build(_ name: String, arguments: [String] = []) -> Result<String, FixtureError> {
+        Result {
+            let directory = ScratchDirectory.path(named: name.replacingOccurrences(of: "_", with: "-"))
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let clang = URL(fileURLWithPath: FixtureToolchain.swiftc).deletingLastPathComponent().appendingPathComponent("clang").path
+            let output = directory + "/" + name
+            try FixtureToolchain.run(
+                clang, ["-O1", "-g0"] + arguments + ["-o", output, FixtureToolchain.fixturesDirectory + "/\(name).c"], in: directory)
+            return output
+        }.mapError { $0 as? FixtureError ?? FixtureError(message: "\($0)") }
+    }
 
     init() throws {
         executable = try Self.built.get()
@@ -116,11 +121,16 @@ struct CoreFileTests {
     /// A gcore core of a fresh fixture process, and the process (left running by gcore).
     static func dump() throws -> (core: String, target: TargetProcess) {
         let target = try TargetProcess()
+        return (try dump(processID: target.processID), target)
+    }
+
+    /// Writes a gcore core of the running process `processID` (which gcore leaves running) and returns its path.
+    static func dump(processID: Int32) throws -> String {
         let directory = ScratchDirectory.path(named: "target-cores")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let prefix = directory + "/core-\(UUID().uuidString)"
-        try FixtureToolchain.run(gcore!, ["-o", prefix, String(target.processID)], in: directory)
-        return (prefix + ".\(target.processID)", target)
+        try FixtureToolchain.run(gcore!, ["-o", prefix, String(processID)], in: directory)
+        return prefix + ".\(processID)"
     }
 
     @Test func coreHoldsWhatTheProcessHeld() throws {

@@ -7,10 +7,10 @@ import TypeLayout
 @Suite("The lowering wire format and the library's dump are parsed defensively")
 struct LoweringWireTests {
     static let sample: LoweredType = {
-        var type = LoweredType(mangling: "15LoweringFixture15PointerPayloadsO", kind: "multiPayloadEnum", size: 8, alignment: 8, stride: 8)
+        var type = LoweredType(mangling: "15LoweringFixture15PointerPayloadsO", kind: .multiPayloadEnum, size: 8, alignment: 8, stride: 8)
         type.children = [
             .init(
-                name: "left", offset: 0, kind: "strongReference", size: 8, alignment: 8, stride: 8, mangledType: "15LoweringFixture4NodeC"),
+                name: "left", offset: 0, kind: .strongReference, size: 8, alignment: 8, stride: 8, mangledType: "15LoweringFixture4NodeC"),
             .init(name: "neither", offset: 0),
         ]
         type.extraInhabitants = 2045
@@ -49,6 +49,9 @@ struct LoweringWireTests {
             ("tagbits 0g", "malformed 'tagbits 0g'"),
             ("tagbits 000", "malformed 'tagbits 000'"),
             ("tagbits 000000000000000000", "malformed 'tagbits 000000000000000000'"),
+            // Kinds are LoweredKind values: a name no kind has is refused, not carried along.
+            ("child 0 structure 8 8 8 Si x", "malformed 'child 0 structure 8 8 8 Si x'"),
+            ("info Struct 8 8 8 0", "malformed 'info Struct 8 8 8 0'"),
         ])
     func malformed(line: String, message: String) throws {
         var parser = LoweringWire.ReplyParser()

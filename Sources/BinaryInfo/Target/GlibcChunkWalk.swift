@@ -1,0 +1,117 @@
+/// Reads a target's memory through one reused window of a few MiB, so that a walk over a heap
+/// of any size makes one read per window, not one per chunk, and holds no more than the window.
+final class TargetWindow {
+    static let defaultSize = 4 << 20
+    let target: MemoryTarget
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var start: UInt64 = 0
+    private var count = 0
+
+    init(target: MemoryTarget, size: Int = TargetWindow.defaultSize) {
+        self.target = target
+        buffer = .allocate(byteCount: max(size, 64), alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The little-endian word at `address`, reading a new window from there (up to `limit`)
+    /// when the current one does not hold it.
+    func word(at address: UInt64, limit: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> UInt64 {
+        if count < 8 || address < start || address - start > UInt64(count - 8) {
+            guard address < limit, limit - address >= 8 else {
+                throw BinaryInfoError.malformedHeap(
+                    path: target.path, what: what(), address: address, detail: "it lies past the end of its memory")
+            }
+            let length = Int(min(UInt64(buffer.count), limit - address))
+            try target.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), from: address, what: what())
+            start = address
+            count = length
+        }
+        return buffer.loadUnaligned(fromByteOffset: Int(address - start), as: UInt64.self)
+    }
+}
+
+/// One chunk a heap walk found, with what its header and its next chunk's header say.
+struct GlibcChunkRecord {
+    /// The chunk header's address (the user's pointer is 16 bytes further).
+    var address: UInt64
+    /// The chunk's size without the flag bits.
+    var size: UInt64
+    /// The flag bits of its own size field (`PREV_INUSE`, `IS_MMAPPED`, `NON_MAIN_ARENA`).
+    var flags: UInt64
+    /// Whether the next chunk's `PREV_INUSE` says this one is in use (free chunks on a fastbin
+    /// or tcache list keep it set, too).
+    var markedInUse: Bool
+    /// The first two words of the chunk's user bytes.
+    var firstWord: UInt64
+    var secondWord: UInt64
+}
+
+extension TargetWindow {
+    /// Walks `segment` chunk by chunk from its first chunk to exactly its end: the top chunk, or
+    /// the zero-size fencepost glibc writes at the end of a heap its arena grew out of (the chunk
+    /// before that fencepost is glibc's, never an allocation, and is not visited).
+    ///
+    /// - Throws: ``BinaryInfoError/malformedHeap(path:what:address:detail:)`` naming the chunk
+    ///   whose size is not a chunk size, or that runs past the end.
+    func walk(
+        _ segment: GlibcHeapSegment, visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
+    ) throws(BinaryInfoError) -> Int {
+        let alignment = GlibcMallocLayout.alignment
+        // The last header read: the top chunk's, or the fencepost's, 16 bytes before the heap's end.
+        let limit = segment.end + (segment.endsAtTop ? 16 : 0)
+        let maximumChunks = (segment.end - segment.firstChunk) / 16 + 1
+        var cursor = segment.firstChunk
+        var pending: GlibcChunkRecord?
+        var visited = 0
+        func malformed(_ address: UInt64, _ detail: String) -> BinaryInfoError {
+            .malformedHeap(path: target.path, what: "the chunk", address: address, detail: detail)
+        }
+        while true {
+            let sizeField = try word(at: cursor + 8, limit: limit, what: "a chunk header")
+            let size = sizeField & ~GlibcMallocLayout.flagBits
+            if segment.endsAtTop, cursor == segment.end {
+                if var last = pending {
+                    last.markedInUse = sizeField & GlibcMallocLayout.previousInUse != 0
+                    try visit(last)
+                }
+                return visited
+            }
+            if !segment.endsAtTop, size == 0 {
+                // glibc's end-of-heap fencepost: the chunk before it (a 16-byte fencepost, or a
+                // remnant of the old top too small to free) is not an allocation.
+                guard pending != nil, cursor + 16 <= segment.end else {
+                    throw malformed(cursor, "a zero size where the heap at 0x\(String(segment.occupied.lowerBound, radix: 16)) has chunks")
+                }
+                return visited
+            }
+            if var previous = pending {
+                guard previous.size >= GlibcMallocLayout.minimumChunkSize else {
+                    throw malformed(previous.address, "a 16-byte chunk that is not the fencepost at the end of its heap")
+                }
+                previous.markedInUse = sizeField & GlibcMallocLayout.previousInUse != 0
+                try visit(previous)
+                visited += 1
+            }
+            let (next, overflow) = cursor.addingReportingOverflow(size)
+            guard !overflow, size % alignment == 0, size >= (segment.endsAtTop ? GlibcMallocLayout.minimumChunkSize : 16),
+                sizeField & GlibcMallocLayout.isMmapped == 0
+            else {
+                throw malformed(cursor, "its size field 0x\(String(sizeField, radix: 16)) is not a heap chunk's")
+            }
+            guard segment.endsAtTop ? next <= segment.end : next + 16 <= segment.end else {
+                let end = segment.endsAtTop ? "the top chunk at 0x\(String(segment.end, radix: 16))" : "the end of its heap"
+                throw malformed(cursor, "its size 0x\(String(size, radix: 16)) runs past \(end)")
+            }
+            var record = GlibcChunkRecord(
+                address: cursor, size: size, flags: sizeField & GlibcMallocLayout.flagBits, markedInUse: false, firstWord: 0, secondWord: 0)
+            if size >= GlibcMallocLayout.minimumChunkSize {
+                record.firstWord = try word(at: cursor + 16, limit: limit, what: "a chunk's user bytes")
+                record.secondWord = try word(at: cursor + 24, limit: limit, what: "a chunk's user bytes")
+            }
+            pending = record
+            cursor = next
+            guard UInt64(visited) < maximumChunks else { throw malformed(cursor, "the heap has more chunks than bytes for them") }
+        }
+    }
+}

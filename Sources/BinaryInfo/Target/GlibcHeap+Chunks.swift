@@ -1,0 +1,173 @@
+/// One allocation in use in a target's glibc heap.
+public struct HeapChunk: Sendable, Hashable {
+    /// The address `malloc` returned for it.
+    public var address: UInt64
+    /// What `malloc_usable_size` returns for it: the chunk's size less its header.
+    public var usableSize: UInt64
+    /// The first eight bytes at ``address`` (a Swift object's metadata pointer).
+    public var firstWord: UInt64
+    /// The next eight bytes (a Swift object's reference counts).
+    public var secondWord: UInt64
+    /// The index in ``GlibcHeap/arenaAddresses`` of the arena it came from; nil for an mmapped chunk.
+    public var arena: Int?
+}
+
+/// What a walk of a glibc heap counted.
+public struct HeapTotals: Sendable, Hashable {
+    /// One arena's part.
+    public struct Arena: Sendable, Hashable {
+        /// Its `struct malloc_state`'s address.
+        public var address: UInt64
+        /// The bytes it took from the system (`system_mem`: its `sbrk` area or its heaps).
+        public var heapBytes: UInt64
+        /// How many heaps it has (1 for the main arena's `sbrk` area).
+        public var heaps: Int
+        /// Its chunks in use, and their usable bytes.
+        public var chunksInUse: Int
+        public var bytesInUse: UInt64
+    }
+
+    /// The arenas, the main arena first.
+    public var arenas: [Arena]
+    /// The mmapped chunks in use, and their mappings' bytes (`mp_.mmapped_mem`).
+    public var mmappedChunks: Int
+    public var mmappedBytes: UInt64
+    /// The threads' tcaches found.
+    public var tcaches: Int
+    /// The free chunks on the arenas' fastbins, and on the tcaches.
+    public var fastbinChunks: Int
+    public var tcacheChunks: Int
+}
+
+extension GlibcHeap {
+    /// Calls `body` with every allocation in use, heap chunks arena by arena in address order,
+    /// then the mmapped chunks. The heaps are read in windows of a few MiB;
+    /// nothing that grows with the heap is kept beyond the free-list entries.
+    ///
+    /// - Throws: ``BinaryInfoError/malformedHeap(path:what:address:detail:)`` when a chunk, a free
+    ///   list or the mmapped chunks' count do not fit glibc's invariants (chunks already passed to
+    ///   `body` are then not the whole heap); a read error of the target.
+    public func forEachChunk(_ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
+        try forEachChunk(findingTcachesFirst: false, body)
+    }
+
+    /// As ``forEachChunk(_:)``; `findingTcachesFirst` walks the heaps once more beforehand to find
+    /// every tcache, as the walk does when no tcache with entries is at the start of an arena.
+    func forEachChunk(findingTcachesFirst: Bool, _ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
+        let window = TargetWindow(target: target)
+        let mmapped = try window.mmappedChunks(in: mmapRanges)
+        let mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
+        guard UInt64(mmapped.count) == parameters.mmappedChunks, mappedBytes == parameters.mmappedBytes else {
+            throw BinaryInfoError.malformedHeap(
+                path: target.path, what: "mp_", address: parameters.sbrkBaseField,
+                detail:
+                    "it counts \(parameters.mmappedChunks) mmapped chunks of \(parameters.mmappedBytes) bytes, the target's anonymous memory holds \(mmapped.count) of \(mappedBytes)"
+            )
+        }
+        var lists = GlibcFreeLists(target: target, layout: layout, parameters: parameters, arenas: arenas)
+        for (index, arena) in arenas.enumerated() { try lists.addFastbins(of: arena, index: index) }
+        // A thread's tcache is its first allocation, so it usually starts its arena.
+        for arena in arenas {
+            let first = arena.heaps[0].firstChunk
+            if arena.heaps[0].end > first,
+                try target.read(UInt64.self, at: first + 8, what: "a chunk header") & ~GlibcMallocLayout.flagBits == layout.tcacheChunkSize
+            {
+                try lists.offerTcache(chunk: first)
+            }
+        }
+        // Without a known key, entries cannot be told apart during the walk: find every tcache first.
+        let walkFirst = findingTcachesFirst || layout.tcacheKey != .shared || lists.tcacheKey == nil
+        if walkFirst {
+            for arena in arenas {
+                for heap in arena.heaps {
+                    _ = try window.walk(heap) { chunk throws(BinaryInfoError) in
+                        if chunk.markedInUse, chunk.size == layout.tcacheChunkSize { try lists.offerTcache(chunk: chunk.address) }
+                    }
+                }
+            }
+        }
+        let largestCached = GlibcMallocLayout.tcacheChunkSize(bin: max(parameters.tcacheBins, 1) - 1)
+        // A chunk marked in use that holds tcache_key where a tcache entry keeps it is most likely
+        // a freed entry (tcache_get clears the word when it hands a chunk out), so it is decided
+        // once every tcache is known. It is an allocation when no tcache lists it (a thread that
+        // exits frees its entries to the arena without clearing the word), unless a tcache-sized
+        // chunk that failed the tcache checks starts a bin with it: that is an error.
+        let key = layout.tcacheKey == .shared ? lists.tcacheKey : nil
+        var totals = HeapTotals(
+            arenas: [], mmappedChunks: mmapped.count, mmappedBytes: mappedBytes, tcaches: 0, fastbinChunks: 0, tcacheChunks: 0)
+        var seenFree: Set<UInt64> = []
+        var candidates: [UInt64] = []
+        var suspects: [(chunk: GlibcChunkRecord, arena: Int)] = []
+        for (index, arena) in arenas.enumerated() {
+            var arenaTotals = HeapTotals.Arena(
+                address: arena.address, heapBytes: arena.systemMemory, heaps: arena.heaps.count, chunksInUse: 0, bytesInUse: 0)
+            for heap in arena.heaps {
+                _ = try window.walk(heap) { chunk throws(BinaryInfoError) in
+                    guard chunk.markedInUse else { return }
+                    if lists.members.contains(chunk.address) {
+                        seenFree.insert(chunk.address)
+                        return
+                    }
+                    guard (chunk.flags & GlibcMallocLayout.nonMainArena != 0) == !arena.isMain else {
+                        throw BinaryInfoError.malformedHeap(
+                            path: target.path, what: "the chunk", address: chunk.address,
+                            detail:
+                                "in use in the \(arena.isMain ? "main" : "other") arena at 0x\(String(arena.address, radix: 16)) with NON_MAIN_ARENA \(arena.isMain ? "set" : "clear")"
+                        )
+                    }
+                    if chunk.size == layout.tcacheChunkSize, !lists.tcaches.contains(chunk.address) { candidates.append(chunk.address) }
+                    if let key, chunk.size <= largestCached, chunk.secondWord == key {
+                        suspects.append((chunk, index))
+                        return
+                    }
+                    arenaTotals.chunksInUse += 1
+                    arenaTotals.bytesInUse += chunk.size - GlibcMallocLayout.wordSize
+                    body(HeapChunk(chunk, arena: index))
+                }
+            }
+            totals.arenas.append(arenaTotals)
+        }
+        for candidate in candidates { try lists.offerTcache(chunk: candidate) }
+        for (chunk, arena) in suspects {
+            if lists.members.contains(chunk.address) {
+                seenFree.insert(chunk.address)
+                continue
+            }
+            if let tcache = lists.rejectedBinHeads[chunk.address] {
+                throw BinaryInfoError.malformedHeap(
+                    path: target.path, what: "the tcache", address: tcache,
+                    detail:
+                        "its bins fail the tcache checks (a count above mp_.tcache_count, a count without entries, an entry of another size or outside the heaps), yet a bin starts with the freed tcache entry 0x\(String(chunk.address + 16, radix: 16))"
+                )
+            }
+            totals.arenas[arena].chunksInUse += 1
+            totals.arenas[arena].bytesInUse += chunk.size - GlibcMallocLayout.wordSize
+            body(HeapChunk(chunk, arena: arena))
+        }
+        if let missing = lists.members.subtracting(seenFree).min() {
+            throw BinaryInfoError.malformedHeap(
+                path: target.path, what: "the free chunk", address: missing,
+                detail: "a fastbin or tcache holds it, but the heap walk found no chunk marked in use there")
+        }
+        for chunk in mmapped {
+            let user = chunk.address + 16
+            let words = try target.bytes(at: user, count: 16, what: "an mmapped chunk's user bytes")
+            let (first, second) = words.withUnsafeBytes {
+                ($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            body(HeapChunk(address: user, usableSize: chunk.size - 16, firstWord: first, secondWord: second, arena: nil))
+        }
+        totals.tcaches = lists.tcaches.count
+        totals.fastbinChunks = lists.fastbinCount
+        totals.tcacheChunks = lists.members.count - lists.fastbinCount
+        return totals
+    }
+}
+
+extension HeapChunk {
+    init(_ chunk: GlibcChunkRecord, arena: Int) {
+        self.init(
+            address: chunk.address + 16, usableSize: chunk.size - GlibcMallocLayout.wordSize, firstWord: chunk.firstWord,
+            secondWord: chunk.secondWord, arena: arena)
+    }
+}

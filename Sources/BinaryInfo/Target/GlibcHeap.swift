@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The glibc malloc heap of a running process or a core file: every allocation in use, found by
+/// walking glibc's own structures through the target's memory (never written, never stopped).
+///
+/// Opening it finds the C library the target loaded (or the statically linked executable), the
+/// release its banner names, and glibc's arenas in its memory (see the arena locator's rules);
+/// ``forEachChunk(_:)`` then walks every heap of every arena chunk by chunk, from its first chunk
+/// to exactly its top chunk, and finds the mmapped chunks. A chunk is in use when the next
+/// chunk's `PREV_INUSE` bit says so and it is on no fastbin and no thread's tcache; chunks on the
+/// other free lists clear that bit. mmapped chunks are counted against `mp_`'s `n_mmaps` and
+/// `mmapped_mem`, so a chunk missed or made up is an error.
+///
+/// ```swift
+/// let heap = try GlibcHeap(processID: pid)
+/// let totals = try heap.forEachChunk { chunk in
+///     histogram[chunk.firstWord, default: 0] += 1
+/// }
+/// ```
+///
+/// A process that runs while it is read may change its heap under the reader: what no longer
+/// fits glibc's invariants is ``BinaryInfoError/malformedHeap(path:what:address:detail:)``,
+/// never a partial walk presented as complete. A core file (or a stopped process) reads stably.
+public struct GlibcHeap {
+    /// The C library's path (the executable's, when glibc is linked statically).
+    public let library: String
+    /// The glibc release, as its banner states it (`2.36`).
+    public let release: String
+    /// Each arena's `struct malloc_state` address, the main arena first.
+    public var arenaAddresses: [UInt64] { arenas.map(\.address) }
+
+    let target: MemoryTarget
+    let layout: GlibcMallocLayout
+    let arenas: [GlibcArenaState]
+    let parameters: GlibcMallocParameters
+    let regions: [TargetRegion]
+
+    /// Opens the heap of the running process `processID`.
+    ///
+    /// - Throws: ``BinaryInfoError/noSuchProcess(path:)``, ``BinaryInfoError/processAccessDenied(path:reason:)``,
+    ///   ``BinaryInfoError/mallocStateNotFound(path:library:detail:)`` when its glibc's arenas cannot
+    ///   be found and verified, ``BinaryInfoError/malformedHeap(path:what:address:detail:)``.
+    public init(processID: Int32) throws(BinaryInfoError) {
+        let memory = try ProcessMemory(processID: processID)
+        try self.init(target: .process(memory, try MemoryMap(processID: processID)))
+    }
+
+    /// Opens the heap of the process a core file holds (its C library is read from the path the
+    /// core's `NT_FILE` note names).
+    ///
+    /// - Throws: as ``init(processID:)``, and ``BinaryInfoError/unmapped(path:what:address:length:)``
+    ///   when the core left out memory the heap needs.
+    public init(core: CoreFile) throws(BinaryInfoError) {
+        try self.init(target: .core(core))
+    }
+
+    init(target: MemoryTarget) throws(BinaryInfoError) {
+        self.target = target
+        regions = target.regions
+        let library = try GlibcLibrary(in: target, regions: regions)
+        self.library = library.path
+        layout = library.layout
+        release = "\(layout.major).\(layout.minor)"
+        let dataCount = Int(library.data.upperBound - library.data.lowerBound)
+        let data = try target.bytes(at: library.data.lowerBound, count: dataCount, what: "the C library's .data")
+        let locator = GlibcArenaLocator(target: target, regions: regions, layout: layout, library: library.path)
+        arenas = try locator.mainArena(in: data, at: library.data.lowerBound)
+        let sbrkBase = arenas[0].heaps[0].occupied.lowerBound
+        parameters = try GlibcMallocParameters.find(
+            in: data, at: library.data.lowerBound, sbrkBase: sbrkBase, layout: layout, target: target, library: library.path)
+    }
+
+    /// The anonymous writable memory outside the heaps, where mmapped chunks live.
+    var mmapRanges: [Range<UInt64>] {
+        let occupied = arenas.flatMap { $0.heaps.map(\.occupied) }.sorted { $0.lowerBound < $1.lowerBound }
+        var ranges: [Range<UInt64>] = []
+        for region in regions where region.isWritable && region.filePath == nil && !region.isStack {
+            var start = region.start
+            for heap in occupied where heap.overlaps(start..<region.end) {
+                if heap.lowerBound > start { ranges.append(start..<heap.lowerBound) }
+                start = max(start, heap.upperBound)
+            }
+            if start < region.end { ranges.append(start..<region.end) }
+        }
+        return ranges
+    }
+}

@@ -1,0 +1,96 @@
+import Algorithms
+
+/// A running process or a core file, read as memory, with the regions of its address space:
+/// what a reader of the target's heap needs of either.
+enum MemoryTarget: ByteReader {
+    case process(ProcessMemory, MemoryMap)
+    case core(CoreFile)
+
+    var path: String {
+        switch self {
+        case .process(let memory, _): memory.path
+        case .core(let core): core.path
+        }
+    }
+
+    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+        throws(BinaryInfoError)
+    {
+        switch self {
+        case .process(let memory, _): try memory.fetch(into: destination, from: address, what: what())
+        case .core(let core): try core.fetch(into: destination, from: address, what: what())
+        }
+    }
+
+    /// The readable regions, sorted by address: the maps of a process; the memory segments of a
+    /// core, each named by the `NT_FILE` entry that covers it (segments the core left out of
+    /// the file are left out here).
+    var regions: [TargetRegion] {
+        switch self {
+        case .process(_, let map):
+            return map.mappings.filter(\.isReadable).map {
+                TargetRegion(
+                    start: $0.start, end: $0.end, isWritable: $0.isWritable, filePath: $0.isFileBacked ? $0.name : nil,
+                    fileOffset: $0.fileOffset, isStack: $0.name == "[stack]")
+            }
+        case .core(let core):
+            return core.segments.filter { $0.fileSize > 0 && $0.isReadable }.map { segment in
+                let end = segment.address + segment.fileSize
+                let file = core.mappedFiles.first { $0.start <= segment.address && segment.address < $0.end }
+                return TargetRegion(
+                    start: segment.address, end: end, isWritable: segment.isWritable, filePath: file?.path,
+                    fileOffset: file.map { $0.fileOffset + (segment.address - $0.start) } ?? 0, isStack: false)
+            }
+        }
+    }
+}
+
+/// One readable range of a target's address space.
+struct TargetRegion: Sendable, Hashable {
+    var start: UInt64
+    var end: UInt64
+    var isWritable: Bool
+    /// The file mapped there, nil for anonymous memory.
+    var filePath: String?
+    /// The offset in the file that `start` maps.
+    var fileOffset: UInt64
+    /// The main thread's stack (`[stack]`), which malloc never uses.
+    var isStack: Bool
+
+    func contains(_ address: UInt64) -> Bool { start <= address && address < end }
+}
+
+extension [TargetRegion] {
+    /// The region that holds `address`.
+    func region(containing address: UInt64) -> TargetRegion? {
+        let index = partitioningIndex { $0.end > address }
+        guard index < count, self[index].start <= address else { return nil }
+        return self[index]
+    }
+
+    /// The end of the run of adjacent regions that starts with the one holding `address`: a
+    /// mapping the kernel split by permissions, or a core's segments of one mapping.
+    func contiguousEnd(from address: UInt64) -> UInt64? {
+        var index = partitioningIndex { $0.end > address }
+        guard index < count, self[index].start <= address else { return nil }
+        var end = self[index].end
+        index += 1
+        while index < count, self[index].start == end, self[index].isWritable {
+            end = self[index].end
+            index += 1
+        }
+        return end
+    }
+
+    /// The start of the run of adjacent writable regions that ends with the one holding `address`.
+    func contiguousStart(to address: UInt64) -> UInt64? {
+        var index = partitioningIndex { $0.end > address }
+        guard index < count, self[index].start <= address else { return nil }
+        var start = self[index].start
+        while index > 0, self[index - 1].end == start, self[index - 1].isWritable {
+            index -= 1
+            start = self[index].start
+        }
+        return start
+    }
+}

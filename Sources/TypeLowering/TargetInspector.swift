@@ -1,0 +1,175 @@
+import BinaryInfo
+import TypeLayout
+
+/// One stored property of a class instance in a target.
+public struct TargetField: Sendable, Equatable {
+    /// The property's name.
+    public var name: String
+    /// Its offset in the instance (from the object's address).
+    public var offset: Int
+    /// How the toolchain lays its type out, when the library says.
+    public var kind: LoweredKind?
+    /// Its type, spelled as every name typeinfo prints (the runtime's demangler and
+    /// ``TypeNameSugar``), when the library could name it.
+    public var typeName: String?
+    /// Its type's mangling, without `$s`.
+    public var mangledTypeName: String?
+    /// The metadata of the class that declares it (the object's class or an ancestor).
+    public var declaringClass: UInt64
+}
+
+/// A target (a running process or a core file) opened for questions about its Swift heap: the
+/// images it had loaded, which words are Swift class metadata, their types' names and an
+/// instance's stored properties.
+///
+/// Images and class metadata are read in this process, from the target's memory alone
+/// (``TargetMemory``, ``SwiftClassRecognizer``). Names and fields come from the toolchain's
+/// libswiftRemoteMirror, run in the `typeinfo-lowering` worker, which opens the target itself:
+/// a crash, a hang or a target that vanishes is one ``TypeLoweringError``, never a hang here. The
+/// target is never written.
+///
+/// ```swift
+/// let target = try TargetInspector(.process(pid))
+/// let classes = words.compactMap(target.classMetadata(at:))
+/// let names = try target.typeNames(ofMetadata: classes.map(\.address))
+/// let fields = try target.storedFields(ofClassAt: classes[0].address)
+/// ```
+public final class TargetInspector: Sendable {
+    /// The target's memory and images.
+    public let memory: TargetMemory
+    /// The class metadata recogniser over the target's Swift images.
+    public let classes: SwiftClassRecognizer
+    /// The directories searched for moved image files (passed on to the worker).
+    public let imageSearchPaths: [String]
+    /// Where the worker and the reflection library are.
+    public let configuration: LoweringConfiguration
+
+    /// Opens `target` and matches its images to their files by build id.
+    ///
+    /// - Throws: ``TypeLoweringError/target(_:)`` with the ``BinaryInfoError`` that says what is
+    ///   wrong: no such process, permission denied, a truncated core, an image file missing or of
+    ///   another build (``BinaryInfoError/imageDiffers(path:image:expected:found:foundPath:)``).
+    public init(_ target: TargetSpecifier, imageSearchPaths: [String] = [], configuration: LoweringConfiguration = .resolved())
+        throws(TypeLoweringError)
+    {
+        do {
+            memory = try TargetMemory(target, imageSearchPaths: imageSearchPaths)
+            classes = try SwiftClassRecognizer(memory: memory)
+        } catch {
+            throw .target(error)
+        }
+        self.imageSearchPaths = imageSearchPaths
+        self.configuration = configuration
+    }
+
+    /// The ELF images the target had loaded, by load address.
+    public var images: [TargetImage] { memory.images }
+
+    /// The Swift class metadata at `address`, or nil when the word is not one (see
+    /// ``SwiftClassRecognizer``).
+    public func classMetadata(at address: UInt64) -> SwiftClassMetadata? {
+        classes.classMetadata(at: address)
+    }
+
+    /// The type names of class metadata records, as libswiftRemoteMirror reads them from the
+    /// target (generic arguments included: `LiveHeap.Box<Swift.Int>`).
+    ///
+    /// - Parameter addresses: metadata addresses; one that is not a Swift class's metadata is
+    ///   never passed to the library and has no name in the result.
+    /// - Returns: the name of each address the library could name.
+    /// - Throws: ``TypeLoweringError`` when the worker cannot run, crashes, hangs, or the target
+    ///   becomes unreadable (``TypeLoweringError/target(_:)`` with the process's exit).
+    public func typeNames(ofMetadata addresses: [UInt64]) throws(TypeLoweringError) -> [UInt64: String] {
+        try checkReadable()
+        let valid = addresses.filter { classMetadata(at: $0) != nil }
+        guard !valid.isEmpty else { return [:] }
+        var names: [UInt64: String] = [:]
+        try ask(Array(Set(valid)).sorted().map { .name($0) }) { reply in
+            if case .name(let address, let mangling?) = reply { names[address] = SwiftDemangler.typeName(mangling: mangling) }
+        }
+        return names
+    }
+
+    /// The stored properties of an instance of the class whose metadata is at `metadata`: its
+    /// ancestors' first, each from the field records of the class that declares it.
+    ///
+    /// - Returns: nil when `metadata` is not a Swift class's metadata.
+    /// - Throws: as ``typeNames(ofMetadata:)``.
+    public func storedFields(ofClassAt metadata: UInt64) throws(TypeLoweringError) -> [TargetField]? {
+        try checkReadable()
+        guard var current = classMetadata(at: metadata) else { return nil }
+        var chain = [current.address]
+        // The chain ends at a root class; a superclass that is not a class's metadata ends the
+        // answer (nothing about its fields would be read from the target).
+        while let superclass = current.superclass {
+            guard let next = classMetadata(at: superclass), chain.count < 64, !chain.contains(superclass) else { return nil }
+            chain.append(next.address)
+            current = next
+        }
+        var fields: [UInt64: [TargetField]] = [:]
+        var answered: Set<UInt64> = []
+        try ask(chain.map { .fields($0) }) { reply in
+            switch reply {
+            case .field(let address, let record):
+                fields[address, default: []].append(
+                    TargetField(
+                        name: record.name, offset: record.offset, kind: record.kind,
+                        typeName: record.mangledType.flatMap(SwiftDemangler.typeName(mangling:)), mangledTypeName: record.mangledType,
+                        declaringClass: address))
+            case .fields(let address, let count?):
+                if fields[address, default: []].count == count { answered.insert(address) }
+            default: break
+            }
+        }
+        guard answered.count == chain.count else { return nil }
+        return chain.reversed().flatMap { fields[$0] ?? [] }
+    }
+
+    /// Throws the target's error when it can no longer be read (a process that exited): every
+    /// word would otherwise read as "not a class".
+    private func checkReadable() throws(TypeLoweringError) {
+        guard let image = memory.images.first else { return }
+        do {
+            _ = try memory.read(UInt8.self, at: image.loadAddress, what: "ELF header")
+        } catch {
+            throw .target(error)
+        }
+    }
+
+    /// Runs one worker on `queries`, feeding each reply to `onReply`.
+    func ask(_ queries: [TargetRequest.Query], onReply: (TargetReply) -> Void) throws(TypeLoweringError) {
+        guard let libraryPath = configuration.remoteMirrorPath else {
+            throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror.so", reason: "not found")
+        }
+        guard let workerPath = configuration.workerPath else {
+            throw .workerUnavailable(path: "typeinfo-lowering", reason: "not found")
+        }
+        let request = TargetRequest(libraryPath: libraryPath, target: memory.target, imageSearchPaths: imageSearchPaths, queries: queries)
+        var sawHeader = false
+        var failure: String?
+        let ending = try WorkerProcess.run(executable: workerPath, input: try request.encoded(), silenceLimit: configuration.silenceLimit) {
+            line throws(TypeLoweringError) in
+            guard sawHeader else {
+                guard line == TargetWire.header else {
+                    throw .protocolViolation(detail: "worker replied '\(line.prefix(80))', not '\(TargetWire.header)'")
+                }
+                sawHeader = true
+                return
+            }
+            let reply = try TargetReply.decode(line)
+            if case .failed(let reason) = reply { failure = reason }
+            onReply(reply)
+        }
+        if let failure {
+            // The worker's reason as a typed error, where this process finds the same.
+            try checkReadable()
+            throw .workerEnded(path: memory.path, reason: "failed: \(failure)")
+        }
+        switch ending {
+        case .exited(0): return
+        case .exited(let status): throw .workerEnded(path: memory.path, reason: "exited with status \(status)")
+        case .signalled(let signal): throw .workerEnded(path: memory.path, reason: "crashed (signal \(signal))")
+        case .timedOut: throw .workerEnded(path: memory.path, reason: "hung (killed after its time limit)")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import BinaryInfo
+
+/// What the reflection library reads when the worker inspects a target: the target's memory
+/// (``TargetMemory``: a process, or a core with its left-out pages from the matched files),
+/// copied out read by read, and local copies of each Swift image's reflection sections, which the
+/// library is handed at their target addresses.
+///
+/// Reads never write the target. A read that fails is refused (the library sees a failed read,
+/// as for an unmapped address); the first failure that means the target is gone (the process
+/// exited) is kept, so the worker ends with that error instead of answering "unknown".
+final class TargetMirrorMemory {
+    let memory: TargetMemory
+    /// Each Swift image's reflection sections, by name: the target address and a local copy.
+    private(set) var reflectionSections: [[String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)]] = []
+    /// Why the target can no longer be read, once a read found it gone.
+    private(set) var targetLost: BinaryInfoError?
+
+    /// The most bytes one read of the library copies (it reads records, names and sections).
+    static let maximumRead: UInt64 = 1 << 26
+    /// The sections the library is given (`swift_reflection_mapping_info_t`).
+    static let reflectionSectionNames = [
+        "swift5_fieldmd", "swift5_assocty", "swift5_builtin", "swift5_capture", "swift5_typeref", "swift5_reflstr",
+    ]
+
+    /// Copies the reflection sections of `memory`'s Swift images out of the target.
+    ///
+    /// - Throws: ``TypeLoweringError/target(_:)`` when a section cannot be read.
+    init(memory: TargetMemory) throws(TypeLoweringError) {
+        self.memory = memory
+        for image in memory.images where image.isSwift {
+            var sections: [String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)] = [:]
+            for name in Self.reflectionSectionNames {
+                guard let range = image.section(name), !range.isEmpty, UInt64(range.count) <= Self.maximumRead else { continue }
+                let local = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 8)
+                do {
+                    try memory.fetch(into: local, from: range.lowerBound, what: "\(name) of \(image.filePath)")
+                } catch {
+                    local.deallocate()
+                    for section in sections.values { section.local.deallocate() }
+                    throw .target(error)
+                }
+                sections[name] = (range.lowerBound, local)
+            }
+            reflectionSections.append(sections)
+        }
+    }
+
+    deinit {
+        for sections in reflectionSections { for section in sections.values { section.local.deallocate() } }
+    }
+
+    /// A copy of `count` bytes at `address`, released by ``release(_:)``; nil when unreadable.
+    func copy(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
+        guard count <= Self.maximumRead else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(max(count, 1)), alignment: 16)
+        do {
+            try memory.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(count)]), from: address, what: "memory")
+            return UnsafeRawPointer(buffer.baseAddress)
+        } catch {
+            note(error)
+            buffer.deallocate()
+            return nil
+        }
+    }
+
+    /// Frees a copy made by ``copy(at:count:)``.
+    static func release(_ bytes: UnsafeRawPointer?) {
+        bytes.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
+    }
+
+    /// The length of the NUL-terminated string at `address`, or 0 when it is unreadable or longer
+    /// than a name can be.
+    func stringLength(at address: UInt64) -> UInt64 {
+        // A chunk at a time; where a chunk runs off readable memory, a byte at a time.
+        var length: UInt64 = 0
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while length < 1 << 16 {
+            let cursor = address &+ length
+            let read = chunk.withUnsafeMutableBytes { buffer in
+                (try? memory.fetch(into: buffer, from: cursor, what: "string")) != nil
+            }
+            if read {
+                if let end = chunk.firstIndex(of: 0) { return length + UInt64(end) }
+                length += UInt64(chunk.count)
+                continue
+            }
+            do {
+                let byte = try memory.read(UInt8.self, at: cursor, what: "string")
+                if byte == 0 { return length }
+                length += 1
+            } catch {
+                note(error)
+                return 0
+            }
+        }
+        return 0
+    }
+
+    private func note(_ error: BinaryInfoError) {
+        guard targetLost == nil else { return }
+        switch error {
+        case .processExited, .noSuchProcess, .processAccessDenied: targetLost = error
+        default: break
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import BinaryInfo
+import SystemPackage
+
+/// The worker's target mode (``TargetWire``): it opens the target itself (a process or a core
+/// file, with the image search directories), registers each Swift image's reflection sections at
+/// their target addresses, and answers each query with what libswiftRemoteMirror reads from the
+/// target's memory through ``TargetMirrorMemory``. The target is never written.
+enum TargetWorker {
+    /// Runs the target mode after its header line was read; returns the process exit status.
+    static func run() -> Int32 {
+        var lines = [TargetWire.header]
+        while let line = readLine(strippingNewline: true) {
+            guard line.utf8.count <= LoweringWire.maximumLineLength, lines.count < 1 << 22 else {
+                emit(TargetWire.header)
+                emit(TargetReply.failed("request too large").encoded)
+                return 2
+            }
+            lines.append(line)
+            if line == "end" { break }
+        }
+        emit(TargetWire.header)
+        let request: TargetRequest
+        switch TargetRequest.decode(lines: lines) {
+        case .success(let decoded): request = decoded
+        case .failure(let error):
+            emit(TargetReply.failed("\(error)").encoded)
+            return 2
+        }
+        let context: RemoteMirrorContext
+        let mirror: TargetMirrorMemory
+        do throws(TypeLoweringError) {
+            let memory: TargetMemory
+            do {
+                memory = try TargetMemory(request.target, imageSearchPaths: request.imageSearchPaths)
+            } catch {
+                throw .target(error)
+            }
+            mirror = try TargetMirrorMemory(memory: memory)
+            context = try RemoteMirrorContext(library: try RemoteMirrorLibrary(path: request.libraryPath), target: mirror)
+        } catch {
+            emit(TargetReply.failed(error.description).encoded)
+            return 3
+        }
+        emit(TargetReply.ready(swiftImages: mirror.reflectionSections.count).encoded)
+        // The process ends after the last answer: the context is left to the exit.
+        _ = Unmanaged.passRetained(context)
+        for query in request.queries {
+            switch query {
+            case .name(let metadata):
+                let mangling = context.typeRef(metadata: metadata).flatMap { context.mangledName(of: $0) }
+                emit(TargetReply.name(metadata, mangling: mangling).encoded)
+            case .fields(let metadata):
+                let info = context.info(ofMetadata: metadata)
+                let count = min(info?.fieldCount ?? 0, LoweringWire.maximumChildren)
+                for index in 0..<count {
+                    guard let child = context.child(ofMetadata: metadata, at: index) else { continue }
+                    let record = TargetFieldRecord(
+                        offset: child.offset, kind: child.kind == .unknown ? nil : child.kind,
+                        mangledType: child.typeRef.flatMap { context.mangledName(of: $0) }, name: child.name)
+                    emit(TargetReply.field(metadata, record).encoded)
+                }
+                emit(TargetReply.fields(metadata, count: info == nil ? nil : count).encoded)
+            }
+            if let lost = mirror.targetLost {
+                emit(TargetReply.failed(lost.description).encoded)
+                return 4
+            }
+        }
+        return 0
+    }
+
+    private static func emit(_ line: String) {
+        _ = try? FileDescriptor.standardOutput.writeAll((line + "\n").utf8)
+    }
+}

@@ -1,0 +1,145 @@
+// A process whose glibc heap the heap-walk tests read. It allocates blocks of many sizes on the
+// main thread and on several threads (each thread gets an arena of its own), makes allocations
+// above the mmap threshold, frees thousands of blocks so that tcaches, fastbins, the unsorted
+// bin and the small and large bins all hold chunks, then prints (the oracle):
+//   pid PID
+//   live ADDRESS USABLE_SIZE FIRST_WORD SECOND_WORD   (every block still allocated)
+//   freed ADDRESS                                     (every block freed and not handed out again)
+//   mmapped COUNT                                     (the live blocks it made above the threshold)
+//   malloc_info(3)'s XML
+//   end
+// and waits to be killed. Nothing is allocated or freed after the frees: stdout has a static
+// buffer, and the records live in static arrays.
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { threads = 4, perThread = 4000, onMain = 20000, slice = onMain + 2000, maximum = slice * (threads + 1) };
+
+// Each thread records its blocks in a slice of its own: slice t + 1 for thread t, slice 0 for main.
+static void *blocks[maximum];
+static size_t requested[maximum];
+static unsigned char isFreed[maximum];
+static int blockCount[threads + 1];
+static pthread_barrier_t allocated, freed;
+static char output[1 << 16];
+static __thread int mySlice;
+// Blocks allocated after a free (which may reuse a freed address), to tell freed from reused.
+static int late[threads + 1][16];
+static int lateCount[threads + 1];
+static __thread int hasFreed;
+
+static int record(void *block, size_t size) {
+    int index = mySlice * slice + blockCount[mySlice]++;
+    blocks[index] = block;
+    requested[index] = size;
+    if (hasFreed && lateCount[mySlice] < 16) late[mySlice][lateCount[mySlice]++] = index;
+    // The first two words are what the reader reports of each block: a value it can check.
+    uint64_t words[2] = {(uint64_t)(uintptr_t)block ^ 0x5a5a5a5a5a5a5a5aULL, (uint64_t)size};
+    memcpy(block, words, size < 16 ? size : 16);
+    return index;
+}
+
+static void release(int index) {
+    free(blocks[index]);
+    isFreed[index] = 1;
+    hasFreed = 1;
+}
+
+static size_t nextSize(unsigned *seed) {
+    unsigned pick = rand_r(seed) % 100;
+    if (pick < 50) return 8 + rand_r(seed) % 120;      // fastbin and tcache sizes
+    if (pick < 85) return 128 + rand_r(seed) % 1000;   // tcache and small-bin sizes
+    if (pick < 98) return 1100 + rand_r(seed) % 3000;  // small and large bins
+    return 0x280;                                       // a tcache's own size: candidates that are not tcaches
+}
+
+// Allocates `count` blocks, then frees some in an order that fills every kind of free list:
+// large blocks first (unsorted, then sorted into bins by a larger request), then any, then
+// small ones last (tcache, then fastbins: a later large free would consolidate fastbins).
+static void allocateAndFree(int count, unsigned seed, int mmapped) {
+    int first = -1;
+    for (int i = 0; i < count; i++) {
+        size_t size = nextSize(&seed);
+        int index = record(malloc(size), size);
+        if (first < 0) first = index;
+    }
+    for (int i = 0; i < mmapped; i++) {
+        size_t size = 200000 + (size_t)i * 100000;
+        record(malloc(size), size);
+    }
+    int last = first + count;
+    for (int i = first; i < last; i += 7)
+        if (requested[i] > 1100) release(i);
+    size_t sorting = 60000;
+    record(malloc(sorting), sorting);
+    for (int i = first + 3; i < last; i += 5)
+        if (!isFreed[i] && requested[i] > 128) release(i);
+    for (int i = first + 1; i < last; i += 3)
+        if (!isFreed[i] && requested[i] <= 128) release(i);
+}
+
+static void *thread(void *argument) {
+    mySlice = 1 + (int)(uintptr_t)argument;
+    // The first thread outgrows its arena's first 64 MiB heap, so its arena has two.
+    if (argument == 0)
+        for (int i = 0; i < 1800; i++) record(malloc(40000), 40000);
+    allocateAndFree(perThread, 1000 + (unsigned)(uintptr_t)argument, 1);
+    pthread_barrier_wait(&allocated);
+    pthread_barrier_wait(&freed);
+    for (;;) pause();
+}
+
+int main(void) {
+    setvbuf(stdout, output, _IOFBF, sizeof output);
+    // The main thread's first allocation is a malloc, which makes its tcache first.
+    size_t firstSize = 100;
+    record(malloc(firstSize), firstSize);
+    pthread_barrier_init(&allocated, NULL, threads + 1);
+    pthread_barrier_init(&freed, NULL, threads + 1);
+    pthread_t ids[threads];
+    for (int i = 0; i < threads; i++) pthread_create(&ids[i], NULL, thread, (void *)(uintptr_t)i);
+    pthread_barrier_wait(&allocated);
+    // Aligned blocks: one in the heap, one mmapped and moved into its mapping by memalign; and a
+    // block to unmap at the end. Made before the frees: large requests consolidate the fastbins.
+    void *aligned;
+    if (posix_memalign(&aligned, 256, 1000) == 0) record(aligned, 1000);
+    if (posix_memalign(&aligned, 4096, 400000) == 0) record(aligned, 400000);
+    size_t gone = 250000;
+    int unmapped = record(malloc(gone), gone);
+    allocateAndFree(onMain, 7, 3);
+    // Blocks of the threads freed by the main thread (into the main thread's tcache or their arena).
+    for (int i = slice; i < maximum; i += 97)
+        if (blocks[i] != NULL && !isFreed[i] && requested[i] <= 1024) release(i);
+    release(unmapped);
+    pthread_barrier_wait(&freed);
+
+    printf("pid %d\n", (int)getpid());
+    int mmappedLive = 0;
+    for (int i = 0; i < maximum; i++) {
+        if (blocks[i] == NULL || isFreed[i]) continue;
+        // Every block has at least 24 usable bytes: its first 16 can be read whatever its size.
+        uint64_t words[2];
+        memcpy(words, blocks[i], 16);
+        size_t usable = malloc_usable_size(blocks[i]);
+        printf("live %p %zu %llu %llu\n", blocks[i], usable, (unsigned long long)words[0], (unsigned long long)words[1]);
+        if (requested[i] >= 128 * 1024) mmappedLive++;
+    }
+    for (int i = 0; i < maximum; i++) {
+        if (blocks[i] == NULL || !isFreed[i]) continue;
+        // A freed address handed out again is live, not freed.
+        int reused = 0;
+        for (int t = 0; t <= threads; t++)
+            for (int j = 0; j < lateCount[t]; j++) reused |= !isFreed[late[t][j]] && blocks[late[t][j]] == blocks[i];
+        if (!reused) printf("freed %p\n", blocks[i]);
+    }
+    printf("mmapped %d\n", mmappedLive);
+    malloc_info(0, stdout);
+    printf("end\n");
+    fflush(stdout);
+    for (;;) pause();
+}

@@ -1,0 +1,265 @@
+import BinaryFixtures
+import Foundation
+import Testing
+
+@testable import BinaryInfo
+
+/// A running fixture process that states its own heap (`Fixtures/heap_process.c`): every live
+/// block with `malloc_usable_size` and its first two words, every freed block, and glibc's own
+/// `malloc_info(3)` report.
+final class HeapProcess {
+    let process = Process()
+    let processID: Int32
+    /// Live blocks: address -> (usable size, first word, second word).
+    let live: [UInt64: (usable: UInt64, first: UInt64, second: UInt64)]
+    let freed: Set<UInt64>
+    /// The live blocks the fixture made above the mmap threshold.
+    let mmappedMade: Int
+    /// malloc_info's report: each arena's `system_mem` and heap count, the fastbin chunks, mmapped chunks and bytes.
+    let arenaSystemBytes: [UInt64]
+    let arenaHeaps: [Int]
+    let fastbinChunks: Int
+    let mmappedChunks: Int
+    let mmappedBytes: UInt64
+    static let threads = 4
+
+    static let built = TargetProcess.build("heap_process", arguments: ["-pthread"])
+
+    init() throws {
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: try Self.built.get())
+        process.standardOutput = output
+        try process.run()
+        var data = Data()
+        let end = Data("\nend\n".utf8)
+        while !data.suffix(end.count).elementsEqual(end) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        var processID: Int32?
+        var live: [UInt64: (UInt64, UInt64, UInt64)] = [:]
+        var freed: Set<UInt64> = []
+        var mmappedMade = 0
+        var system: [UInt64] = []
+        var heaps: [Int] = []
+        var fast = 0
+        var mmap: (Int, UInt64) = (-1, 0)
+        func hex(_ field: Substring) -> UInt64? { UInt64(field.dropFirst(2), radix: 16) }
+        func attribute(_ line: Substring, _ name: String) -> Substring? {
+            guard let range = line.range(of: name + "=\"") else { return nil }
+            return line[range.upperBound...].prefix { $0 != "\"" }
+        }
+        var inArena = false
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            switch fields.first {
+            case "pid": processID = Int32(fields[1])
+            case "live":
+                live[hex(fields[1])!] = (UInt64(fields[2])!, UInt64(fields[3])!, UInt64(fields[4])!)
+            case "freed": freed.insert(hex(fields[1])!)
+            case "mmapped": mmappedMade = Int(fields[1])!
+            default:
+                if line.hasPrefix("<heap nr=") {
+                    inArena = true
+                    heaps.append(1)
+                } else if line.hasPrefix("</heap>") {
+                    inArena = false
+                } else if inArena, line.hasPrefix("<system type=\"current\""), let size = attribute(line, "size") {
+                    system.append(UInt64(size)!)
+                } else if inArena, line.hasPrefix("<aspace type=\"subheaps\""), let size = attribute(line, "size") {
+                    heaps[heaps.count - 1] = Int(size)!
+                } else if inArena, line.hasPrefix("<total type=\"fast\""), let count = attribute(line, "count") {
+                    fast += Int(count)!
+                } else if !inArena, line.hasPrefix("<total type=\"mmap\""), let count = attribute(line, "count"),
+                    let size = attribute(line, "size")
+                {
+                    mmap = (Int(count)!, UInt64(size)!)
+                }
+            }
+        }
+        guard let processID, text.hasSuffix("\nend\n"), !live.isEmpty, !freed.isEmpty, mmap.0 >= 0 else {
+            throw FixtureError(message: "heap_process printed \(text.prefix(300))")
+        }
+        self.processID = processID
+        self.live = live
+        self.freed = freed
+        self.mmappedMade = mmappedMade
+        arenaSystemBytes = system
+        arenaHeaps = heaps
+        fastbinChunks = fast
+        (mmappedChunks, mmappedBytes) = mmap
+    }
+
+    /// Ends it with SIGKILL (see ``TargetProcess/finish()``) and waits for it to exit.
+    func finish() {
+        if process.isRunning { kill(processID, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { finish() } }
+
+    /// Checks a heap walk's chunks and totals against what the process printed.
+    func check(_ chunks: [UInt64: HeapChunk], _ totals: HeapTotals, sourceLocation: SourceLocation = #_sourceLocation) {
+        var missing = 0
+        var wrong = 0
+        for (address, block) in live {
+            guard let chunk = chunks[address] else {
+                missing += 1
+                continue
+            }
+            if chunk.usableSize != block.usable || chunk.firstWord != block.first || chunk.secondWord != block.second { wrong += 1 }
+        }
+        #expect(missing == 0, "live blocks not reported", sourceLocation: sourceLocation)
+        #expect(wrong == 0, "live blocks reported with another usable size or other bytes", sourceLocation: sourceLocation)
+        #expect(freed.filter { chunks[$0] != nil }.count == 0, "freed blocks reported", sourceLocation: sourceLocation)
+        #expect(totals.arenas.map(\.heapBytes) == arenaSystemBytes, sourceLocation: sourceLocation)
+        #expect(totals.arenas.map(\.heaps) == arenaHeaps, sourceLocation: sourceLocation)
+        #expect(totals.arenas.count == Self.threads + 1, sourceLocation: sourceLocation)
+        #expect(totals.mmappedChunks == mmappedChunks && totals.mmappedBytes == mmappedBytes, sourceLocation: sourceLocation)
+        #expect(totals.mmappedChunks >= mmappedMade, sourceLocation: sourceLocation)
+        #expect(totals.fastbinChunks == fastbinChunks, sourceLocation: sourceLocation)
+        // Every thread that called malloc has a tcache, and the main thread's holds freed blocks.
+        #expect(totals.tcaches == Self.threads + 1, sourceLocation: sourceLocation)
+        #expect(totals.tcacheChunks > 0, sourceLocation: sourceLocation)
+        #expect(totals.arenas.reduce(0) { $0 + $1.chunksInUse } + totals.mmappedChunks == chunks.count, sourceLocation: sourceLocation)
+    }
+}
+
+/// Every chunk a walk reports, by user address (a chunk reported twice is an issue).
+func walk(_ heap: GlibcHeap, findingTcachesFirst: Bool = false) throws -> (chunks: [UInt64: HeapChunk], totals: HeapTotals) {
+    var chunks: [UInt64: HeapChunk] = [:]
+    var repeated = 0
+    let totals = try heap.forEachChunk(findingTcachesFirst: findingTcachesFirst) { chunk in
+        if chunks.updateValue(chunk, forKey: chunk.address) != nil { repeated += 1 }
+    }
+    #expect(repeated == 0)
+    return (chunks, totals)
+}
+
+@Suite("glibc heap walk: every allocation in use, by PID and from a core file")
+struct GlibcHeapTests {
+    @Test func processHeapIsWhatTheProcessStates() throws {
+        let target = try HeapProcess()
+        defer { target.finish() }
+        let heap = try GlibcHeap(processID: target.processID)
+        #expect(heap.release == "2.36" || !heap.release.isEmpty)
+        #expect(heap.library.contains("libc"))
+        let (chunks, totals) = try walk(heap)
+        target.check(chunks, totals)
+        // Finding every tcache by a first walk gives the same chunks.
+        let (again, againTotals) = try walk(heap, findingTcachesFirst: true)
+        #expect(Set(again.keys) == Set(chunks.keys))
+        #expect(againTotals == totals)
+    }
+}
+
+@Suite("glibc heap walk of core files", .enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))
+struct GlibcHeapCoreTests {
+    /// A fixture process, a gcore core of it and the core's path.
+    static func dump() throws -> (target: HeapProcess, core: CoreFile, path: String) {
+        let target = try HeapProcess()
+        let path = try CoreFileTests.dump(processID: target.processID)
+        return (target, try CoreFile(path: path), path)
+    }
+
+    /// A copy of the core at `path` (named `name` in its directory) with the little-endian word
+    /// at `address` of the dumped memory set to `value`: cores are hundreds of MiB (each arena's
+    /// 64 MiB reservation), so the copy is the system's and the change a write of 8 bytes.
+    static func patched(_ path: String, _ core: CoreFile, at address: UInt64, to value: UInt64, name: String) throws -> CoreFile {
+        let segment = try #require(core.segments.first { $0.address <= address && address - $0.address + 8 <= $0.fileSize })
+        let copy = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name).path
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: copy))
+        try handle.seek(toOffset: segment.offset + address - segment.address)
+        try handle.write(contentsOf: withUnsafeBytes(of: value.littleEndian) { Data($0) })
+        try handle.close()
+        return try CoreFile(path: copy)
+    }
+
+    @Test func coreHeapIsWhatTheProcessStated() throws {
+        let (target, core, path) = try Self.dump()
+        defer { target.finish() }
+        let heap = try GlibcHeap(core: core)
+        let (chunks, totals) = try walk(heap)
+        target.check(chunks, totals)
+        // The same walk of the live process (unchanged: it is paused forever) finds the same chunks.
+        let (live, liveTotals) = try walk(try GlibcHeap(processID: target.processID))
+        #expect(live == chunks)
+        #expect(liveTotals == totals)
+        #expect(heap.arenaAddresses == (try GlibcHeap(processID: target.processID)).arenaAddresses)
+
+        // A damaged chunk size: one error naming the chunk, nothing presented as complete.
+        let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("damaged-core").path
+        let victim = try #require(chunks.values.filter { $0.arena == 0 }.map(\.address).sorted().dropFirst(100).first)
+        let damaged = try GlibcHeap(core: Self.patched(path, core, at: victim - 8, to: 0x39, name: "damaged-core"))
+        do {
+            _ = try damaged.forEachChunk { _ in }
+            Issue.record("a damaged heap was walked")
+        } catch {
+            #expect(
+                error
+                    == .malformedHeap(
+                        path: name, what: "the chunk", address: victim - 16, detail: "its size field 0x39 is not a heap chunk's"))
+            #expect(
+                error.description
+                    == "\(name): malformed malloc heap: the chunk at 0x\(String(victim - 16, radix: 16)): its size field 0x39 is not a heap chunk's (the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"
+            )
+        }
+        // A size that runs past the top chunk.
+        let main = heap.arenas[0]
+        let long = try GlibcHeap(core: Self.patched(path, core, at: victim - 8, to: 0x1000_0001, name: "damaged-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: name, what: "the chunk", address: victim - 16,
+                detail: "its size 0x10000000 runs past the top chunk at 0x\(String(main.top, radix: 16))")
+        ) { try long.forEachChunk { _ in } }
+
+        // The main thread's tcache (its first chunk) with one count lowered: the chain is longer.
+        let tcache = main.heaps[0].firstChunk
+        let counts = try core.bytes(at: tcache + 16, count: 128)
+        let bin = try #require((0..<64).first { counts[$0 * 2] >= 2 })
+        let count = UInt64(counts[bin * 2])
+        let countWord = tcache + 16 + UInt64(bin * 2 / 8 * 8)
+        let word = try core.bytes(at: countWord, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        let shift = UInt64(bin * 2 % 8 * 8)
+        let lowered = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word - (1 << shift), name: "damaged-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: name, what: "bin \(bin) of the tcache", address: tcache, detail: "its chain is longer than its count, \(count - 1)")
+        ) { try lowered.forEachChunk { _ in } }
+        // Raised above mp_.tcache_count (7), the tcache fails its checks, and its entries are not taken for allocations.
+        let tooMany = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word + ((8 - count) << shift), name: "damaged-core"))
+        for findingTcachesFirst in [false, true] {
+            do {
+                _ = try tooMany.forEachChunk(findingTcachesFirst: findingTcachesFirst) { _ in }
+                Issue.record("a tcache that fails its checks was ignored")
+            } catch {
+                #expect(
+                    error.description.hasPrefix(
+                        "\(name): malformed malloc heap: the tcache at 0x\(String(tcache, radix: 16)): its bins fail the tcache checks"))
+            }
+        }
+    }
+
+    @Test func damagedArenaIsNotGuessed() throws {
+        let (target, core, path) = try Self.dump()
+        target.finish()
+        let heap = try GlibcHeap(core: core)
+        // The main arena's top pointer cleared: no place in libc's .data is an arena any more.
+        let main = heap.arenas[0].address
+        let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("no-arena-core").path
+        let cleared = try Self.patched(path, core, at: main + heap.layout.topOffset, to: 0, name: "no-arena-core")
+        do {
+            _ = try GlibcHeap(core: cleared)
+            Issue.record("a main arena was found without its top chunk")
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "\(name): cannot find glibc's malloc state in \(heap.library): no struct malloc_state in its .data has empty bins pointing to themselves, a top chunk and a closed arena list (has the program called malloc yet?); the nearest candidate at 0x\(String(main, radix: 16)): malformed malloc heap: the arena at 0x\(String(main, radix: 16)): its top chunk 0x0 is not an aligned chunk in writable memory"
+                ))
+        }
+    }
+}

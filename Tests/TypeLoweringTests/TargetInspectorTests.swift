@@ -1,0 +1,122 @@
+import BinaryFixtures
+import BinaryInfo
+import Foundation
+import Testing
+import TypeLayout
+
+@testable import TypeLowering
+
+/// `gcore` from gdb (Tools/setup installs it), or nil.
+private let gcore: String? = ["/usr/bin/gcore", "/usr/local/bin/gcore"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// The live-heap fixture read through ``TargetInspector``: the names and fields libswiftRemoteMirror
+/// reads from the target, against what the process printed of itself.
+@Suite("Targets through the worker: type names and fields", .serialized, .enabled(if: canLower, "no reflection library or worker"))
+struct TargetInspectorTests {
+    static func address(_ hex: String) -> UInt64 { UInt64(hex.dropFirst(2), radix: 16) ?? 0 }
+
+    static func dump(_ fixture: LiveHeapFixture) throws -> String {
+        let directory = ScratchDirectory.path(named: "live-heap-cores")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let prefix = directory + "/core-\(UUID().uuidString)"
+        try FixtureToolchain.run(gcore!, ["-o", prefix, String(fixture.processID)], in: directory)
+        return prefix + ".\(fixture.processID)"
+    }
+
+    /// Every printed type named as `String(reflecting:)` names it, and its stored fields (the
+    /// superclass's first) with the names and offsets `_forEachField` states.
+    static func checkNamesAndFields(_ target: TargetInspector, _ report: LiveHeapReport) throws {
+        let metadata = report.types.map { address($0.metadata) }
+        let names = try target.typeNames(ofMetadata: metadata + [0x10, metadata[0] + 8])
+        #expect(names.count == report.types.count)
+        for type in report.types {
+            #expect(names[address(type.metadata)] == type.type)
+            let fields = try #require(try target.storedFields(ofClassAt: address(type.metadata)), "\(type.type)")
+            #expect(fields.map { LiveHeapReport.Field(name: $0.name, offset: $0.offset) } == type.fields, "\(type.type)")
+        }
+        let order = try #require(report.types.first { $0.type == "LiveHeap.Order" })
+        let fields = try #require(try target.storedFields(ofClassAt: address(order.metadata)))
+        #expect(fields.first { $0.name == "name" }?.typeName == "Swift.String")
+        #expect(fields.first { $0.name == "name" }?.kind == .struct)
+        #expect(fields.first { $0.name == "parent" }?.typeName == "LiveHeap.Order?")
+        #expect(fields.first { $0.name == "tags" }?.typeName == "[Swift.String]")
+        #expect(fields.first { $0.name == "status" }?.typeName == "LiveHeap.Status")
+        #expect(try target.storedFields(ofClassAt: 0x10) == nil)
+        #expect(try target.storedFields(ofClassAt: address(try #require(report.sample("root")).address)) == nil)
+    }
+
+    @Test(arguments: LiveHeapFixture.Linking.allCases)
+    func byProcess(_ linking: LiveHeapFixture.Linking) throws {
+        let fixture = try LiveHeapFixture(linking)
+        defer { fixture.finish() }
+        let target = try TargetInspector(.process(fixture.processID), configuration: lowering)
+        try Self.checkNamesAndFields(target, fixture.report)
+    }
+
+    @Test(.enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"), arguments: LiveHeapFixture.Linking.allCases)
+    func byCore(_ linking: LiveHeapFixture.Linking) throws {
+        let fixture = try LiveHeapFixture(linking)
+        defer { fixture.finish() }
+        let path = try Self.dump(fixture)
+        let report = fixture.report
+        fixture.finish()
+        let target = try TargetInspector(.core(path: path), configuration: lowering)
+        try Self.checkNamesAndFields(target, report)
+    }
+
+    @Test func aProcessThatExitsIsOneError() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let target = try TargetInspector(.process(fixture.processID), configuration: lowering)
+        let metadata = Self.address(fixture.report.types[0].metadata)
+        fixture.finish()
+        let gone = TypeLoweringError.target(.processExited(path: "process \(fixture.processID)"))
+        #expect(gone.description == "process \(fixture.processID): the process exited while it was being read")
+        #expect(throws: gone) { try target.typeNames(ofMetadata: [metadata]) }
+        #expect(throws: gone) { try target.storedFields(ofClassAt: metadata) }
+        // The worker, asked anyway, finds no process; its failure becomes the same error.
+        #expect(throws: gone) { try target.ask([.name(metadata)]) { _ in } }
+    }
+
+    @Test func aWorkerThatCrashesOrHangsIsOneError() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let directory = ScratchDirectory.path(named: "target-workers")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (name, action, reason) in [
+            ("crashing", "kill -SEGV $$", "crashed (signal 11)"), ("hanging", "exec sleep 30", "hung (killed after its time limit)"),
+        ] {
+            let script = directory + "/\(name)-worker.sh"
+            let text =
+                "#!/bin/sh\nwhile IFS= read -r line; do [ \"$line\" = end ] && break; done\necho '\(TargetWire.header)'\necho 'ready 1'\n\(action)\n"
+            _ = FileManager.default.createFile(atPath: script, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+            let configuration = LoweringConfiguration(remoteMirrorPath: lowering.remoteMirrorPath, workerPath: script, silenceLimit: 1)
+            let target = try TargetInspector(.process(fixture.processID), configuration: configuration)
+            do {
+                _ = try target.typeNames(ofMetadata: [Self.address(fixture.report.types[0].metadata)])
+                Issue.record("the \(name) worker gave names")
+            } catch {
+                #expect(error == .workerEnded(path: "process \(fixture.processID)", reason: reason))
+                #expect(
+                    error.description
+                        == "process \(fixture.processID): the lowering worker \(reason) before it answered; the target was not changed")
+            }
+        }
+    }
+
+    @Test func wireRoundTrips() throws {
+        let request = TargetRequest(
+            libraryPath: "/lib/rm.so", target: .core(path: "/tmp/core 1"), imageSearchPaths: ["/a", "/b c"],
+            queries: [.name(0x10), .fields(0xABC)])
+        let lines = try request.encoded().split(separator: "\n").map(String.init)
+        #expect(TargetRequest.decode(lines: lines) == .success(request))
+        let replies: [TargetReply] = [
+            .ready(swiftImages: 3), .failed("process 9: no such process"), .name(0x10, mangling: "8LiveHeap3BoxCySiG"),
+            .name(0x20, mangling: nil),
+            .field(0x10, TargetFieldRecord(offset: 16, kind: .strongReference, mangledType: nil, name: "a b")), .fields(0x10, count: 1),
+        ]
+        for reply in replies { #expect(try TargetReply.decode(reply.encoded) == reply) }
+        for kind in LoweredKind.allCases { #expect(LoweredKind(wireName: kind.wireName) == kind) }
+        #expect(throws: TypeLoweringError.self) { try TargetReply.decode("field 0x10 -1 struct ? x") }
+    }
+}
