@@ -33,6 +33,16 @@ public struct ProcessMemory: Sendable {
         }
     }
 
+    /// The program's name as the kernel keeps it (`/proc/PID/comm`: at most 15 bytes).
+    ///
+    /// - Throws: ``BinaryInfoError/processExited(path:)`` when the process is gone.
+    public var command: String {
+        get throws(BinaryInfoError) {
+            guard let bytes = try? ImageLoader.readFile("/proc/\(processID)/comm") else { throw .processExited(path: path) }
+            return String(bytes.text.prefix { $0 != "\n" })
+        }
+    }
+
     /// Copies `count` bytes of the process's memory at `address`.
     ///
     /// - Throws: ``BinaryInfoError/unmapped(path:what:address:length:)`` when a byte of the range

@@ -17,7 +17,7 @@ public enum LiveHeapReader {
     public static func census(_ options: LiveTargetOptions) throws(LiveReadingError) -> HeapCensus {
         try options.whilePaused { paused throws(LiveReadingError) in
             let inspector: TargetInspector
-            do {
+            do throws(TypeLoweringError) {
                 inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
             } catch {
                 throw .lowering(error)
@@ -25,7 +25,7 @@ public enum LiveHeapReader {
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
             let walk = try objectsByMetadata(inspector)
             let names: [UInt64: String]
-            do {
+            do throws(TypeLoweringError) {
                 names = try inspector.typeNames(ofMetadata: Array(walk.objects.keys))
             } catch {
                 throw .lowering(error)
@@ -46,7 +46,8 @@ public enum LiveHeapReader {
             let swiftBytes = walk.objects.values.reduce(0) { $0 + $1.bytes }
             return HeapCensus(
                 target: identity(of: inspector.memory, readWhileRunning: !paused),
-                totals: .init(allocations: walk.allocations, heapBytes: walk.heapBytes, swiftObjects: swiftObjects, swiftObjectBytes: swiftBytes),
+                totals: .init(
+                    allocations: walk.allocations, heapBytes: walk.heapBytes, swiftObjects: swiftObjects, swiftObjectBytes: swiftBytes),
                 types: Array(entries.values))
         }
     }
@@ -61,7 +62,7 @@ public enum LiveHeapReader {
     /// Every live allocation, and those that are Swift objects by their metadata.
     static func objectsByMetadata(_ inspector: TargetInspector) throws(LiveReadingError) -> Walk {
         let heap: GlibcHeap
-        do {
+        do throws(BinaryInfoError) {
             if let core = inspector.memory.core {
                 heap = try GlibcHeap(core: core)
             } else if case .process(let processID) = inspector.memory.target {
@@ -75,7 +76,7 @@ public enum LiveHeapReader {
         var walk = Walk()
         // Most allocations share a few first words; each distinct word is judged once.
         var verdicts: [UInt64: Bool] = [:]
-        do {
+        do throws(BinaryInfoError) {
             _ = try heap.forEachChunk { chunk in
                 walk.allocations += 1
                 walk.heapBytes += Int(chunk.usableSize)
@@ -107,7 +108,7 @@ public enum LiveHeapReader {
     static func identity(of memory: TargetMemory, readWhileRunning: Bool) -> HeapCensus.Target {
         switch memory.target {
         case .process(let processID):
-            let command = (try? ImageLoader.readFile("/proc/\(processID)/comm"))?.text.split(separator: "\n").first.map(String.init)
+            let command = try? ProcessMemory(processID: processID).command
             return .init(processID: processID, command: command, corePath: nil, readWhileRunning: readWhileRunning)
         case .core(let path):
             return .init(processID: memory.core?.processID, command: memory.core?.command, corePath: path, readWhileRunning: false)

@@ -55,7 +55,7 @@ extension HeapCensus {
     var totalsLine: String {
         let share = totals.heapBytes > 0 ? Double(totals.swiftObjectBytes) * 100 / Double(totals.heapBytes) : 0
         return "heap: \(totals.heapBytes) bytes in \(totals.allocations) allocations (\(Self.mebibytes(totals.heapBytes))); "
-            + "Swift objects: \(totals.swiftObjectBytes) bytes in \(totals.swiftObjects) (\(Self.percent(share))); "
+            + "Swift objects: \(totals.swiftObjectBytes) bytes in \(totals.swiftObjects) objects (\(Self.percent(share))); "
             + "not attributed to a type: \(totals.unattributedBytes) bytes"
     }
 
