@@ -124,4 +124,17 @@ struct TargetImageTests {
         #expect(found.images.first { $0.mappedPath == copy }?.filePath == saved + "/live-heap")
         try Self.checkImagesAndClasses(found, fixture, .dynamic)
     }
+
+    @Test func processWhoseExecutableWasDeletedIsReadThroughTheKernelsHandle() throws {
+        let directory = ScratchDirectory.path(named: "live-heap-deleted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/live-heap"
+        let fixture = try LiveHeapFixture(.dynamic, runningCopyAt: copy)
+        defer { fixture.finish() }
+        try FileManager.default.removeItem(atPath: copy)
+        let memory = try TargetMemory(.process(fixture.processID))
+        let executable = try #require(memory.images.first { $0.mappedPath == copy })
+        #expect(executable.filePath.hasPrefix("/proc/\(fixture.processID)/map_files/"))
+        try Self.checkImagesAndClasses(memory, fixture, .dynamic)
+    }
 }
