@@ -31,7 +31,8 @@ func measure<T>(_ name: String, runs: Int, _ body: () throws -> T) rethrows -> T
         times.append(milliseconds(clock.now - start))
     }
     times.sort()
-    print(name, String(format: "%.2f ms", times[times.count / 2]), terminator: " ")
+    let median = (times[times.count / 2] * 100).rounded() / 100
+    print("\(name): \(median) ms;", terminator: " ")
     return result!
 }
 
@@ -48,6 +49,12 @@ do {
         candidates.filter { inspector.classMetadata(at: $0) != nil }.count
     }
     print("recognised: \(found)")
+    // A heap's first words: mostly the few metadata of its objects, some other data.
+    let heapLike = (0..<1_000_000).map { index in index % 10 == 0 ? UInt64(index) &* 0x9E37_79B9 & ~7 : metadata[index % metadata.count] }
+    let batch = measure("1,000,000 heap-like words as one batch (9 in 10 metadata)", runs: 3) {
+        inspector.classMetadata(candidates: heapLike).count
+    }
+    print("distinct metadata: \(batch)")
     let names = try measure("name \(metadata.count) metadata (one worker run)", runs: 3) { try inspector.typeNames(ofMetadata: metadata) }
     print("named: \(names.count)")
     let fields = try measure("fields of one class (one worker run)", runs: 3) { try inspector.storedFields(ofClassAt: metadata[0]) }
