@@ -109,6 +109,10 @@ let package = Package(
         // to TypeInfo unopened, Swift 6 opens them at the call site.
         .testTarget(name: "TypeInfoClientSwift5Tests", dependencies: ["TypeInfo"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "TypeInfoClientSwift6Tests", dependencies: ["TypeInfo"]),
+        // TargetInspector from a Swift 5 language mode client (existentials handed over unopened).
+        .testTarget(
+            name: "TargetClientSwift5Tests", dependencies: ["TypeLowering", "BinaryInfo", "BinaryFixtures"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Fixture programs compiled once per test run, shared by the BinaryInfo and LayoutReading tests.
         .target(name: "BinaryFixtures", dependencies: ["TypeLayout"], path: "Tests/BinaryFixtures"),
         // The toolchain's static reflection reader, an oracle for BinaryInfoTests (declared only, loaded with dlopen).

@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "typeinfo-benchmarks",
     dependencies: [
-        .package(name: "typeinfo", path: ".."),
+        .package(name: "typeinfo", path: "..")
     ],
     targets: [
         // Side-by-side timing: batches, medians, ratios (shared by every benchmark here).
@@ -19,6 +19,15 @@ let package = Package(
         .executableTarget(
             name: "ModelMapperBenchmark",
             dependencies: [.product(name: "ModelMapper", package: "typeinfo")]
+        ),
+        // A target's images, class checks, names and fields (Tools/measure-target runs it on the LiveHeap fixture).
+        .executableTarget(
+            name: "TargetBenchmark",
+            dependencies: [
+                .product(name: "BinaryInfo", package: "typeinfo"), .product(name: "TypeLowering", package: "typeinfo"),
+                // Built beside the benchmark, where TypeLowering looks for its worker.
+                .product(name: "typeinfo-lowering", package: "typeinfo"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -28,6 +28,11 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
         for segment in core.segments.prefix(16) {
             _ = try? core.bytes(at: segment.address, count: 64)
             _ = try? core.bytes(at: segment.address &+ segment.memorySize &- 8, count: 16)
+            // An image's ELF header and build-id note, as a target's images are matched to files.
+            _ = try? BuildID.loaded(in: core, headerAt: segment.address)
+        }
+        for file in core.mappedFiles.prefix(16) where file.fileOffset == 0 {
+            _ = try? BuildID.loaded(in: core, headerAt: file.start)
         }
     }
     return 0
@@ -59,7 +64,7 @@ public func binaryInfoFuzzCustomMutator(_ data: UnsafeMutablePointer<UInt8>?, _ 
         for index in 0..<width { data[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
     }
     guard next() % 2 == 0, size >= 64, let tableOffset = load(0x28, 8), let entrySize = load(0x3A, 2),
-          let count = load(0x3C, 2), entrySize >= 64, count > 1, tableOffset < UInt64(size)
+        let count = load(0x3C, 2), entrySize >= 64, count > 1, tableOffset < UInt64(size)
     else { return libFuzzerMutate(data, size, maxSize) }
     let table = Int(tableOffset)
     let header = table + Int(next() % count) * Int(entrySize)
@@ -67,21 +72,24 @@ public func binaryInfoFuzzCustomMutator(_ data: UnsafeMutablePointer<UInt8>?, _ 
     guard load(header + 0x20, 8) != nil else { return libFuzzerMutate(data, size, maxSize) }
     let interesting: [UInt64] = [0, 1, 4, 1 << 63, .max, UInt64(size), UInt64(size) - 4, 1 << 36, 0x7fff_ffff]
     switch next() % 4 {
-    case 0: // sh_type: NOBITS, PROGBITS, RELA, RELR, SYMTAB, or another section's
+    case 0:  // sh_type: NOBITS, PROGBITS, RELA, RELR, SYMTAB, or another section's
         let types: [UInt64] = [8, 1, 4, 19, 2, load(other + 4, 4) ?? 0]
         store(types[Int(next() % UInt64(types.count))], header + 4, 4)
-    case 1: // sh_addr, sh_offset or sh_size: a bound, or copied from another section (overlap, duplicate)
+    case 1:  // sh_addr, sh_offset or sh_size: a bound, or copied from another section (overlap, duplicate)
         let field = [0x10, 0x18, 0x20][Int(next() % 3)]
         let value = next() % 2 == 0 ? interesting[Int(next() % UInt64(interesting.count))] : (load(other + field, 8) ?? 0)
         store(value, header + field, 8)
-    case 2: // sh_name: another section's name (duplicate names)
+    case 2:  // sh_name: another section's name (duplicate names)
         store(load(other, 4) ?? 0, header, 4)
-    default: // one record of the section's contents: a relative offset that is a bound, or a small step
+    default:  // one record of the section's contents: a relative offset that is a bound, or a small step
         guard let offset = load(header + 0x18, 8), let length = load(header + 0x20, 8), length >= 4,
-              offset < UInt64(size), length <= UInt64(size) - offset
+            offset < UInt64(size), length <= UInt64(size) - offset
         else { return libFuzzerMutate(data, size, maxSize) }
         let record = Int(offset) + Int(next() % (length / 4)) * 4
-        let values: [UInt64] = [0, 1, 2, 3, 0x7fff_ffff, 0x8000_0000, 0xffff_fff0, UInt64(truncatingIfNeeded: Int64(Int32(truncatingIfNeeded: next() % 4096) - 2048))]
+        let values: [UInt64] = [
+            0, 1, 2, 3, 0x7fff_ffff, 0x8000_0000, 0xffff_fff0,
+            UInt64(truncatingIfNeeded: Int64(Int32(truncatingIfNeeded: next() % 4096) - 2048)),
+        ]
         store(values[Int(next() % UInt64(values.count))], record, 4)
     }
     return size

@@ -71,6 +71,12 @@ public final class TargetInspector: Sendable {
         classes.classMetadata(at: address)
     }
 
+    /// The class metadata among `candidates`, each distinct word checked once (see
+    /// ``SwiftClassRecognizer/classMetadata(candidates:)``).
+    public func classMetadata(candidates: some Sequence<UInt64>) -> [UInt64: SwiftClassMetadata] {
+        classes.classMetadata(candidates: candidates)
+    }
+
     /// The type names of class metadata records, as libswiftRemoteMirror reads them from the
     /// target (generic arguments included: `LiveHeap.Box<Swift.Int>`).
     ///

@@ -26,7 +26,11 @@ struct TargetImageTests {
     static func checkImagesAndClasses(_ memory: TargetMemory, _ fixture: LiveHeapFixture, _ linking: LiveHeapFixture.Linking) throws {
         let executable = try #require(memory.images.first { $0.mappedPath == fixture.executable })
         #expect(executable.isSwift)
-        #expect(executable.buildID != nil)
+        // The build id as binutils reads it from the file, and as the target holds it.
+        let readelf = try FixtureToolchain.run("/usr/bin/readelf", ["-n", executable.filePath], in: "/")
+        let stated = readelf.split(separator: "\n").first { $0.contains("Build ID:") }?.split(separator: " ").last.map(String.init)
+        #expect(executable.buildID?.description == stated)
+        #expect(try BuildID.loaded(in: memory, headerAt: executable.loadAddress) == executable.buildID)
         let runtime = memory.images.first { $0.mappedPath.hasSuffix("/libswiftCore.so") }
         #expect((runtime?.isSwift ?? false) == (linking == .dynamic))
         #expect(memory.images.contains { $0.mappedPath.contains("/libc.so") && !$0.isSwift })
@@ -119,5 +123,18 @@ struct TargetImageTests {
         let found = try TargetMemory(.core(path: path), imageSearchPaths: [saved])
         #expect(found.images.first { $0.mappedPath == copy }?.filePath == saved + "/live-heap")
         try Self.checkImagesAndClasses(found, fixture, .dynamic)
+    }
+
+    @Test func processWhoseExecutableWasDeletedIsReadThroughTheKernelsHandle() throws {
+        let directory = ScratchDirectory.path(named: "live-heap-deleted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/live-heap"
+        let fixture = try LiveHeapFixture(.dynamic, runningCopyAt: copy)
+        defer { fixture.finish() }
+        try FileManager.default.removeItem(atPath: copy)
+        let memory = try TargetMemory(.process(fixture.processID))
+        let executable = try #require(memory.images.first { $0.mappedPath == copy })
+        #expect(executable.filePath.hasPrefix("/proc/\(fixture.processID)/map_files/"))
+        try Self.checkImagesAndClasses(memory, fixture, .dynamic)
     }
 }

@@ -29,6 +29,8 @@ struct TargetInspectorTests {
         let metadata = report.types.map { address($0.metadata) }
         let names = try target.typeNames(ofMetadata: metadata + [0x10, metadata[0] + 8])
         #expect(names.count == report.types.count)
+        let candidates = metadata + metadata + [0, 0x10, metadata[0] + 8, address(try #require(report.sample("root")).address)]
+        #expect(Set(target.classMetadata(candidates: candidates).keys) == Set(metadata))
         for type in report.types {
             #expect(names[address(type.metadata)] == type.type)
             let fields = try #require(try target.storedFields(ofClassAt: address(type.metadata)), "\(type.type)")

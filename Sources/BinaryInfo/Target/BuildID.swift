@@ -30,6 +30,25 @@ public struct BuildID: Sendable, Hashable, CustomStringConvertible {
         return try read(from: FileOffsetReader(bytes: bytes), segments: file.segments) { $0.offset }
     }
 
+    /// The build id of the ELF image loaded with its header at `header` in `reader` (a target's
+    /// memory), with the load bias its program headers give.
+    ///
+    /// - Returns: nil when the image has no build-id note.
+    /// - Throws: ``BinaryInfoError`` when the header is not readable or not a 64-bit ELF header,
+    ///   or a note is malformed.
+    public static func loaded(in reader: some ByteReader, headerAt header: UInt64) throws(BinaryInfoError) -> BuildID? {
+        let segments = try programHeaders(from: reader, header: header)
+        guard let bias = loadBias(of: segments, loadedAt: header) else { return nil }
+        return try read(from: reader, segments: segments) { bias &+ $0.address }
+    }
+
+    /// What the loader added to the virtual addresses of an image with these program headers,
+    /// whose first byte it placed at `address`: nil without a loadable segment of file offset 0.
+    static func loadBias(of segments: [ImageSegment], loadedAt address: UInt64) -> UInt64? {
+        guard let first = segments.first(where: { $0.isLoadable && $0.offset == 0 }) else { return nil }
+        return address &- (first.address & ~0xFFF)
+    }
+
     /// The program headers of the ELF image whose header is at `header` in `reader` (a target's
     /// memory: the loader maps the headers with the image's first page).
     ///

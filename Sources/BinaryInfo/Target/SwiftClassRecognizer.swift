@@ -54,11 +54,13 @@ public struct SwiftClassRecognizer: Sendable {
                     path: memory.path, what: "swift5_type_metadata of \(image.filePath)", address: list.lowerBound,
                     detail: "\(count) records")
             }
-            for index in 0..<count {
-                let record = list.lowerBound + index * 4
+            // The list in one read (a syscall per record would dominate for a large image).
+            let records = try memory.bytes(at: list.lowerBound, count: Int(count * 4), what: "swift5_type_metadata of \(image.filePath)")
+            for index in 0..<Int(count) {
+                let record = list.lowerBound + UInt64(index * 4)
                 // The low two bits say how the offset reaches the descriptor (TypeReferenceKind):
                 // 0 directly, 1 through a pointer; other kinds name no Swift descriptor.
-                let raw = try memory.read(Int32.self, at: record, what: "type metadata record")
+                let raw = Int32(littleEndian: records.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 4, as: Int32.self) })
                 let kind = raw & 3
                 guard kind <= 1,
                     var descriptor = try memory.apply(offset: Int64(raw & ~3), to: record, what: "type metadata record")
@@ -93,5 +95,16 @@ public struct SwiftClassRecognizer: Sendable {
         return SwiftClassMetadata(
             address: address, descriptor: word(40), superclass: superclass == 0 ? nil : superclass, instanceSize: instanceSize,
             instanceAlignment: alignMask + 1, imageLoadAddress: image)
+    }
+
+    /// The class metadata among `candidates` (heap objects' first words: a few metadata
+    /// addresses repeated many times), each distinct word checked once.
+    public func classMetadata(candidates: some Sequence<UInt64>) -> [UInt64: SwiftClassMetadata] {
+        var checked: Set<UInt64> = []
+        var found: [UInt64: SwiftClassMetadata] = [:]
+        for candidate in candidates where checked.insert(candidate).inserted {
+            if let metadata = classMetadata(at: candidate) { found[candidate] = metadata }
+        }
+        return found
     }
 }

@@ -71,9 +71,8 @@ extension TargetImage {
         throws(BinaryInfoError) -> TargetImage?
     {
         guard let segments = try? BuildID.programHeaders(from: memory, header: candidate.loadAddress),
-            let firstLoad = segments.first(where: { $0.isLoadable && $0.offset == 0 })
+            let bias = BuildID.loadBias(of: segments, loadedAt: candidate.loadAddress)
         else { return nil }
-        let bias = candidate.loadAddress &- (firstLoad.address & ~0xFFF)
         let loaded = try? BuildID.read(from: memory, segments: segments) { bias &+ $0.address }
         var mismatch: (path: String, buildID: BuildID?)?
         for path in paths {

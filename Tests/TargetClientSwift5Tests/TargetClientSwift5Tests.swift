@@ -1,0 +1,31 @@
+import BinaryFixtures
+import BinaryInfo
+import Foundation
+import Testing
+import TypeLowering
+
+/// The target API as a Swift 5 language mode client calls it: a process's classes, their names
+/// and a subclass's fields, against what the LiveHeap fixture prints of itself.
+@Suite("TargetInspector from a Swift 5 client")
+struct TargetClientSwift5Tests {
+    @Test func namesAndFieldsOfAProcess() throws {
+        let configuration = LoweringConfiguration.resolved()
+        guard let library = configuration.remoteMirrorPath, FileManager.default.fileExists(atPath: library) else { return }
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let inspector = try TargetInspector(.process(fixture.processID), imageSearchPaths: [], configuration: configuration)
+        let reader: any ByteReader = inspector.memory
+        let metadata = fixture.report.types.map { UInt64($0.metadata.dropFirst(2), radix: 16) ?? 0 }
+        // Through the existential: the first word of a class's metadata is its kind, 0.
+        #expect(try reader.read(UInt64.self, at: metadata[0], what: "kind") == 0)
+        #expect(inspector.classMetadata(candidates: metadata).count == metadata.count)
+        let names = try inspector.typeNames(ofMetadata: metadata)
+        #expect(fixture.report.types.allSatisfy { names[UInt64($0.metadata.dropFirst(2), radix: 16) ?? 0] == $0.type })
+        let dog = try #require(fixture.report.types.first { $0.type == "LiveHeap.Dog" })
+        let fields = try #require(try inspector.storedFields(ofClassAt: UInt64(dog.metadata.dropFirst(2), radix: 16) ?? 0))
+        #expect(fields.map(\.name) == ["legs", "name"])
+        #expect(fields.map(\.offset) == dog.fields?.map(\.offset))
+        #expect(fields.map(\.typeName) == ["Swift.Int", "Swift.String"])
+        #expect(fields.map(\.kind) == [.struct, .struct])
+    }
+}
