@@ -52,7 +52,10 @@ typedef struct rm_childinfo {
 } rm_childinfo_t;
 
 /// DataLayoutQueryType: unknown queries are answered with 0 ("not handled").
-enum { RM_DLQ_GET_POINTER_SIZE = 0, RM_DLQ_GET_SIZE_SIZE = 1 };
+enum {
+    RM_DLQ_GET_POINTER_SIZE = 0, RM_DLQ_GET_SIZE_SIZE = 1, RM_DLQ_GET_PTRAUTH_MASK = 2, RM_DLQ_GET_OBJC_RESERVED_LOW_BITS = 3,
+    RM_DLQ_GET_LEAST_VALID_POINTER_VALUE = 4, RM_DLQ_GET_OBJC_INTEROP_IS_ENABLED = 5
+};
 
 typedef int (*rm_query_data_layout_fn)(void *context, int type, void *inBuffer, void *outBuffer);
 typedef void (*rm_free_bytes_fn)(void *context, const void *bytes, void *freeContext);

@@ -115,8 +115,18 @@ final class RemoteMirrorContext {
             let context = library.createContext(
                 Unmanaged.passUnretained(target).toOpaque(),
                 { _, type, _, output in
-                    guard let output, type == Int32(RM_DLQ_GET_POINTER_SIZE) || type == Int32(RM_DLQ_GET_SIZE_SIZE) else { return 0 }
-                    output.storeBytes(of: UInt8(8), as: UInt8.self)
+                    // A 64-bit Linux process: no pointer authentication, no Objective-C, and
+                    // pointers below 4 KiB are a reference's extra inhabitants (`Optional<C>.none`
+                    // is 0), which the library needs to tell an optional reference's case.
+                    guard let output else { return 0 }
+                    switch type {
+                    case Int32(RM_DLQ_GET_POINTER_SIZE), Int32(RM_DLQ_GET_SIZE_SIZE): output.storeBytes(of: UInt8(8), as: UInt8.self)
+                    case Int32(RM_DLQ_GET_PTRAUTH_MASK): output.storeBytes(of: UInt64.max, as: UInt64.self)
+                    case Int32(RM_DLQ_GET_OBJC_RESERVED_LOW_BITS): output.storeBytes(of: UInt8(0), as: UInt8.self)
+                    case Int32(RM_DLQ_GET_LEAST_VALID_POINTER_VALUE): output.storeBytes(of: UInt64(0x1000), as: UInt64.self)
+                    case Int32(RM_DLQ_GET_OBJC_INTEROP_IS_ENABLED): output.storeBytes(of: false, as: Bool.self)
+                    default: return 0
+                    }
                     return 1
                 },
                 { _, bytes, _ in TargetMirrorMemory.release(bytes) },

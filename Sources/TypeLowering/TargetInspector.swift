@@ -131,6 +131,58 @@ public final class TargetInspector: Sendable {
         return chain.reversed().flatMap { fields[$0] ?? [] }
     }
 
+    /// The lowering and children of types by mangling (without `$s`), as the library lays them out
+    /// in the target: a struct's stored properties, a tuple's elements, an enum's cases (each with
+    /// its payload type, offset 0).
+    ///
+    /// - Returns: each mangling the library could lay out, with its children.
+    /// - Throws: as ``typeNames(ofMetadata:)``.
+    public func layouts(ofTypes manglings: [String]) throws(TypeLoweringError) -> [String: (
+        layout: TargetTypeLayout, children: [TargetField]
+    )] {
+        try checkReadable()
+        let wanted = Array(Set(manglings.filter { TargetWire.isMangling($0) })).sorted()
+        guard !wanted.isEmpty else { return [:] }
+        var children: [String: [TargetField]] = [:]
+        var layouts: [String: (layout: TargetTypeLayout, children: [TargetField])] = [:]
+        try ask(wanted.map { .layout($0) }) { reply in
+            switch reply {
+            case .child(let mangling, let record):
+                children[mangling, default: []].append(
+                    TargetField(
+                        name: record.name, offset: record.offset, kind: record.kind,
+                        typeName: record.mangledType.flatMap(SwiftDemangler.typeName(mangling:)), mangledTypeName: record.mangledType,
+                        declaringClass: 0))
+            case .layout(let mangling, let layout?):
+                if children[mangling, default: []].count == layout.childCount { layouts[mangling] = (layout, children[mangling] ?? []) }
+            default: break
+            }
+        }
+        return layouts
+    }
+
+    /// Which case each enum value holds: `values` pairs a type's mangling with the value's address.
+    ///
+    /// - Returns: the case index and name of each value the library could decode, keyed like `values`.
+    /// - Throws: as ``typeNames(ofMetadata:)``.
+    public func enumCases(of values: [(mangling: String, address: UInt64)]) throws(TypeLoweringError) -> [String: (
+        index: Int, name: String
+    )] {
+        try checkReadable()
+        let queries = values.filter { TargetWire.isMangling($0.mangling) }
+        guard !queries.isEmpty else { return [:] }
+        var cases: [String: (index: Int, name: String)] = [:]
+        try ask(queries.map { .enumCase($0.mangling, $0.address) }) { reply in
+            if case .enumCase(let mangling, let address, let index?, let name?) = reply {
+                cases[Self.enumKey(mangling, address)] = (index, name)
+            }
+        }
+        return cases
+    }
+
+    /// The key ``enumCases(of:)`` answers a value under.
+    public static func enumKey(_ mangling: String, _ address: UInt64) -> String { "\(mangling)@\(TargetWire.hex(address))" }
+
     /// Throws the target's error when it can no longer be read (a process that exited): every
     /// word would otherwise read as "not a class".
     private func checkReadable() throws(TypeLoweringError) {

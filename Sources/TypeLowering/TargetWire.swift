@@ -12,6 +12,9 @@ import BinaryInfo
 ///     image-path /dir       (any number: where moved image files are searched)
 ///     name 0x7f…            (any number: a class metadata address to name)
 ///     fields 0x7f…          (a class metadata address: its own stored properties)
+///     layout <mangling>     (a type's lowering and children: a struct's fields, a tuple's
+///                            elements, an enum's cases with their payload types)
+///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
 ///     end
 ///
 /// Reply (worker → client), one record per query, flushed after each:
@@ -21,12 +24,21 @@ import BinaryInfo
 ///     name 0x7f… <mangling>               (`?` when the library cannot name it)
 ///     field 0x7f… <offset> <kind> <mangled type or ?> <name>
 ///     fields 0x7f… <count>                (after its `field` lines; `?` when unknown)
+///     child <mangling> <offset> <kind> <mangled type or ?> <name>
+///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
+///                                         `layout <mangling> ?` when the library cannot lay it out)
+///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
 ///     failed <error>                      (the target became unreadable: the process exited)
 enum TargetWire {
     static let header = "typeinfo-target 1"
 
     /// `0x…` in lowercase hex.
     static func hex(_ address: UInt64) -> String { "0x" + String(address, radix: 16) }
+
+    /// Whether `text` can stand in a line as one mangling: a Swift mangling never holds a space.
+    static func isMangling(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && !text.contains(" ") && !text.contains("\n")
+    }
 
     /// The address of `0x…`, or nil.
     static func address(_ text: some StringProtocol) -> UInt64? {
@@ -42,6 +54,10 @@ struct TargetRequest: Sendable, Equatable {
         case name(UInt64)
         /// The own stored properties of the class whose metadata is at the address.
         case fields(UInt64)
+        /// A type's lowering and children, by its mangling (without `$s`).
+        case layout(String)
+        /// The case of the enum value of the mangled type at the address.
+        case enumCase(String, UInt64)
     }
 
     var libraryPath: String
@@ -64,6 +80,8 @@ struct TargetRequest: Sendable, Equatable {
             switch query {
             case .name(let address): lines.append("name " + TargetWire.hex(address))
             case .fields(let address): lines.append("fields " + TargetWire.hex(address))
+            case .layout(let mangling): lines.append("layout " + mangling)
+            case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
             }
         }
         return (lines + ["end"]).joined(separator: "\n") + "\n"
@@ -91,6 +109,14 @@ struct TargetRequest: Sendable, Equatable {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
                 request.queries.append(keyword == "name" ? .name(address) : .fields(address))
+            case "layout" where TargetWire.isMangling(rest):
+                request.queries.append(.layout(rest))
+            case "case":
+                let parts = rest.split(separator: " ")
+                guard parts.count == 2, TargetWire.isMangling(parts[0]), let address = TargetWire.address(parts[1]) else {
+                    return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not a mangling and an address"))
+                }
+                request.queries.append(.enumCase(String(parts[0]), address))
             case "end": break
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword.prefix(40))'"))
             }
@@ -113,6 +139,17 @@ struct TargetFieldRecord: Sendable, Equatable {
     var name: String
 }
 
+/// A type's lowering as the worker reports it.
+public struct TargetTypeLayout: Sendable, Equatable {
+    /// How the toolchain lays the type out.
+    public var kind: LoweredKind
+    public var size: Int
+    public var alignment: Int
+    public var stride: Int
+    /// How many children (fields, elements, cases) it has.
+    public var childCount: Int
+}
+
 /// One reply record.
 enum TargetReply: Sendable, Equatable {
     case ready(swiftImages: Int)
@@ -120,6 +157,12 @@ enum TargetReply: Sendable, Equatable {
     case name(UInt64, mangling: String?)
     case field(UInt64, TargetFieldRecord)
     case fields(UInt64, count: Int?)
+    /// A child of the mangled type (a field, tuple element or enum case).
+    case child(String, TargetFieldRecord)
+    /// The mangled type's lowering, nil when the library cannot lay it out.
+    case layout(String, TargetTypeLayout?)
+    /// The case index and name of the enum value at the address, nil when the library cannot tell.
+    case enumCase(String, UInt64, index: Int?, name: String?)
 
     /// The reply line, without its newline.
     var encoded: String {
@@ -131,13 +174,23 @@ enum TargetReply: Sendable, Equatable {
             let type = field.mangledType.flatMap { $0.isEmpty || $0.contains(" ") ? nil : $0 } ?? "?"
             return "field \(TargetWire.hex(address)) \(field.offset) \(field.kind?.wireName ?? "?") \(type) \(field.name)"
         case .fields(let address, let count): return "fields \(TargetWire.hex(address)) \(count.map(String.init) ?? "?")"
+        case .child(let mangling, let field):
+            let type = field.mangledType.flatMap { TargetWire.isMangling($0) ? $0 : nil } ?? "?"
+            return "child \(mangling) \(field.offset) \(field.kind?.wireName ?? "?") \(type) \(field.name)"
+        case .layout(let mangling, let layout?):
+            return "layout \(mangling) \(layout.kind.wireName) \(layout.size) \(layout.alignment) \(layout.stride) \(layout.childCount)"
+        case .layout(let mangling, nil): return "layout \(mangling) ?"
+        case .enumCase(let mangling, let address, let index?, let name?):
+            return "case \(mangling) \(TargetWire.hex(address)) \(index) \(name)"
+        case .enumCase(let mangling, let address, _, _): return "case \(mangling) \(TargetWire.hex(address)) ?"
         }
     }
 
     /// Parses a reply line.
     static func decode(_ line: String) throws(TypeLoweringError) -> TargetReply {
         let (keyword, rest) = LoweringWire.split(line)
-        let parts = rest.split(separator: " ", maxSplits: keyword == "field" ? 4 : 1, omittingEmptySubsequences: false)
+        let splits = ["field": 4, "child": 4, "layout": 5, "case": 3][keyword] ?? 1
+        let parts = rest.split(separator: " ", maxSplits: splits, omittingEmptySubsequences: false)
         switch keyword {
         case "ready":
             if let count = Int(rest) { return .ready(swiftImages: count) }
@@ -155,6 +208,29 @@ enum TargetReply: Sendable, Equatable {
                         offset: offset, kind: LoweredKind(wireName: String(parts[2])),
                         mangledType: parts[3] == "?" ? nil : String(parts[3]),
                         name: String(parts[4])))
+            }
+        case "child" where parts.count == 5:
+            if let offset = Int(parts[1]), offset >= 0 {
+                return .child(
+                    String(parts[0]),
+                    TargetFieldRecord(
+                        offset: offset, kind: LoweredKind(wireName: String(parts[2])),
+                        mangledType: parts[3] == "?" ? nil : String(parts[3]), name: String(parts[4])))
+            }
+        case "layout" where parts.count == 2 && parts[1] == "?":
+            return .layout(String(parts[0]), nil)
+        case "layout" where parts.count == 6:
+            if let kind = LoweredKind(wireName: String(parts[1])), let size = Int(parts[2]), let alignment = Int(parts[3]),
+                let stride = Int(parts[4]), let count = Int(parts[5]), size >= 0, alignment > 0, stride >= 0, count >= 0
+            {
+                return .layout(
+                    String(parts[0]), TargetTypeLayout(kind: kind, size: size, alignment: alignment, stride: stride, childCount: count))
+            }
+        case "case" where parts.count == 3 && parts[2] == "?":
+            if let address = TargetWire.address(parts[1]) { return .enumCase(String(parts[0]), address, index: nil, name: nil) }
+        case "case" where parts.count == 4:
+            if let address = TargetWire.address(parts[1]), let index = Int(parts[2]), index >= 0 {
+                return .enumCase(String(parts[0]), address, index: index, name: String(parts[3]))
             }
         default: break
         }

@@ -60,6 +60,29 @@ enum TargetWorker {
                     emit(TargetReply.field(metadata, record).encoded)
                 }
                 emit(TargetReply.fields(metadata, count: info == nil ? nil : count).encoded)
+            case .layout(let mangling):
+                guard let typeRef = context.typeRef(mangledName: mangling), let info = context.info(of: typeRef) else {
+                    emit(TargetReply.layout(mangling, nil).encoded)
+                    break
+                }
+                let count = min(info.fieldCount, LoweringWire.maximumChildren)
+                var children = 0
+                for index in 0..<count {
+                    guard let child = context.child(of: typeRef, at: index) else { break }
+                    let record = TargetFieldRecord(
+                        offset: child.offset, kind: child.kind == .unknown ? nil : child.kind,
+                        mangledType: child.typeRef.flatMap { context.mangledName(of: $0) }, name: child.name)
+                    emit(TargetReply.child(mangling, record).encoded)
+                    children += 1
+                }
+                let layout = TargetTypeLayout(
+                    kind: info.kind, size: info.size, alignment: info.alignment, stride: info.stride, childCount: children)
+                emit(TargetReply.layout(mangling, children == count ? layout : nil).encoded)
+            case .enumCase(let mangling, let address):
+                let typeRef = context.typeRef(mangledName: mangling)
+                let index = typeRef.flatMap { context.caseIndex(ofValueAt: address, typeRef: $0) }
+                let name = typeRef.flatMap { typeRef in index.flatMap { context.child(of: typeRef, at: $0)?.name } }
+                emit(TargetReply.enumCase(mangling, address, index: name == nil ? nil : index, name: name).encoded)
             }
             if let lost = mirror.targetLost {
                 emit(TargetReply.failed(lost.description).encoded)

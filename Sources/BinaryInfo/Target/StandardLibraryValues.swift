@@ -44,16 +44,8 @@ public enum StandardLibraryValues {
     /// form whose bytes are not in the target (shared, foreign) or words no String holds.
     ///
     /// - Throws: ``BinaryInfoError`` when the target does not hold the bytes the string points to.
-    public static func string(countAndFlags: UInt64, object: UInt64, in memory: ProcessMemory) throws(BinaryInfoError) -> StringContents? {
-        try string(countAndFlags: countAndFlags, object: object, reader: memory)
-    }
-
-    /// ``string(countAndFlags:object:in:)`` of a core file's memory.
-    public static func string(countAndFlags: UInt64, object: UInt64, in memory: CoreFile) throws(BinaryInfoError) -> StringContents? {
-        try string(countAndFlags: countAndFlags, object: object, reader: memory)
-    }
-
-    static func string(countAndFlags: UInt64, object: UInt64, reader: some ByteReader) throws(BinaryInfoError) -> StringContents? {
+    public static func string(countAndFlags: UInt64, object: UInt64, in reader: some ByteReader) throws(BinaryInfoError) -> StringContents?
+    {
         if object & smallBit != 0 {
             let count = Int((object >> 56) & 0x0F)
             guard count <= 15 else { return nil }
@@ -84,16 +76,7 @@ public enum StandardLibraryValues {
     ///
     /// - Throws: ``BinaryInfoError`` when the target does not hold the header, or it states a
     ///   count no array holds (negative, or above its capacity).
-    public static func array(storage: UInt64, elementAlignment: Int, in memory: ProcessMemory) throws(BinaryInfoError) -> ArrayContents {
-        try array(storage: storage, elementAlignment: elementAlignment, reader: memory)
-    }
-
-    /// ``array(storage:elementAlignment:in:)`` of a core file's memory.
-    public static func array(storage: UInt64, elementAlignment: Int, in memory: CoreFile) throws(BinaryInfoError) -> ArrayContents {
-        try array(storage: storage, elementAlignment: elementAlignment, reader: memory)
-    }
-
-    static func array(storage: UInt64, elementAlignment: Int, reader: some ByteReader) throws(BinaryInfoError) -> ArrayContents {
+    public static func array(storage: UInt64, elementAlignment: Int, in reader: some ByteReader) throws(BinaryInfoError) -> ArrayContents {
         let count = try reader.read(Int64.self, at: storage &+ arrayCountOffset, what: "an array's count")
         let capacityAndFlags = try reader.read(UInt64.self, at: storage &+ arrayCountOffset &+ 8, what: "an array's capacity")
         let capacity = capacityAndFlags >> 1

@@ -13,6 +13,8 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case notSwift(target: String)
     /// A `--type` pattern that does not compile.
     case invalidSelection(TypeFilterError)
+    /// No Swift object starts at the address: its first word is not class metadata.
+    case notAnObject(target: String, address: UInt64)
 
     public var description: String {
         switch self {
@@ -25,6 +27,9 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
             return "\(target): not a Swift process: none of the images it has loaded holds Swift metadata"
         case .invalidSelection(let error):
             return "\(error)"
+        case .notAnObject(let target, let address):
+            return
+                "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address; `typeinfo heap` finds objects by type)"
         }
     }
 }
