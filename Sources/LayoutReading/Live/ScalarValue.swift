@@ -4,7 +4,9 @@ import TypeLayout
 /// The standard library's fixed-size scalars, by their manglings: read by size and signedness.
 enum ScalarValue {
     private enum Form {
-        case signed(Int), unsigned(Int), float32, float64, boolean
+        case signed(Int)
+        case unsigned(Int)
+        case float32, float64, boolean
     }
 
     private static let forms: [String: Form] = [
