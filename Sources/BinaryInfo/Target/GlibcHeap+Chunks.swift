@@ -98,13 +98,16 @@ extension GlibcHeap {
         var seenFree: Set<UInt64> = []
         var candidates: [UInt64] = []
         var suspects: [(chunk: GlibcChunkRecord, arena: Int)] = []
+        // Looked up once per chunk: a binary search of the (few) free-list members costs far less
+        // than hashing every chunk's address.
+        let freeMembers = lists.members.sorted()
         for (index, arena) in arenas.enumerated() {
             var arenaTotals = HeapTotals.Arena(
                 address: arena.address, heapBytes: arena.systemMemory, heaps: arena.heaps.count, chunksInUse: 0, bytesInUse: 0)
             for heap in arena.heaps {
                 _ = try window.walk(heap) { chunk throws(BinaryInfoError) in
                     guard chunk.markedInUse else { return }
-                    if lists.members.contains(chunk.address) {
+                    if Self.sortedContains(freeMembers, chunk.address) {
                         seenFree.insert(chunk.address)
                         return
                     }
@@ -169,5 +172,18 @@ extension HeapChunk {
         self.init(
             address: chunk.address + 16, usableSize: chunk.size - GlibcMallocLayout.wordSize, firstWord: chunk.firstWord,
             secondWord: chunk.secondWord, arena: arena)
+    }
+}
+
+extension GlibcHeap {
+    /// Whether the ascending `values` hold `value`.
+    static func sortedContains(_ values: [UInt64], _ value: UInt64) -> Bool {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < values.count && values[low] == value
     }
 }

@@ -74,8 +74,12 @@ public enum LiveHeapReader {
             throw .target(error)
         }
         var walk = Walk()
-        // Most allocations share a few first words; each distinct word is judged once.
-        var verdicts: [UInt64: Bool] = [:]
+        // Each distinct first word is judged once: its tally's index, or -1 when it is not class
+        // metadata. Most allocations repeat a few words, so a small direct-mapped cache in front of
+        // the dictionary saves hashing almost every chunk's word.
+        var verdicts: [UInt64: Int] = [:]
+        var recent = [(word: UInt64, tally: Int)](repeating: (0, -1), count: 1024)
+        var tallies: [(metadata: UInt64, count: Int, bytes: Int)] = []
         do throws(BinaryInfoError) {
             _ = try heap.forEachChunk { chunk in
                 walk.allocations += 1
@@ -83,24 +87,32 @@ public enum LiveHeapReader {
                 let word = chunk.firstWord
                 // Metadata is pointer-aligned and never in the first page.
                 guard word >= 4096, word & 7 == 0 else { return }
-                let isClass: Bool
-                if let known = verdicts[word] {
-                    isClass = known
-                } else if let metadata = inspector.classMetadata(at: word) {
-                    isClass = true
-                    verdicts[word] = true
-                    walk.instanceSizes[word] = Int(metadata.instanceSize)
+                let slot = Int(truncatingIfNeeded: (word >> 3) ^ (word >> 13)) & (recent.count - 1)
+                let tally: Int
+                if recent[slot].word == word {
+                    tally = recent[slot].tally
                 } else {
-                    isClass = false
-                    verdicts[word] = false
+                    if let known = verdicts[word] {
+                        tally = known
+                    } else if let metadata = inspector.classMetadata(at: word) {
+                        tally = tallies.count
+                        tallies.append((word, 0, 0))
+                        walk.instanceSizes[word] = Int(metadata.instanceSize)
+                        verdicts[word] = tally
+                    } else {
+                        tally = -1
+                        verdicts[word] = -1
+                    }
+                    recent[slot] = (word, tally)
                 }
-                guard isClass else { return }
-                walk.objects[word, default: (0, 0)].count += 1
-                walk.objects[word, default: (0, 0)].bytes += Int(chunk.usableSize)
+                guard tally >= 0 else { return }
+                tallies[tally].count += 1
+                tallies[tally].bytes += Int(chunk.usableSize)
             }
         } catch {
             throw .target(error)
         }
+        for tally in tallies { walk.objects[tally.metadata] = (tally.count, tally.bytes) }
         return walk
     }
 
