@@ -1,12 +1,12 @@
 /// The bytes of one ELF file, read (mapped) once and shared by every reader of that file.
 ///
-/// ``BinaryImage/read(_:)`` reads the Swift metadata from it, and DWARFInfo's `DWARFReader`
+/// ``BinaryImage/read(_:runtimeLibrary:)`` reads the Swift metadata from it, and DWARFInfo's `DWARFReader`
 /// hands the same bytes to libdwarf, so a file whose types and debug information are both read
 /// is opened once.
 ///
 /// ```swift
 /// let file = try ImageFile(path: "libfoo.so")
-/// let reading = try BinaryImage.read(file)
+/// let reading = try BinaryImage.read(file, runtimeLibrary: "/opt/swift/usr/lib/swift/linux/libswiftCore.so")
 /// ```
 public final class ImageFile: Sendable {
     let bytes: FileBytes

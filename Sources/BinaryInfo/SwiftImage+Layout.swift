@@ -117,7 +117,7 @@ extension SwiftImage {
             isVar: record.isVar, ownership: ownership
         )
         if ownership == .strong, let exact {
-            let known = RuntimeWitnessTables.shared?.typeLayout(mangling: exact)
+            let known = runtime?.typeLayout(mangling: exact)
             field.size = known?.size
             field.alignment = known?.alignment
         }

@@ -136,7 +136,7 @@ extension SwiftImage {
             for field in layouts[position].fields.indices
             where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {
                 if let mangled = layouts[position].fields[field].mangledType,
-                    let layout = known[mangled] ?? Self.runtimeBuiltinLayout(mangled)
+                    let layout = known[mangled] ?? runtimeBuiltinLayout(mangled)
                 {
                     layouts[position].fields[field].size = layout.size
                     layouts[position].fields[field].alignment = layout.alignment
@@ -169,10 +169,8 @@ extension SwiftImage {
                 "\(runtimeInitialised) non-generic types have metadata the runtime completes at load time (resilient or imported field types): their sizes and offsets are unknown"
             )
         }
-        if RuntimeWitnessTables.shared == nil {
-            notes.append(
-                "the Swift runtime library (libswiftCore.so) could not be read: sizes of types that reuse its value witness tables are unknown; set TYPEINFO_SWIFT_RUNTIME to its path"
-            )
+        if let runtimeProblem {
+            notes.append("\(runtimeProblem): sizes of types that reuse its value witness tables are unknown")
         }
         if let (address, error) = failures.first {
             if layouts.isEmpty && attempted > 0 { throw error }

@@ -9,10 +9,12 @@ extension BinaryLayoutReader {
     /// asked for are read; with `selected`, of the Swift units only those that can describe the
     /// selected types.
     static func mergeDWARF(
-        file: ImageFile, into document: inout LayoutDocument, includesCFamily: Bool, comparingSwift: Bool, selected: [TypeLayout]? = nil
+        file: ImageFile, shortcuts: DWARFReadingShortcuts, into document: inout LayoutDocument, includesCFamily: Bool, comparingSwift: Bool,
+        selected: [TypeLayout]? = nil
     ) throws(DWARFReaderError) -> [TypeLayout]? {
         guard includesCFamily || comparingSwift else { return nil }
-        let reader = try DWARFReader(file: file)
+        var reader = try DWARFReader(file: file)
+        reader.shortcuts = shortcuts
         var cTypes: [TypeLayout] = []
         var swiftTypes: [TypeLayout]?
         switch (includesCFamily, comparingSwift, selected) {

@@ -18,10 +18,13 @@ struct MergedReading {
     /// Adds DWARF's C and C++ types (when `includesCFamily`) and keeps its Swift types (when
     /// `comparingSwift`; with `selected`, enough of them to compare those types); a DWARF that
     /// cannot be read is a warning, the rest stands.
-    mutating func mergeDWARF(file: ImageFile, includesCFamily: Bool, comparingSwift: Bool, selected: [TypeLayout]? = nil) {
+    mutating func mergeDWARF(
+        file: ImageFile, shortcuts: DWARFReadingShortcuts, includesCFamily: Bool, comparingSwift: Bool, selected: [TypeLayout]? = nil
+    ) {
         do {
             swiftDWARF = try BinaryLayoutReader.mergeDWARF(
-                file: file, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift, selected: selected)
+                file: file, shortcuts: shortcuts, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
+                selected: selected)
         } catch .noDebugInfo {
             // Nothing to add.
         } catch {

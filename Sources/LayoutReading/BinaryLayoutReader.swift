@@ -59,7 +59,9 @@ public enum BinaryLayoutReader {
             guard options.readsDWARF else { throw .noTypes(path: path) }
             let cTypes: [TypeLayout]
             do {
-                cTypes = try DWARFReader(file: file).typeLayouts(languages: .cFamily)
+                var reader = try DWARFReader(file: file)
+                reader.shortcuts = options.dwarfShortcuts
+                cTypes = try reader.typeLayouts(languages: .cFamily)
             } catch .noDebugInfo {
                 throw .noTypes(path: path)
             } catch {
@@ -74,7 +76,8 @@ public enum BinaryLayoutReader {
         }
         var reading = MergedReading(document: document)
         if options.readsDWARF, document.image.hasDebugInfo != false {
-            reading.mergeDWARF(file: file, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
+            reading.mergeDWARF(
+                file: file, shortcuts: options.dwarfShortcuts, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
         }
         return reading
     }
@@ -85,7 +88,7 @@ public enum BinaryLayoutReader {
         path: String, options: LayoutReadOptions, selection: TypeFilter? = nil, file: ImageFile? = nil
     ) throws(BinaryInfoError) -> LayoutDocument {
         guard options.computesLayouts else {
-            var document = try metadataLayouts(path, file, selection).document
+            var document = try metadataLayouts(path, file, selection, options).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
@@ -94,7 +97,7 @@ public enum BinaryLayoutReader {
         // has the library index every image's records then).
         let pending = PendingLowering(
             forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options), wholeFile: selection == nil)
-        let reading = try metadataLayouts(path, file, selection)
+        let reading = try metadataLayouts(path, file, selection, options)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
@@ -133,7 +136,7 @@ public enum BinaryLayoutReader {
             let includesCFamily = !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection)
             let comparingSwift = options.wantsFileNotes && options.checksSwiftAgainstDWARF
             reading.mergeDWARF(
-                file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
+                file: file, shortcuts: options.dwarfShortcuts, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
                 selected: document.types.filter(selection.matches))
         }
         return reading.selecting(selection)
@@ -150,14 +153,26 @@ public enum BinaryLayoutReader {
 
     /// The static metadata's layouts, from the file already read when there is one; with a
     /// selection, only of the types it matches and the types they need (the rest are named, not laid out).
-    private static func metadataLayouts(_ path: String, _ file: ImageFile?, _ selection: TypeFilter?) throws(BinaryInfoError)
-        -> BinaryReading
+    private static func metadataLayouts(_ path: String, _ file: ImageFile?, _ selection: TypeFilter?, _ options: LayoutReadOptions)
+        throws(BinaryInfoError) -> BinaryReading
     {
+        let runtime = runtimeLibrary(options)
         switch (file, selection) {
-        case (let file?, let selection?): return try BinaryImage.read(file, selecting: selection.matches)
-        case (let file?, nil): return try BinaryImage.read(file)
-        case (nil, let selection?): return try BinaryImage.read(atPath: path, selecting: selection.matches)
-        case (nil, nil): return try BinaryImage.read(atPath: path)
+        case (let file?, let selection?): return try BinaryImage.read(file, selecting: selection.matches, runtimeLibrary: runtime)
+        case (let file?, nil): return try BinaryImage.read(file, runtimeLibrary: runtime)
+        case (nil, let selection?): return try BinaryImage.read(atPath: path, selecting: selection.matches, runtimeLibrary: runtime)
+        case (nil, nil): return try BinaryImage.read(atPath: path, runtimeLibrary: runtime)
+        }
+    }
+
+    /// The Swift runtime library whose value witness tables the static metadata reader uses: the
+    /// `libswiftCore.so` among explicit runtime libraries, else the toolchain directory's.
+    static func runtimeLibrary(_ options: LayoutReadOptions) -> String? {
+        switch options.runtimeLibraries {
+        case .explicit(let paths):
+            return paths.first { $0.split(separator: "/").last == "libswiftCore.so" }
+        case .resolved(let toolchainDirectory):
+            return (toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory).map { $0 + "/libswiftCore.so" }
         }
     }
 

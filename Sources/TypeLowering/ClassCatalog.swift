@@ -41,6 +41,12 @@ struct ClassCatalog {
         add(local)
     }
 
+    /// The libswiftCore.so among the dependencies: a dependency's types are read with its
+    /// runtime's value witness tables, as the file's own are.
+    private var runtimeLibrary: String? {
+        dependencies.first { $0.split(separator: "/").last == "libswiftCore.so" }
+    }
+
     private mutating func add(_ types: [TypeLayout]) {
         var byMangling: [String: TypeLayout] = [:]
         for type in types where type.kind == .class {
@@ -67,7 +73,7 @@ struct ClassCatalog {
         for path in ordered where !read.contains(path) {
             read.insert(path)
             do {
-                add(try BinaryImage.layouts(atPath: path).types)
+                add(try BinaryImage.layouts(atPath: path, runtimeLibrary: runtimeLibrary).types)
             } catch {
                 notes.append("dependency \(path) could not be read for superclasses: \(error.problem)")
             }

@@ -56,7 +56,7 @@ struct HostileSectionTests {
     /// The error reading `bytes` gives, with its one-line description.
     static func error(reading bytes: [UInt8]) -> BinaryInfoError? {
         do {
-            _ = try BinaryImage.layouts(of: bytes, name: "hostile")
+            _ = try BinaryImage.layouts(of: bytes, name: "hostile", runtimeLibrary: ToolchainRuntime.libswiftCore)
             return nil
         } catch {
             return error
@@ -102,12 +102,12 @@ struct HostileSectionTests {
     @Test("a NOBITS swift5_type_metadata claiming 64 GiB is an empty table with a note, read at once")
     func nobitsTypeMetadataClaiming64GiB() throws {
         var table = try Self.fixture()
-        let clean = try BinaryImage.layouts(of: table.bytes, name: "clean")
+        let clean = try BinaryImage.layouts(of: table.bytes, name: "clean", runtimeLibrary: ToolchainRuntime.libswiftCore)
         let metadata = try table.index(of: "swift5_type_metadata")
         table.set(metadata, SectionTable.type, SectionTable.nobits)
         table.set(metadata, SectionTable.address, UInt64(1) << 40)  // above every other section: no overlap
         table.set(metadata, SectionTable.size, UInt64(64) << 30)
-        let document = try BinaryImage.layouts(of: table.bytes, name: "hostile")
+        let document = try BinaryImage.layouts(of: table.bytes, name: "hostile", runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(
             document.image.notes.contains(
                 "section swift5_type_metadata (#\(metadata)) is SHT_NOBITS (no bytes in the file) but claims 68719476736 bytes: its records are not read"
@@ -151,14 +151,14 @@ struct HostileSectionTests {
         "a second section named swift5_type_metadata (the protocol records): every type is still listed once, unchanged, the strays noted")
     func duplicateSectionName() throws {
         var table = try Self.fixture()
-        let clean = try BinaryImage.layouts(of: table.bytes, name: "clean")
+        let clean = try BinaryImage.layouts(of: table.bytes, name: "clean", runtimeLibrary: ToolchainRuntime.libswiftCore)
         let metadata = try table.index(of: "swift5_type_metadata")
         let protocols = try table.index(of: "swift5_protocols")
         let protocolCount = Int(table.field(protocols, SectionTable.size, as: UInt64.self) / 4)
         table.set(protocols, SectionTable.name, table.field(metadata, SectionTable.name, as: UInt32.self))
         // The rule: every section of a name is read, in header order; a record that is not a
         // type record is skipped and counted; a descriptor listed twice is listed once.
-        let document = try BinaryImage.layouts(of: table.bytes, name: "hostile")
+        let document = try BinaryImage.layouts(of: table.bytes, name: "hostile", runtimeLibrary: ToolchainRuntime.libswiftCore)
         let types = clean.types.filter { $0.kind != .protocol }
         #expect(document.types == types)
         #expect(
@@ -199,7 +199,7 @@ struct HostileSectionTests {
                 table.set(index, SectionTable.size, bounds[Int(generator.next() % UInt64(bounds.count))])
             }
             do {
-                _ = try BinaryImage.layouts(of: table.bytes, name: "corrupt")
+                _ = try BinaryImage.layouts(of: table.bytes, name: "corrupt", runtimeLibrary: ToolchainRuntime.libswiftCore)
                 outcomes["read", default: 0] += 1
             } catch {
                 #expect(error.description.hasPrefix("corrupt: ") && !error.description.contains("\n"))
@@ -237,7 +237,7 @@ struct CorruptRecordLocalityTests {
         let file = FileBytes(bytes, path: "corruptible")
         let elf = try ELFFile(bytes: file)
         let space = try AddressSpace(file: elf, bytes: file)
-        let image = SwiftImage(file: elf, space: space)
+        let image = SwiftImage(file: elf, space: space, runtimeLibrary: ToolchainRuntime.libswiftCore)
         let section = try #require(image.sections["swift5_fieldmd"]?.first)
         var address = section.address
         while address < section.address + section.size {
@@ -255,13 +255,13 @@ struct CorruptRecordLocalityTests {
     @Test("a struct's unreadable field descriptor leaves Child with its inherited field and Other alone")
     func corruptRecordMovesNothing() throws {
         let bytes = try Self.program.get()
-        let clean = try BinaryImage.layouts(of: bytes, name: "clean")
+        let clean = try BinaryImage.layouts(of: bytes, name: "clean", runtimeLibrary: ToolchainRuntime.libswiftCore)
         let cleanChild = try #require(clean.types.first { $0.name == "Corruptible.Child" })
         #expect(cleanChild.fields.map(\.name) == ["b", "c"])
 
         var corrupt = bytes
         MalformedInputTests.store(UInt16(0), &corrupt, try Self.recordSizeOffset(ofFieldDescriptorWith: "onlyInCorruptible", in: bytes))
-        let document = try BinaryImage.layouts(of: corrupt, name: "corrupt")
+        let document = try BinaryImage.layouts(of: corrupt, name: "corrupt", runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(!document.types.contains { $0.name == "Corruptible.Corruptible" })
         #expect(
             document.image.notes.contains { $0.contains("record size 0 is below the 12 bytes of a field record") },

@@ -17,7 +17,7 @@ struct ImportedCTypeTests {
     @Test("anonymous union and struct members of a -O program: shared ones unknown, every other size and offset as MemoryLayout says")
     func anonymousMembers() throws {
         let (path, oracle) = try ImportedCFixture.program()
-        let document = try BinaryImage.layouts(atPath: path)
+        let document = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(oracle.runtimeShared.isSuperset(of: Self.expectedShared), "\(oracle.runtimeShared)")
         #expect(ImportedCFixture.disagreements(of: document.types, with: oracle) == [])
         #expect(

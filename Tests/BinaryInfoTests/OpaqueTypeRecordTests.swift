@@ -72,7 +72,7 @@ struct OpaqueTypeRecordTests {
             // What makes this build the case in question: every opaque descriptor has a record.
             #expect(Set(opaqueRecords.map(\.target)) == opaque)
         }
-        let document = try BinaryImage.layouts(atPath: path)
+        let document = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(Set(document.types.map(\.name)) == Self.types)
         #expect(!document.image.notes.contains { $0.contains("could not be read") || $0.contains("malformed") }, "\(document.image.notes)")
     }
@@ -87,7 +87,7 @@ struct OpaqueTypeRecordTests {
         let flags = try Self.fileOffset(of: descriptor, in: table)
         // The context kind is the low five bits of the flags.
         table.bytes[flags] = (table.bytes[flags] & ~0x1F) | 2
-        let document = try BinaryImage.layouts(of: table.bytes, name: "corrupted")
+        let document = try BinaryImage.layouts(of: table.bytes, name: "corrupted", runtimeLibrary: ToolchainRuntime.libswiftCore)
         let hex = { (value: UInt64) in "0x" + String(value, radix: 16) }
         #expect(
             document.image.notes.contains(

@@ -16,7 +16,7 @@ struct StrippedBinaryTests {
             let sections = try FixtureToolchain.run("/usr/bin/env", ["readelf", "-SW", stripped], in: FixtureToolchain.buildDirectory)
             #expect(sections.contains(".relr.dyn"))
         }
-        let document = try BinaryImage.layouts(atPath: stripped)
+        let document = try BinaryImage.layouts(atPath: stripped, runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(document.image.hasSymbols == false)
         #expect(document.image.notes.contains { $0.contains("stripped") })
         let oracle = try FixtureToolchain.oracle(build)

@@ -118,10 +118,11 @@ struct LayoutReadingTests {
             "no toolchain libFoundationEssentials.so at \(toolchainFoundationEssentials)"))
     func selectiveStaticReading() throws {
         let path = Self.toolchainFoundationEssentials
-        let whole = try BinaryImage.read(atPath: path).document
+        let whole = try BinaryImage.read(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore).document
         for patterns in [["FoundationEssentials.Date"], ["/^FoundationEssentials\\.(URL|Calendar|JSONDecoder)$/"]] {
             let filter = try TypeFilter(typePatterns: patterns)
-            let partial = try BinaryImage.read(atPath: path, selecting: filter.matches).document
+            let partial = try BinaryImage.read(atPath: path, selecting: filter.matches, runtimeLibrary: ToolchainRuntime.libswiftCore)
+                .document
             #expect(partial.types.count < whole.types.count / 2, "\(patterns): \(partial.types.count) of \(whole.types.count) laid out")
             // The types laid out are a part of the whole reading, in its order, each identical.
             var remaining = whole.types[...]
@@ -250,7 +251,7 @@ struct LayoutDocumentEncodingTests {
         arguments: ["libswiftCore.so", "libFoundationEssentials.so"])
     func sameBytes(library: String) throws {
         let path = (LayoutReadingTests.toolchainCore as NSString).deletingLastPathComponent + "/" + library
-        let document = try BinaryImage.layouts(atPath: path)
+        let document = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
         for pretty in [true, false] {
             let encoder = JSONEncoder()
             encoder.outputFormatting =

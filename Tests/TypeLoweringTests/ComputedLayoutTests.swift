@@ -14,7 +14,7 @@ let canLower: Bool = {
 
 /// Reads `path` the way a reading does: static metadata, dependencies, computed layouts, merge.
 func mergedLayouts(of path: String) throws -> LayoutDocument {
-    let document = try BinaryImage.layouts(atPath: path)
+    let document = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
     let dependencies = LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: LoweringConfiguration.toolchainLibraryDirectory)
     let computed = ComputedLayouts.compute(
         forFileAt: path, types: document.types, dependencies: dependencies.paths, configuration: lowering)

@@ -56,7 +56,7 @@ struct StaticExecutableLoweringTests {
         .enabled(if: canBuild, "the package mirrors /opt/swift-packages/apple/{swift-argument-parser,swift-collections}.git are missing"))
     func agreesWithRuntime() throws {
         let path = try Self.product()
-        let staticOnly = try BinaryImage.layouts(atPath: path)
+        let staticOnly = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
         let document = try mergedLayouts(of: path)
         let before = ToolchainLibraryLoweringTests.facts(staticOnly)
         let after = ToolchainLibraryLoweringTests.facts(document)

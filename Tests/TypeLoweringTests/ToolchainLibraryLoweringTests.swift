@@ -68,7 +68,7 @@ struct ToolchainLibraryLoweringTests {
         let directory = try #require(
             LoweringConfiguration.toolchainLibraryDirectory, "libswiftCore.so is not loaded from a toolchain directory")
         let path = directory + "/" + library
-        let staticOnly = try BinaryImage.layouts(atPath: path)
+        let staticOnly = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
         let document = try mergedLayouts(of: path)
         let before = Self.facts(staticOnly)
         let after = Self.facts(document)

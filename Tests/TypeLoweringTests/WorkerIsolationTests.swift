@@ -72,7 +72,7 @@ struct WorkerIsolationTests {
         .enabled(if: canLower, "the typeinfo-lowering worker is missing"))
     func missingLibrary() throws {
         let path = try LoweringFixture.plain.product()
-        let document = try BinaryImage.layouts(atPath: path)
+        let document = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
         let configuration = LoweringConfiguration(remoteMirrorPath: "/nonexistent/libswiftRemoteMirror.so", workerPath: lowering.workerPath)
         let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: [], configuration: configuration)
         #expect(computed.layouts.isEmpty)
@@ -124,7 +124,7 @@ struct WorkerIsolationTests {
             }
             let path = LoweringFixture.directory + "/corrupt-\(variant)"
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o755])
-            guard let document = try? BinaryImage.layouts(atPath: path) else { continue }
+            guard let document = try? BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore) else { continue }
             let computed = ComputedLayouts.compute(
                 forFileAt: path, types: document.types, dependencies: dependencies, configuration: configuration)
             _ = computed.merged(into: document)
@@ -176,7 +176,7 @@ struct UnreadableDependencyTests {
         #expect(patched > 0)
         let corrupt = LoweringFixture.directory + "/libswiftCore.so"
         _ = FileManager.default.createFile(atPath: corrupt, contents: Data(bytes))
-        let document = try BinaryImage.layouts(atPath: file)
+        let document = try BinaryImage.layouts(atPath: file, runtimeLibrary: ToolchainRuntime.libswiftCore)
         let intact = ComputedLayouts.compute(forFileAt: file, types: document.types, dependencies: dependencies, configuration: lowering)
         let broken = ComputedLayouts.compute(
             forFileAt: file, types: document.types, dependencies: dependencies.map { $0 == core ? corrupt : $0 }, configuration: lowering)
