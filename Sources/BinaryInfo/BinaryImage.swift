@@ -124,7 +124,7 @@ public enum BinaryImage {
         }
         var notes = image.notes
         if !file.hasSymtab {
-            notes.insert("no .symtab (stripped): private and local types are named without their file discriminator", at: 0)
+            notes.insert(.symbolTableMissing, at: 0)
         }
         let summary = ImageSummary(
             path: path, fileType: fileType, architecture: file.architecture,

@@ -11,7 +11,7 @@ final class SwiftImage {
     /// was given or it could not be read (``runtimeProblem`` says which).
     let runtime: RuntimeWitnessTables?
     /// Why ``runtime`` is nil, for the notes.
-    let runtimeProblem: String?
+    let runtimeProblem: LayoutNote?
     /// The file's path, for errors.
     var path: String { space.path }
     /// Swift sections by name (`swift5_fieldmd`, ...): start address and size of each
@@ -22,7 +22,7 @@ final class SwiftImage {
     /// first lookup, by one pass over the symbol tables that sorts only the few that match.
     private(set) lazy var descriptorSymbolsByAddress: [DefinedSymbol] = descriptorSymbols()
     /// Things the reader could not do, said plainly, for ``ImageSummary/notes``.
-    var notes: [String] = []
+    var notes: [LayoutNote] = []
     /// Imported C types the runtime merges by name although their layouts differ (found by ``readTypes()``).
     var runtimeSharedForeignTypes: [RuntimeSharedForeignTypes] = []
 
@@ -50,9 +50,9 @@ final class SwiftImage {
         case .success(let tables)?:
             (runtime, runtimeProblem) = (tables, nil)
         case .failure(let error)?:
-            (runtime, runtimeProblem) = (nil, "the Swift runtime library could not be read (\(error.description))")
+            (runtime, runtimeProblem) = (nil, .runtimeLibraryUnavailable(problem: error.description))
         case nil:
-            (runtime, runtimeProblem) = (nil, "no Swift runtime library (libswiftCore.so) was given")
+            (runtime, runtimeProblem) = (nil, .runtimeLibraryUnavailable(problem: nil))
         }
         var sections: [String: [(address: UInt64, size: UInt64)]] = [:]
         // Every section of a name is read, in section-header order (object files have one per
@@ -62,9 +62,7 @@ final class SwiftImage {
                 // SHT_NOBITS: the file holds none of its bytes, so it holds no records either,
                 // whatever size the header claims.
                 if section.size > 0 {
-                    notes.append(
-                        "section \(section.name) (#\(section.index)) is SHT_NOBITS (no bytes in the file) but claims \(section.size) bytes: its records are not read"
-                    )
+                    notes.append(.sectionWithoutBytes(name: section.name, index: section.index, size: section.size))
                 }
                 continue
             }

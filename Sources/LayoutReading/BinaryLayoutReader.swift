@@ -69,7 +69,7 @@ public enum BinaryLayoutReader {
             }
             guard !cTypes.isEmpty else { throw .noTypes(path: path) }
             var summary = ImageSummary(path: path, hasDebugInfo: true)
-            summary.notes.append("no Swift metadata: the types below come from DWARF")
+            summary.notes.append(.typesFromDWARFOnly)
             return MergedReading(document: LayoutDocument(image: summary, types: cTypes))
         } catch {
             throw .unreadable(path: path, error)
@@ -185,7 +185,7 @@ public enum BinaryLayoutReader {
         }
     }
 
-    static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [String]) {
+    static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [LayoutNote]) {
         switch options.runtimeLibraries {
         case .explicit(let paths):
             return (paths, [])

@@ -28,7 +28,7 @@ struct ClassCatalog {
     /// Dependencies already read for superclasses.
     private var read: Set<String> = []
     private var memo: [String: InstanceLayout?] = [:]
-    private(set) var notes: [String] = []
+    private(set) var notes: [LayoutNote] = []
 
     struct InstanceLayout {
         var size: Int
@@ -75,7 +75,7 @@ struct ClassCatalog {
             do {
                 add(try BinaryImage.layouts(atPath: path, runtimeLibrary: runtimeLibrary).types)
             } catch {
-                notes.append("dependency \(path) could not be read for superclasses: \(error.problem)")
+                notes.append(.dependencyUnreadable(path: path, problem: error.problem))
             }
             if let found = entries[mangling] { return found }
         }

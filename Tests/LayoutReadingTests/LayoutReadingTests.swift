@@ -221,8 +221,16 @@ struct LayoutReadingTests {
                 FieldLayout(name: "b", type: "Swift.Int", offset: 1, size: 8),
             ], source: .dwarf)
         let notes = BinaryLayoutReader.dwarfAgreementNotes(merged: [merged], dwarf: [dwarf])
-        #expect(notes.contains { $0.hasPrefix("DWARF disagrees: M.S: size metadata+computed 16, DWARF 9 (using metadata+computed:") })
-        #expect(notes.contains { $0.hasPrefix("DWARF disagrees: M.S: field 'b' offset computed 8, DWARF 1 (using computed:") })
+        #expect(
+            notes.map(\.text).contains {
+                $0.hasPrefix("DWARF disagrees: M.S: size metadata+computed 16, DWARF 9 (using metadata+computed:")
+            })
+        #expect(notes.map(\.text).contains { $0.hasPrefix("DWARF disagrees: M.S: field 'b' offset computed 8, DWARF 1 (using computed:") })
+        let kept = notes.compactMap { note -> [LayoutSource]? in
+            guard case .dwarfDisagreement(_, let kept) = note else { return nil }
+            return kept
+        }
+        #expect(kept == [[.metadata, .computed], [.computed]])
         #expect(notes.count == 2)
     }
 }

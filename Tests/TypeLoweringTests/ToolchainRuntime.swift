@@ -1,4 +1,5 @@
 import Foundation
+import TypeLayout
 
 /// The Swift runtime library a test reads binaries with: the libswiftCore.so this test process
 /// runs on (the toolchain that built the fixtures), found in the process's own mappings.
@@ -13,4 +14,10 @@ enum ToolchainRuntime {
         }
         return nil
     }()
+}
+
+/// Whether a note says static metadata and the computed layout disagree.
+func isDisagreement(_ note: LayoutNote) -> Bool {
+    if case .metadataDisagreesWithComputed = note { return true }
+    return false
 }
