@@ -70,7 +70,7 @@ public enum BinaryImage {
     ///     and a note says so. Nothing is looked up in the running process.
     /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:runtimeLibrary:)`` does.
     public static func read(_ file: ImageFile, runtimeLibrary: String?) throws(BinaryInfoError) -> BinaryReading {
-        try read(file.bytes, path: file.path, runtimeLibrary: runtimeLibrary)
+        try read(file.bytes, path: file.path, runtimeLibrary: runtimeLibrary, sharedWith: file)
     }
 
     /// Reads the Swift types in an ``ImageFile`` that a question is about, as
@@ -86,7 +86,7 @@ public enum BinaryImage {
     public static func read(_ file: ImageFile, selecting selects: @escaping (TypeLayout) -> Bool, runtimeLibrary: String?)
         throws(BinaryInfoError) -> BinaryReading
     {
-        try read(file.bytes, path: file.path, selecting: selects, runtimeLibrary: runtimeLibrary)
+        try read(file.bytes, path: file.path, selecting: selects, runtimeLibrary: runtimeLibrary, sharedWith: file)
     }
 
     /// Reads every Swift type in an ELF image held in memory (for fuzzing and tests).
@@ -103,12 +103,16 @@ public enum BinaryImage {
         try read(FileBytes(bytes, path: name), path: name, runtimeLibrary: runtimeLibrary).document
     }
 
-    static func read(_ bytes: FileBytes, path: String, selecting selects: ((TypeLayout) -> Bool)? = nil, runtimeLibrary: String?)
-        throws(BinaryInfoError) -> BinaryReading
-    {
+    /// - Parameter imageFile: the ``ImageFile`` holding `bytes`, which keeps this parse's headers
+    ///   for the readers after this one.
+    static func read(
+        _ bytes: FileBytes, path: String, selecting selects: ((TypeLayout) -> Bool)? = nil, runtimeLibrary: String?,
+        sharedWith imageFile: ImageFile? = nil
+    ) throws(BinaryInfoError) -> BinaryReading {
         // Symbols are looked up by address only among the few descriptor symbols
         // (``SwiftImage/descriptorSymbol(at:)``), which are sorted alone.
         let file = try ELFFile(bytes: bytes, sortsSymbols: false)
+        imageFile?.adoptHeaders(of: file)
         let space = try AddressSpace(file: file, bytes: bytes)
         let image = SwiftImage(file: file, space: space, runtimeLibrary: runtimeLibrary)
         guard image.sections["swift5_fieldmd"] != nil || image.sections["swift5_type_metadata"] != nil else {

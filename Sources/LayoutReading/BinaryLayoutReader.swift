@@ -92,7 +92,7 @@ public enum BinaryLayoutReader {
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
-        let dependencies = runtimeLibraries(forFileAt: path, options)
+        let dependencies = runtimeLibraries(forFileAt: path, options, file: file)
         // The worker lays the images out while the metadata is read (for a whole reading, it also
         // has the library index every image's records then).
         let pending = PendingLowering(
@@ -185,13 +185,17 @@ public enum BinaryLayoutReader {
         }
     }
 
-    static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [LayoutNote]) {
+    /// The runtime libraries of the file at `path`; from `file`'s own headers when it was read already.
+    static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions, file: ImageFile? = nil) -> (
+        paths: [String], notes: [LayoutNote]
+    ) {
         switch options.runtimeLibraries {
         case .explicit(let paths):
             return (paths, [])
         case .resolved(let toolchainDirectory):
-            return LibraryDependencies.resolve(
-                forFileAt: path, toolchainDirectory: toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory)
+            let directory = toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory
+            if let file { return LibraryDependencies.resolve(for: file, toolchainDirectory: directory) }
+            return LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: directory)
         }
     }
 

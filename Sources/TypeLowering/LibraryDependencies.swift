@@ -21,11 +21,23 @@ public enum LibraryDependencies {
     ///   - toolchainDirectory: the toolchain's `usr/lib/swift/linux` directory, searched last.
     /// - Returns: absolute paths (never `path` itself), and a note per DT_NEEDED Swift library not found.
     public static func resolve(forFileAt path: String, toolchainDirectory: String?) -> (paths: [String], notes: [LayoutNote]) {
+        resolve(path, info: try? LoadableImage.dependencyInfo(ofFileAt: path), toolchainDirectory: toolchainDirectory)
+    }
+
+    /// The Swift dependencies of a file already read, as ``resolve(forFileAt:toolchainDirectory:)``
+    /// finds them, from the file's own parse of its headers (the file is not opened again).
+    public static func resolve(for file: ImageFile, toolchainDirectory: String?) -> (paths: [String], notes: [LayoutNote]) {
+        resolve(file.path, info: try? file.dependencyInfo(), toolchainDirectory: toolchainDirectory)
+    }
+
+    private static func resolve(
+        _ path: String, info root: (needed: [String], searchPaths: [String], isSwift: Bool)?, toolchainDirectory: String?
+    ) -> (paths: [String], notes: [LayoutNote]) {
         var found: [String] = []
         var notes: [LayoutNote] = []
         var seen: Set<String> = [path]
         typealias Info = (needed: [String], searchPaths: [String], isSwift: Bool)
-        var queue: [(path: String, info: Info?)] = [(path, try? LoadableImage.dependencyInfo(ofFileAt: path))]
+        var queue: [(path: String, info: Info?)] = [(path, root)]
         var position = 0
         while position < queue.count, found.count < maximumLibraries {
             let (current, info) = queue[position]
