@@ -2,13 +2,29 @@
 // and as a core file.
 // Built and run by Tools/fuzz-binaryinfo; a crash, trap, hang or sanitizer report is a bug.
 import BinaryInfo
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The libswiftCore.so this fuzzer runs on, so that the input's names reach the runtime
+/// library's witness-table lookups as in a real reading.
+let fuzzRuntimeLibrary: String? = {
+    guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+    defer { fclose(maps) }
+    var line = [CChar](repeating: 0, count: 4096)
+    while fgets(&line, Int32(line.count), maps) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.hasSuffix("/libswiftCore.so\n"), let slash = text.firstIndex(of: "/") { return String(text[slash...].dropLast()) }
+    }
+    return nil
+}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     // A clear error is a fine outcome; only a crash is not.
-    _ = try? BinaryImage.layouts(of: bytes, name: "fuzz-input")
+    _ = try? BinaryImage.layouts(of: bytes, name: "fuzz-input", runtimeLibrary: fuzzRuntimeLibrary)
     // The loader's view that TypeLowering's worker lays out: sections, .dynamic, relocations, symbols.
     if let image = try? LoadableImage(bytes: bytes, name: "fuzz-input") {
         _ = image.neededLibraries.count + image.searchPaths.count + image.relocations.count

@@ -33,11 +33,11 @@ public func dwarfInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
 }
 
 /// The layouts made one unit at a time must be those made from the whole tree
-/// (`TYPEINFO_DWARF_WHOLE_TREE=1`): a difference is a bug, so it traps.
+/// (``DWARFReadingShortcuts/readsUnitByUnit`` off): a difference is a bug, so it traps.
 private func checkWholeTree(_ reader: DWARFReader, unitByUnit: (cFamily: [TypeLayout], swift: [TypeLayout])) {
-    setenv("TYPEINFO_DWARF_WHOLE_TREE", "1", 1)
-    defer { unsetenv("TYPEINFO_DWARF_WHOLE_TREE") }
-    guard let tree = try? reader.typeLayoutsByLanguage() else {
+    var wholeTree = reader
+    wholeTree.shortcuts.readsUnitByUnit = false
+    guard let tree = try? wholeTree.typeLayoutsByLanguage() else {
         preconditionFailure("the whole tree failed where the reading unit by unit did not")
     }
     precondition(tree.cFamily == unitByUnit.cFamily && tree.swift == unitByUnit.swift, "unit by unit differs from the whole tree")

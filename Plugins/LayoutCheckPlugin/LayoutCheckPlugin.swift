@@ -47,14 +47,13 @@ struct LayoutCheckPlugin: CommandPlugin {
             }
             command = ["check", binary.url.path, "--against", snapshotURL.path]
         }
-        command += request.passThrough
+        // The worker built beside this typeinfo, named explicitly: the plugin's tools need not
+        // sit in one directory.
+        command += ["--lowering-worker", worker.url.path] + request.passThrough
 
         let process = Process()
         process.executableURL = typeinfo.url
         process.arguments = command
-        var environment = ProcessInfo.processInfo.environment
-        environment["TYPEINFO_LOWERING_WORKER"] = worker.url.path
-        process.environment = environment
         try process.run()
         process.waitUntilExit()
         let status = process.terminationStatus

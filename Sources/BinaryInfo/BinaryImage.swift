@@ -3,7 +3,8 @@ import TypeLayout
 /// Reads the Swift types an ELF binary defines, from disk, without running or loading it.
 ///
 /// ```swift
-/// let document = try BinaryImage.layouts(atPath: "/usr/lib/libFoo.so")
+/// let runtime = "/opt/swift/usr/lib/swift/linux/libswiftCore.so"
+/// let document = try BinaryImage.layouts(atPath: "/usr/lib/libFoo.so", runtimeLibrary: runtime)
 /// for type in document.types { print(type.name, type.size ?? -1) }
 /// ```
 ///
@@ -12,21 +13,29 @@ import TypeLayout
 public enum BinaryImage {
     /// Reads every Swift type in the ELF file at `path`.
     ///
-    /// - Parameter path: an executable, shared library or relocatable object (`.o`).
+    /// - Parameters:
+    ///   - path: an executable, shared library or relocatable object (`.o`).
+    ///   - runtimeLibrary: the Swift runtime library (a toolchain's `libswiftCore.so`) whose value
+    ///     witness tables give the sizes of types that reuse them; nil: those sizes are unknown
+    ///     and a note says so. Nothing is looked up in the running process.
     /// - Returns: the types in the file's order, with an image summary.
     /// - Throws: ``BinaryInfoError`` for a missing, unreadable, non-ELF, malformed or non-Swift file.
-    public static func layouts(atPath path: String) throws(BinaryInfoError) -> LayoutDocument {
-        try read(atPath: path).document
+    public static func layouts(atPath path: String, runtimeLibrary: String?) throws(BinaryInfoError) -> LayoutDocument {
+        try read(atPath: path, runtimeLibrary: runtimeLibrary).document
     }
 
     /// Reads every Swift type in the ELF file at `path`, with what a reader merging other
     /// sources needs to keep the result true (``BinaryReading``).
     ///
-    /// - Parameter path: an executable, shared library or relocatable object (`.o`).
-    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
-    public static func read(atPath path: String) throws(BinaryInfoError) -> BinaryReading {
+    /// - Parameters:
+    ///   - path: an executable, shared library or relocatable object (`.o`).
+    ///   - runtimeLibrary: the Swift runtime library (a toolchain's `libswiftCore.so`) whose value
+    ///     witness tables give the sizes of types that reuse them; nil: those sizes are unknown
+    ///     and a note says so. Nothing is looked up in the running process.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:runtimeLibrary:)`` does.
+    public static func read(atPath path: String, runtimeLibrary: String?) throws(BinaryInfoError) -> BinaryReading {
         let bytes = try ImageLoader.readFile(path)
-        return try read(bytes, path: path)
+        return try read(bytes, path: path, runtimeLibrary: runtimeLibrary)
     }
 
     /// Reads the Swift types in the ELF file at `path` that a question is about: those `selects`
@@ -41,30 +50,43 @@ public enum BinaryImage {
     ///   - path: an executable, shared library or relocatable object (`.o`).
     ///   - selects: judges a type by the facts known before its fields are read: `name`, `kind`,
     ///     `module`, `genericParameters`, `mangledName`.
-    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
-    public static func read(atPath path: String, selecting selects: @escaping (TypeLayout) -> Bool) throws(BinaryInfoError) -> BinaryReading
+    ///   - runtimeLibrary: the Swift runtime library (a toolchain's `libswiftCore.so`) whose value
+    ///     witness tables give the sizes of types that reuse them; nil: those sizes are unknown
+    ///     and a note says so. Nothing is looked up in the running process.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:runtimeLibrary:)`` does.
+    public static func read(atPath path: String, selecting selects: @escaping (TypeLayout) -> Bool, runtimeLibrary: String?)
+        throws(BinaryInfoError) -> BinaryReading
     {
         let bytes = try ImageLoader.readFile(path)
-        return try read(bytes, path: path, selecting: selects)
+        return try read(bytes, path: path, selecting: selects, runtimeLibrary: runtimeLibrary)
     }
 
     /// Reads every Swift type in an ``ImageFile`` that other readers (DWARF) share.
     ///
-    /// - Parameter file: the file, read once.
-    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
-    public static func read(_ file: ImageFile) throws(BinaryInfoError) -> BinaryReading {
-        try read(file.bytes, path: file.path)
+    /// - Parameters:
+    ///   - file: the file, read once.
+    ///   - runtimeLibrary: the Swift runtime library (a toolchain's `libswiftCore.so`) whose value
+    ///     witness tables give the sizes of types that reuse them; nil: those sizes are unknown
+    ///     and a note says so. Nothing is looked up in the running process.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:runtimeLibrary:)`` does.
+    public static func read(_ file: ImageFile, runtimeLibrary: String?) throws(BinaryInfoError) -> BinaryReading {
+        try read(file.bytes, path: file.path, runtimeLibrary: runtimeLibrary, sharedWith: file)
     }
 
     /// Reads the Swift types in an ``ImageFile`` that a question is about, as
-    /// ``read(atPath:selecting:)`` does.
+    /// ``read(atPath:selecting:runtimeLibrary:)`` does.
     ///
     /// - Parameters:
     ///   - file: the file, read once.
     ///   - selects: judges a type by its name, kind, module, generic parameters and mangled name.
-    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
-    public static func read(_ file: ImageFile, selecting selects: @escaping (TypeLayout) -> Bool) throws(BinaryInfoError) -> BinaryReading {
-        try read(file.bytes, path: file.path, selecting: selects)
+    ///   - runtimeLibrary: the Swift runtime library (a toolchain's `libswiftCore.so`) whose value
+    ///     witness tables give the sizes of types that reuse them; nil: those sizes are unknown
+    ///     and a note says so. Nothing is looked up in the running process.
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:runtimeLibrary:)`` does.
+    public static func read(_ file: ImageFile, selecting selects: @escaping (TypeLayout) -> Bool, runtimeLibrary: String?)
+        throws(BinaryInfoError) -> BinaryReading
+    {
+        try read(file.bytes, path: file.path, selecting: selects, runtimeLibrary: runtimeLibrary, sharedWith: file)
     }
 
     /// Reads every Swift type in an ELF image held in memory (for fuzzing and tests).
@@ -72,24 +94,27 @@ public enum BinaryImage {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - name: what to call the image in the summary.
+    ///   - runtimeLibrary: the Swift runtime library (a toolchain's `libswiftCore.so`) whose value
+    ///     witness tables give the sizes of types that reuse them; nil: those sizes are unknown
+    ///     and a note says so. Nothing is looked up in the running process.
     /// - Returns: the types in the image's order.
-    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:)`` does.
-    public static func layouts(of bytes: [UInt8], name: String) throws(BinaryInfoError) -> LayoutDocument {
-        try layouts(of: FileBytes(bytes, path: name), path: name)
+    /// - Throws: ``BinaryInfoError`` as ``layouts(atPath:runtimeLibrary:)`` does.
+    public static func layouts(of bytes: [UInt8], name: String, runtimeLibrary: String?) throws(BinaryInfoError) -> LayoutDocument {
+        try read(FileBytes(bytes, path: name), path: name, runtimeLibrary: runtimeLibrary).document
     }
 
-    static func layouts(of bytes: FileBytes, path: String) throws(BinaryInfoError) -> LayoutDocument {
-        try read(bytes, path: path).document
-    }
-
-    static func read(_ bytes: FileBytes, path: String, selecting selects: ((TypeLayout) -> Bool)? = nil) throws(BinaryInfoError)
-        -> BinaryReading
-    {
+    /// - Parameter imageFile: the ``ImageFile`` holding `bytes`, which keeps this parse's headers
+    ///   for the readers after this one.
+    static func read(
+        _ bytes: FileBytes, path: String, selecting selects: ((TypeLayout) -> Bool)? = nil, runtimeLibrary: String?,
+        sharedWith imageFile: ImageFile? = nil
+    ) throws(BinaryInfoError) -> BinaryReading {
         // Symbols are looked up by address only among the few descriptor symbols
         // (``SwiftImage/descriptorSymbol(at:)``), which are sorted alone.
         let file = try ELFFile(bytes: bytes, sortsSymbols: false)
+        imageFile?.adoptHeaders(of: file)
         let space = try AddressSpace(file: file, bytes: bytes)
-        let image = SwiftImage(file: file, space: space)
+        let image = SwiftImage(file: file, space: space, runtimeLibrary: runtimeLibrary)
         guard image.sections["swift5_fieldmd"] != nil || image.sections["swift5_type_metadata"] != nil else {
             throw BinaryInfoError.notSwift(path: path)
         }
@@ -103,7 +128,7 @@ public enum BinaryImage {
         }
         var notes = image.notes
         if !file.hasSymtab {
-            notes.insert("no .symtab (stripped): private and local types are named without their file discriminator", at: 0)
+            notes.insert(.symbolTableMissing, at: 0)
         }
         let summary = ImageSummary(
             path: path, fileType: fileType, architecture: file.architecture,
@@ -117,7 +142,7 @@ public enum BinaryImage {
     }
 }
 
-/// What ``BinaryImage/read(atPath:)`` found.
+/// What ``BinaryImage/read(atPath:runtimeLibrary:)`` found.
 public struct BinaryReading: Sendable {
     /// The types and the image summary.
     public var document: LayoutDocument

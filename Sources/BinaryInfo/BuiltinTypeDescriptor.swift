@@ -34,9 +34,9 @@ extension SwiftImage {
     /// Only a whole builtin mangling (`Be`, `Bi64_`, never `BpSg`) is looked up, and never a
     /// vector (`Bi8_Bv2_`): the runtime's vector tables state the vector's own alignment, where
     /// the compiler lays a vector out at its element's (`FieldLayout.hasBuiltinVectorType`).
-    static func runtimeBuiltinLayout(_ mangling: String) -> ValueWitnessLayout? {
-        guard isScalarBuiltinMangling(mangling) else { return nil }
-        return RuntimeWitnessTables.shared?.table(named: "$s" + mangling + "WV")
+    func runtimeBuiltinLayout(_ mangling: String) -> ValueWitnessLayout? {
+        guard Self.isScalarBuiltinMangling(mangling) else { return nil }
+        return runtime?.table(named: "$s" + mangling + "WV")
     }
 
     /// Whether `mangling` is exactly one non-vector builtin type: `B` and one letter (`Be`,

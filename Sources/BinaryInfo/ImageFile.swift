@@ -1,15 +1,27 @@
+import Synchronization
+
 /// The bytes of one ELF file, read (mapped) once and shared by every reader of that file.
 ///
-/// ``BinaryImage/read(_:)`` reads the Swift metadata from it, and DWARFInfo's `DWARFReader`
-/// hands the same bytes to libdwarf, so a file whose types and debug information are both read
-/// is opened once.
+/// ``BinaryImage/read(_:runtimeLibrary:)`` reads the Swift metadata from it, DWARFInfo's `DWARFReader`
+/// hands the same bytes to libdwarf, and TypeLowering finds its dependencies from it, so a file
+/// whose types, debug information and dependencies are all read is opened once, and its section
+/// headers are parsed once for the readers that need only them (``sectionHeaders()``,
+/// ``dependencyInfo()``).
 ///
 /// ```swift
 /// let file = try ImageFile(path: "libfoo.so")
-/// let reading = try BinaryImage.read(file)
+/// let reading = try BinaryImage.read(file, runtimeLibrary: "/opt/swift/usr/lib/swift/linux/libswiftCore.so")
 /// ```
 public final class ImageFile: Sendable {
     let bytes: FileBytes
+    /// The section headers and `.dynamic` entries, parsed on first use (or the parse's error).
+    private let headers = Mutex<Result<ParsedHeaders, BinaryInfoError>?>(nil)
+
+    private struct ParsedHeaders: Sendable {
+        var sections: ImageSections
+        var needed: [String]
+        var searchPaths: [String]
+    }
 
     /// The path the file was read from.
     public var path: String { bytes.path }
@@ -52,8 +64,45 @@ public final class ImageFile: Sendable {
     /// - Throws: ``BinaryInfoError`` when the file is not a 64-bit little-endian ELF file or a
     ///   header or section lies outside it.
     public func sectionHeaders() throws(BinaryInfoError) -> ImageSections {
-        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false)
-        return ImageSections(fileType: file.fileType, sections: file.sections)
+        try parsedHeaders().sections
+    }
+
+    /// What a loader needs to find the file's dependencies: `DT_NEEDED`, the search path
+    /// (`DT_RUNPATH`/`DT_RPATH`), and whether it holds Swift reflection sections.
+    ///
+    /// - Throws: as ``sectionHeaders()``, and ``BinaryInfoError`` for a malformed `.dynamic`.
+    public func dependencyInfo() throws(BinaryInfoError) -> (needed: [String], searchPaths: [String], isSwift: Bool) {
+        let parsed = try parsedHeaders()
+        return (parsed.needed, parsed.searchPaths, parsed.sections.sections.contains { $0.name == "swift5_fieldmd" })
+    }
+
+    /// The headers-only parse, made once: every reader that asks shares it.
+    private func parsedHeaders() throws(BinaryInfoError) -> ParsedHeaders {
+        let result = headers.withLock { cached in
+            if let cached { return cached }
+            let parsed = Result { () throws(BinaryInfoError) -> ParsedHeaders in
+                try Self.headers(of: ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false), in: bytes)
+            }
+            cached = parsed
+            return parsed
+        }
+        return try result.get()
+    }
+
+    /// Keeps the headers of a parse another reader made of these bytes (the metadata reader's
+    /// full parse), so that a later ``sectionHeaders()`` or ``dependencyInfo()`` does not parse again.
+    func adoptHeaders(of file: ELFFile) {
+        headers.withLock { cached in
+            guard cached == nil else { return }
+            cached = Result { () throws(BinaryInfoError) in try Self.headers(of: file, in: bytes) }
+        }
+    }
+
+    private static func headers(of file: ELFFile, in bytes: FileBytes) throws(BinaryInfoError) -> ParsedHeaders {
+        let dynamic = try file.dynamicEntries(in: bytes)
+        return ParsedHeaders(
+            sections: ImageSections(fileType: file.fileType, sections: file.sections), needed: dynamic.needed,
+            searchPaths: dynamic.searchPaths)
     }
 }
 

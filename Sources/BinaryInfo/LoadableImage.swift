@@ -292,10 +292,7 @@ public final class LoadableImage {
     public static func dependencyInfo(ofFileAt path: String) throws(BinaryInfoError) -> (
         needed: [String], searchPaths: [String], isSwift: Bool
     ) {
-        let bytes = try ImageLoader.readFile(path)
-        let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false)
-        let dynamic = try file.dynamicEntries(in: bytes)
-        return (dynamic.needed, dynamic.searchPaths, file.sections.contains { $0.name == "swift5_fieldmd" })
+        try ImageFile(path: path).dependencyInfo()
     }
 
     private static func relocations(of file: ELFFile, space: AddressSpace) -> [Relocation] {

@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Synchronization
 
 /// The value witness tables that the Swift runtime library exports (`$sBi64_WV`, `$sBoWV`, …),
-/// read from the libswiftCore.so on disk that this process itself runs on.
+/// read from a libswiftCore.so on disk that the reading is given (``BinaryImage/read(atPath:runtimeLibrary:)``).
 ///
 /// Binaries reuse the runtime's tables for types whose layout equals a builtin's, so without
 /// these a plain `struct { var x: Int }` would have no size. The library is parsed like any other
@@ -19,11 +15,17 @@ final class RuntimeWitnessTables: Sendable {
     /// `$s…WV` and `$s…N` symbols by name, only for a library without `.gnu.hash`.
     private let scannedSymbols: [String: UInt64]
 
-    /// The runtime library's tables, loaded on first use; nil when the library cannot be read.
-    static let shared: RuntimeWitnessTables? = {
-        guard let path = runtimeLibraryPath() else { return nil }
-        return try? RuntimeWitnessTables(path: path)
-    }()
+    /// The tables of the library at `path`, read once per process and path: a process that
+    /// reads many files reads the runtime library once.
+    static func loaded(path: String) -> Result<RuntimeWitnessTables, BinaryInfoError> {
+        loadedLibraries.withLock { loaded in
+            if let found = loaded[path] { return found }
+            let result = Result { () throws(BinaryInfoError) in try RuntimeWitnessTables(path: path) }
+            loaded[path] = result
+            return result
+        }
+    }
+    private static let loadedLibraries = Mutex<[String: Result<RuntimeWitnessTables, BinaryInfoError>]>([:])
 
     /// Reads the library at `path`.
     ///
@@ -79,41 +81,5 @@ final class RuntimeWitnessTables: Sendable {
         case nil:
             return nil
         }
-    }
-
-    /// The path of the first mapping of a `…/libswiftCore.so` in `/proc/self/maps` (a line ends
-    /// with the path, which starts at the line's first `/`). Lines are compared as bytes: split
-    /// into strings, the few hundred lines cost more than the rest of a one-type question's look
-    /// at the runtime library.
-    static func mappedRuntimeLibrary(in maps: FileBytes) -> String? {
-        guard let base = maps.buffer.baseAddress else { return nil }
-        let suffix = Array("/libswiftCore.so".utf8)
-        var lineStart = 0
-        while lineStart < maps.count {
-            let lineEnd =
-                memchr(base + lineStart, 0x0A, maps.count - lineStart).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? maps.count
-            let line = UnsafeRawBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
-            if line.count >= suffix.count, line.suffix(suffix.count).elementsEqual(suffix),
-                let slash = line.firstIndex(of: UInt8(ascii: "/"))
-            {
-                return String(decoding: line[slash...], as: UTF8.self)
-            }
-            lineStart = lineEnd + 1
-        }
-        return nil
-    }
-
-    /// The runtime library to read: `$TYPEINFO_SWIFT_RUNTIME`, else the libswiftCore.so mapped
-    /// into this process (from the loader's map), else one beside a `swift` found on `PATH`.
-    private static func runtimeLibraryPath() -> String? {
-        if let explicit = getenv("TYPEINFO_SWIFT_RUNTIME") { return String(cString: explicit) }
-        if let maps = try? ImageLoader.readFile("/proc/self/maps"), let path = mappedRuntimeLibrary(in: maps) { return path }
-        // A typeinfo built with a static standard library maps no libswiftCore.so.
-        let path = getenv("PATH").map { String(cString: $0) } ?? ""
-        for directory in path.split(separator: ":") {
-            let candidate = String(directory) + "/../lib/swift/linux/libswiftCore.so"
-            if access(String(directory) + "/swift", X_OK) == 0, access(candidate, R_OK) == 0 { return candidate }
-        }
-        return nil
     }
 }

@@ -134,7 +134,7 @@ extension SwiftImage {
         case .address(let table):
             return try Self.valueWitnesses(in: space, at: table)
         case .symbol(let name):
-            return RuntimeWitnessTables.shared?.table(named: name)
+            return runtime?.table(named: name)
         }
     }
 

@@ -65,11 +65,7 @@ extension SwiftImage {
             guard let positions = positionsByIdentity[identity], positions.count > 1 else { continue }
             let shapes = Set(positions.map { [layouts[$0].size, layouts[$0].alignment, layouts[$0].stride] })
             guard shapes.count > 1 || shapes.contains(where: { $0.contains(nil) }) else { continue }
-            let described = positions.map { "\(layouts[$0].name) (\(layouts[$0].size.map { "\($0) bytes" } ?? "size unknown"))" }
-            notes.append(
-                "the Swift runtime merges imported C types by name: \(described.joined(separator: ", ")) are one type at run time, "
-                    + "laid out as whichever is registered first: their sizes and field offsets, and the sizes of fields of these types, are unknown"
-            )
+            notes.append(.runtimeMergedCTypes(positions.map { LayoutNote.MergedCType(name: layouts[$0].name, size: layouts[$0].size) }))
             groups.append(RuntimeSharedForeignTypes(identity: identity, manglings: positions.compactMap { layouts[$0].nominalMangledName }))
         }
         BinaryImage.withholdLayouts(ofRuntimeSharedTypes: Set(groups.flatMap(\.manglings)), in: &layouts)

@@ -58,8 +58,7 @@ extension SwiftImage {
                 staticLayout = try readStaticLayout(metadata: metadata, descriptor: descriptor)
             } catch {
                 // The type is still worth listing; only its layout is unknown.
-                notes.append(
-                    "\(layout.name): static metadata at 0x\(String(metadata, radix: 16)) unreadable (\(error.problem)); layout unknown")
+                notes.append(.metadataUnreadable(type: layout.name, address: metadata, problem: error.problem))
             }
         }
         if let witnesses = staticLayout.witnesses {
@@ -117,7 +116,7 @@ extension SwiftImage {
             isVar: record.isVar, ownership: ownership
         )
         if ownership == .strong, let exact {
-            let known = RuntimeWitnessTables.shared?.typeLayout(mangling: exact)
+            let known = runtime?.typeLayout(mangling: exact)
             field.size = known?.size
             field.alignment = known?.alignment
         }
@@ -145,9 +144,7 @@ extension SwiftImage {
             }
         }
         if foreignSuperclasses > 0 {
-            notes.append(
-                "\(foreignSuperclasses) classes have a superclass defined in another image (or a generic one): their inherited fields are not listed, their own fields keep their offsets"
-            )
+            notes.append(.foreignSuperclasses(count: foreignSuperclasses))
         }
     }
 }

@@ -58,7 +58,7 @@ extension SwiftImage {
                 }
             }
         } catch {
-            notes.append("types without a type metadata record could not all be found: \(error.problem)")
+            notes.append(.unlistedTypesUnreadable(problem: error.problem))
         }
 
         // 1c. A selective reading lays out only what the selection needs.
@@ -114,7 +114,7 @@ extension SwiftImage {
         do {
             builtins = try builtinTypeLayouts()
         } catch {
-            notes.append("builtin type descriptors unreadable: \(error.problem)")
+            notes.append(.builtinDescriptorsUnreadable(problem: error.problem))
         }
         for position in layouts.indices where layouts[position].size == nil && layouts[position].genericParameters.isEmpty {
             if let mangled = layouts[position].nominalMangledName, let builtin = builtins[mangled] {
@@ -136,7 +136,7 @@ extension SwiftImage {
             for field in layouts[position].fields.indices
             where layouts[position].fields[field].size == nil && layouts[position].fields[field].ownership == .strong {
                 if let mangled = layouts[position].fields[field].mangledType,
-                    let layout = known[mangled] ?? Self.runtimeBuiltinLayout(mangled)
+                    let layout = known[mangled] ?? runtimeBuiltinLayout(mangled)
                 {
                     layouts[position].fields[field].size = layout.size
                     layouts[position].fields[field].alignment = layout.alignment
@@ -160,23 +160,15 @@ extension SwiftImage {
 
         let hasFieldRecords = (sections["swift5_fieldmd"] ?? []).contains { $0.size > 0 }
         if !hasFieldRecords, !descriptors.isEmpty {
-            notes.append(
-                "no field descriptors (swift5_fieldmd is empty: built with -disable-reflection-metadata?): stored fields and enum cases are not listed"
-            )
+            notes.append(.fieldDescriptorsMissing)
         }
         if runtimeInitialised > 0 {
-            notes.append(
-                "\(runtimeInitialised) non-generic types have metadata the runtime completes at load time (resilient or imported field types): their sizes and offsets are unknown"
-            )
+            notes.append(.loadTimeMetadata(count: runtimeInitialised))
         }
-        if RuntimeWitnessTables.shared == nil {
-            notes.append(
-                "the Swift runtime library (libswiftCore.so) could not be read: sizes of types that reuse its value witness tables are unknown; set TYPEINFO_SWIFT_RUNTIME to its path"
-            )
-        }
+        if let runtimeProblem { notes.append(runtimeProblem) }
         if let (address, error) = failures.first {
             if layouts.isEmpty && attempted > 0 { throw error }
-            notes.append("\(failures.count) records could not be read; the first, at 0x\(String(address, radix: 16)): \(error.problem)")
+            notes.append(.recordsUnreadable(count: failures.count, firstAddress: address, problem: error.problem))
         }
         return layouts
     }

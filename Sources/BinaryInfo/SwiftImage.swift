@@ -7,6 +7,11 @@ import TypeLayout
 final class SwiftImage {
     let file: ELFFile
     let space: AddressSpace
+    /// The value witness tables of the Swift runtime library the reading was given; nil when none
+    /// was given or it could not be read (``runtimeProblem`` says which).
+    let runtime: RuntimeWitnessTables?
+    /// Why ``runtime`` is nil, for the notes.
+    let runtimeProblem: LayoutNote?
     /// The file's path, for errors.
     var path: String { space.path }
     /// Swift sections by name (`swift5_fieldmd`, ...): start address and size of each
@@ -17,7 +22,7 @@ final class SwiftImage {
     /// first lookup, by one pass over the symbol tables that sorts only the few that match.
     private(set) lazy var descriptorSymbolsByAddress: [DefinedSymbol] = descriptorSymbols()
     /// Things the reader could not do, said plainly, for ``ImageSummary/notes``.
-    var notes: [String] = []
+    var notes: [LayoutNote] = []
     /// Imported C types the runtime merges by name although their layouts differ (found by ``readTypes()``).
     var runtimeSharedForeignTypes: [RuntimeSharedForeignTypes] = []
 
@@ -36,9 +41,19 @@ final class SwiftImage {
     /// The deepest chain of parent contexts or superclasses a real program has, with room to spare.
     static let maximumChainDepth = 64
 
-    init(file: ELFFile, space: AddressSpace) {
+    /// - Parameter runtimeLibrary: the libswiftCore.so whose value witness tables give the sizes
+    ///   of types that reuse them (nil: those sizes stay unknown, and a note says so).
+    init(file: ELFFile, space: AddressSpace, runtimeLibrary: String?) {
         self.file = file
         self.space = space
+        switch runtimeLibrary.map(RuntimeWitnessTables.loaded(path:)) {
+        case .success(let tables)?:
+            (runtime, runtimeProblem) = (tables, nil)
+        case .failure(let error)?:
+            (runtime, runtimeProblem) = (nil, .runtimeLibraryUnavailable(problem: error.description))
+        case nil:
+            (runtime, runtimeProblem) = (nil, .runtimeLibraryUnavailable(problem: nil))
+        }
         var sections: [String: [(address: UInt64, size: UInt64)]] = [:]
         // Every section of a name is read, in section-header order (object files have one per
         // symbol group; a linked image normally has one). A descriptor listed twice is listed once.
@@ -47,9 +62,7 @@ final class SwiftImage {
                 // SHT_NOBITS: the file holds none of its bytes, so it holds no records either,
                 // whatever size the header claims.
                 if section.size > 0 {
-                    notes.append(
-                        "section \(section.name) (#\(section.index)) is SHT_NOBITS (no bytes in the file) but claims \(section.size) bytes: its records are not read"
-                    )
+                    notes.append(.sectionWithoutBytes(name: section.name, index: section.index, size: section.size))
                 }
                 continue
             }

@@ -38,13 +38,13 @@ extension DWARFReader {
     /// instead (the result is then that of ``typeLayoutsByLanguage()``) when a selected type is
     /// not found that way, when a name has no module and outermost type to look for (generic
     /// arguments, private or local contexts), when a unit read refers into one left unread,
-    /// or with `TYPEINFO_DWARF_UNIT_FILTER=0`.
+    /// or with ``DWARFReadingShortcuts/filtersUnits`` off.
     ///
     /// - Throws: as ``typeLayouts()``.
     public func typeLayouts(languages: DWARFLanguages, selecting selected: DWARFTypeSelection) throws(DWARFReaderError)
         -> DWARFSelectedLayouts
     {
-        guard languages.contains(.swift), ProcessEnvironment.filtersUnits, !selected.names.isEmpty else {
+        guard languages.contains(.swift), shortcuts.filtersUnits, !selected.names.isEmpty else {
             return try layouts(languages: languages)
         }
         var wanted = selected.names
@@ -72,7 +72,7 @@ extension DWARFReader {
         let cFamily = languages.intersection(.cFamily)
         let swift = languages.intersection(.swift)
         var result = DWARFSelectedLayouts()
-        let stop = cFamily.isEmpty && ProcessEnvironment.stopsOnceFound ? names : nil
+        let stop = cFamily.isEmpty && shortcuts.stopsOnceFound ? names : nil
         if let lists = try layoutsUnitByUnit([cFamily, swift], swiftUnits: swiftUnits, until: stop), lists.count == 2 {
             (result.cFamily, result.swift) = (lists[0], lists[1])
             return result

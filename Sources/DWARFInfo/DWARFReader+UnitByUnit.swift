@@ -9,7 +9,7 @@ extension DWARFReader {
     /// For each of `lists`, the layouts ``DebugInfoTree/typeLayouts(languages:)`` makes of the
     /// whole tree, made unit by unit; nil when a unit refers outside itself, when the file keeps
     /// units in section groups (relocatable objects with type units), or with
-    /// `TYPEINFO_DWARF_WHOLE_TREE=1`: then read the whole tree.
+    /// with ``DWARFReadingShortcuts/readsUnitByUnit`` off: then read the whole tree.
     ///
     /// - Parameters:
     ///   - lists: the languages of each list (every unit of their union is read).
@@ -20,9 +20,9 @@ extension DWARFReader {
     func layoutsUnitByUnit(_ lists: [DWARFLanguages], swiftUnits: SwiftUnitKeys? = nil, until names: Set<String>? = nil)
         throws(DWARFReaderError) -> [[TypeLayout]]?
     {
-        guard ProcessEnvironment.readsUnitByUnit else { return nil }
+        guard shortcuts.readsUnitByUnit else { return nil }
         try Self.checkListSections(ELFFileWindow(file: file), path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
-        let session = try LibDwarfFile(file: file, sharedBytes: readsSharedBytes)
+        let session = try LibDwarfFile(file: file, sharedBytes: shortcuts.readsSharedBytes)
         guard session.comdatDebugGroups().isEmpty else { return nil }
         var layouts = lists.map { _ in UnitLayouts() }
         var total = 0

@@ -31,9 +31,8 @@ public struct DWARFReader: Sendable {
 
     /// The file's bytes, read once: libdwarf reads the debug sections from them.
     let file: ImageFile
-    /// Whether libdwarf reads the shared bytes where it can (false: it opens the file itself,
-    /// for tests that compare the two).
-    var readsSharedBytes = ProcessEnvironment.readsFromMemory
+    /// The reading's shortcuts (all on by default); each can be turned off to compare the output.
+    public var shortcuts = DWARFReadingShortcuts()
 
     /// The most type-describing entries read from one file.
     public static let entryLimit = 20_000_000
@@ -149,7 +148,7 @@ public struct DWARFReader: Sendable {
     /// with `swiftUnits`, of the Swift units whose top-level names hold one of its types only.
     func debugInfoTree(languages: DWARFLanguages = .all, swiftUnits: SwiftUnitKeys? = nil) throws(DWARFReaderError) -> DebugInfoTree {
         try Self.checkListSections(ELFFileWindow(file: file), path: path, is64Bit: is64Bit, isLittleEndian: isLittleEndian)
-        let file = try LibDwarfFile(file: file, sharedBytes: readsSharedBytes)
+        let file = try LibDwarfFile(file: file, sharedBytes: shortcuts.readsSharedBytes)
         var entries: [DebugEntry] = []
         var signatures: [UInt64: DebugOffset] = [:]
         var skipped: [Range<UInt64>] = []

@@ -71,7 +71,7 @@ extension BinaryLayoutReader {
     /// instantiation named by its mangling (`$s…`) or by the name the file's own fields print.
     /// Nil, with a reason, when neither works.
     static func instantiation(named name: String, path: String, types: [TypeLayout], options: LayoutReadOptions) -> (TypeLayout?, String) {
-        guard options.computesLayouts else { return (nil, "computed layouts are off (TYPEINFO_COMPUTED_LAYOUTS=0)") }
+        guard options.computesLayouts else { return (nil, "computed layouts are off (--no-computed-layouts)") }
         let mangling = name.hasPrefix("$s") ? name : ComputedLayouts.mangling(ofTypeNamed: name, in: types)
         guard let mangling else {
             return (nil, "no field in the file has that type; give its mangled name ($s…) to lay it out")

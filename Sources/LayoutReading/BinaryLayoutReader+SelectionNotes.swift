@@ -9,7 +9,7 @@ struct MergedReading {
     var document: LayoutDocument
     /// DWARF's Swift types, when they were read to be compared with the merged layouts.
     var swiftDWARF: [TypeLayout]?
-    var warnings: [String] = []
+    var warnings: [LayoutNote] = []
 
     init(document: LayoutDocument) {
         self.document = document
@@ -18,14 +18,17 @@ struct MergedReading {
     /// Adds DWARF's C and C++ types (when `includesCFamily`) and keeps its Swift types (when
     /// `comparingSwift`; with `selected`, enough of them to compare those types); a DWARF that
     /// cannot be read is a warning, the rest stands.
-    mutating func mergeDWARF(file: ImageFile, includesCFamily: Bool, comparingSwift: Bool, selected: [TypeLayout]? = nil) {
+    mutating func mergeDWARF(
+        file: ImageFile, shortcuts: DWARFReadingShortcuts, includesCFamily: Bool, comparingSwift: Bool, selected: [TypeLayout]? = nil
+    ) {
         do {
             swiftDWARF = try BinaryLayoutReader.mergeDWARF(
-                file: file, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift, selected: selected)
+                file: file, shortcuts: shortcuts, into: &document, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
+                selected: selected)
         } catch .noDebugInfo {
             // Nothing to add.
         } catch {
-            warnings.append("DWARF not used: \(error)")
+            warnings.append(.dwarfNotUsed(problem: "\(error)"))
         }
     }
 
@@ -59,22 +62,20 @@ extension BinaryLayoutReader {
     /// that type is selected; counts over the file's types go, and the selected types' unknown
     /// sizes are counted instead. The same rule applies whether the selection reached the readers
     /// or everything was read first, so the two give the same notes.
-    static func selectionNotes(_ notes: [String], selected: [TypeLayout]) -> [String] {
+    static func selectionNotes(_ notes: [LayoutNote], selected: [TypeLayout]) -> [LayoutNote] {
         let names = Set(selected.map(\.name))
         let manglings = Set(selected.compactMap { $0.mangledName.map(Self.bareMangling) })
         var kept = notes.filter { note in
-            switch SourceNote(note) {
+            switch note.subject {
             case .file: return true
             case .fileCount: return false
             case .type(let name): return names.contains(name)
             case .mangledType(let mangling): return manglings.contains(Self.bareMangling(mangling))
-            case .types(let text): return names.contains { text.contains(": \($0) (") || text.contains(", \($0) (") }
+            case .types(let typeNames): return typeNames.contains(where: names.contains)
             }
         }
         let unknown = selected.filter { !$0.isGenericOrInGenericContext && [.struct, .enum].contains($0.kind) && $0.size == nil }
-        if !unknown.isEmpty {
-            kept.append("\(unknown.count) of the selected non-generic structs and enums have an unknown size")
-        }
+        if !unknown.isEmpty { kept.append(.selectedSizesUnknown(count: unknown.count)) }
         return kept
     }
 
@@ -82,45 +83,5 @@ extension BinaryLayoutReader {
     private static func bareMangling(_ mangling: String) -> Substring {
         for prefix in ["_$s", "$s"] where mangling.hasPrefix(prefix) { return mangling.dropFirst(prefix.count) }
         return Substring(mangling)
-    }
-}
-
-/// What a note of BinaryInfo, TypeLowering or the merge is about, told by the fixed parts of its
-/// text (those modules write them; `selectionNotes` is their one reader).
-private enum SourceNote {
-    /// The file as a whole: a missing section, library or tool, records that could not be read.
-    case file
-    /// A count over all the file's types (the selection has its own count, or none).
-    case fileCount
-    /// One type, by name: "Name: static metadata at …", "Name: size: static metadata says …".
-    case type(String)
-    /// One type, by mangled name: "type lowering crashed on $s…: its computed layout is unknown".
-    case mangledType(String)
-    /// Several types named in the text, each after ": " or ", " and before " (": the runtime's
-    /// merged C types.
-    case types(String)
-
-    init(_ note: String) {
-        let counts = [
-            "have a superclass defined in another image", "non-generic types have no computed layout",
-            "have metadata the runtime completes at load time", "still have an unknown size", "type lowering gave up after",
-        ]
-        if counts.contains(where: note.contains) {
-            self = .fileCount
-        } else if note.hasPrefix("the Swift runtime merges imported C types by name: ") {
-            self = .types(note)
-        } else if note.hasPrefix("type lowering "), note.hasSuffix(": its computed layout is unknown"),
-            let start = note.firstRange(of: " on $s")
-        {
-            let mangling = note[start.upperBound...].dropLast(": its computed layout is unknown".count)
-            self = .mangledType(String(mangling))
-        } else if let marker = note.firstRange(of: ": static metadata at 0x") {
-            self = .type(String(note[..<marker.lowerBound]))
-        } else if let marker = note.firstRange(of: ": static metadata says "), let fact = note[..<marker.lowerBound].firstRange(of: ": ") {
-            // "Name: size: static metadata says …" names the fact after the type.
-            self = .type(String(note[..<fact.lowerBound]))
-        } else {
-            self = .file
-        }
     }
 }

@@ -59,7 +59,9 @@ public enum BinaryLayoutReader {
             guard options.readsDWARF else { throw .noTypes(path: path) }
             let cTypes: [TypeLayout]
             do {
-                cTypes = try DWARFReader(file: file).typeLayouts(languages: .cFamily)
+                var reader = try DWARFReader(file: file)
+                reader.shortcuts = options.dwarfShortcuts
+                cTypes = try reader.typeLayouts(languages: .cFamily)
             } catch .noDebugInfo {
                 throw .noTypes(path: path)
             } catch {
@@ -67,14 +69,15 @@ public enum BinaryLayoutReader {
             }
             guard !cTypes.isEmpty else { throw .noTypes(path: path) }
             var summary = ImageSummary(path: path, hasDebugInfo: true)
-            summary.notes.append("no Swift metadata: the types below come from DWARF")
+            summary.notes.append(.typesFromDWARFOnly)
             return MergedReading(document: LayoutDocument(image: summary, types: cTypes))
         } catch {
             throw .unreadable(path: path, error)
         }
         var reading = MergedReading(document: document)
         if options.readsDWARF, document.image.hasDebugInfo != false {
-            reading.mergeDWARF(file: file, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
+            reading.mergeDWARF(
+                file: file, shortcuts: options.dwarfShortcuts, includesCFamily: true, comparingSwift: options.checksSwiftAgainstDWARF)
         }
         return reading
     }
@@ -85,16 +88,16 @@ public enum BinaryLayoutReader {
         path: String, options: LayoutReadOptions, selection: TypeFilter? = nil, file: ImageFile? = nil
     ) throws(BinaryInfoError) -> LayoutDocument {
         guard options.computesLayouts else {
-            var document = try metadataLayouts(path, file, selection).document
+            var document = try metadataLayouts(path, file, selection, options).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
-        let dependencies = runtimeLibraries(forFileAt: path, options)
+        let dependencies = runtimeLibraries(forFileAt: path, options, file: file)
         // The worker lays the images out while the metadata is read (for a whole reading, it also
         // has the library index every image's records then).
         let pending = PendingLowering(
             forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options), wholeFile: selection == nil)
-        let reading = try metadataLayouts(path, file, selection)
+        let reading = try metadataLayouts(path, file, selection, options)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
@@ -133,7 +136,7 @@ public enum BinaryLayoutReader {
             let includesCFamily = !selection.excludesCFamilyTypes || needsOtherTypes(document.types, selection)
             let comparingSwift = options.wantsFileNotes && options.checksSwiftAgainstDWARF
             reading.mergeDWARF(
-                file: file, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
+                file: file, shortcuts: options.dwarfShortcuts, includesCFamily: includesCFamily, comparingSwift: comparingSwift,
                 selected: document.types.filter(selection.matches))
         }
         return reading.selecting(selection)
@@ -150,14 +153,26 @@ public enum BinaryLayoutReader {
 
     /// The static metadata's layouts, from the file already read when there is one; with a
     /// selection, only of the types it matches and the types they need (the rest are named, not laid out).
-    private static func metadataLayouts(_ path: String, _ file: ImageFile?, _ selection: TypeFilter?) throws(BinaryInfoError)
-        -> BinaryReading
+    private static func metadataLayouts(_ path: String, _ file: ImageFile?, _ selection: TypeFilter?, _ options: LayoutReadOptions)
+        throws(BinaryInfoError) -> BinaryReading
     {
+        let runtime = runtimeLibrary(options)
         switch (file, selection) {
-        case (let file?, let selection?): return try BinaryImage.read(file, selecting: selection.matches)
-        case (let file?, nil): return try BinaryImage.read(file)
-        case (nil, let selection?): return try BinaryImage.read(atPath: path, selecting: selection.matches)
-        case (nil, nil): return try BinaryImage.read(atPath: path)
+        case (let file?, let selection?): return try BinaryImage.read(file, selecting: selection.matches, runtimeLibrary: runtime)
+        case (let file?, nil): return try BinaryImage.read(file, runtimeLibrary: runtime)
+        case (nil, let selection?): return try BinaryImage.read(atPath: path, selecting: selection.matches, runtimeLibrary: runtime)
+        case (nil, nil): return try BinaryImage.read(atPath: path, runtimeLibrary: runtime)
+        }
+    }
+
+    /// The Swift runtime library whose value witness tables the static metadata reader uses: the
+    /// `libswiftCore.so` among explicit runtime libraries, else the toolchain directory's.
+    static func runtimeLibrary(_ options: LayoutReadOptions) -> String? {
+        switch options.runtimeLibraries {
+        case .explicit(let paths):
+            return paths.first { $0.split(separator: "/").last == "libswiftCore.so" }
+        case .resolved(let toolchainDirectory):
+            return (toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory).map { $0 + "/libswiftCore.so" }
         }
     }
 
@@ -170,13 +185,17 @@ public enum BinaryLayoutReader {
         }
     }
 
-    static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions) -> (paths: [String], notes: [String]) {
+    /// The runtime libraries of the file at `path`; from `file`'s own headers when it was read already.
+    static func runtimeLibraries(forFileAt path: String, _ options: LayoutReadOptions, file: ImageFile? = nil) -> (
+        paths: [String], notes: [LayoutNote]
+    ) {
         switch options.runtimeLibraries {
         case .explicit(let paths):
             return (paths, [])
         case .resolved(let toolchainDirectory):
-            return LibraryDependencies.resolve(
-                forFileAt: path, toolchainDirectory: toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory)
+            let directory = toolchainDirectory ?? LoweringConfiguration.toolchainLibraryDirectory
+            if let file { return LibraryDependencies.resolve(for: file, toolchainDirectory: directory) }
+            return LibraryDependencies.resolve(forFileAt: path, toolchainDirectory: directory)
         }
     }
 

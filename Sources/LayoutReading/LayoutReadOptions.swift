@@ -1,12 +1,18 @@
+import DWARFInfo
+
 /// What a reading may use besides the file itself. Every input is explicit: the library reads no
-/// environment variable and never asks the running process for a layout.
+/// environment variable and never asks the running process for a layout (only, by default, where
+/// its toolchain's library directory is: ``RuntimeLibraries/resolved(toolchainDirectory:)``).
 public struct LayoutReadOptions: Sendable, Equatable {
     /// The Swift libraries the file's types may refer to (their layouts are read from these files).
     public enum RuntimeLibraries: Sendable, Equatable {
         /// Found as the dynamic loader would (DT_NEEDED in DT_RUNPATH, the file's directory), then
-        /// in this toolchain library directory (e.g. /opt/swift/usr/lib/swift/linux).
+        /// in this toolchain library directory (e.g. /opt/swift/usr/lib/swift/linux; nil: the
+        /// directory of the libswiftCore.so this process runs on). The static metadata reader
+        /// takes the runtime's value witness tables from this directory's libswiftCore.so.
         case resolved(toolchainDirectory: String?)
-        /// Exactly these files.
+        /// Exactly these files; the static metadata reader takes the runtime's value witness
+        /// tables from the libswiftCore.so among them (none: those sizes are unknown).
         case explicit([String])
     }
 
@@ -33,6 +39,8 @@ public struct LayoutReadOptions: Sendable, Equatable {
     /// The selection reaches the readers (true), or every type is read and the selection applied
     /// afterwards (false: the way to check, and to measure, that the two give the same output).
     public var selectionReachesReaders: Bool
+    /// The DWARF reader's shortcuts (all on by default); turning one off must not change the output.
+    public var dwarfShortcuts: DWARFReadingShortcuts
 
     /// Creates options; the defaults read every source.
     public init(
@@ -43,7 +51,8 @@ public struct LayoutReadOptions: Sendable, Equatable {
         remoteMirrorPath: String? = nil,
         workerPath: String? = nil,
         wantsFileNotes: Bool = true,
-        selectionReachesReaders: Bool = true
+        selectionReachesReaders: Bool = true,
+        dwarfShortcuts: DWARFReadingShortcuts = DWARFReadingShortcuts()
     ) {
         self.readsDWARF = readsDWARF
         self.checksSwiftAgainstDWARF = checksSwiftAgainstDWARF
@@ -53,5 +62,6 @@ public struct LayoutReadOptions: Sendable, Equatable {
         self.workerPath = workerPath
         self.wantsFileNotes = wantsFileNotes
         self.selectionReachesReaders = selectionReachesReaders
+        self.dwarfShortcuts = dwarfShortcuts
     }
 }

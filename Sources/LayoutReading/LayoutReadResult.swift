@@ -11,10 +11,10 @@ public struct LayoutReadResult: Sendable {
     public var relatedTypes: [TypeLayout]
     /// A source that could not be used, one line each (e.g. "DWARF not used: ..."). The document
     /// is still right: its facts then come from the other sources.
-    public var warnings: [String]
+    public var warnings: [LayoutNote]
 
     /// Creates a result.
-    public init(document: LayoutDocument, relatedTypes: [TypeLayout] = [], warnings: [String] = []) {
+    public init(document: LayoutDocument, relatedTypes: [TypeLayout] = [], warnings: [LayoutNote] = []) {
         self.document = document
         self.relatedTypes = relatedTypes
         self.warnings = warnings

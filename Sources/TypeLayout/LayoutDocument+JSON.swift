@@ -82,7 +82,8 @@ extension ImageSummary: Codable {
         architecture = try container.decodeIfPresent(String.self, forKey: .architecture)
         hasSymbols = try container.decodeIfPresent(Bool.self, forKey: .hasSymbols)
         hasDebugInfo = try container.decodeIfPresent(Bool.self, forKey: .hasDebugInfo)
-        notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
+        // The document keeps each note's text only: read back, a note is text.
+        notes = try (container.decodeIfPresent([String].self, forKey: .notes) ?? []).map(LayoutNote.text)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -92,7 +93,7 @@ extension ImageSummary: Codable {
         try container.encode(architecture, forKey: .architecture)
         try container.encode(hasSymbols, forKey: .hasSymbols)
         try container.encode(hasDebugInfo, forKey: .hasDebugInfo)
-        try container.encode(notes, forKey: .notes)
+        try container.encode(notes.map(\.text), forKey: .notes)
     }
 }
 

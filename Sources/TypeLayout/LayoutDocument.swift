@@ -31,8 +31,9 @@ public struct ImageSummary: Hashable, Sendable {
     public var hasSymbols: Bool?
     /// Whether the image had DWARF debug information.
     public var hasDebugInfo: Bool?
-    /// Things the reader could not do for this image, said plainly ("no .symtab: stripped").
-    public var notes: [String]
+    /// Things the readers could not do for this image, and where two sources disagree: values
+    /// with a kind (``LayoutNote``), each said plainly by its ``LayoutNote/text``.
+    public var notes: [LayoutNote]
 
     /// Creates an image summary.
     public init(
@@ -41,7 +42,7 @@ public struct ImageSummary: Hashable, Sendable {
         architecture: String? = nil,
         hasSymbols: Bool? = nil,
         hasDebugInfo: Bool? = nil,
-        notes: [String] = []
+        notes: [LayoutNote] = []
     ) {
         self.path = path
         self.fileType = fileType

@@ -28,7 +28,7 @@ struct ClassCatalog {
     /// Dependencies already read for superclasses.
     private var read: Set<String> = []
     private var memo: [String: InstanceLayout?] = [:]
-    private(set) var notes: [String] = []
+    private(set) var notes: [LayoutNote] = []
 
     struct InstanceLayout {
         var size: Int
@@ -39,6 +39,12 @@ struct ClassCatalog {
     init(local: [TypeLayout], dependencies: [String]) {
         self.dependencies = dependencies
         add(local)
+    }
+
+    /// The libswiftCore.so among the dependencies: a dependency's types are read with its
+    /// runtime's value witness tables, as the file's own are.
+    private var runtimeLibrary: String? {
+        dependencies.first { $0.split(separator: "/").last == "libswiftCore.so" }
     }
 
     private mutating func add(_ types: [TypeLayout]) {
@@ -67,9 +73,9 @@ struct ClassCatalog {
         for path in ordered where !read.contains(path) {
             read.insert(path)
             do {
-                add(try BinaryImage.layouts(atPath: path).types)
+                add(try BinaryImage.layouts(atPath: path, runtimeLibrary: runtimeLibrary).types)
             } catch {
-                notes.append("dependency \(path) could not be read for superclasses: \(error.problem)")
+                notes.append(.dependencyUnreadable(path: path, problem: error.problem))
             }
             if let found = entries[mangling] { return found }
         }

@@ -8,7 +8,7 @@ extension ComputedLayouts {
     public func merged(into document: LayoutDocument) -> LayoutDocument {
         defer { LoweringTrace.mark("typeinfo", "merge-done") }
         var merged = document
-        var disagreements: [String] = []
+        var disagreements: [LayoutNote] = []
         for index in merged.types.indices {
             guard let mangling = merged.types[index].nominalMangledName, let computed = layouts[mangling] else { continue }
             var type = merged.types[index]
@@ -28,7 +28,8 @@ extension ComputedLayouts {
                 if existing == value {
                     sources[key] = [known, .computed]
                 } else {
-                    disagreements.append("\(typeName): \(what): static metadata says \(existing), computed layout says \(value)")
+                    disagreements.append(
+                        .metadataDisagreesWithComputed(type: typeName, fact: what, metadata: String(existing), computed: String(value)))
                     fact = nil
                     sources[key] = nil
                 }
@@ -119,24 +120,25 @@ extension ComputedLayouts {
             return computed.instanceSize == nil
         }
         if !foreignParents.isEmpty {
-            merged.image.notes.removeAll { $0.contains("have a superclass defined in another image") }
-            if !unlisted.isEmpty {
-                merged.image.notes.append(
-                    "\(unlisted.count) classes have a superclass defined in another image (or a generic one) that could not be laid out: their inherited fields are not listed, their own fields keep their offsets"
-                )
+            merged.image.notes.removeAll { note in
+                if case .foreignSuperclasses = note { return true }
+                return false
             }
+            if !unlisted.isEmpty { merged.image.notes.append(.unlaidForeignSuperclasses(count: unlisted.count)) }
         }
         // Likewise BinaryInfo's note that load-time-initialised types have unknown sizes: after the
         // merge, count the non-generic types whose size is still unknown instead.
-        if !layouts.isEmpty, merged.image.notes.contains(where: { $0.contains("have metadata the runtime completes at load time") }) {
-            merged.image.notes.removeAll { $0.contains("have metadata the runtime completes at load time") }
+        let isLoadTimeNote = { (note: LayoutNote) -> Bool in
+            if case .loadTimeMetadata = note { return true }
+            return false
+        }
+        if !layouts.isEmpty, merged.image.notes.contains(where: isLoadTimeNote) {
+            merged.image.notes.removeAll(where: isLoadTimeNote)
             let stillUnknown = merged.types.filter { type in
                 !type.isGenericOrInGenericContext && [.struct, .enum].contains(type.kind) && type.size == nil
             }
             if !stillUnknown.isEmpty {
-                merged.image.notes.append(
-                    "\(stillUnknown.count) non-generic structs and enums still have an unknown size (static metadata lacks it, and type lowering could not compute it)"
-                )
+                merged.image.notes.append(.sizesStillUnknown(count: stillUnknown.count))
             }
         }
         merged.image.notes += notes

@@ -15,7 +15,7 @@ public struct ComputedLayouts: Sendable {
     /// Computed layouts by mangled name (without `$s`); only facts the lowering established are set.
     public var layouts: [String: TypeLayout]
     /// What could not be computed, and why.
-    public var notes: [String]
+    public var notes: [LayoutNote]
 
     /// Lowers every non-generic struct, enum and class among `types`.
     ///
@@ -78,8 +78,11 @@ public struct ComputedLayouts: Sendable {
         let (lowered, clientNotes) = client.lower(
             manglings: manglings, file: path, dependencies: dependencies, started: &started, sizeOnly: sizeOnly)
         LoweringTrace.mark("typeinfo", "replies-parsed")
-        var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
+        var result = ComputedLayouts(layouts: [:], notes: clientNotes.map(LayoutNote.init(loweringClientNote:)) + classes.notes)
+        // Types the library answered but could not lay out, and types it gave no answer for (when
+        // the worker could not run or gave up, every type): the two have different causes.
         var unknown = 0
+        var unanswered = 0
         for type in types where type.genericParameters.isEmpty {
             guard let mangling = type.nominalMangledName else { continue }
             switch type.kind {
@@ -89,7 +92,9 @@ public struct ComputedLayouts: Sendable {
                     // sizes come from the fields' types.
                     result.layouts[mangling] = Self.filledFieldSizes(Self.valueLayout(of: type, from: answer), from: type, lowered: lowered)
                 } else {
-                    if !type.isGenericOrInGenericContext { unknown += 1 }
+                    if !type.isGenericOrInGenericContext {
+                        if lowered[mangling] == nil { unanswered += 1 } else { unknown += 1 }
+                    }
                     if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
             case .class:
@@ -104,7 +109,9 @@ public struct ComputedLayouts: Sendable {
                     layout.source = .computed
                     result.layouts[mangling] = layout
                 } else {
-                    if !type.isGenericOrInGenericContext { unknown += 1 }
+                    if !type.isGenericOrInGenericContext {
+                        if lowered[mangling] == nil { unanswered += 1 } else { unknown += 1 }
+                    }
                     if let partial = Self.fieldSizes(of: type, lowered: lowered) { result.layouts[mangling] = partial }
                 }
                 // A class's value witnesses are its reference's: the library lowers the class
@@ -126,11 +133,8 @@ public struct ComputedLayouts: Sendable {
             }
         }
         LoweringTrace.mark("typeinfo", "layouts-built")
-        if unknown > 0 {
-            result.notes.append(
-                "type lowering: \(unknown) non-generic types have no computed layout (private names the library cannot resolve, @_rawLayout storage, actors, generic superclasses)"
-            )
-        }
+        if unknown > 0 { result.notes.append(.layoutsNotComputed(count: unknown, cause: .libraryCannotLower)) }
+        if unanswered > 0 { result.notes.append(.layoutsNotComputed(count: unanswered, cause: .noAnswer)) }
         return result
     }
 

@@ -1,4 +1,5 @@
 import BinaryInfo
+import TypeLayout
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -19,12 +20,24 @@ public enum LibraryDependencies {
     ///   - path: the ELF file whose `DT_NEEDED` entries start the search.
     ///   - toolchainDirectory: the toolchain's `usr/lib/swift/linux` directory, searched last.
     /// - Returns: absolute paths (never `path` itself), and a note per DT_NEEDED Swift library not found.
-    public static func resolve(forFileAt path: String, toolchainDirectory: String?) -> (paths: [String], notes: [String]) {
+    public static func resolve(forFileAt path: String, toolchainDirectory: String?) -> (paths: [String], notes: [LayoutNote]) {
+        resolve(path, info: try? LoadableImage.dependencyInfo(ofFileAt: path), toolchainDirectory: toolchainDirectory)
+    }
+
+    /// The Swift dependencies of a file already read, as ``resolve(forFileAt:toolchainDirectory:)``
+    /// finds them, from the file's own parse of its headers (the file is not opened again).
+    public static func resolve(for file: ImageFile, toolchainDirectory: String?) -> (paths: [String], notes: [LayoutNote]) {
+        resolve(file.path, info: try? file.dependencyInfo(), toolchainDirectory: toolchainDirectory)
+    }
+
+    private static func resolve(
+        _ path: String, info root: (needed: [String], searchPaths: [String], isSwift: Bool)?, toolchainDirectory: String?
+    ) -> (paths: [String], notes: [LayoutNote]) {
         var found: [String] = []
-        var notes: [String] = []
+        var notes: [LayoutNote] = []
         var seen: Set<String> = [path]
         typealias Info = (needed: [String], searchPaths: [String], isSwift: Bool)
-        var queue: [(path: String, info: Info?)] = [(path, try? LoadableImage.dependencyInfo(ofFileAt: path))]
+        var queue: [(path: String, info: Info?)] = [(path, root)]
         var position = 0
         while position < queue.count, found.count < maximumLibraries {
             let (current, info) = queue[position]
@@ -37,7 +50,7 @@ public enum LibraryDependencies {
             for needed in info.needed where !needed.isEmpty {
                 guard let candidate = directories.lazy.map({ $0 + "/" + needed }).first(where: { access($0, R_OK) == 0 }) else {
                     if needed.hasPrefix("libswift") || needed.hasPrefix("libFoundation") {
-                        notes.append("\(needed), which \(current) needs, was found in none of \(directories.joined(separator: ", "))")
+                        notes.append(.libraryNotFound(library: needed, neededBy: current, directories: directories))
                     }
                     continue
                 }

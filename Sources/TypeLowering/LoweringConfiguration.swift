@@ -6,10 +6,11 @@ import Musl
 
 /// Where the reflection library and the worker executable are, and how long a worker may be silent.
 ///
-/// Each path is, in order: the explicit value (a CLI option), the environment variable
-/// (`TYPEINFO_REMOTE_MIRROR`, `TYPEINFO_LOWERING_WORKER`), then the default: the toolchain the
-/// process runs on (the directory of the loaded libswiftCore.so) and the directory of the running
-/// executable (which also holds `typeinfo-lowering` under `swift test`).
+/// Each path is the explicit value (the CLI's `--remote-mirror` and `--lowering-worker`, whose
+/// defaults are `TYPEINFO_REMOTE_MIRROR` and `TYPEINFO_LOWERING_WORKER`), else the default: the
+/// toolchain's library directory (``toolchainLibraryDirectory``) and the directory of the running
+/// executable (which also holds `typeinfo-lowering` under `swift test`). No environment variable
+/// is read here.
 public struct LoweringConfiguration: Sendable, Equatable {
     /// The libswiftRemoteMirror.so to load, or nil when none was found.
     public var remoteMirrorPath: String?
@@ -25,21 +26,20 @@ public struct LoweringConfiguration: Sendable, Equatable {
         self.silenceLimit = silenceLimit
     }
 
-    /// The configuration from explicit values, the environment and the running toolchain.
+    /// The configuration from explicit values, else the toolchain's and the running executable's directories.
     public static func resolved(remoteMirrorPath: String? = nil, workerPath: String? = nil) -> LoweringConfiguration {
-        let environment = { (name: String) -> String? in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
-        let mirror =
-            remoteMirrorPath ?? environment("TYPEINFO_REMOTE_MIRROR")
-            ?? toolchainLibraryDirectory.map { $0 + "/libswiftRemoteMirror.so" }
-        let worker =
-            workerPath ?? environment("TYPEINFO_LOWERING_WORKER")
-            ?? executableDirectory.map { $0 + "/typeinfo-lowering" }
+        let mirror = remoteMirrorPath ?? toolchainLibraryDirectory.map { $0 + "/libswiftRemoteMirror.so" }
+        let worker = workerPath ?? executableDirectory.map { $0 + "/typeinfo-lowering" }
         return LoweringConfiguration(remoteMirrorPath: mirror, workerPath: worker)
     }
 
-    /// The directory of the libswiftCore.so this process runs on, from the process's own mappings
-    /// (`/proc/self/maps`); nil when the standard library is linked statically.
-    public static var toolchainLibraryDirectory: String? {
+    /// The toolchain's library directory, the default of every reading that is given none: the
+    /// directory of the libswiftCore.so this process runs on, from the process's own mappings
+    /// (`/proc/self/maps`); for a process with a static standard library, the one beside a
+    /// `swift` found on `PATH`; nil when neither is found. Found once per process.
+    public static let toolchainLibraryDirectory: String? = mappedRuntimeDirectory() ?? directoryBesideSwiftOnPath()
+
+    private static func mappedRuntimeDirectory() -> String? {
         guard let maps = fopen("/proc/self/maps", "r") else { return nil }
         defer { fclose(maps) }
         var line = [CChar](repeating: 0, count: 4096)
@@ -50,6 +50,15 @@ public struct LoweringConfiguration: Sendable, Equatable {
             if path.hasSuffix("/libswiftCore.so"), let last = path.lastIndex(of: "/") {
                 return String(path[..<last])
             }
+        }
+        return nil
+    }
+
+    private static func directoryBesideSwiftOnPath() -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = String(directory) + "/../lib/swift/linux"
+            if access(String(directory) + "/swift", X_OK) == 0, access(candidate + "/libswiftCore.so", R_OK) == 0 { return candidate }
         }
         return nil
     }

@@ -37,6 +37,17 @@ enum Console {
         isatty(FileDescriptor.standardOutput.rawValue) != 0
     }
 
+    /// Whether text output is coloured: only on a terminal, and never when the user refused it,
+    /// with `--no-color`, with `NO_COLOR` set to a non-empty value (https://no-color.org), or
+    /// with `TERM=dumb`. Every command decides here.
+    static func usesColor(refusedByFlag: Bool) -> Bool {
+        if refusedByFlag { return false }
+        let environment = ProcessInfo.processInfo.environment
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if environment["TERM"] == "dumb" { return false }
+        return outputIsTerminal
+    }
+
     /// The first `count` bytes of a file, or nil when it cannot be opened.
     static func head(ofFile path: String, count: Int) -> Data? {
         guard let file = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return nil }

@@ -36,6 +36,9 @@ struct DiffCommand: ParsableCommand {
 
     @OptionGroup var report: DiffReportOptions
 
+    // The report has no colour yet; the flag is taken so that every text command accepts it.
+    @OptionGroup var color: ColorOption
+
     @OptionGroup var selection: LayoutSelectionOptions
 
     @OptionGroup var reading: ReadOptions

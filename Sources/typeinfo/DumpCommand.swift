@@ -42,8 +42,7 @@ struct DumpCommand: ParsableCommand {
     @Option(name: .customLong("module"), help: ArgumentHelp("Only types declared in this module. Repeatable.", valueName: "name"))
     var modules: [String] = []
 
-    @Flag(name: .customLong("no-color"), help: "Never colour the text output (colour is used only on a terminal).")
-    var noColor = false
+    @OptionGroup var color: ColorOption
 
     @Flag(name: .customLong("mangled"), help: "Show each field's mangled type in the text output.")
     var showMangled = false
@@ -104,8 +103,7 @@ struct DumpCommand: ParsableCommand {
                 Console.write(try DumpOutput.jsonArray(documents))
             }
         case .text:
-            let color = !noColor && DumpOutput.standardOutputIsColorTerminal()
-            let renderer = LayoutTextRenderer(.init(color: color, showMangledNames: showMangled))
+            let renderer = LayoutTextRenderer(.init(color: color.usesColor, showMangledNames: showMangled))
             for (index, document) in documents.enumerated() {
                 if index > 0 { Console.write("\n") }
                 Console.write(renderer.render(document))

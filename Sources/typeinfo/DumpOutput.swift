@@ -19,11 +19,4 @@ enum DumpOutput {
         data.append(contentsOf: Array("]\n".utf8))
         return data
     }
-
-    /// Colour only for a terminal that wants it (see https://no-color.org).
-    static func standardOutputIsColorTerminal() -> Bool {
-        let environment = ProcessInfo.processInfo.environment
-        if environment["NO_COLOR"] != nil || environment["TERM"] == "dumb" { return false }
-        return Console.outputIsTerminal
-    }
 }

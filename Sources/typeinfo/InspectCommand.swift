@@ -32,8 +32,7 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("type"), help: ArgumentHelp("Only demo types whose name contains this text.", valueName: "pattern"))
     var typePattern: String?
 
-    @Flag(name: .customLong("no-color"), help: "Never colour the text output (colour is used only on a terminal).")
-    var noColor = false
+    @OptionGroup var color: ColorOption
 
     func run() throws {
         let types = inspectDemoTypes.filter { type in
@@ -48,8 +47,7 @@ struct InspectCommand: ParsableCommand {
         case .json:
             Console.write(try document.jsonData())
         case .text:
-            let color = !noColor && DumpOutput.standardOutputIsColorTerminal()
-            let renderer = LayoutTextRenderer(.init(color: color))
+            let renderer = LayoutTextRenderer(.init(color: color.usesColor))
             Console.write(renderer.render(document))
         }
     }

@@ -84,6 +84,9 @@ struct LayoutCommand: ParsableCommand {
     @Option(name: .customLong("sort"), help: "With --sizes: waste (default), size or name.")
     var order: LayoutSizes.Order = .waste
 
+    // The report has no colour yet; the flag is taken so that every text command accepts it.
+    @OptionGroup var color: ColorOption
+
     @OptionGroup var reading: ReadOptions
 
     func validate() throws {

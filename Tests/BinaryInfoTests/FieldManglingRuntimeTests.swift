@@ -24,7 +24,7 @@ struct FieldManglingRuntimeTests {
         arguments: ["-Onone", "-O"])
     func fieldManglings(optimization: String) throws {
         let path = try Self.fixture(optimization)
-        let types = try BinaryImage.layouts(atPath: path).types
+        let types = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore).types
         let holder = try #require(types.first { $0.name == "Manglings.Holder" }, "\(optimization): Holder is not in the dump")
         try #require(holder.fields.map(\.name) == ["inner", "package", "packages", "consume", "copied"], "\(holder.fields.map(\.name))")
         // The demangler prints a constrained extension's type with its arguments before the

@@ -10,7 +10,7 @@ struct FixtureDumpTests {
     @Test("every oracle type is found with the same layout", arguments: FixtureBuild.allCases)
     func dumpMatchesOracle(build: FixtureBuild) throws {
         let oracle = try FixtureToolchain.oracle(build)
-        let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build))
+        let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build), runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(oracle.count >= 30)
         // Extra inhabitants come from the static value witness table: stated for most types.
         let stated = oracle.filter { expected in expected.find(in: document.types)?.extraInhabitants != nil }
@@ -26,7 +26,7 @@ struct FixtureDumpTests {
 
     @Test("the dump names protocols and the image", arguments: [FixtureBuild.plain, .sharedLibrary, .object])
     func protocolsAndSummary(build: FixtureBuild) throws {
-        let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build))
+        let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build), runtimeLibrary: ToolchainRuntime.libswiftCore)
         let protocols = Set(document.types.filter { $0.kind == .protocol }.map(\.name))
         #expect(protocols.isSuperset(of: ["Fixture.Shape", "Fixture.Named", "Fixture.Tagged"]))
         let expectedType = build == .object ? "relocatable" : build == .sharedLibrary ? "shared-library" : "executable"

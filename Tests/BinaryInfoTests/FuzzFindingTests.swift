@@ -13,7 +13,9 @@ struct FuzzFindingTests {
         // Found on 2026-11-23 by the structure-aware mutator: `.strtab` read through an inactive
         // (SHT_NULL) header, whose offset was never checked, trapped in LoadableImage.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.directory + "/null-string-table-offset.bin")))
-        #expect(throws: BinaryInfoError.notSwift(path: "finding")) { try BinaryImage.layouts(of: bytes, name: "finding") }
+        #expect(throws: BinaryInfoError.notSwift(path: "finding")) {
+            try BinaryImage.layouts(of: bytes, name: "finding", runtimeLibrary: ToolchainRuntime.libswiftCore)
+        }
         let image = try LoadableImage(bytes: bytes, name: "finding")
         #expect(image.address(ofSymbol: "$sSiN") == nil)
     }
@@ -29,7 +31,11 @@ struct FuzzFindingTests {
         let image = try LoadableImage(bytes: table.bytes, name: "inactive string table")
         #expect(image.address(ofSymbol: "$s7Fixture10FinalClassCMn") == nil)
         // The metadata does not need the names: every type is still read.
-        let document = try BinaryImage.layouts(of: table.bytes, name: "inactive string table")
-        #expect(document.types.count == (try BinaryImage.layouts(of: try HostileSectionTests.fixture().bytes, name: "clean")).types.count)
+        let document = try BinaryImage.layouts(
+            of: table.bytes, name: "inactive string table", runtimeLibrary: ToolchainRuntime.libswiftCore)
+        #expect(
+            document.types.count
+                == (try BinaryImage.layouts(
+                    of: try HostileSectionTests.fixture().bytes, name: "clean", runtimeLibrary: ToolchainRuntime.libswiftCore)).types.count)
     }
 }

@@ -43,7 +43,7 @@ struct GenericManglingTests {
     func nestedGenericTypes(optimization: String) throws {
         let (path, printed) = try Self.fixture(optimization)
         try #require(printed.count == 10, "the fixture printed \(printed.count) types, expected 10")
-        let types = try BinaryImage.layouts(atPath: path).types
+        let types = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore).types
         var boundManglings: [(bound: String, inProcess: String)] = []
         for (inProcess, runtimeName) in printed {
             let shape = OracleType.withoutGenericArguments(runtimeName)
@@ -77,7 +77,7 @@ struct GenericManglingTests {
     /// compares with a new reading without a change (the JSON schema stays version 1).
     @Test("a document recorded with unbound manglings compares without a change")
     func oldDocumentsCompare() throws {
-        let document = try BinaryImage.layouts(atPath: try FixtureToolchain.product(.plain))
+        let document = try BinaryImage.layouts(atPath: try FixtureToolchain.product(.plain), runtimeLibrary: ToolchainRuntime.libswiftCore)
         var old = document
         var rewritten = 0
         for index in old.types.indices where old.types[index].mangledName != old.types[index].nominalMangledName {

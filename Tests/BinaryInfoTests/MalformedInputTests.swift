@@ -19,7 +19,7 @@ struct MalformedInputTests {
 
     static func expectError(_ path: String, _ matches: (BinaryInfoError) -> Bool, _ comment: Comment) {
         do {
-            _ = try BinaryImage.layouts(atPath: path)
+            _ = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
             Issue.record("\(comment): read without error")
         } catch {
             #expect(matches(error), "\(comment): got \(error)")
@@ -31,7 +31,7 @@ struct MalformedInputTests {
     /// The message `typeinfo` prints for `path` (after its `typeinfo: ` prefix), from the reader.
     static func message(reading path: String) -> String? {
         do {
-            _ = try BinaryImage.layouts(atPath: path)
+            _ = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
             return nil
         } catch {
             return error.description
@@ -95,7 +95,7 @@ struct MalformedInputTests {
     @Test("a section pointing outside the file")
     func sectionOutsideFile() throws {
         var bytes = try Self.fixtureBytes()
-        let document = try BinaryImage.layouts(of: bytes, name: "fixture")
+        let document = try BinaryImage.layouts(of: bytes, name: "fixture", runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(!document.types.isEmpty)
         // Section headers: e_shoff (+0x28, 8 bytes), e_shentsize (+0x3A), e_shnum (+0x3C); sh_offset at +0x18 in each.
         let headerOffset = Int(Self.load(UInt64.self, bytes, 0x28))
@@ -160,7 +160,7 @@ struct MalformedInputTests {
                 corrupt[position] = UInt8(truncatingIfNeeded: generator.next())
             }
             do {
-                _ = try BinaryImage.layouts(of: corrupt, name: "corrupt")
+                _ = try BinaryImage.layouts(of: corrupt, name: "corrupt", runtimeLibrary: ToolchainRuntime.libswiftCore)
                 readable += 1
             } catch {
                 // A clear error is a fine outcome.

@@ -1,3 +1,4 @@
+import BinaryFixtures
 import Testing
 import TypeLayout
 @testable import BinaryInfo
@@ -73,7 +74,7 @@ struct ReadingShortcutTests {
     func descriptorSymbolsMatchSortedTable() throws {
         let bytes = try ImageLoader.readFile(Self.swiftCorePath)
         let file = try ELFFile(bytes: bytes, sortsSymbols: false)
-        let image = SwiftImage(file: file, space: try AddressSpace(file: file, bytes: bytes))
+        let image = SwiftImage(file: file, space: try AddressSpace(file: file, bytes: bytes), runtimeLibrary: ToolchainRuntime.libswiftCore)
         // The long way: every defined symbol sorted by address, the first descriptor symbol at each.
         var expected: [UInt64: String] = [:]
         for symbol in file.definedSymbols.sorted(by: { $0.value < $1.value }) where expected[symbol.value] == nil {
@@ -112,21 +113,5 @@ struct ReadingShortcutTests {
         // The builtin tables ($sBi64_WV, ...) and the standard library's value types (Si, SS, ...).
         #expect(tables > 10)
         #expect(metadata > 50)
-    }
-}
-
-extension ReadingShortcutTests {
-    @Test("the runtime library found in /proc/self/maps as bytes is the one its lines name")
-    func runtimeLibraryFromMaps() throws {
-        let maps = try ImageLoader.readFile("/proc/self/maps")
-        // The long way: the text split into lines.
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: maps.buffer[0..<maps.count]), as: UTF8.self)
-        let line = text.split(separator: "\n").first { $0.hasSuffix("/libswiftCore.so") }
-        let expected = line.flatMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } }
-        #expect(expected != nil, "this test process maps no libswiftCore.so")
-        #expect(RuntimeWitnessTables.mappedRuntimeLibrary(in: maps) == expected)
-        let made = FileBytes(
-            Array("00400000-00452000 r-xp 0 08:02 1 /x/libswiftCore.so.old\n7f-8f r-xp 0 0:0 2 /y/libswiftCore.so".utf8), path: "maps")
-        #expect(RuntimeWitnessTables.mappedRuntimeLibrary(in: made) == "/y/libswiftCore.so")
     }
 }

@@ -59,7 +59,7 @@ struct ReleasedPagesTests {
         let file = try ImageFile(path: path)
         try #require(file.bytes.storage == .mapped, "the object file was read into heap memory: no mapping to test")
         // The static reading lays the object out, applying its relocations into the mapping.
-        _ = try BinaryImage.read(file)
+        _ = try BinaryImage.read(file, runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(file.bytes.hasWrites)
         let relocated = try Self.all(file.bytes)
         #expect(relocated != onDisk, "no relocation changed a byte: the test could not tell a lost write")

@@ -53,7 +53,7 @@ struct StaticMirrorComparisonTests {
     func repeatedTupleElements(library: String, fields: [String: String]) throws {
         let path = ToolchainLibraryTests.libraryDirectory + "/" + library
         let oracle = try StaticMirror.fieldInfos(ofBinaryAt: path)
-        let types = try BinaryImage.layouts(atPath: path).types
+        let types = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore).types
         for (type, field) in fields {
             let info = try #require(oracle.first { SwiftDemangler.demangle(symbol: "$s" + $0.mangledTypeName + "D") == type }, "\(type)")
             let theirs = try #require(info.properties.first { $0.label == field }?.mangledTypeName, "\(type).\(field)")
@@ -78,10 +78,10 @@ struct StaticMirrorComparisonTests {
 
         let bytes = try ImageLoader.readFile(path)
         let file = try ELFFile(bytes: bytes)
-        let image = SwiftImage(file: file, space: try AddressSpace(file: file, bytes: bytes))
+        let image = SwiftImage(file: file, space: try AddressSpace(file: file, bytes: bytes), runtimeLibrary: ToolchainRuntime.libswiftCore)
         var ours: [String: [OurDescriptor]] = [:]
         var layouts: [String: TypeLayout] = [:]
-        let allTypes = try BinaryImage.layouts(atPath: path).types
+        let allTypes = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore).types
         for layout in allTypes where layouts[Self.key(layout.name)] == nil {
             layouts[Self.key(layout.name)] = layout
         }
@@ -282,13 +282,13 @@ struct StaticMirrorComparisonTests {
 struct MangledNameRoundTripTests {
     @Test("field types, superclasses, protocols and types", arguments: StaticMirrorComparisonTests.binaries)
     func toolchainLibrary(path: String) throws {
-        try checkRoundTrip(try BinaryImage.layouts(atPath: path), path: path)
+        try checkRoundTrip(try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore), path: path)
     }
 
     @Test("the same over the optimised layout fixture")
     func optimizedFixture() throws {
         let path = try FixtureToolchain.product(.optimized)
-        try checkRoundTrip(try BinaryImage.layouts(atPath: path), path: path)
+        try checkRoundTrip(try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore), path: path)
     }
 
     func checkRoundTrip(_ document: LayoutDocument, path: String) throws {

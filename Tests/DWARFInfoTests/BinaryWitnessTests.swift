@@ -10,7 +10,7 @@ import TypeLayout
     func metadataFromDisk() throws {
         let built = try FixtureToolchain.swiftFixture.get()
         let truth = try SwiftRuntimeTruth.layouts(from: built.output)
-        let metadata = try BinaryImage.layouts(atPath: built.executable).types
+        let metadata = try BinaryImage.layouts(atPath: built.executable, runtimeLibrary: ToolchainRuntime.libswiftCore).types
         let dwarf = try DWARFReader(path: built.executable).typeLayouts(languages: .swift)
 
         let fromDisk = LayoutWitnessComparison.compare(metadata: metadata, dwarf: dwarf)

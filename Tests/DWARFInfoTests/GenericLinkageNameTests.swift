@@ -17,7 +17,7 @@ import TypeLayout
         let executable = FixtureToolchain.workDirectory.appendingPathComponent("generic-nesting-dwarf").path
         try FixtureToolchain.run(
             FixtureToolchain.swiftc, ["-g", "-Xfrontend", "-gdwarf-types", "-module-name", "Nesting", source, "-o", executable])
-        let generic = try BinaryImage.layouts(atPath: executable).types.filter { type in
+        let generic = try BinaryImage.layouts(atPath: executable, runtimeLibrary: ToolchainRuntime.libswiftCore).types.filter { type in
             type.module == "Nesting" && type.mangledName != type.nominalMangledName
         }
         #expect(generic.count == 10, "\(generic.map(\.name))")

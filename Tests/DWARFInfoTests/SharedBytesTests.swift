@@ -24,9 +24,9 @@ import TypeLayout
         // The comparison means something only when the shared bytes are really read.
         #expect(DWARFSectionTable(file: file) != nil)
         var shared = try DWARFReader(file: file)
-        shared.readsSharedBytes = true
+        shared.shortcuts.readsSharedBytes = true
         var opened = try DWARFReader(file: file)
-        opened.readsSharedBytes = false
+        opened.shortcuts.readsSharedBytes = false
         let fromShared = try shared.typeLayouts()
         #expect(!fromShared.isEmpty)
         #expect(fromShared == (try opened.typeLayouts()))

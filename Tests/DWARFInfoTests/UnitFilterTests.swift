@@ -81,9 +81,9 @@ import TypeLayout
         for type in ours {
             let selection = DWARFTypeSelection([type])
             let stopped = try reader.typeLayouts(languages: .swift, selecting: selection).swift
-            setenv("TYPEINFO_DWARF_READ_TO_END", "1", 1)
-            defer { unsetenv("TYPEINFO_DWARF_READ_TO_END") }
-            let toEnd = try reader.typeLayouts(languages: .swift, selecting: selection).swift
+            var readsToEnd = reader
+            readsToEnd.shortcuts.stopsOnceFound = false
+            let toEnd = try readsToEnd.typeLayouts(languages: .swift, selecting: selection).swift
             // What a stopped reading gives is the start of what a reading to the end gives, and
             // holds the type's first layout, which is the one compared.
             #expect(Array(toEnd.prefix(stopped.count)) == stopped, "\(type.name)")

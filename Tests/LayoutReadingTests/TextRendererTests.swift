@@ -13,7 +13,7 @@ struct TextRendererTests {
     /// The fixture's dump without private types (their discriminators hash the source file name)
     /// and with a fixed image path, so the text depends only on the compiler and the reader.
     static func stableDocument() throws -> LayoutDocument {
-        var document = try BinaryImage.layouts(atPath: FixtureToolchain.product(.plain))
+        var document = try BinaryImage.layouts(atPath: FixtureToolchain.product(.plain), runtimeLibrary: ToolchainRuntime.libswiftCore)
         document.image.path = "fixture-plain"
         document.types.removeAll { $0.name.contains(" in _") }
         return document

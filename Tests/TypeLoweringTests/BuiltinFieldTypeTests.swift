@@ -31,7 +31,7 @@ struct BuiltinFieldTypeTests {
     /// The library read from static metadata alone, and merged with computed layouts when this
     /// machine can lower types: both readings must hold.
     static func readings(of path: String) throws -> [(String, LayoutDocument)] {
-        var result = [("static metadata", try BinaryImage.layouts(atPath: path))]
+        var result = [("static metadata", try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore))]
         if canLower { result.append(("merged", try mergedLayouts(of: path))) }
         return result
     }

@@ -72,15 +72,45 @@ struct WorkerIsolationTests {
         .enabled(if: canLower, "the typeinfo-lowering worker is missing"))
     func missingLibrary() throws {
         let path = try LoweringFixture.plain.product()
-        let document = try BinaryImage.layouts(atPath: path)
+        let document = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
         let configuration = LoweringConfiguration(remoteMirrorPath: "/nonexistent/libswiftRemoteMirror.so", workerPath: lowering.workerPath)
         let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: [], configuration: configuration)
         #expect(computed.layouts.isEmpty)
-        let unavailable = computed.notes.filter { $0.hasPrefix("computed layouts unavailable for \(path)") }
+        let unavailable = computed.notes.map(\.text).filter { $0.hasPrefix("computed layouts unavailable for \(path)") }
         #expect(unavailable.count == 1)
         #expect(unavailable.first?.contains("libswiftRemoteMirror unavailable at /nonexistent/libswiftRemoteMirror.so") == true)
         #expect(unavailable.first?.contains("set TYPEINFO_REMOTE_MIRROR") == true)
         #expect(computed.merged(into: document).types == document.types)
+        try Self.expectNoAnswerCount(computed.notes, document: document)
+    }
+
+    @Test(
+        "a missing worker: the uncomputed types are counted as unanswered, not as types the library cannot lower",
+        .enabled(if: canLower, "libswiftRemoteMirror.so is missing"))
+    func missingWorkerCount() throws {
+        let path = try LoweringFixture.plain.product()
+        let document = try BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore)
+        let configuration = LoweringConfiguration(remoteMirrorPath: lowering.remoteMirrorPath, workerPath: "/nonexistent/typeinfo-lowering")
+        let computed = ComputedLayouts.compute(forFileAt: path, types: document.types, dependencies: [], configuration: configuration)
+        #expect(computed.layouts.isEmpty)
+        let cannotRun = TypeLoweringError.workerUnavailable(path: "/nonexistent/typeinfo-lowering", reason: "No such file or directory")
+        #expect(computed.notes.contains(.lowering(cannotRun.description)), "\(computed.notes)")
+        try Self.expectNoAnswerCount(computed.notes, document: document)
+    }
+
+    /// Every non-generic struct, enum and class is counted once, as given no answer, with the
+    /// text that says so; none is blamed on the library.
+    static func expectNoAnswerCount(_ notes: [LayoutNote], document: LayoutDocument) throws {
+        let expected = document.types.filter { type in
+            !type.isGenericOrInGenericContext && type.genericParameters.isEmpty && type.nominalMangledName != nil
+                && [.struct, .enum, .optional, .class].contains(type.kind)
+        }.count
+        #expect(expected > 0)
+        #expect(notes.contains(.layoutsNotComputed(count: expected, cause: .noAnswer)), "\(notes)")
+        #expect(
+            notes.map(\.text).contains(
+                "type lowering: \(expected) non-generic types have no computed layout (type lowering gave no answer for them)"))
+        #expect(!notes.contains { if case .layoutsNotComputed(_, .libraryCannotLower) = $0 { return true } else { return false } })
     }
 
     @Test("a missing worker executable: one note naming the variable to set")
@@ -124,7 +154,7 @@ struct WorkerIsolationTests {
             }
             let path = LoweringFixture.directory + "/corrupt-\(variant)"
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o755])
-            guard let document = try? BinaryImage.layouts(atPath: path) else { continue }
+            guard let document = try? BinaryImage.layouts(atPath: path, runtimeLibrary: ToolchainRuntime.libswiftCore) else { continue }
             let computed = ComputedLayouts.compute(
                 forFileAt: path, types: document.types, dependencies: dependencies, configuration: configuration)
             _ = computed.merged(into: document)
@@ -176,7 +206,7 @@ struct UnreadableDependencyTests {
         #expect(patched > 0)
         let corrupt = LoweringFixture.directory + "/libswiftCore.so"
         _ = FileManager.default.createFile(atPath: corrupt, contents: Data(bytes))
-        let document = try BinaryImage.layouts(atPath: file)
+        let document = try BinaryImage.layouts(atPath: file, runtimeLibrary: ToolchainRuntime.libswiftCore)
         let intact = ComputedLayouts.compute(forFileAt: file, types: document.types, dependencies: dependencies, configuration: lowering)
         let broken = ComputedLayouts.compute(
             forFileAt: file, types: document.types, dependencies: dependencies.map { $0 == core ? corrupt : $0 }, configuration: lowering)
