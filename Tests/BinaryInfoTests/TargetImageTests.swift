@@ -137,4 +137,37 @@ struct TargetImageTests {
         #expect(executable.filePath.hasPrefix("/proc/\(fixture.processID)/map_files/"))
         try Self.checkImagesAndClasses(memory, fixture, .dynamic)
     }
+
+    @Test(.enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))
+    func coreWithoutAnImagesHeaderIsRefusedByName() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let path = try Self.dump(fixture)
+        let loadAddress = try #require(
+            try TargetMemory(.core(path: path)).images.first { $0.mappedPath == fixture.executable }?.loadAddress)
+        // The segment holding the executable's first page keeps its memory size and loses its
+        // file bytes (p_filesz, 32 bytes into its Elf64_Phdr), as a dump without ELF headers has it.
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let table = Int(data[32..<40].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let count = Int(data[56..<58].withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) })
+        let index = try #require(
+            (0..<count).first { index in
+                let entry = table + index * 56
+                return data[entry..<entry + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } == 1
+                    && data[entry + 16..<entry + 24].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } == loadAddress
+            })
+        data.replaceSubrange(table + index * 56 + 32..<table + index * 56 + 40, with: [UInt8](repeating: 0, count: 8))
+        let headerless = path + ".headerless"
+        try data.write(to: URL(fileURLWithPath: headerless))
+        do {
+            _ = try TargetMemory(.core(path: headerless))
+            Issue.record("a core without the executable's header was read")
+        } catch {
+            #expect(error == .imageUnverifiable(path: headerless, image: fixture.executable))
+            #expect(
+                error.description
+                    == "\(headerless): the core does not hold the ELF header of \(fixture.executable), so its build id cannot be checked against the file; make the core with ELF headers (bit 4 of /proc/PID/coredump_filter, set by default; gcore keeps them)"
+            )
+        }
+    }
 }
