@@ -153,6 +153,9 @@ public struct LiveHeapReport: Decodable, Sendable {
         public var parent: String?
         public var legs: Int?
         public var dogName: String?
+        /// `root.tags`'s storage object and its type (`Swift._ContiguousArrayStorage<Swift.String>`).
+        public var tagsStorage: String?
+        public var tagsStorageType: String?
     }
 
     public var pid: Int32

@@ -43,6 +43,16 @@ struct TargetInspectorTests {
         #expect(fields.first { $0.name == "parent" }?.typeName == "LiveHeap.Order?")
         #expect(fields.first { $0.name == "tags" }?.typeName == "[Swift.String]")
         #expect(fields.first { $0.name == "status" }?.typeName == "LiveHeap.Status")
+        // The standard library's array storage behind root.tags, reached through the object's
+        // `tags` field in the target's memory, named as the process names it.
+        let root = try #require(report.sample("root"))
+        let tagsOffset = try #require(fields.first { $0.name == "tags" }?.offset)
+        let storage = try target.memory.read(UInt64.self, at: address(root.address) + UInt64(tagsOffset), what: "tags")
+        #expect(storage == address(try #require(root.tagsStorage)))
+        let storageMetadata = try target.memory.read(UInt64.self, at: storage, what: "storage header")
+        #expect(target.classMetadata(at: storageMetadata) != nil)
+        #expect(try target.typeNames(ofMetadata: [storageMetadata])[storageMetadata] == root.tagsStorageType)
+        #expect(root.tagsStorageType == "Swift._ContiguousArrayStorage<Swift.String>")
         #expect(try target.storedFields(ofClassAt: 0x10) == nil)
         #expect(try target.storedFields(ofClassAt: address(try #require(report.sample("root")).address)) == nil)
     }

@@ -181,6 +181,10 @@ func storedFields(_ type: AnyObject.Type) -> (fields: [String], instanceSize: In
     return (fields, end)
 }
 
+/// The array storage object behind `root.tags` (an `Array` is one reference to it): a standard
+/// library generic class the fixture did not declare.
+let tagsStorage = unsafeBitCast(root.tags, to: AnyObject.self)
+
 /// One JSON line: the types the fixture made (count and bytes by metadata) and the sample objects.
 func report() {
     var byMetadata: [UInt: (name: String, count: Int, bytes: Int, type: AnyObject.Type)] = [:]
@@ -202,7 +206,8 @@ func report() {
     let samples = [
         "{\"name\":\"root\",\"address\":\(hex(address(root))),\"type\":\(quoted(String(reflecting: type(of: root)))),"
             + "\"id\":\(root.id),\"orderName\":\(quoted(root.name)),\"price\":\(root.price),\"paid\":\(root.paid),"
-            + "\"status\":\(quoted("\(root.status)")),\"tags\":[\(root.tags.map(quoted).joined(separator: ","))]}",
+            + "\"status\":\(quoted("\(root.status)")),\"tags\":[\(root.tags.map(quoted).joined(separator: ","))],"
+            + "\"tagsStorage\":\(hex(address(tagsStorage))),\"tagsStorageType\":\(quoted(String(reflecting: type(of: tagsStorage))))}",
         "{\"name\":\"child\",\"address\":\(hex(address(child))),\"type\":\(quoted(String(reflecting: type(of: child)))),"
             + "\"id\":\(child.id),\"orderName\":\(quoted(child.name)),\"price\":\(child.price),\"paid\":\(child.paid),"
             + "\"status\":\(quoted("\(child.status)")),\"parent\":\(hex(address(root)))}",
