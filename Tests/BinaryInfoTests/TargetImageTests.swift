@@ -25,6 +25,8 @@ struct TargetImageTests {
     /// size the runtime's reflection adds up, and other words refused.
     static func checkImagesAndClasses(_ memory: TargetMemory, _ fixture: LiveHeapFixture, _ linking: LiveHeapFixture.Linking) throws {
         let executable = try #require(memory.images.first { $0.mappedPath == fixture.executable })
+        // The auxiliary vector's entry point lies in the executable, not in a library.
+        #expect(memory.executable?.loadAddress == executable.loadAddress)
         #expect(executable.isSwift)
         // The build id as binutils reads it from the file, and as the target holds it.
         let readelf = try FixtureToolchain.run("/usr/bin/readelf", ["-n", executable.filePath], in: "/")
