@@ -90,6 +90,16 @@ struct TargetInspectorTests {
         #expect(throws: gone) { try target.ask([.name(metadata)]) { _ in } }
     }
 
+    @Test func missingTargetsAreOneErrorEach() throws {
+        #expect(throws: TypeLoweringError.target(.noSuchProcess(path: "process 2147483647"))) {
+            try TargetInspector(.process(.max), configuration: lowering)
+        }
+        #expect(TypeLoweringError.target(.noSuchProcess(path: "process 7")).description == "process 7: no such process")
+        #expect(throws: TypeLoweringError.target(.fileNotFound(path: "/nonexistent/core"))) {
+            try TargetInspector(.core(path: "/nonexistent/core"), configuration: lowering)
+        }
+    }
+
     @Test func aWorkerThatCrashesOrHangsIsOneError() throws {
         let fixture = try LiveHeapFixture(.dynamic)
         defer { fixture.finish() }

@@ -90,9 +90,10 @@ extension TargetImage {
             else { continue }
             // The same reading as ``BuildID/read(ofFileAt:)``, on the bytes kept for the image.
             let found = try? BuildID.read(from: FileOffsetReader(bytes: bytes), segments: file.segments) { $0.offset }
-            // An image without a build id in the target is taken from the first readable file at
-            // its path: nothing else could tell two builds apart.
-            guard found == loaded, loaded != nil || path == paths.first else {
+            // An image without a build id in the target is taken from the first readable ELF file
+            // (the kernel's handle on the mapped file comes first): nothing else could tell two
+            // builds apart.
+            guard found == loaded, loaded != nil || mismatch == nil else {
                 if mismatch == nil { mismatch = (path, found) }
                 continue
             }
