@@ -68,7 +68,7 @@ public final class LiveHeapFixture {
         process.standardOutput = output
         try process.run()
         processID = process.processIdentifier
-        report = LiveHeapReport(pid: 0, threads: 0, types: [], samples: [])
+        report = LiveHeapReport(pid: 0, threads: 0, contexts: nil, types: [], samples: [])
         do {
             report = try readReport()
         } catch {
@@ -160,8 +160,17 @@ public struct LiveHeapReport: Decodable, Sendable {
         public var tagsStorageType: String?
     }
 
+    /// A closure's context object: its address, and how many values the closure captures.
+    public struct Context: Decodable, Sendable {
+        public var name: String
+        public var address: String
+        public var captures: Int
+    }
+
     public var pid: Int32
     public var threads: Int
+    /// The contexts of two closures the fixture keeps (a boxed variable's, a two-value one).
+    public var contexts: [Context]?
     public var types: [HeldType]
     public var samples: [Sample]
 

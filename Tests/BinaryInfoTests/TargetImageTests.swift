@@ -46,11 +46,22 @@ struct TargetImageTests {
             #expect(recognizer.classMetadata(at: metadata.address + 8) == nil)
             #expect(recognizer.classMetadata(at: metadata.descriptor) == nil)
         }
+        // Closure contexts (a boxed variable's, a two-value closure's): their metadata is a
+        // context's, with the capture count the closures' source states, and no class's.
+        for context in try #require(fixture.report.contexts) {
+            let metadata = try memory.read(UInt64.self, at: address(context.address), what: "context header")
+            let found = try #require(recognizer.contextMetadata(at: metadata), "\(context.name)")
+            #expect(found.captureCount == context.captures, "\(context.name)")
+            #expect(found.imageLoadAddress == executable.loadAddress)
+            #expect(recognizer.classMetadata(at: metadata) == nil)
+        }
+        for type in fixture.report.types { #expect(recognizer.contextMetadata(at: address(type.metadata)) == nil) }
         let root = try #require(fixture.report.sample("root"))
         // An object's own address (its first word is a metadata pointer, not the class kind).
         #expect(recognizer.classMetadata(at: address(root.address)) == nil)
         for word: UInt64 in [0, 0x10, 0x7FFF_FFFF_FFF8, executable.loadAddress, executable.loadAddress + 0x1000] {
             #expect(recognizer.classMetadata(at: word) == nil)
+            #expect(recognizer.contextMetadata(at: word) == nil)
         }
     }
 

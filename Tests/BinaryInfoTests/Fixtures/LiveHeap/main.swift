@@ -141,6 +141,33 @@ let spot = Dog(name: "Spot")
 let animal = Animal(legs: 6)
 hold([root, child, spot, animal, makeSamples(20_000), makeSamples(20_000), makeSamples(30_000)])
 
+/// A closure over one mutable local: its context is the variable's box (a fixed-size box).
+func makeCounter() -> () -> Int {
+    var count = 0
+    return {
+        count += 1
+        return count
+    }
+}
+
+/// A closure over two values: a closure context holding both.
+func makeGreeter(_ name: String, _ times: Int) -> () -> String {
+    { String(repeating: name, count: times) }
+}
+
+let counter = makeCounter()
+let greeter = makeGreeter("hi", 3)
+
+/// Closures held in a concrete struct, so that reading their words sees them as made (passed
+/// to a generic function as themselves, they would be wrapped in a reabstraction thunk).
+struct Closures {
+    var counter: () -> Int
+    var greeter: () -> String
+}
+
+/// The context object of each closure (a thick function is its code and its context).
+let contexts = unsafeBitCast(Closures(counter: counter, greeter: greeter), to: (UInt, UInt, UInt, UInt).self)
+
 pthread_mutex_lock(&lock)
 while ready < threadCount { pthread_cond_wait(&readyCondition, &lock) }
 pthread_mutex_unlock(&lock)
@@ -216,7 +243,10 @@ func report() {
     ]
     print(
         "{\"pid\":\(getpid()),\"threads\":\(threadCount + 1),\"types\":[\(types.joined(separator: ","))],"
-            + "\"samples\":[\(samples.joined(separator: ","))]}")
+            + "\"samples\":[\(samples.joined(separator: ","))],"
+            // How many values each context captures: the closures' source says so.
+            + "\"contexts\":[{\"name\":\"counter\",\"address\":\(hex(contexts.1)),\"captures\":1},"
+            + "{\"name\":\"greeter\",\"address\":\(hex(contexts.3)),\"captures\":2}]}")
     fflush(stdout)
 }
 
