@@ -71,6 +71,12 @@ public final class TargetInspector: Sendable {
         classes.classMetadata(at: address)
     }
 
+    /// The closure-context or fixed-size box metadata at `address`, or nil (see
+    /// ``SwiftClassRecognizer/contextMetadata(at:)``).
+    public func contextMetadata(at address: UInt64) -> SwiftContextMetadata? {
+        classes.contextMetadata(at: address)
+    }
+
     /// The class metadata among `candidates`, each distinct word checked once (see
     /// ``SwiftClassRecognizer/classMetadata(candidates:)``).
     public func classMetadata(candidates: some Sequence<UInt64>) -> [UInt64: SwiftClassMetadata] {
