@@ -36,6 +36,12 @@ struct TargetInspectorTests {
             let fields = try #require(try target.storedFields(ofClassAt: address(type.metadata)), "\(type.type)")
             #expect(fields.map { LiveHeapReport.Field(name: $0.name, offset: $0.offset) } == type.fields, "\(type.type)")
         }
+        // All classes in one worker run: the same fields.
+        let batch = try target.storedFields(ofClassesAt: metadata + [0x10])
+        #expect(batch.count == report.types.count)
+        for type in report.types {
+            #expect(batch[address(type.metadata)]?.map { LiveHeapReport.Field(name: $0.name, offset: $0.offset) } == type.fields)
+        }
         let order = try #require(report.types.first { $0.type == "LiveHeap.Order" })
         let fields = try #require(try target.storedFields(ofClassAt: address(order.metadata)))
         #expect(fields.first { $0.name == "name" }?.typeName == "Swift.String")
