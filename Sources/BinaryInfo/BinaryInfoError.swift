@@ -43,6 +43,10 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     /// No file on disk holds the image the target had mapped from `image` (moved or deleted);
     /// `buildID` is the loaded image's, in hex.
     case imageMissing(path: String, image: String, buildID: String?)
+    /// A core that does not hold the ELF header of the image it had mapped from `image` (an ELF
+    /// file on disk): its build id, and so whether the file is the build the process ran, cannot
+    /// be checked.
+    case imageUnverifiable(path: String, image: String)
     /// The file found for the image the target had mapped from `image` (at `foundPath`) is another
     /// build: its build id is `found`, the loaded one's `expected` (hex, or `none`).
     case imageDiffers(path: String, image: String, expected: String, found: String, foundPath: String)
@@ -61,7 +65,8 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .outOfBounds(let path, _, _, _), .malformedRecord(let path, _, _, _), .referenceCycle(let path, _, _),
             .unmapped(let path, _, _, _), .truncatedCore(let path, _, _, _), .noSuchProcess(let path),
             .processAccessDenied(let path, _), .processExited(let path), .imageMissing(let path, _, _),
-            .imageDiffers(let path, _, _, _, _), .mallocStateNotFound(let path, _, _), .malformedHeap(let path, _, _, _):
+            .imageDiffers(let path, _, _, _, _), .imageUnverifiable(let path, _), .mallocStateNotFound(let path, _, _),
+            .malformedHeap(let path, _, _, _):
             return path
         }
     }
@@ -111,6 +116,9 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
         case .imageMissing(_, let image, let buildID):
             return
                 "the target had \(image)\(buildID.map { " (build id \($0))" } ?? "") mapped, and no such file is on disk (moved or deleted); give the directory that holds it with --image-path DIR"
+        case .imageUnverifiable(_, let image):
+            return
+                "the core does not hold the ELF header of \(image), so its build id cannot be checked against the file; make the core with ELF headers (bit 4 of /proc/PID/coredump_filter, set by default; gcore keeps them)"
         case .imageDiffers(_, let image, let expected, let found, let foundPath):
             return
                 "the target had \(image) (build id \(expected)) mapped, but \(foundPath) is another build (build id \(found)); give the directory that holds the build the target ran with --image-path DIR"

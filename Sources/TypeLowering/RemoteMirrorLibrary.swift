@@ -54,8 +54,10 @@ final class RemoteMirrorLibrary {
     deinit { dlclose(handle) }
 }
 
-/// One reflection context over the images of an ``ImageMemory``. Remote addresses are the local
-/// addresses of the images' copies, so reads need no translation beyond a bounds check.
+/// One reflection context, over the images of an ``ImageMemory`` (files laid out in the worker:
+/// remote addresses are the local addresses of the images' copies, so reads need no translation
+/// beyond a bounds check) or over a target's memory (``TargetMirrorMemory``: remote addresses are
+/// the target's, and each read is a copy out of it).
 final class RemoteMirrorContext {
     private let library: RemoteMirrorLibrary
     /// What the library's read callbacks read (an ``ImageMemory`` or a ``TargetMirrorMemory``),

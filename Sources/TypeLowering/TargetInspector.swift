@@ -71,6 +71,12 @@ public final class TargetInspector: Sendable {
         classes.classMetadata(at: address)
     }
 
+    /// The closure-context or fixed-size box metadata at `address`, or nil (see
+    /// ``SwiftClassRecognizer/contextMetadata(at:)``).
+    public func contextMetadata(at address: UInt64) -> SwiftContextMetadata? {
+        classes.contextMetadata(at: address)
+    }
+
     /// The class metadata among `candidates`, each distinct word checked once (see
     /// ``SwiftClassRecognizer/classMetadata(candidates:)``).
     public func classMetadata(candidates: some Sequence<UInt64>) -> [UInt64: SwiftClassMetadata] {
@@ -99,22 +105,30 @@ public final class TargetInspector: Sendable {
     /// The stored properties of an instance of the class whose metadata is at `metadata`: its
     /// ancestors' first, each from the field records of the class that declares it.
     ///
-    /// - Returns: nil when `metadata` is not a Swift class's metadata.
+    /// - Returns: nil when `metadata` is not a Swift class's metadata, or the library could not
+    ///   list a class of its chain.
     /// - Throws: as ``typeNames(ofMetadata:)``.
     public func storedFields(ofClassAt metadata: UInt64) throws(TypeLoweringError) -> [TargetField]? {
+        try storedFields(ofClassesAt: [metadata])[metadata]
+    }
+
+    /// ``storedFields(ofClassAt:)`` for several classes in one worker run (an object's references
+    /// followed to some depth).
+    ///
+    /// - Returns: the fields of each class the library could list; classes that are not, or that
+    ///   it could not list, are left out.
+    /// - Throws: as ``typeNames(ofMetadata:)``.
+    public func storedFields(ofClassesAt metadata: [UInt64]) throws(TypeLoweringError) -> [UInt64: [TargetField]] {
         try checkReadable()
-        guard var current = classMetadata(at: metadata) else { return nil }
-        var chain = [current.address]
-        // The chain ends at a root class; a superclass that is not a class's metadata ends the
-        // answer (nothing about its fields would be read from the target).
-        while let superclass = current.superclass {
-            guard let next = classMetadata(at: superclass), chain.count < 64, !chain.contains(superclass) else { return nil }
-            chain.append(next.address)
-            current = next
+        var chains: [UInt64: [UInt64]] = [:]
+        for address in Set(metadata) {
+            if let chain = superclassChain(of: address) { chains[address] = chain }
         }
+        let asked = Array(Set(chains.values.joined())).sorted()
+        guard !asked.isEmpty else { return [:] }
         var fields: [UInt64: [TargetField]] = [:]
         var answered: Set<UInt64> = []
-        try ask(chain.map { .fields($0) }) { reply in
+        try ask(asked.map { .fields($0) }) { reply in
             switch reply {
             case .field(let address, let record):
                 fields[address, default: []].append(
@@ -127,8 +141,23 @@ public final class TargetInspector: Sendable {
             default: break
             }
         }
-        guard answered.count == chain.count else { return nil }
-        return chain.reversed().flatMap { fields[$0] ?? [] }
+        return chains.filter { $0.value.allSatisfy(answered.contains) }.mapValues { chain in
+            chain.reversed().flatMap { fields[$0] ?? [] }
+        }
+    }
+
+    /// `metadata` and its superclasses' metadata, up to a root class; nil when one of them is not
+    /// a class's metadata (nothing about its fields would be read from the target) or the chain
+    /// loops.
+    private func superclassChain(of metadata: UInt64) -> [UInt64]? {
+        guard var current = classMetadata(at: metadata) else { return nil }
+        var chain = [current.address]
+        while let superclass = current.superclass {
+            guard let next = classMetadata(at: superclass), chain.count < 64, !chain.contains(superclass) else { return nil }
+            chain.append(next.address)
+            current = next
+        }
+        return chain
     }
 
     /// The lowering and children of types by mangling (without `$s`), as the library lays them out

@@ -54,7 +54,9 @@ public final class LiveFixtureProcess<Report: Decodable> {
         let product = try Self.product(module: module, linking: linking)
         if let copy {
             try? FileManager.default.removeItem(atPath: copy)
-            try FileManager.default.copyItem(atPath: product, toPath: copy)
+            // Copied by cp, not in this process: a write descriptor held here would be inherited
+            // by any process another test starts meanwhile, and exec would fail with ETXTBSY.
+            _ = try FixtureToolchain.run("/bin/cp", [product, copy], in: "/")
         }
         executable = copy ?? product
         process.executableURL = URL(fileURLWithPath: executable)

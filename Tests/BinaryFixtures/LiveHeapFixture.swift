@@ -81,10 +81,22 @@ public struct LiveHeapReport: Decodable, Sendable {
         public var parent: String?
         public var legs: Int?
         public var dogName: String?
+        /// `root.tags`'s storage object and its type (`Swift._ContiguousArrayStorage<Swift.String>`).
+        public var tagsStorage: String?
+        public var tagsStorageType: String?
+    }
+
+    /// A closure's context object: its address, and how many values the closure captures.
+    public struct Context: Decodable, Sendable {
+        public var name: String
+        public var address: String
+        public var captures: Int
     }
 
     public var pid: Int32
     public var threads: Int
+    /// The contexts of two closures the fixture keeps (a boxed variable's, a two-value one).
+    public var contexts: [Context]?
     public var types: [HeldType]
     public var samples: [Sample]
 

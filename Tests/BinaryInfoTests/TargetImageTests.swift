@@ -25,6 +25,8 @@ struct TargetImageTests {
     /// size the runtime's reflection adds up, and other words refused.
     static func checkImagesAndClasses(_ memory: TargetMemory, _ fixture: LiveHeapFixture, _ linking: LiveHeapFixture.Linking) throws {
         let executable = try #require(memory.images.first { $0.mappedPath == fixture.executable })
+        // The auxiliary vector's entry point lies in the executable, not in a library.
+        #expect(memory.executable?.loadAddress == executable.loadAddress)
         #expect(executable.isSwift)
         // The build id as binutils reads it from the file, and as the target holds it.
         let readelf = try FixtureToolchain.run("/usr/bin/readelf", ["-n", executable.filePath], in: "/")
@@ -44,11 +46,22 @@ struct TargetImageTests {
             #expect(recognizer.classMetadata(at: metadata.address + 8) == nil)
             #expect(recognizer.classMetadata(at: metadata.descriptor) == nil)
         }
+        // Closure contexts (a boxed variable's, a two-value closure's): their metadata is a
+        // context's, with the capture count the closures' source states, and no class's.
+        for context in try #require(fixture.report.contexts) {
+            let metadata = try memory.read(UInt64.self, at: address(context.address), what: "context header")
+            let found = try #require(recognizer.contextMetadata(at: metadata), "\(context.name)")
+            #expect(found.captureCount == context.captures, "\(context.name)")
+            #expect(found.imageLoadAddress == executable.loadAddress)
+            #expect(recognizer.classMetadata(at: metadata) == nil)
+        }
+        for type in fixture.report.types { #expect(recognizer.contextMetadata(at: address(type.metadata)) == nil) }
         let root = try #require(fixture.report.sample("root"))
         // An object's own address (its first word is a metadata pointer, not the class kind).
         #expect(recognizer.classMetadata(at: address(root.address)) == nil)
         for word: UInt64 in [0, 0x10, 0x7FFF_FFFF_FFF8, executable.loadAddress, executable.loadAddress + 0x1000] {
             #expect(recognizer.classMetadata(at: word) == nil)
+            #expect(recognizer.contextMetadata(at: word) == nil)
         }
     }
 
@@ -136,5 +149,38 @@ struct TargetImageTests {
         let executable = try #require(memory.images.first { $0.mappedPath == copy })
         #expect(executable.filePath.hasPrefix("/proc/\(fixture.processID)/map_files/"))
         try Self.checkImagesAndClasses(memory, fixture, .dynamic)
+    }
+
+    @Test(.enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))
+    func coreWithoutAnImagesHeaderIsRefusedByName() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let path = try Self.dump(fixture)
+        let loadAddress = try #require(
+            try TargetMemory(.core(path: path)).images.first { $0.mappedPath == fixture.executable }?.loadAddress)
+        // The segment holding the executable's first page keeps its memory size and loses its
+        // file bytes (p_filesz, 32 bytes into its Elf64_Phdr), as a dump without ELF headers has it.
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let table = Int(data[32..<40].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let count = Int(data[56..<58].withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) })
+        let index = try #require(
+            (0..<count).first { index in
+                let entry = table + index * 56
+                return data[entry..<entry + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } == 1
+                    && data[entry + 16..<entry + 24].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } == loadAddress
+            })
+        data.replaceSubrange(table + index * 56 + 32..<table + index * 56 + 40, with: [UInt8](repeating: 0, count: 8))
+        let headerless = path + ".headerless"
+        try data.write(to: URL(fileURLWithPath: headerless))
+        do {
+            _ = try TargetMemory(.core(path: headerless))
+            Issue.record("a core without the executable's header was read")
+        } catch {
+            #expect(error == .imageUnverifiable(path: headerless, image: fixture.executable))
+            #expect(
+                error.description
+                    == "\(headerless): the core does not hold the ELF header of \(fixture.executable), so its build id cannot be checked against the file; make the core with ELF headers (bit 4 of /proc/PID/coredump_filter, set by default; gcore keeps them)"
+            )
+        }
     }
 }

@@ -27,5 +27,8 @@ struct TargetClientSwift5Tests {
         #expect(fields.map(\.offset) == dog.fields?.map(\.offset))
         #expect(fields.map(\.typeName) == ["Swift.Int", "Swift.String"])
         #expect(fields.map(\.kind) == [.struct, .struct])
+        let counter = try #require(fixture.report.contexts?.first { $0.name == "counter" })
+        let box = try reader.read(UInt64.self, at: UInt64(counter.address.dropFirst(2), radix: 16) ?? 0, what: "box header")
+        #expect(inspector.contextMetadata(at: box)?.captureCount == counter.captures)
     }
 }

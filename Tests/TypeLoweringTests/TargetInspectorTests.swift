@@ -36,6 +36,12 @@ struct TargetInspectorTests {
             let fields = try #require(try target.storedFields(ofClassAt: address(type.metadata)), "\(type.type)")
             #expect(fields.map { LiveHeapReport.Field(name: $0.name, offset: $0.offset) } == type.fields, "\(type.type)")
         }
+        // All classes in one worker run: the same fields.
+        let batch = try target.storedFields(ofClassesAt: metadata + [0x10])
+        #expect(batch.count == report.types.count)
+        for type in report.types {
+            #expect(batch[address(type.metadata)]?.map { LiveHeapReport.Field(name: $0.name, offset: $0.offset) } == type.fields)
+        }
         let order = try #require(report.types.first { $0.type == "LiveHeap.Order" })
         let fields = try #require(try target.storedFields(ofClassAt: address(order.metadata)))
         #expect(fields.first { $0.name == "name" }?.typeName == "Swift.String")
@@ -43,6 +49,16 @@ struct TargetInspectorTests {
         #expect(fields.first { $0.name == "parent" }?.typeName == "LiveHeap.Order?")
         #expect(fields.first { $0.name == "tags" }?.typeName == "[Swift.String]")
         #expect(fields.first { $0.name == "status" }?.typeName == "LiveHeap.Status")
+        // The standard library's array storage behind root.tags, reached through the object's
+        // `tags` field in the target's memory, named as the process names it.
+        let root = try #require(report.sample("root"))
+        let tagsOffset = try #require(fields.first { $0.name == "tags" }?.offset)
+        let storage = try target.memory.read(UInt64.self, at: address(root.address) + UInt64(tagsOffset), what: "tags")
+        #expect(storage == address(try #require(root.tagsStorage)))
+        let storageMetadata = try target.memory.read(UInt64.self, at: storage, what: "storage header")
+        #expect(target.classMetadata(at: storageMetadata) != nil)
+        #expect(try target.typeNames(ofMetadata: [storageMetadata])[storageMetadata] == root.tagsStorageType)
+        #expect(root.tagsStorageType == "Swift._ContiguousArrayStorage<Swift.String>")
         #expect(try target.storedFields(ofClassAt: 0x10) == nil)
         #expect(try target.storedFields(ofClassAt: address(try #require(report.sample("root")).address)) == nil)
     }
@@ -78,6 +94,16 @@ struct TargetInspectorTests {
         #expect(throws: gone) { try target.storedFields(ofClassAt: metadata) }
         // The worker, asked anyway, finds no process; its failure becomes the same error.
         #expect(throws: gone) { try target.ask([.name(metadata)]) { _ in } }
+    }
+
+    @Test func missingTargetsAreOneErrorEach() throws {
+        #expect(throws: TypeLoweringError.target(.noSuchProcess(path: "process 2147483647"))) {
+            try TargetInspector(.process(.max), configuration: lowering)
+        }
+        #expect(TypeLoweringError.target(.noSuchProcess(path: "process 7")).description == "process 7: no such process")
+        #expect(throws: TypeLoweringError.target(.fileNotFound(path: "/nonexistent/core"))) {
+            try TargetInspector(.core(path: "/nonexistent/core"), configuration: lowering)
+        }
     }
 
     @Test func aWorkerThatCrashesOrHangsIsOneError() throws {

@@ -27,7 +27,9 @@ public struct SwiftClassMetadata: Sendable, Hashable {
 public struct SwiftClassRecognizer: Sendable {
     /// Every class descriptor of the target's Swift images, with the image's load address.
     public let classDescriptors: [UInt64: UInt64]
-    private let memory: TargetMemory
+    /// Every capture descriptor of the target's Swift images (`swift5_capture`), by address.
+    let captureDescriptors: [UInt64: CaptureDescriptor]
+    let memory: TargetMemory
 
     /// The bytes of `TargetClassMetadata` read (without Objective-C interop): kind, superclass,
     /// flags, instance address point, instance size, alignment mask, reserved, class size, class
@@ -73,6 +75,11 @@ public struct SwiftClassRecognizer: Sendable {
             }
         }
         classDescriptors = descriptors
+        var captures: [UInt64: CaptureDescriptor] = [:]
+        for image in memory.images {
+            for descriptor in try Self.captureDescriptors(of: image, in: memory) { captures[descriptor.address] = descriptor }
+        }
+        captureDescriptors = captures
     }
 
     /// The class metadata at `address`, or nil when it is not one (unreadable, another kind, a

@@ -70,9 +70,18 @@ extension TargetImage {
     static func resolve(_ candidate: MappedImageCandidate, in memory: some ByteReader, filePaths paths: [String])
         throws(BinaryInfoError) -> TargetImage?
     {
-        guard let segments = try? BuildID.programHeaders(from: memory, header: candidate.loadAddress),
-            let bias = BuildID.loadBias(of: segments, loadedAt: candidate.loadAddress)
-        else { return nil }
+        let segments: [ImageSegment]
+        do {
+            segments = try BuildID.programHeaders(from: memory, header: candidate.loadAddress)
+        } catch .unmapped {
+            // The target does not hold the mapping's first bytes: an image (its file is ELF) whose
+            // build id cannot be checked, or a data file, which is no image.
+            guard memory is CoreFile, paths.contains(where: isELF) else { return nil }
+            throw BinaryInfoError.imageUnverifiable(path: memory.path, image: candidate.path)
+        } catch {
+            return nil
+        }
+        guard let bias = BuildID.loadBias(of: segments, loadedAt: candidate.loadAddress) else { return nil }
         let loaded = try? BuildID.read(from: memory, segments: segments) { bias &+ $0.address }
         var mismatch: (path: String, buildID: BuildID?)?
         for path in paths {
@@ -81,9 +90,10 @@ extension TargetImage {
             else { continue }
             // The same reading as ``BuildID/read(ofFileAt:)``, on the bytes kept for the image.
             let found = try? BuildID.read(from: FileOffsetReader(bytes: bytes), segments: file.segments) { $0.offset }
-            // An image without a build id in the target is taken from the first readable file at
-            // its path: nothing else could tell two builds apart.
-            guard found == loaded, loaded != nil || path == paths.first else {
+            // An image without a build id in the target is taken from the first readable ELF file
+            // (the kernel's handle on the mapped file comes first): nothing else could tell two
+            // builds apart.
+            guard found == loaded, loaded != nil || mismatch == nil else {
                 if mismatch == nil { mismatch = (path, found) }
                 continue
             }
@@ -106,6 +116,12 @@ extension TargetImage {
                 foundPath: mismatch.path)
         }
         throw BinaryInfoError.imageMissing(path: memory.path, image: candidate.path, buildID: loaded?.description)
+    }
+
+    /// Whether the file at `path` is an ELF file (its magic).
+    private static func isELF(_ path: String) -> Bool {
+        guard let bytes = try? ImageLoader.readFile(path), bytes.count >= 4 else { return false }
+        return (try? FileOffsetReader(bytes: bytes).read(UInt32.self, at: 0, what: "magic")) == 0x464C_457F
     }
 
     /// Where to look for the file a target mapped from `path`: `first` (paths only the target's

@@ -34,6 +34,9 @@ public final class TargetMemory: ByteReader, Sendable {
     public let target: TargetSpecifier
     /// The ELF images the target had mapped, by load address, each matched to its file.
     public let images: [TargetImage]
+    /// The program the process ran: the image holding its entry point (`AT_ENTRY` of the
+    /// auxiliary vector: a core's `NT_AUXV`, a process's `/proc/PID/auxv`), when known.
+    public let executable: TargetImage?
     private let source: Source
 
     private enum Source: Sendable {
@@ -61,6 +64,7 @@ public final class TargetMemory: ByteReader, Sendable {
     public init(_ target: TargetSpecifier, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
         self.target = target
         var found: [TargetImage] = []
+        var auxiliaryVector: [AuxiliaryEntry] = []
         switch target {
         case .process(let id):
             let memory = try ProcessMemory(processID: id)
@@ -79,6 +83,7 @@ public final class TargetMemory: ByteReader, Sendable {
                 if let image = try TargetImage.resolve(candidate, in: memory, filePaths: paths) { found.append(image) }
             }
             source = .process(memory)
+            auxiliaryVector = (try? ImageLoader.readFile("/proc/\(id)/auxv")).map(Self.auxiliaryVector(of:)) ?? []
         case .core(let path):
             let core = try CoreFile(path: path)
             let mapped = core.mappedFiles.sorted { $0.start < $1.start }.map {
@@ -89,8 +94,12 @@ public final class TargetMemory: ByteReader, Sendable {
                 if let image = try TargetImage.resolve(candidate, in: core, filePaths: paths) { found.append(image) }
             }
             source = .core(core)
+            auxiliaryVector = core.auxiliaryVector
         }
-        images = found.sorted { $0.loadAddress < $1.loadAddress }
+        let sorted = found.sorted { $0.loadAddress < $1.loadAddress }
+        images = sorted
+        let entry = auxiliaryVector.first { $0.key == Self.entryKey }?.value
+        executable = entry.flatMap { entry in sorted.first { $0.addressRange.contains(entry) } }
     }
 
     /// The image whose mappings hold `address`, if any.
@@ -155,6 +164,24 @@ public final class TargetMemory: ByteReader, Sendable {
             }
             copied += piece
         }
+    }
+
+    /// `AT_ENTRY`: the program's entry point.
+    static let entryKey: UInt64 = 9
+
+    /// The (key, value) pairs of a `/proc/PID/auxv` file, up to `AT_NULL`.
+    private static func auxiliaryVector(of bytes: FileBytes) -> [AuxiliaryEntry] {
+        let reader = FileOffsetReader(bytes: bytes)
+        var entries: [AuxiliaryEntry] = []
+        var offset: UInt64 = 0
+        while offset + 16 <= UInt64(bytes.count), entries.count < 1024,
+            let key = try? reader.read(UInt64.self, at: offset, what: "auxv"), key != 0,
+            let value = try? reader.read(UInt64.self, at: offset + 8, what: "auxv")
+        {
+            entries.append(AuxiliaryEntry(key: key, value: value))
+            offset += 16
+        }
+        return entries
     }
 
     /// A mapping's path without the ` (deleted)` the kernel appends to a file removed since.

@@ -141,6 +141,33 @@ let spot = Dog(name: "Spot")
 let animal = Animal(legs: 6)
 hold([root, child, spot, animal, makeSamples(20_000), makeSamples(20_000), makeSamples(30_000)])
 
+/// A closure over one mutable local: its context is the variable's box (a fixed-size box).
+func makeCounter() -> () -> Int {
+    var count = 0
+    return {
+        count += 1
+        return count
+    }
+}
+
+/// A closure over two values: a closure context holding both.
+func makeGreeter(_ name: String, _ times: Int) -> () -> String {
+    { String(repeating: name, count: times) }
+}
+
+let counter = makeCounter()
+let greeter = makeGreeter("hi", 3)
+
+/// Closures held in a concrete struct, so that reading their words sees them as made (passed
+/// to a generic function as themselves, they would be wrapped in a reabstraction thunk).
+struct Closures {
+    var counter: () -> Int
+    var greeter: () -> String
+}
+
+/// The context object of each closure (a thick function is its code and its context).
+let contexts = unsafeBitCast(Closures(counter: counter, greeter: greeter), to: (UInt, UInt, UInt, UInt).self)
+
 pthread_mutex_lock(&lock)
 while ready < threadCount { pthread_cond_wait(&readyCondition, &lock) }
 pthread_mutex_unlock(&lock)
@@ -181,6 +208,10 @@ func storedFields(_ type: AnyObject.Type) -> (fields: [String], instanceSize: In
     return (fields, end)
 }
 
+/// The array storage object behind `root.tags` (an `Array` is one reference to it): a standard
+/// library generic class the fixture did not declare.
+let tagsStorage = unsafeBitCast(root.tags, to: AnyObject.self)
+
 /// One JSON line: the types the fixture made (count and bytes by metadata) and the sample objects.
 func report() {
     var byMetadata: [UInt: (name: String, count: Int, bytes: Int, type: AnyObject.Type)] = [:]
@@ -202,7 +233,8 @@ func report() {
     let samples = [
         "{\"name\":\"root\",\"address\":\(hex(address(root))),\"type\":\(quoted(String(reflecting: type(of: root)))),"
             + "\"id\":\(root.id),\"orderName\":\(quoted(root.name)),\"price\":\(root.price),\"paid\":\(root.paid),"
-            + "\"status\":\(quoted("\(root.status)")),\"tags\":[\(root.tags.map(quoted).joined(separator: ","))]}",
+            + "\"status\":\(quoted("\(root.status)")),\"tags\":[\(root.tags.map(quoted).joined(separator: ","))],"
+            + "\"tagsStorage\":\(hex(address(tagsStorage))),\"tagsStorageType\":\(quoted(String(reflecting: type(of: tagsStorage))))}",
         "{\"name\":\"child\",\"address\":\(hex(address(child))),\"type\":\(quoted(String(reflecting: type(of: child)))),"
             + "\"id\":\(child.id),\"orderName\":\(quoted(child.name)),\"price\":\(child.price),\"paid\":\(child.paid),"
             + "\"status\":\(quoted("\(child.status)")),\"parent\":\(hex(address(root)))}",
@@ -211,7 +243,10 @@ func report() {
     ]
     print(
         "{\"pid\":\(getpid()),\"threads\":\(threadCount + 1),\"types\":[\(types.joined(separator: ","))],"
-            + "\"samples\":[\(samples.joined(separator: ","))]}")
+            + "\"samples\":[\(samples.joined(separator: ","))],"
+            // How many values each context captures: the closures' source says so.
+            + "\"contexts\":[{\"name\":\"counter\",\"address\":\(hex(contexts.1)),\"captures\":1},"
+            + "{\"name\":\"greeter\",\"address\":\(hex(contexts.3)),\"captures\":2}]}")
     fflush(stdout)
 }
 
