@@ -24,6 +24,7 @@ final class TargetWindow {
             }
             let length = Int(min(UInt64(buffer.count), limit - address))
             try target.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), from: address, what: what())
+            target.releasePages(address: address, count: length)
             start = address
             count = length
         }
