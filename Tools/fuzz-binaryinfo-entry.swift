@@ -1,5 +1,5 @@
 // libFuzzer entry point for BinaryInfo: every input is parsed as an ELF image held in memory,
-// and as a core file.
+// and as a core file (with its glibc heap walked).
 // Built and run by Tools/fuzz-binaryinfo; a crash, trap, hang or sanitizer report is a bug.
 import BinaryInfo
 
@@ -28,6 +28,11 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
         for segment in core.segments.prefix(16) {
             _ = try? core.bytes(at: segment.address, count: 64)
             _ = try? core.bytes(at: segment.address &+ segment.memorySize &- 8, count: 16)
+        }
+        // Its glibc heap: arenas, every chunk, the free lists, the mmapped chunks.
+        if let heap = try? GlibcHeap(core: core) {
+            var chunks = 0
+            _ = try? heap.forEachChunk { _ in chunks += 1 }
         }
     }
     return 0

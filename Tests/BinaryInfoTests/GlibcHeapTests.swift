@@ -24,10 +24,14 @@ final class HeapProcess {
     static let threads = 4
 
     static let built = TargetProcess.build("heap_process", arguments: ["-pthread"])
+    /// The same fixture linked statically: glibc's malloc lives in the executable.
+    static let builtStatically = TargetProcess.build("heap_process", arguments: ["-pthread", "-static"], output: "heap_process_static")
+    let executable: String
 
-    init() throws {
+    init(statically: Bool = false) throws {
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: try Self.built.get())
+        executable = try (statically ? Self.builtStatically : Self.built).get()
+        process.executableURL = URL(fileURLWithPath: executable)
         process.standardOutput = output
         try process.run()
         var data = Data()
@@ -152,6 +156,34 @@ struct GlibcHeapTests {
         let (again, againTotals) = try walk(heap, findingTcachesFirst: true)
         #expect(Set(again.keys) == Set(chunks.keys))
         #expect(againTotals == totals)
+    }
+
+    @Test func staticallyLinkedHeapIsWhatTheProcessStates() throws {
+        let target = try HeapProcess(statically: true)
+        defer { target.finish() }
+        let heap = try GlibcHeap(processID: target.processID)
+        #expect(heap.library == target.executable)
+        #expect(heap.release == "2.36" || !heap.release.isEmpty)
+        let (chunks, totals) = try walk(heap)
+        target.check(chunks, totals)
+    }
+
+    @Test func processWithoutMallocStateIsNamed() throws {
+        // target_process links glibc dynamically; read as if libc were not there, its executable has no glibc.
+        let target = try TargetProcess()
+        defer { target.finish() }
+        let memory = try ProcessMemory(processID: target.processID)
+        var map = try MemoryMap(processID: target.processID)
+        map = MemoryMap(mappings: map.mappings.filter { !$0.name.contains("libc.so") })
+        do {
+            _ = try GlibcHeap(target: .process(memory, map))
+            Issue.record("a heap was found without a C library")
+        } catch {
+            #expect(
+                error.description
+                    == "process \(target.processID): cannot find glibc's malloc state in \(target.executable): the file on disk names no glibc release (no 'release version 2.NN' banner, no one '2.NN' version string)"
+            )
+        }
     }
 }
 

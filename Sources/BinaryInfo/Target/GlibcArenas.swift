@@ -208,6 +208,9 @@ struct GlibcArenaLocator {
                 first += (GlibcMallocLayout.alignment - (first + 16) % GlibcMallocLayout.alignment) % GlibcMallocLayout.alignment
             }
             let holdsTop = heaps.isEmpty
+            guard first + 16 <= heap + size else {
+                throw malformed("heap_info", heap, "its size 0x\(String(size, radix: 16)) leaves no room for chunks")
+            }
             if holdsTop {
                 guard fields.top >= first, fields.top + fields.topSize == heap + size else {
                     throw malformed("the top chunk", fields.top, "it does not end its heap at 0x\(String(heap + size, radix: 16))")

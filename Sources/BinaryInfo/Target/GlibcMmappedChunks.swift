@@ -18,7 +18,9 @@ extension TargetWindow {
     func mmappedChunks(in ranges: [Range<UInt64>], pageSize: UInt64 = 4096) throws(BinaryInfoError) -> [GlibcMmappedChunk] {
         var chunks: [GlibcMmappedChunk] = []
         for range in ranges {
-            var page = (range.lowerBound + pageSize - 1) & ~(pageSize - 1)
+            let (rounded, overflow) = range.lowerBound.addingReportingOverflow(pageSize - 1)
+            guard !overflow else { continue }
+            var page = rounded & ~(pageSize - 1)
             while page < range.upperBound, range.upperBound - page >= 32 {
                 let previousSize = try word(at: page, limit: range.upperBound, what: "anonymous memory")
                 let sizeField = try word(at: page + 8, limit: range.upperBound, what: "anonymous memory")
@@ -43,6 +45,7 @@ extension TargetWindow {
         var alignment: UInt64 = 32
         while alignment < size {
             // As _int_memalign: the aligned user pointer, at least MINSIZE after the chunk.
+            // mapping + size lies in the address space and alignment < size: no sum below overflows.
             var moved = ((mapping + 16 + alignment - 1) & ~(alignment - 1)) - 16
             if moved - mapping < GlibcMallocLayout.minimumChunkSize { moved += alignment }
             let offset = moved - mapping
