@@ -280,6 +280,33 @@ struct GlibcHeapCoreTests {
         let (target, core, path) = try Self.dump()
         target.finish()
         let heap = try GlibcHeap(core: core)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        // mp_.n_mmaps one higher than the mmapped chunks in memory: the count is checked, not trusted.
+        let parameters = heap.parameters
+        let countField = UInt64(Int64(parameters.sbrkBaseField) + Int64(heap.layout.mmapCountsOffsetFromSbrkBase))
+        let countWord = try core.bytes(at: countField, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        let counted = try GlibcHeap(core: Self.patched(path, core, at: countField, to: countWord + 1, name: "mmaps-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: directory.appendingPathComponent("mmaps-core").path, what: "mp_", address: parameters.sbrkBaseField,
+                detail:
+                    "it counts \(parameters.mmappedChunks + 1) mmapped chunks of \(parameters.mmappedBytes) bytes, the target's anonymous memory holds \(parameters.mmappedChunks) of \(parameters.mmappedBytes)"
+            )
+        ) { try counted.forEachChunk { _ in } }
+        // A fastbin chunk whose (protected) link leads back to itself: a loop, found, not followed.
+        let (arena, bin, chunk) = try #require(
+            heap.arenas.enumerated().lazy.compactMap { index, arena in
+                arena.fastbins.firstIndex { $0 != 0 }.map { (index, $0, arena.fastbins[$0]) }
+            }.first)
+        let looped = try GlibcHeap(
+            core: Self.patched(path, core, at: chunk + 16, to: ((chunk + 16) >> 12) ^ chunk, name: "fastbin-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: directory.appendingPathComponent("fastbin-core").path, what: "the chunk", address: chunk,
+                detail:
+                    "it appears twice on the free lists (the second time on fastbin \(bin) of the arena at 0x\(String(heap.arenas[arena].address, radix: 16))): a loop, or a chunk on two lists"
+            )
+        ) { try looped.forEachChunk { _ in } }
         // The main arena's top pointer cleared: no place in libc's .data is an arena any more.
         let main = heap.arenas[0].address
         let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("no-arena-core").path

@@ -55,7 +55,10 @@ struct GlibcFreeLists {
     }
 
     private mutating func insert(_ chunk: UInt64, list: String) throws(BinaryInfoError) {
-        guard members.insert(chunk).inserted else { throw malformed("the chunk", chunk, "it is on two free lists (\(list) and another)") }
+        guard members.insert(chunk).inserted else {
+            throw malformed(
+                "the chunk", chunk, "it appears twice on the free lists (the second time on \(list)): a loop, or a chunk on two lists")
+        }
     }
 
     /// Adds the chunks of every fastbin of `arena` (index `index`).
