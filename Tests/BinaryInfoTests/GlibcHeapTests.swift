@@ -28,10 +28,11 @@ final class HeapProcess {
     static let builtStatically = TargetProcess.build("heap_process", arguments: ["-pthread", "-static"], output: "heap_process_static")
     let executable: String
 
-    init(statically: Bool = false) throws {
+    init(statically: Bool = false, arguments: [String] = []) throws {
         let output = Pipe()
         executable = try (statically ? Self.builtStatically : Self.built).get()
         process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.standardOutput = output
         try process.run()
         var data = Data()
@@ -166,6 +167,35 @@ struct GlibcHeapTests {
         #expect(heap.release == "2.36" || !heap.release.isEmpty)
         let (chunks, totals) = try walk(heap)
         target.check(chunks, totals)
+    }
+
+    @Test func heapThatChangesWhileReadGivesAWalkOrAnError() throws {
+        // Every thread allocates and frees without end: each walk ends, with chunks or with one
+        // error about the heap (never a crash, a hang, or an error of another kind).
+        let target = try HeapProcess(arguments: ["churn"])
+        defer { target.finish() }
+        let path = "process \(target.processID)"
+        var walks = 0
+        var errors: [BinaryInfoError] = []
+        for _ in 0..<20 {
+            do {
+                let heap = try GlibcHeap(processID: target.processID)
+                _ = try heap.forEachChunk { _ in }
+                walks += 1
+            } catch {
+                errors.append(error)
+            }
+        }
+        let unexpected = errors.filter {
+            switch $0 {
+            case .malformedHeap(let errorPath, _, _, _), .unmapped(let errorPath, _, _, _), .mallocStateNotFound(let errorPath, _, _):
+                return errorPath != path
+            default:
+                return true
+            }
+        }
+        #expect(unexpected.isEmpty, "\(unexpected.prefix(3).map(\.description))")
+        #expect(walks + errors.count == 20)
     }
 
     @Test func processWithoutMallocStateIsNamed() throws {
@@ -307,18 +337,24 @@ struct GlibcHeapCoreTests {
                     "it appears twice on the free lists (the second time on fastbin \(bin) of the arena at 0x\(String(heap.arenas[arena].address, radix: 16))): a loop, or a chunk on two lists"
             )
         ) { try looped.forEachChunk { _ in } }
-        // The main arena's top pointer cleared: no place in libc's .data is an arena any more.
+        // The main arena's top pointer cleared: the one place with an arena's bins is named with what is wrong.
         let main = heap.arenas[0].address
-        let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("no-arena-core").path
         let cleared = try Self.patched(path, core, at: main + heap.layout.topOffset, to: 0, name: "no-arena-core")
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: directory.appendingPathComponent("no-arena-core").path, what: "the arena", address: main,
+                detail: "its top chunk 0x0 is not an aligned chunk in writable memory")
+        ) { try GlibcHeap(core: cleared) }
+        // Its bins cleared too: no place in libc's .data has an arena's shape, and none is guessed.
+        let patched = try Self.patched(cleared.path, cleared, at: main + heap.layout.binsOffset, to: 0, name: "no-bins-core")
         do {
-            _ = try GlibcHeap(core: cleared)
-            Issue.record("a main arena was found without its top chunk")
+            _ = try GlibcHeap(core: patched)
+            Issue.record("a main arena was found without its bins")
         } catch {
             #expect(
-                error.description.hasPrefix(
-                    "\(name): cannot find glibc's malloc state in \(heap.library): no struct malloc_state in its .data has empty bins pointing to themselves, a top chunk and a closed arena list (has the program called malloc yet?); the nearest candidate at 0x\(String(main, radix: 16)): malformed malloc heap: the arena at 0x\(String(main, radix: 16)): its top chunk 0x0 is not an aligned chunk in writable memory"
-                ))
+                error.description
+                    == "\(patched.path): cannot find glibc's malloc state in \(heap.library): no struct malloc_state in its .data has empty bins pointing to themselves (has the program called malloc yet?)"
+            )
         }
     }
 }

@@ -72,7 +72,8 @@ struct GlibcFreeLists {
             var count: UInt64 = 0
             while chunk != 0 {
                 guard self.arena(holding: chunk) == index else {
-                    throw malformed(list, arena.address, "its chunk 0x\(String(chunk, radix: 16)) is not in the arena's heaps")
+                    throw malformed(
+                        "fastbin \(bin) of the arena", arena.address, "its chunk 0x\(String(chunk, radix: 16)) is not in the arena's heaps")
                 }
                 let header = try target.bytes(at: chunk + 8, count: 16, what: "a fastbin chunk")
                 let (sizeField, link) = header.withUnsafeBytes {
@@ -85,7 +86,9 @@ struct GlibcFreeLists {
                 try insert(chunk, list: list)
                 fastbinCount += 1
                 count += 1
-                guard count <= limit else { throw malformed(list, arena.address, "it is longer than the arena has chunks (a loop)") }
+                guard count <= limit else {
+                    throw malformed("fastbin \(bin) of the arena", arena.address, "it is longer than the arena has chunks (a loop)")
+                }
                 chunk = layout.reveal(link, storedAt: chunk + 16)
             }
         }
