@@ -22,20 +22,23 @@ public struct HeapTotals: Sendable, Hashable {
         public var heapBytes: UInt64
         /// How many heaps it has (1 for the main arena's `sbrk` area).
         public var heaps: Int
-        /// Its chunks in use, and their usable bytes.
+        /// Its chunks in use.
         public var chunksInUse: Int
+        /// Their usable bytes (the sum of their ``HeapChunk/usableSize``).
         public var bytesInUse: UInt64
     }
 
     /// The arenas, the main arena first.
     public var arenas: [Arena]
-    /// The mmapped chunks in use, and their mappings' bytes (`mp_.mmapped_mem`).
+    /// The mmapped chunks in use.
     public var mmappedChunks: Int
+    /// Their mappings' bytes, as `mp_.mmapped_mem` counts them.
     public var mmappedBytes: UInt64
     /// The threads' tcaches found.
     public var tcaches: Int
-    /// The free chunks on the arenas' fastbins, and on the tcaches.
+    /// The free chunks on the arenas' fastbins.
     public var fastbinChunks: Int
+    /// The free chunks on the threads' tcaches.
     public var tcacheChunks: Int
 }
 
