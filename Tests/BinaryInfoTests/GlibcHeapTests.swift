@@ -35,14 +35,7 @@ final class HeapProcess {
         process.arguments = arguments
         process.standardOutput = output
         try process.run()
-        var data = Data()
-        let end = Data("\nend\n".utf8)
-        while !data.suffix(end.count).elementsEqual(end) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            data.append(chunk)
-        }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = Self.readUntilEnd(output)
         var processID: Int32?
         var live: [UInt64: (UInt64, UInt64, UInt64)] = [:]
         var freed: Set<UInt64> = []
@@ -95,6 +88,18 @@ final class HeapProcess {
         arenaHeaps = heaps
         fastbinChunks = fast
         (mmappedChunks, mmappedBytes) = mmap
+    }
+
+    /// What a fixture printed up to its closing `end` line (or until it closed its output).
+    static func readUntilEnd(_ output: Pipe) -> String {
+        var data = Data()
+        let end = Data("\nend\n".utf8)
+        while !data.suffix(end.count).elementsEqual(end) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Ends it with SIGKILL (see ``TargetProcess/finish()``) and waits for it to exit.
@@ -362,5 +367,50 @@ struct GlibcHeapCoreTests {
                     == "\(patched.path): cannot find glibc's malloc state in \(heap.library): no struct malloc_state in its .data has empty bins pointing to themselves (has the program called malloc yet?)"
             )
         }
+    }
+}
+
+@Suite("glibc heap walk of a Swift process: objects by their metadata pointer")
+struct SwiftHeapObjectTests {
+    static let built: Result<String, FixtureError> = Result {
+        let directory = ScratchDirectory.path(named: "heap-objects")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let output = directory + "/heap_objects"
+        try FixtureToolchain.run(
+            FixtureToolchain.swiftc, ["-O", FixtureToolchain.fixturesDirectory + "/HeapObjects/main.swift", "-o", output], in: directory)
+        return output
+    }.mapError { $0 as? FixtureError ?? FixtureError(message: "\($0)") }
+
+    @Test(.enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))
+    func objectsAreCountedByTheirMetadata() throws {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: try Self.built.get())
+        process.standardOutput = output
+        try process.run()
+        let text = HeapProcess.readUntilEnd(output)
+        var processID: Int32 = 0
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        var expected: [UInt64: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.first == "pid" { processID = Int32(fields[1]) ?? 0 }
+            if fields.first == "type" { expected[UInt64(fields[1])!] = Int(fields[2])! }
+        }
+        try #require(processID > 0 && expected.count == 2, "heap_objects printed \(text.prefix(200))")
+        // Every live object counted once by the metadata pointer it starts with, the freed ones not at all.
+        func counts(_ heap: GlibcHeap) throws -> [UInt64: Int] {
+            var counts: [UInt64: Int] = [:]
+            _ = try heap.forEachChunk { chunk in
+                if expected[chunk.firstWord] != nil { counts[chunk.firstWord, default: 0] += 1 }
+            }
+            return counts
+        }
+        #expect(try counts(GlibcHeap(processID: processID)) == expected)
+        let core = try CoreFileTests.dump(processID: processID)
+        #expect(try counts(GlibcHeap(core: CoreFile(path: core))) == expected)
     }
 }
