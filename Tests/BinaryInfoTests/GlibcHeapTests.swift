@@ -209,6 +209,13 @@ struct GlibcHeapTests {
         #expect(walks + errors.count == 20)
     }
 
+    @Test func processThatExitsDuringTheReadIsNamed() throws {
+        let target = try HeapProcess()
+        let heap = try GlibcHeap(processID: target.processID)
+        target.finish()
+        #expect(throws: BinaryInfoError.processExited(path: "process \(target.processID)")) { try heap.forEachChunk { _ in } }
+    }
+
     @Test func processWithoutMallocStateIsNamed() throws {
         // target_process links glibc dynamically; read as if libc were not there, its executable has no glibc.
         let target = try TargetProcess()
