@@ -25,7 +25,9 @@ import Musl
 /// counted against `mp_`'s `n_mmaps` and `mmapped_mem`, so a chunk missed or made up is an error.
 ///
 /// glibc 2.26 through 2.41 on 64-bit Linux; other releases are refused with
-/// ``BinaryInfoError/mallocStateNotFound(path:library:detail:)``.
+/// ``BinaryInfoError/mallocStateNotFound(path:library:detail:)``. Only glibc's allocator is
+/// read: the blocks of an allocator that replaces `malloc` (jemalloc, tcmalloc) are not seen.
+/// A process's mappings are read when the heap is opened: open it again for a later walk.
 ///
 /// ```swift
 /// let heap = try GlibcHeap(processID: pid)
