@@ -216,6 +216,32 @@ struct GlibcHeapTests {
         #expect(throws: BinaryInfoError.processExited(path: "process \(target.processID)")) { try heap.forEachChunk { _ in } }
     }
 
+    @Test func libraryThatDiffersFromTheLoadedOneIsRefused() throws {
+        // The process's libc named by a copy on disk whose first page differs (one byte of the
+        // ELF header's padding): as after an upgrade replaced the file, or another machine's copy.
+        let target = try TargetProcess()
+        defer { target.finish() }
+        let map = try MemoryMap(processID: target.processID)
+        let library = try #require(map.mappings.first { $0.name.hasSuffix("/libc.so.6") }?.name)
+        let directory = ScratchDirectory.path(named: "heap-libraries")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/libc.so.6"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        bytes[12] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: copy))
+        let renamed = MemoryMap(
+            mappings: map.mappings.map {
+                var mapping = $0
+                if mapping.name == library { mapping.name = copy }
+                return mapping
+            })
+        #expect(
+            throws: BinaryInfoError.mallocStateNotFound(
+                path: "process \(target.processID)", library: copy,
+                detail: "the file on disk is not the one the target loaded (their first pages differ)")
+        ) { try GlibcHeap(target: .process(ProcessMemory(processID: target.processID), renamed)) }
+    }
+
     @Test func processWithoutMallocStateIsNamed() throws {
         // target_process links glibc dynamically; read as if libc were not there, its executable has no glibc.
         let target = try TargetProcess()

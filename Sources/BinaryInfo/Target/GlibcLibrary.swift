@@ -42,6 +42,16 @@ struct GlibcLibrary {
     private init(path: String, in target: MemoryTarget, regions: [TargetRegion]) throws(BinaryInfoError) {
         func notFound(_ detail: String) -> BinaryInfoError { .mallocStateNotFound(path: target.path, library: path, detail: detail) }
         let bytes = try ImageLoader.readFile(path)
+        // The file's first page as the target mapped it (ELF header, program headers, build id):
+        // a different file at the path (an upgraded library, another machine's) differs there.
+        if let mapping = regions.first(where: { $0.filePath == path && $0.fileOffset == 0 }) {
+            let count = Int(min(UInt64(bytes.count), mapping.end - mapping.start, 4096))
+            if let loaded = try? target.bytes(at: mapping.start, count: count, what: "the library's first page"),
+                !loaded.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<count]))
+            {
+                throw notFound("the file on disk is not the one the target loaded (their first pages differ)")
+            }
+        }
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
         let release = GlibcMallocLayout.release(of: UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<bytes.count]))
         guard let release else {
