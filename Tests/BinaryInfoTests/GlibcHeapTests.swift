@@ -144,10 +144,10 @@ let hostGlibcRelease: String? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "g
 }
 
 /// Every chunk a walk reports, by user address (a chunk reported twice is an issue).
-func walk(_ heap: GlibcHeap, findingTcachesFirst: Bool = false) throws -> (chunks: [UInt64: HeapChunk], totals: HeapTotals) {
+func walk(_ heap: GlibcHeap, longWay: Bool = false) throws -> (chunks: [UInt64: HeapChunk], totals: HeapTotals) {
     var chunks: [UInt64: HeapChunk] = [:]
     var repeated = 0
-    let totals = try heap.forEachChunk(findingTcachesFirst: findingTcachesFirst) { chunk in
+    let totals = try heap.forEachChunk(findingTcachesFirst: longWay, checkingEveryPage: longWay) { chunk in
         if chunks.updateValue(chunk, forKey: chunk.address) != nil { repeated += 1 }
     }
     #expect(repeated == 0)
@@ -164,8 +164,8 @@ struct GlibcHeapTests {
         #expect(heap.library.hasSuffix("/libc.so.6"))
         let (chunks, totals) = try walk(heap)
         target.check(chunks, totals)
-        // Finding every tcache by a first walk gives the same chunks.
-        let (again, againTotals) = try walk(heap, findingTcachesFirst: true)
+        // Finding every tcache by a first walk, and mmapped chunks at every page, gives the same chunks.
+        let (again, againTotals) = try walk(heap, longWay: true)
         #expect(Set(again.keys) == Set(chunks.keys))
         #expect(againTotals == totals)
     }
@@ -340,7 +340,7 @@ struct GlibcHeapCoreTests {
         let tooMany = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word + ((8 - count) << shift), name: "damaged-core"))
         for findingTcachesFirst in [false, true] {
             do {
-                _ = try tooMany.forEachChunk(findingTcachesFirst: findingTcachesFirst) { _ in }
+                _ = try tooMany.forEachChunk(findingTcachesFirst: findingTcachesFirst, checkingEveryPage: false) { _ in }
                 Issue.record("a tcache that fails its checks was ignored")
             } catch {
                 #expect(

@@ -51,15 +51,24 @@ extension GlibcHeap {
     ///   list or the mmapped chunks' count do not fit glibc's invariants (chunks already passed to
     ///   `body` are then not the whole heap); a read error of the target.
     public func forEachChunk(_ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
-        try forEachChunk(findingTcachesFirst: false, body)
+        try forEachChunk(findingTcachesFirst: false, checkingEveryPage: false, body)
     }
 
-    /// As ``forEachChunk(_:)``; `findingTcachesFirst` walks the heaps once more beforehand to find
-    /// every tcache, as the walk does when no tcache with entries is at the start of an arena.
-    func forEachChunk(findingTcachesFirst: Bool, _ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
+    /// As ``forEachChunk(_:)``, taking the longer way on purpose: `findingTcachesFirst` walks the
+    /// heaps once more beforehand to find every tcache (as the walk does when no tcache with
+    /// entries starts an arena), `checkingEveryPage` looks for mmapped chunks at every page (as it
+    /// does when the mappings' starts do not hold what `mp_` counts).
+    func forEachChunk(findingTcachesFirst: Bool, checkingEveryPage: Bool, _ body: (HeapChunk) -> Void) throws(BinaryInfoError)
+        -> HeapTotals
+    {
         let window = TargetWindow(target: target)
-        let mmapped = try window.mmappedChunks(in: mmapRanges)
-        let mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
+        // The mappings' starts first; every page only when they do not hold what mp_ counts.
+        var mmapped = try window.mmappedChunks(in: mmapRanges, everyPage: checkingEveryPage)
+        var mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
+        if UInt64(mmapped.count) != parameters.mmappedChunks || mappedBytes != parameters.mmappedBytes {
+            mmapped = try window.mmappedChunks(in: mmapRanges, everyPage: true)
+            mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
+        }
         guard UInt64(mmapped.count) == parameters.mmappedChunks, mappedBytes == parameters.mmappedBytes else {
             throw BinaryInfoError.malformedHeap(
                 path: target.path, what: "mp_", address: parameters.sbrkBaseField,
