@@ -1,3 +1,5 @@
+import Algorithms
+
 /// One allocation in use in a target's glibc heap.
 public struct HeapChunk: Sendable, Hashable {
     /// The address `malloc` returned for it.
@@ -110,13 +112,18 @@ extension GlibcHeap {
         var seenFree: Set<UInt64> = []
         var candidates: [UInt64] = []
         var suspects: [(chunk: GlibcChunkRecord, arena: Int)] = []
+        // The walk meets chunks in address order: a cursor over the sorted free-list entries
+        // answers "is it on a list" with a comparison, not a hash lookup per chunk.
+        let members = lists.members.sorted()
         for (index, arena) in arenas.enumerated() {
             var arenaTotals = HeapTotals.Arena(
                 address: arena.address, heapBytes: arena.systemMemory, heaps: arena.heaps.count, chunksInUse: 0, bytesInUse: 0)
             for heap in arena.heaps {
+                var member = members.partitioningIndex { $0 >= heap.firstChunk }
                 _ = try window.walk(heap) { chunk throws(BinaryInfoError) in
+                    while member < members.count, members[member] < chunk.address { member += 1 }
                     guard chunk.markedInUse else { return }
-                    if lists.members.contains(chunk.address) {
+                    if member < members.count, members[member] == chunk.address {
                         seenFree.insert(chunk.address)
                         return
                     }
