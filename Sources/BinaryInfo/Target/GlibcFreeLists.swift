@@ -12,9 +12,9 @@ import Algorithms
 /// then verified in full: each chain has exactly its count of entries, each a chunk of the bin's
 /// size in a heap, each with the key glibc stores in freed entries (from 2.34 one value shared
 /// by every entry of every tcache), ending in a null link. A candidate whose bins pass but whose
-/// chains do not verify is an error, never skipped; a candidate whose bins fail is remembered, and
-/// the walk stops with an error when one of its bins starts with a chunk holding `tcache_key`
-/// (a freed tcache entry of a tcache that does not verify).
+/// chains do not verify is an error, never skipped; a candidate whose bins fail but whose counts
+/// are all small is remembered, and the walk stops with an error when one of its bins starts
+/// with a chunk holding `tcache_key` (a freed tcache entry of a tcache that does not verify).
 struct GlibcFreeLists {
     let target: MemoryTarget
     let layout: GlibcMallocLayout
@@ -115,8 +115,10 @@ struct GlibcFreeLists {
                 )
             }
         }
+        // A candidate that fails but whose counts are small is remembered as a damaged tcache;
+        // other data (an array of pointers, a buffer) reads as counts in the thousands.
         defer {
-            if !tcaches.contains(chunk) {
+            if !tcaches.contains(chunk), bins.allSatisfy({ $0.count <= UInt64(UInt8.max) }) {
                 for bin in bins where bin.first >= 16 { rejectedBinHeads[bin.first - 16] = chunk }
             }
         }
