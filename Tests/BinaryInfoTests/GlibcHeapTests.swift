@@ -24,20 +24,18 @@ final class HeapProcess {
     static let threads = 4
 
     static let built = TargetProcess.build("heap_process", arguments: ["-pthread"])
+    /// The same fixture linked statically: glibc's malloc lives in the executable.
+    static let builtStatically = TargetProcess.build("heap_process", arguments: ["-pthread", "-static"], output: "heap_process_static")
+    let executable: String
 
-    init() throws {
+    init(statically: Bool = false, arguments: [String] = []) throws {
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: try Self.built.get())
+        executable = try (statically ? Self.builtStatically : Self.built).get()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.standardOutput = output
         try process.run()
-        var data = Data()
-        let end = Data("\nend\n".utf8)
-        while !data.suffix(end.count).elementsEqual(end) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            data.append(chunk)
-        }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = Self.readUntilEnd(output)
         var processID: Int32?
         var live: [UInt64: (UInt64, UInt64, UInt64)] = [:]
         var freed: Set<UInt64> = []
@@ -92,6 +90,18 @@ final class HeapProcess {
         (mmappedChunks, mmappedBytes) = mmap
     }
 
+    /// What a fixture printed up to its closing `end` line (or until it closed its output).
+    static func readUntilEnd(_ output: Pipe) -> String {
+        var data = Data()
+        let end = Data("\nend\n".utf8)
+        while !data.suffix(end.count).elementsEqual(end) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Ends it with SIGKILL (see ``TargetProcess/finish()``) and waits for it to exit.
     func finish() {
         if process.isRunning { kill(processID, SIGKILL) }
@@ -127,11 +137,17 @@ final class HeapProcess {
     }
 }
 
+/// This process's glibc release (`gnu_get_libc_version`, looked up: Glibc's module leaves it
+/// out), which the fixture processes share.
+let hostGlibcRelease: String? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "gnu_get_libc_version").map {
+    String(cString: unsafeBitCast($0, to: (@convention(c) () -> UnsafePointer<CChar>).self)())
+}
+
 /// Every chunk a walk reports, by user address (a chunk reported twice is an issue).
-func walk(_ heap: GlibcHeap, findingTcachesFirst: Bool = false) throws -> (chunks: [UInt64: HeapChunk], totals: HeapTotals) {
+func walk(_ heap: GlibcHeap, longWay: Bool = false) throws -> (chunks: [UInt64: HeapChunk], totals: HeapTotals) {
     var chunks: [UInt64: HeapChunk] = [:]
     var repeated = 0
-    let totals = try heap.forEachChunk(findingTcachesFirst: findingTcachesFirst) { chunk in
+    let totals = try heap.forEachChunk(findingTcachesFirst: longWay, checkingEveryPage: longWay) { chunk in
         if chunks.updateValue(chunk, forKey: chunk.address) != nil { repeated += 1 }
     }
     #expect(repeated == 0)
@@ -144,14 +160,104 @@ struct GlibcHeapTests {
         let target = try HeapProcess()
         defer { target.finish() }
         let heap = try GlibcHeap(processID: target.processID)
-        #expect(heap.release == "2.36" || !heap.release.isEmpty)
-        #expect(heap.library.contains("libc"))
+        #expect(heap.release == hostGlibcRelease)
+        #expect(heap.library.hasSuffix("/libc.so.6"))
         let (chunks, totals) = try walk(heap)
         target.check(chunks, totals)
-        // Finding every tcache by a first walk gives the same chunks.
-        let (again, againTotals) = try walk(heap, findingTcachesFirst: true)
+        // Finding every tcache by a first walk, and mmapped chunks at every page, gives the same chunks.
+        let (again, againTotals) = try walk(heap, longWay: true)
         #expect(Set(again.keys) == Set(chunks.keys))
         #expect(againTotals == totals)
+    }
+
+    @Test func staticallyLinkedHeapIsWhatTheProcessStates() throws {
+        let target = try HeapProcess(statically: true)
+        defer { target.finish() }
+        let heap = try GlibcHeap(processID: target.processID)
+        #expect(heap.library == target.executable)
+        #expect(heap.release == hostGlibcRelease)
+        let (chunks, totals) = try walk(heap)
+        target.check(chunks, totals)
+    }
+
+    @Test func heapThatChangesWhileReadGivesAWalkOrAnError() throws {
+        // Every thread allocates and frees without end: each walk ends, with chunks or with one
+        // error about the heap (never a crash, a hang, or an error of another kind).
+        let target = try HeapProcess(arguments: ["churn"])
+        defer { target.finish() }
+        let path = "process \(target.processID)"
+        var walks = 0
+        var errors: [BinaryInfoError] = []
+        for _ in 0..<20 {
+            do {
+                let heap = try GlibcHeap(processID: target.processID)
+                _ = try heap.forEachChunk { _ in }
+                walks += 1
+            } catch {
+                errors.append(error)
+            }
+        }
+        let unexpected = errors.filter {
+            switch $0 {
+            case .malformedHeap(let errorPath, _, _, _), .unmapped(let errorPath, _, _, _), .mallocStateNotFound(let errorPath, _, _):
+                return errorPath != path
+            default:
+                return true
+            }
+        }
+        #expect(unexpected.isEmpty, "\(unexpected.prefix(3).map(\.description))")
+        #expect(walks + errors.count == 20)
+    }
+
+    @Test func processThatExitsDuringTheReadIsNamed() throws {
+        let target = try HeapProcess()
+        let heap = try GlibcHeap(processID: target.processID)
+        target.finish()
+        #expect(throws: BinaryInfoError.processExited(path: "process \(target.processID)")) { try heap.forEachChunk { _ in } }
+    }
+
+    @Test func libraryThatDiffersFromTheLoadedOneIsRefused() throws {
+        // The process's libc named by a copy on disk whose first page differs (one byte of the
+        // ELF header's padding): as after an upgrade replaced the file, or another machine's copy.
+        let target = try TargetProcess()
+        defer { target.finish() }
+        let map = try MemoryMap(processID: target.processID)
+        let library = try #require(map.mappings.first { $0.name.hasSuffix("/libc.so.6") }?.name)
+        let directory = ScratchDirectory.path(named: "heap-libraries")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/libc.so.6"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        bytes[12] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: copy))
+        let renamed = MemoryMap(
+            mappings: map.mappings.map {
+                var mapping = $0
+                if mapping.name == library { mapping.name = copy }
+                return mapping
+            })
+        #expect(
+            throws: BinaryInfoError.mallocStateNotFound(
+                path: "process \(target.processID)", library: copy,
+                detail: "the file on disk is not the one the target loaded (their first pages differ)")
+        ) { try GlibcHeap(target: .process(ProcessMemory(processID: target.processID), renamed)) }
+    }
+
+    @Test func processWithoutMallocStateIsNamed() throws {
+        // target_process links glibc dynamically; read as if libc were not there, its executable has no glibc.
+        let target = try TargetProcess()
+        defer { target.finish() }
+        let memory = try ProcessMemory(processID: target.processID)
+        var map = try MemoryMap(processID: target.processID)
+        map = MemoryMap(mappings: map.mappings.filter { !$0.name.contains("libc.so") })
+        do {
+            _ = try GlibcHeap(target: .process(memory, map))
+            Issue.record("a heap was found without a C library")
+        } catch {
+            #expect(
+                error.description
+                    == "process \(target.processID): cannot find glibc's malloc state in \(target.executable): the file on disk names no glibc release (no 'release version 2.NN' banner, no one '2.NN' version string)"
+            )
+        }
     }
 }
 
@@ -234,7 +340,7 @@ struct GlibcHeapCoreTests {
         let tooMany = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word + ((8 - count) << shift), name: "damaged-core"))
         for findingTcachesFirst in [false, true] {
             do {
-                _ = try tooMany.forEachChunk(findingTcachesFirst: findingTcachesFirst) { _ in }
+                _ = try tooMany.forEachChunk(findingTcachesFirst: findingTcachesFirst, checkingEveryPage: false) { _ in }
                 Issue.record("a tcache that fails its checks was ignored")
             } catch {
                 #expect(
@@ -248,18 +354,96 @@ struct GlibcHeapCoreTests {
         let (target, core, path) = try Self.dump()
         target.finish()
         let heap = try GlibcHeap(core: core)
-        // The main arena's top pointer cleared: no place in libc's .data is an arena any more.
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        // mp_.n_mmaps one higher than the mmapped chunks in memory: the count is checked, not trusted.
+        let parameters = heap.parameters
+        let countField = UInt64(Int64(parameters.sbrkBaseField) + Int64(heap.layout.mmapCountsOffsetFromSbrkBase))
+        let countWord = try core.bytes(at: countField, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        let counted = try GlibcHeap(core: Self.patched(path, core, at: countField, to: countWord + 1, name: "mmaps-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: directory.appendingPathComponent("mmaps-core").path, what: "mp_", address: parameters.sbrkBaseField,
+                detail:
+                    "it counts \(parameters.mmappedChunks + 1) mmapped chunks of \(parameters.mmappedBytes) bytes, the target's anonymous memory holds \(parameters.mmappedChunks) of \(parameters.mmappedBytes)"
+            )
+        ) { try counted.forEachChunk { _ in } }
+        // A fastbin chunk whose (protected) link leads back to itself: a loop, found, not followed.
+        let (arena, bin, chunk) = try #require(
+            heap.arenas.enumerated().lazy.compactMap { index, arena in
+                arena.fastbins.firstIndex { $0 != 0 }.map { (index, $0, arena.fastbins[$0]) }
+            }.first)
+        let looped = try GlibcHeap(
+            core: Self.patched(path, core, at: chunk + 16, to: ((chunk + 16) >> 12) ^ chunk, name: "fastbin-core"))
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: directory.appendingPathComponent("fastbin-core").path, what: "the chunk", address: chunk,
+                detail:
+                    "it appears twice on the free lists (the second time on fastbin \(bin) of the arena at 0x\(String(heap.arenas[arena].address, radix: 16))): a loop, or a chunk on two lists"
+            )
+        ) { try looped.forEachChunk { _ in } }
+        // The main arena's top pointer cleared: the one place with an arena's bins is named with what is wrong.
         let main = heap.arenas[0].address
-        let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("no-arena-core").path
         let cleared = try Self.patched(path, core, at: main + heap.layout.topOffset, to: 0, name: "no-arena-core")
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: directory.appendingPathComponent("no-arena-core").path, what: "the arena", address: main,
+                detail: "its top chunk 0x0 is not an aligned chunk in writable memory")
+        ) { try GlibcHeap(core: cleared) }
+        // Its bins cleared too: no place in libc's .data has an arena's shape, and none is guessed.
+        let patched = try Self.patched(cleared.path, cleared, at: main + heap.layout.binsOffset, to: 0, name: "no-bins-core")
         do {
-            _ = try GlibcHeap(core: cleared)
-            Issue.record("a main arena was found without its top chunk")
+            _ = try GlibcHeap(core: patched)
+            Issue.record("a main arena was found without its bins")
         } catch {
             #expect(
-                error.description.hasPrefix(
-                    "\(name): cannot find glibc's malloc state in \(heap.library): no struct malloc_state in its .data has empty bins pointing to themselves, a top chunk and a closed arena list (has the program called malloc yet?); the nearest candidate at 0x\(String(main, radix: 16)): malformed malloc heap: the arena at 0x\(String(main, radix: 16)): its top chunk 0x0 is not an aligned chunk in writable memory"
-                ))
+                error.description
+                    == "\(patched.path): cannot find glibc's malloc state in \(heap.library): no struct malloc_state in its .data has empty bins pointing to themselves (has the program called malloc yet?)"
+            )
         }
+    }
+}
+
+@Suite("glibc heap walk of a Swift process: objects by their metadata pointer")
+struct SwiftHeapObjectTests {
+    static let built: Result<String, FixtureError> = Result {
+        let directory = ScratchDirectory.path(named: "heap-objects")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let output = directory + "/heap_objects"
+        try FixtureToolchain.run(
+            FixtureToolchain.swiftc, ["-O", FixtureToolchain.fixturesDirectory + "/HeapObjects/main.swift", "-o", output], in: directory)
+        return output
+    }.mapError { $0 as? FixtureError ?? FixtureError(message: "\($0)") }
+
+    @Test(.enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))
+    func objectsAreCountedByTheirMetadata() throws {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: try Self.built.get())
+        process.standardOutput = output
+        try process.run()
+        let text = HeapProcess.readUntilEnd(output)
+        var processID: Int32 = 0
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        var expected: [UInt64: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.first == "pid" { processID = Int32(fields[1]) ?? 0 }
+            if fields.first == "type" { expected[UInt64(fields[1])!] = Int(fields[2])! }
+        }
+        try #require(processID > 0 && expected.count == 2, "heap_objects printed \(text.prefix(200))")
+        // Every live object counted once by the metadata pointer it starts with, the freed ones not at all.
+        func counts(_ heap: GlibcHeap) throws -> [UInt64: Int] {
+            var counts: [UInt64: Int] = [:]
+            _ = try heap.forEachChunk { chunk in
+                if expected[chunk.firstWord] != nil { counts[chunk.firstWord, default: 0] += 1 }
+            }
+            return counts
+        }
+        #expect(try counts(GlibcHeap(processID: processID)) == expected)
+        let core = try CoreFileTests.dump(processID: processID)
+        #expect(try counts(GlibcHeap(core: CoreFile(path: core))) == expected)
     }
 }

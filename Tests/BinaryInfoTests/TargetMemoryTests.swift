@@ -16,13 +16,14 @@ final class TargetProcess {
 
     static let built = build("target_process")
 
-    /// Compiles `Fixtures/NAME.c` with the toolchain's clang into a scratch directory.
-    static func build(_ name: String, arguments: [String] = []) -> Result<String, FixtureError> {
+    /// Compiles `Fixtures/NAME.c` with the toolchain's clang into a scratch directory, as
+    /// `output` (default NAME).
+    static func build(_ name: String, arguments: [String] = [], output: String? = nil) -> Result<String, FixtureError> {
         Result {
             let directory = ScratchDirectory.path(named: name.replacingOccurrences(of: "_", with: "-"))
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let clang = URL(fileURLWithPath: FixtureToolchain.swiftc).deletingLastPathComponent().appendingPathComponent("clang").path
-            let output = directory + "/" + name
+            let output = directory + "/" + (output ?? name)
             try FixtureToolchain.run(
                 clang, ["-O1", "-g0"] + arguments + ["-o", output, FixtureToolchain.fixturesDirectory + "/\(name).c"], in: directory)
             return output

@@ -116,6 +116,20 @@ public struct CoreFile: Sendable {
     }
 }
 
+extension CoreFile {
+    /// Lets the system drop this process's resident copy of the core's bytes of the memory
+    /// range at `address` (a reader that copied them and is done: a heap walk's window), so that
+    /// reading a core of any size does not keep it resident. Reads afterwards give the same bytes.
+    func releasePages(address: UInt64, count: Int) {
+        let end = address &+ UInt64(count)
+        for segment in segments where segment.address < end && address < segment.address &+ segment.fileSize {
+            let first = max(address, segment.address) - segment.address
+            let last = min(end, segment.address + segment.fileSize) - segment.address
+            bytes.releasePages(in: (segment.offset + first)..<(segment.offset + last))
+        }
+    }
+}
+
 extension CoreFile: ByteReader {
     /// Copies `destination.count` bytes of the target's memory at `address` (see ``ByteReader``).
     public func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)

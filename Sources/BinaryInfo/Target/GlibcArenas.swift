@@ -60,7 +60,7 @@ struct GlibcArenaLocator {
     /// The main arena in `data` (the C library's `.data` as the target holds it, at `dataAddress`).
     func mainArena(in data: [UInt8], at dataAddress: UInt64) throws(BinaryInfoError) -> [GlibcArenaState] {
         var found: [[GlibcArenaState]] = []
-        var rejections: [String] = []
+        var rejections: [BinaryInfoError] = []
         let size = Int(layout.arenaSize)
         guard data.count >= size else { throw notFound("its .data (\(data.count) bytes) is smaller than a struct malloc_state") }
         for offset in stride(from: 0, through: data.count - size, by: 8) {
@@ -72,15 +72,18 @@ struct GlibcArenaLocator {
             do {
                 found.append(try arenas(startingAt: candidate))
             } catch {
-                rejections.append("0x\(String(candidate, radix: 16)): \(error.problem)")
+                rejections.append(error)
             }
         }
         guard found.count == 1, let arenas = found.first else {
             if found.isEmpty {
-                let reason = rejections.first.map { "; the nearest candidate at \($0)" } ?? ""
+                // One place with an arena's bins whose heap does not verify: that arena's heap is the problem.
+                if rejections.count == 1, let only = rejections.first { throw only }
+                let reasons = rejections.map(\.problem).joined(separator: "; ")
                 throw notFound(
-                    "no struct malloc_state in its .data has empty bins pointing to themselves, a top chunk and a closed arena list (has the program called malloc yet?)\(reason)"
-                )
+                    rejections.isEmpty
+                        ? "no struct malloc_state in its .data has empty bins pointing to themselves (has the program called malloc yet?)"
+                        : "\(rejections.count) places in its .data have an arena's bins, none a heap that verifies: \(reasons)")
             }
             throw notFound(
                 "\(found.count) places in its .data look like the main arena (\(found.map { "0x\(String($0[0].address, radix: 16))" }.joined(separator: ", ")))"
@@ -208,6 +211,9 @@ struct GlibcArenaLocator {
                 first += (GlibcMallocLayout.alignment - (first + 16) % GlibcMallocLayout.alignment) % GlibcMallocLayout.alignment
             }
             let holdsTop = heaps.isEmpty
+            guard first + 16 <= heap + size else {
+                throw malformed("heap_info", heap, "its size 0x\(String(size, radix: 16)) leaves no room for chunks")
+            }
             if holdsTop {
                 guard fields.top >= first, fields.top + fields.topSize == heap + size else {
                     throw malformed("the top chunk", fields.top, "it does not end its heap at 0x\(String(heap + size, radix: 16))")

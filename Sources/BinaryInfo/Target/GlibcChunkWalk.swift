@@ -24,6 +24,7 @@ final class TargetWindow {
             }
             let length = Int(min(UInt64(buffer.count), limit - address))
             try target.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), from: address, what: what())
+            target.releasePages(address: address, count: length)
             start = address
             count = length
         }
@@ -60,6 +61,10 @@ extension TargetWindow {
         let alignment = GlibcMallocLayout.alignment
         // The last header read: the top chunk's, or the fencepost's, 16 bytes before the heap's end.
         let limit = segment.end + (segment.endsAtTop ? 16 : 0)
+        guard segment.firstChunk <= segment.end else {
+            throw BinaryInfoError.malformedHeap(
+                path: target.path, what: "the heap", address: segment.occupied.lowerBound, detail: "its first chunk lies past its end")
+        }
         let maximumChunks = (segment.end - segment.firstChunk) / 16 + 1
         var cursor = segment.firstChunk
         var pending: GlibcChunkRecord?
@@ -80,7 +85,7 @@ extension TargetWindow {
             if !segment.endsAtTop, size == 0 {
                 // glibc's end-of-heap fencepost: the chunk before it (a 16-byte fencepost, or a
                 // remnant of the old top too small to free) is not an allocation.
-                guard pending != nil, cursor + 16 <= segment.end else {
+                guard pending != nil, segment.end - cursor >= 16 else {
                     throw malformed(cursor, "a zero size where the heap at 0x\(String(segment.occupied.lowerBound, radix: 16)) has chunks")
                 }
                 return visited
@@ -99,7 +104,7 @@ extension TargetWindow {
             else {
                 throw malformed(cursor, "its size field 0x\(String(sizeField, radix: 16)) is not a heap chunk's")
             }
-            guard segment.endsAtTop ? next <= segment.end : next + 16 <= segment.end else {
+            guard next <= segment.end, segment.endsAtTop || segment.end - next >= 16 else {
                 let end = segment.endsAtTop ? "the top chunk at 0x\(String(segment.end, radix: 16))" : "the end of its heap"
                 throw malformed(cursor, "its size 0x\(String(size, radix: 16)) runs past \(end)")
             }

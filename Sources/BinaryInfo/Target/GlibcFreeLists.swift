@@ -12,9 +12,9 @@ import Algorithms
 /// then verified in full: each chain has exactly its count of entries, each a chunk of the bin's
 /// size in a heap, each with the key glibc stores in freed entries (from 2.34 one value shared
 /// by every entry of every tcache), ending in a null link. A candidate whose bins pass but whose
-/// chains do not verify is an error, never skipped; a candidate whose bins fail is remembered, and
-/// the walk stops with an error when one of its bins starts with a chunk holding `tcache_key`
-/// (a freed tcache entry of a tcache that does not verify).
+/// chains do not verify is an error, never skipped; a candidate whose bins fail but whose counts
+/// are all small is remembered, and the walk stops with an error when one of its bins starts
+/// with a chunk holding `tcache_key` (a freed tcache entry of a tcache that does not verify).
 struct GlibcFreeLists {
     let target: MemoryTarget
     let layout: GlibcMallocLayout
@@ -55,7 +55,10 @@ struct GlibcFreeLists {
     }
 
     private mutating func insert(_ chunk: UInt64, list: String) throws(BinaryInfoError) {
-        guard members.insert(chunk).inserted else { throw malformed("the chunk", chunk, "it is on two free lists (\(list) and another)") }
+        guard members.insert(chunk).inserted else {
+            throw malformed(
+                "the chunk", chunk, "it appears twice on the free lists (the second time on \(list)): a loop, or a chunk on two lists")
+        }
     }
 
     /// Adds the chunks of every fastbin of `arena` (index `index`).
@@ -69,7 +72,8 @@ struct GlibcFreeLists {
             var count: UInt64 = 0
             while chunk != 0 {
                 guard self.arena(holding: chunk) == index else {
-                    throw malformed(list, arena.address, "its chunk 0x\(String(chunk, radix: 16)) is not in the arena's heaps")
+                    throw malformed(
+                        "fastbin \(bin) of the arena", arena.address, "its chunk 0x\(String(chunk, radix: 16)) is not in the arena's heaps")
                 }
                 let header = try target.bytes(at: chunk + 8, count: 16, what: "a fastbin chunk")
                 let (sizeField, link) = header.withUnsafeBytes {
@@ -82,7 +86,9 @@ struct GlibcFreeLists {
                 try insert(chunk, list: list)
                 fastbinCount += 1
                 count += 1
-                guard count <= limit else { throw malformed(list, arena.address, "it is longer than the arena has chunks (a loop)") }
+                guard count <= limit else {
+                    throw malformed("fastbin \(bin) of the arena", arena.address, "it is longer than the arena has chunks (a loop)")
+                }
                 chunk = layout.reveal(link, storedAt: chunk + 16)
             }
         }
@@ -109,8 +115,10 @@ struct GlibcFreeLists {
                 )
             }
         }
+        // A candidate that fails but whose counts are small is remembered as a damaged tcache;
+        // other data (an array of pointers, a buffer) reads as counts in the thousands.
         defer {
-            if !tcaches.contains(chunk) {
+            if !tcaches.contains(chunk), bins.allSatisfy({ $0.count <= UInt64(UInt8.max) }) {
                 for bin in bins where bin.first >= 16 { rejectedBinHeads[bin.first - 16] = chunk }
             }
         }

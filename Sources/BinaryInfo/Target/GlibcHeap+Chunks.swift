@@ -1,3 +1,5 @@
+import Algorithms
+
 /// One allocation in use in a target's glibc heap.
 public struct HeapChunk: Sendable, Hashable {
     /// The address `malloc` returned for it.
@@ -22,20 +24,23 @@ public struct HeapTotals: Sendable, Hashable {
         public var heapBytes: UInt64
         /// How many heaps it has (1 for the main arena's `sbrk` area).
         public var heaps: Int
-        /// Its chunks in use, and their usable bytes.
+        /// Its chunks in use.
         public var chunksInUse: Int
+        /// Their usable bytes (the sum of their ``HeapChunk/usableSize``).
         public var bytesInUse: UInt64
     }
 
     /// The arenas, the main arena first.
     public var arenas: [Arena]
-    /// The mmapped chunks in use, and their mappings' bytes (`mp_.mmapped_mem`).
+    /// The mmapped chunks in use.
     public var mmappedChunks: Int
+    /// Their mappings' bytes, as `mp_.mmapped_mem` counts them.
     public var mmappedBytes: UInt64
     /// The threads' tcaches found.
     public var tcaches: Int
-    /// The free chunks on the arenas' fastbins, and on the tcaches.
+    /// The free chunks on the arenas' fastbins.
     public var fastbinChunks: Int
+    /// The free chunks on the threads' tcaches.
     public var tcacheChunks: Int
 }
 
@@ -48,15 +53,24 @@ extension GlibcHeap {
     ///   list or the mmapped chunks' count do not fit glibc's invariants (chunks already passed to
     ///   `body` are then not the whole heap); a read error of the target.
     public func forEachChunk(_ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
-        try forEachChunk(findingTcachesFirst: false, body)
+        try forEachChunk(findingTcachesFirst: false, checkingEveryPage: false, body)
     }
 
-    /// As ``forEachChunk(_:)``; `findingTcachesFirst` walks the heaps once more beforehand to find
-    /// every tcache, as the walk does when no tcache with entries is at the start of an arena.
-    func forEachChunk(findingTcachesFirst: Bool, _ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
+    /// As ``forEachChunk(_:)``, taking the longer way on purpose: `findingTcachesFirst` walks the
+    /// heaps once more beforehand to find every tcache (as the walk does when no tcache with
+    /// entries starts an arena), `checkingEveryPage` looks for mmapped chunks at every page (as it
+    /// does when the mappings' starts do not hold what `mp_` counts).
+    func forEachChunk(findingTcachesFirst: Bool, checkingEveryPage: Bool, _ body: (HeapChunk) -> Void) throws(BinaryInfoError)
+        -> HeapTotals
+    {
         let window = TargetWindow(target: target)
-        let mmapped = try window.mmappedChunks(in: mmapRanges)
-        let mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
+        // The mappings' starts first; every page only when they do not hold what mp_ counts.
+        var mmapped = try window.mmappedChunks(in: mmapRanges, everyPage: checkingEveryPage)
+        var mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
+        if UInt64(mmapped.count) != parameters.mmappedChunks || mappedBytes != parameters.mmappedBytes {
+            mmapped = try window.mmappedChunks(in: mmapRanges, everyPage: true)
+            mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
+        }
         guard UInt64(mmapped.count) == parameters.mmappedChunks, mappedBytes == parameters.mmappedBytes else {
             throw BinaryInfoError.malformedHeap(
                 path: target.path, what: "mp_", address: parameters.sbrkBaseField,
@@ -98,16 +112,18 @@ extension GlibcHeap {
         var seenFree: Set<UInt64> = []
         var candidates: [UInt64] = []
         var suspects: [(chunk: GlibcChunkRecord, arena: Int)] = []
-        // Looked up once per chunk: a binary search of the (few) free-list members costs far less
-        // than hashing every chunk's address.
-        let freeMembers = lists.members.sorted()
+        // The walk meets chunks in address order: a cursor over the sorted free-list entries
+        // answers "is it on a list" with a comparison, not a hash lookup per chunk.
+        let members = lists.members.sorted()
         for (index, arena) in arenas.enumerated() {
             var arenaTotals = HeapTotals.Arena(
                 address: arena.address, heapBytes: arena.systemMemory, heaps: arena.heaps.count, chunksInUse: 0, bytesInUse: 0)
             for heap in arena.heaps {
+                var member = members.partitioningIndex { $0 >= heap.firstChunk }
                 _ = try window.walk(heap) { chunk throws(BinaryInfoError) in
+                    while member < members.count, members[member] < chunk.address { member += 1 }
                     guard chunk.markedInUse else { return }
-                    if Self.sortedContains(freeMembers, chunk.address) {
+                    if member < members.count, members[member] == chunk.address {
                         seenFree.insert(chunk.address)
                         return
                     }
@@ -172,18 +188,5 @@ extension HeapChunk {
         self.init(
             address: chunk.address + 16, usableSize: chunk.size - GlibcMallocLayout.wordSize, firstWord: chunk.firstWord,
             secondWord: chunk.secondWord, arena: arena)
-    }
-}
-
-extension GlibcHeap {
-    /// Whether the ascending `values` hold `value`.
-    static func sortedContains(_ values: [UInt64], _ value: UInt64) -> Bool {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < values.count && values[low] == value
     }
 }

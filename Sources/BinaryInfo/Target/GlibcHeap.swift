@@ -7,13 +7,27 @@ import Musl
 /// The glibc malloc heap of a running process or a core file: every allocation in use, found by
 /// walking glibc's own structures through the target's memory (never written, never stopped).
 ///
-/// Opening it finds the C library the target loaded (or the statically linked executable), the
-/// release its banner names, and glibc's arenas in its memory (see the arena locator's rules);
+/// Opening it finds the C library the target loaded (`libc.so.6` among its mapped files, or the
+/// executable when glibc is linked statically), reads that file's section headers and glibc
+/// release from disk, and finds glibc's arenas in the target's memory. The main arena has no
+/// symbol: it is the one place in the library's `.data` with an initialised arena's bins (each
+/// empty bin points to itself), a top chunk in writable memory that ends the `sbrk` heap
+/// `system_mem` bytes after its start, and a `next` chain of arenas that returns to it. Every
+/// other arena must follow the `heap_info` of a 64 MiB-aligned heap that names it, and its heaps
+/// must add up to its `system_mem`. `mp_` (`struct malloc_par`) is found by the main heap's
+/// start, which it holds as `sbrk_base`.
+///
 /// ``forEachChunk(_:)`` then walks every heap of every arena chunk by chunk, from its first chunk
 /// to exactly its top chunk, and finds the mmapped chunks. A chunk is in use when the next
 /// chunk's `PREV_INUSE` bit says so and it is on no fastbin and no thread's tcache; chunks on the
-/// other free lists clear that bit. mmapped chunks are counted against `mp_`'s `n_mmaps` and
-/// `mmapped_mem`, so a chunk missed or made up is an error.
+/// other free lists clear that bit. Tcaches are found among the chunks of their size and taken
+/// only when every bin verifies (counts, sizes, `tcache_key`, chain lengths). mmapped chunks are
+/// counted against `mp_`'s `n_mmaps` and `mmapped_mem`, so a chunk missed or made up is an error.
+///
+/// glibc 2.26 through 2.41 on 64-bit Linux; other releases are refused with
+/// ``BinaryInfoError/mallocStateNotFound(path:library:detail:)``. Only glibc's allocator is
+/// read: the blocks of an allocator that replaces `malloc` (jemalloc, tcmalloc) are not seen.
+/// A process's mappings are read when the heap is opened: open it again for a later walk.
 ///
 /// ```swift
 /// let heap = try GlibcHeap(processID: pid)

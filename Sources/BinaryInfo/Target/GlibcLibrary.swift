@@ -21,29 +21,42 @@ struct GlibcLibrary {
         // A statically linked program carries glibc itself: its executable is the only candidate
         // without `.so` in its name.
         let candidates = named.isEmpty ? distinct.filter { !$0.contains(".so") } : named
-        var problems: [String] = []
+        var problems: [BinaryInfoError] = []
         for candidate in candidates {
             do {
                 self = try Self(path: candidate, in: target, regions: regions)
                 return
             } catch {
-                problems.append(error.description)
+                problems.append(error)
             }
         }
         if candidates.isEmpty {
             throw BinaryInfoError.mallocStateNotFound(
                 path: target.path, library: "the target", detail: "it maps no libc.so and no executable (is it a glibc program?)")
         }
+        if problems.count == 1, let only = problems.first { throw only }
         throw BinaryInfoError.mallocStateNotFound(
-            path: target.path, library: candidates.joined(separator: ", "), detail: problems.joined(separator: "; "))
+            path: target.path, library: candidates.joined(separator: ", "), detail: problems.map(\.problem).joined(separator: "; "))
     }
 
     private init(path: String, in target: MemoryTarget, regions: [TargetRegion]) throws(BinaryInfoError) {
         func notFound(_ detail: String) -> BinaryInfoError { .mallocStateNotFound(path: target.path, library: path, detail: detail) }
         let bytes = try ImageLoader.readFile(path)
+        // The file's first page as the target mapped it (ELF header, program headers, build id):
+        // a different file at the path (an upgraded library, another machine's) differs there.
+        if let mapping = regions.first(where: { $0.filePath == path && $0.fileOffset == 0 }) {
+            let count = Int(min(UInt64(bytes.count), mapping.end - mapping.start, 4096))
+            if let loaded = try? target.bytes(at: mapping.start, count: count, what: "the library's first page"),
+                !loaded.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<count]))
+            {
+                throw notFound("the file on disk is not the one the target loaded (their first pages differ)")
+            }
+        }
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
-        let release = GlibcMallocLayout.release(inImage: UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<bytes.count]))
-        guard let release else { throw notFound("the file on disk has no glibc banner ('release version 2.NN')") }
+        let release = GlibcMallocLayout.release(of: UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<bytes.count]))
+        guard let release else {
+            throw notFound("the file on disk names no glibc release (no 'release version 2.NN' banner, no one '2.NN' version string)")
+        }
         guard let layout = GlibcMallocLayout(major: release.major, minor: release.minor) else {
             let (oldest, newest) = (GlibcMallocLayout.oldestSupported, GlibcMallocLayout.newestSupported)
             throw notFound(

@@ -97,8 +97,33 @@ struct GlibcMallocLayout: Sendable, Hashable {
 }
 
 extension GlibcMallocLayout {
-    /// The release named by glibc's banner in `bytes` (a C library or a statically linked
-    /// executable: "… release version 2.36." is in every glibc build), if any.
+    /// The glibc release of an image: the banner of a C library ("… release version 2.36."),
+    /// or in a statically linked executable (which leaves the banner out) its one
+    /// `__libc_version` string, a lone NUL-terminated "2.NN"; nil when neither is there or
+    /// several such strings are.
+    static func release(of bytes: UnsafeRawBufferPointer) -> (major: Int, minor: Int)? {
+        if let banner = release(inImage: bytes) { return banner }
+        var found: Set<Int> = []
+        var index = 1
+        while index + 4 < bytes.count {
+            // "\02.N\0" or "\02.NN\0".
+            if bytes[index] == UInt8(ascii: "2"), bytes[index - 1] == 0, bytes[index + 1] == UInt8(ascii: "."),
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 2])
+            {
+                var end = index + 3
+                if end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+                if end < bytes.count, bytes[end] == 0 {
+                    found.insert(Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(index + 2)..<end]), as: UTF8.self)) ?? -1)
+                }
+            }
+            index += 1
+        }
+        guard found.count == 1, let minor = found.first, minor >= 0 else { return nil }
+        return (2, minor)
+    }
+
+    /// The release named by glibc's banner in `bytes` ("… release version 2.36.", in every
+    /// build of the C library), if any.
     static func release(inImage bytes: UnsafeRawBufferPointer) -> (major: Int, minor: Int)? {
         let needle = Array("release version ".utf8)
         guard let base = bytes.baseAddress, bytes.count > needle.count else { return nil }

@@ -9,16 +9,22 @@ struct GlibcMmappedChunk: Sendable, Hashable {
 }
 
 extension TargetWindow {
-    /// Finds the mmapped chunks in `regions` (anonymous writable memory, the heaps' memory taken
+    /// Finds the mmapped chunks in `ranges` (anonymous writable memory, the heaps' memory taken
     /// out): glibc maps each on its own pages and writes its header at the mapping's start
-    /// (`prev_size` 0, `size` the mapping's size with only `IS_MMAPPED` set), so each page start
-    /// is checked, and a chunk found is skipped whole. `memalign` moves a chunk into its mapping,
+    /// (`prev_size` 0, `size` the mapping's size with only `IS_MMAPPED` set). A chunk found is
+    /// skipped whole. With `everyPage` false only the start of each range and the end of each
+    /// chunk are checked (the kernel lists a chunk's mapping on its own unless it merged it with
+    /// an adjacent one); with `everyPage` each page start is. `memalign` moves a chunk into its mapping,
     /// leaving the first header in place: the moved header is found where glibc's alignment
     /// arithmetic puts it for some power-of-two alignment, stating its offset as `prev_size`.
-    func mmappedChunks(in ranges: [Range<UInt64>], pageSize: UInt64 = 4096) throws(BinaryInfoError) -> [GlibcMmappedChunk] {
+    func mmappedChunks(in ranges: [Range<UInt64>], everyPage: Bool, pageSize: UInt64 = 4096) throws(BinaryInfoError)
+        -> [GlibcMmappedChunk]
+    {
         var chunks: [GlibcMmappedChunk] = []
         for range in ranges {
-            var page = (range.lowerBound + pageSize - 1) & ~(pageSize - 1)
+            let (rounded, overflow) = range.lowerBound.addingReportingOverflow(pageSize - 1)
+            guard !overflow else { continue }
+            var page = rounded & ~(pageSize - 1)
             while page < range.upperBound, range.upperBound - page >= 32 {
                 let previousSize = try word(at: page, limit: range.upperBound, what: "anonymous memory")
                 let sizeField = try word(at: page + 8, limit: range.upperBound, what: "anonymous memory")
@@ -26,6 +32,7 @@ extension TargetWindow {
                 guard previousSize == 0, sizeField & GlibcMallocLayout.flagBits == GlibcMallocLayout.isMmapped, size >= pageSize,
                     size % pageSize == 0, size <= range.upperBound - page
                 else {
+                    guard everyPage else { break }
                     page += pageSize
                     continue
                 }
@@ -43,6 +50,7 @@ extension TargetWindow {
         var alignment: UInt64 = 32
         while alignment < size {
             // As _int_memalign: the aligned user pointer, at least MINSIZE after the chunk.
+            // mapping + size lies in the address space and alignment < size: no sum below overflows.
             var moved = ((mapping + 16 + alignment - 1) & ~(alignment - 1)) - 16
             if moved - mapping < GlibcMallocLayout.minimumChunkSize { moved += alignment }
             let offset = moved - mapping

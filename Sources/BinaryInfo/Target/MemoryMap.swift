@@ -26,6 +26,11 @@ public struct MemoryMapping: Sendable, Hashable {
 public struct MemoryMap: Sendable {
     public let mappings: [MemoryMapping]
 
+    /// A map of the given mappings (sorted by address).
+    init(mappings: [MemoryMapping]) {
+        self.mappings = mappings
+    }
+
     /// Reads `/proc/PID/maps`.
     ///
     /// - Throws: ``BinaryInfoError/noSuchProcess(path:)`` when the process does not exist,

@@ -22,6 +22,12 @@ enum MemoryTarget: ByteReader {
         }
     }
 
+    /// Lets the system drop resident copies of the target's bytes at `address` that a reader
+    /// has copied and is done with (a core's mapped pages; nothing for a process).
+    func releasePages(address: UInt64, count: Int) {
+        if case .core(let core) = self { core.releasePages(address: address, count: count) }
+    }
+
     /// The readable regions, sorted by address: the maps of a process; the memory segments of a
     /// core, each named by the `NT_FILE` entry that covers it (segments the core left out of
     /// the file are left out here).

@@ -9,7 +9,8 @@
 //   malloc_info(3)'s XML
 //   end
 // and waits to be killed. Nothing is allocated or freed after the frees: stdout has a static
-// buffer, and the records live in static arrays.
+// buffer, and the records live in static arrays. With the argument `churn`, every thread then
+// allocates and frees without end instead (a heap that changes while it is read).
 #include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -83,6 +84,18 @@ static void allocateAndFree(int count, unsigned seed, int mmapped) {
         if (!isFreed[i] && requested[i] <= 128) release(i);
 }
 
+static int churns;
+
+// Frees and allocates blocks of every kind (tcache, fastbin, bins, mmapped) forever.
+static void churn(unsigned seed) {
+    void *ring[256] = {0};
+    for (;;) {
+        int slot = rand_r(&seed) % 256;
+        free(ring[slot]);
+        ring[slot] = malloc(rand_r(&seed) % 100 == 0 ? 200000 : nextSize(&seed));
+    }
+}
+
 static void *thread(void *argument) {
     mySlice = 1 + (int)(uintptr_t)argument;
     // The first thread outgrows its arena's first 64 MiB heap, so its arena has two.
@@ -91,11 +104,13 @@ static void *thread(void *argument) {
     allocateAndFree(perThread, 1000 + (unsigned)(uintptr_t)argument, 1);
     pthread_barrier_wait(&allocated);
     pthread_barrier_wait(&freed);
+    if (churns) churn(2000 + (unsigned)(uintptr_t)argument);
     for (;;) pause();
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     setvbuf(stdout, output, _IOFBF, sizeof output);
+    churns = argc > 1 && strcmp(argv[1], "churn") == 0;
     // The main thread's first allocation is a malloc, which makes its tcache first.
     size_t firstSize = 100;
     record(malloc(firstSize), firstSize);
@@ -141,5 +156,6 @@ int main(void) {
     malloc_info(0, stdout);
     printf("end\n");
     fflush(stdout);
+    if (churns) churn(1);
     for (;;) pause();
 }
