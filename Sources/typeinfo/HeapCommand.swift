@@ -31,6 +31,8 @@ struct HeapCommand: ParsableCommand {
 
     @OptionGroup var targetOptions: TargetOptions
 
+    @OptionGroup var color: ColorOption
+
     @OptionGroup var names: TypePatternOption
 
     @Option(help: ArgumentHelp("Show only the N largest types.", valueName: "n"))

@@ -32,6 +32,8 @@ struct ObjectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Follow references this many levels, showing the objects they lead to.", valueName: "n"))
     var depth = 0
 
+    @OptionGroup var color: ColorOption
+
     @Option(help: "Output format: text (one line per property) or json.")
     var format: HeapFormat = .text
 

@@ -23,7 +23,7 @@ public enum LiveHeapReader {
                 throw .lowering(error)
             }
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
-            let walk = try objectsByMetadata(inspector)
+            let walk = try walkRetrying(inspector, whileRunning: !paused)
             let names: [UInt64: String]
             do throws(TypeLoweringError) {
                 names = try inspector.typeNames(ofMetadata: Array(walk.objects.keys))
@@ -49,6 +49,24 @@ public enum LiveHeapReader {
                 totals: .init(
                     allocations: walk.allocations, heapBytes: walk.heapBytes, swiftObjects: swiftObjects, swiftObjectBytes: swiftBytes),
                 types: Array(entries.values))
+        }
+    }
+
+    /// How many times a running process's heap is read before its changing is reported: the
+    /// allocator's lists move under a reading of a busy process, and a second reading usually
+    /// meets them at rest.
+    static let readingsOfARunningHeap = 3
+
+    /// ``objectsByMetadata(_:)``, read again when a running process's heap changed under the
+    /// reading (a stopped process or a core gives the same bytes every time: its error stands).
+    static func walkRetrying(_ inspector: TargetInspector, whileRunning: Bool) throws(LiveReadingError) -> Walk {
+        var attempt = 1
+        while true {
+            do {
+                return try objectsByMetadata(inspector)
+            } catch .target(.malformedHeap) where whileRunning && inspector.memory.core == nil && attempt < readingsOfARunningHeap {
+                attempt += 1
+            }
         }
     }
 
