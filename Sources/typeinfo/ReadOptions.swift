@@ -25,19 +25,7 @@ struct ReadOptions: ParsableArguments {
             valueName: "dir"))
     var runtimeLibraryDirectory: String?
 
-    @Option(
-        name: .customLong("remote-mirror"),
-        help: ArgumentHelp(
-            "The libswiftRemoteMirror.so that computes layouts the static metadata lacks (default: $TYPEINFO_REMOTE_MIRROR, else the toolchain's).",
-            valueName: "file"))
-    var remoteMirrorPath: String?
-
-    @Option(
-        name: .customLong("lowering-worker"),
-        help: ArgumentHelp(
-            "The typeinfo-lowering executable that runs the type lowering (default: $TYPEINFO_LOWERING_WORKER, else the one beside typeinfo).",
-            valueName: "file"))
-    var workerPath: String?
+    @OptionGroup var lowering: LoweringOptions
 
     @Flag(
         name: .customLong("eager-selection"),
@@ -73,19 +61,13 @@ struct ReadOptions: ParsableArguments {
             checksSwiftAgainstDWARF: printsNotes,
             computesLayouts: !noComputedLayouts,
             runtimeLibraries: .resolved(toolchainDirectory: runtimeLibraryDirectory),
-            remoteMirrorPath: remoteMirrorPath ?? Self.environmentDefault("TYPEINFO_REMOTE_MIRROR"),
-            workerPath: workerPath ?? Self.environmentDefault("TYPEINFO_LOWERING_WORKER"),
+            remoteMirrorPath: lowering.remoteMirror,
+            workerPath: lowering.worker,
             wantsFileNotes: printsNotes,
             selectionReachesReaders: !eagerSelection,
             dwarfShortcuts: .init(
                 readsSharedBytes: !dwarfFromFile, filtersUnits: !dwarfEveryUnit, readsUnitByUnit: !dwarfWholeTree,
                 stopsOnceFound: !dwarfReadToEnd)
         )
-    }
-
-    /// The documented environment default of an option: the variable's value when set and not empty.
-    private static func environmentDefault(_ name: String) -> String? {
-        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
-        return value
     }
 }

@@ -27,12 +27,7 @@ struct TargetOptions: ParsableArguments {
             valueName: "dir"))
     var imageSearchPaths: [String] = []
 
-    @Option(
-        name: .customLong("remote-mirror"),
-        help: ArgumentHelp(
-            "The libswiftRemoteMirror.so that names types and reads fields (default: $TYPEINFO_REMOTE_MIRROR, else the toolchain's).",
-            valueName: "file"))
-    var remoteMirrorPath: String?
+    @OptionGroup var lowering: LoweringOptions
 
     func validate() throws {
         if target.isEmpty || (target.allSatisfy(\.isNumber) && Int32(target) == nil) {
@@ -49,6 +44,6 @@ struct TargetOptions: ParsableArguments {
     var liveOptions: LiveTargetOptions {
         LiveTargetOptions(
             target: specifier, imageSearchPaths: imageSearchPaths, pauses: pause,
-            lowering: .resolved(remoteMirrorPath: remoteMirrorPath))
+            lowering: .resolved(remoteMirrorPath: lowering.remoteMirror, workerPath: lowering.worker))
     }
 }

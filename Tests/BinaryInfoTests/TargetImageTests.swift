@@ -12,13 +12,7 @@ struct TargetImageTests {
     static func address(_ hex: String) -> UInt64 { UInt64(hex.dropFirst(2), radix: 16) ?? 0 }
 
     /// A gcore core of `fixture`'s process (left running).
-    static func dump(_ fixture: LiveHeapFixture) throws -> String {
-        let directory = ScratchDirectory.path(named: "live-heap-cores")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let prefix = directory + "/core-\(UUID().uuidString)"
-        try FixtureToolchain.run(gcore!, ["-o", prefix, String(fixture.processID)], in: directory)
-        return prefix + ".\(fixture.processID)"
-    }
+    static func dump(_ fixture: LiveHeapFixture) throws -> String { try CoreDump.make(of: fixture.processID) }
 
     /// What every target of the fixture must show: the executable (and, linked dynamically, the
     /// standard library) as Swift images, each printed type's metadata a class with the instance

@@ -6,22 +6,14 @@ import TypeLayout
 
 @testable import TypeLowering
 
-/// `gcore` from gdb (Tools/setup installs it), or nil.
-private let gcore: String? = ["/usr/bin/gcore", "/usr/local/bin/gcore"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
 /// The live-heap fixture read through ``TargetInspector``: the names and fields libswiftRemoteMirror
 /// reads from the target, against what the process printed of itself.
 @Suite("Targets through the worker: type names and fields", .serialized, .enabled(if: canLower, "no reflection library or worker"))
 struct TargetInspectorTests {
     static func address(_ hex: String) -> UInt64 { UInt64(hex.dropFirst(2), radix: 16) ?? 0 }
 
-    static func dump(_ fixture: LiveHeapFixture) throws -> String {
-        let directory = ScratchDirectory.path(named: "live-heap-cores")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let prefix = directory + "/core-\(UUID().uuidString)"
-        try FixtureToolchain.run(gcore!, ["-o", prefix, String(fixture.processID)], in: directory)
-        return prefix + ".\(fixture.processID)"
-    }
+    /// A gcore core of `fixture`'s process (left running).
+    static func dump(_ fixture: LiveHeapFixture) throws -> String { try CoreDump.make(of: fixture.processID) }
 
     /// Every printed type named as `String(reflecting:)` names it, and its stored fields (the
     /// superclass's first) with the names and offsets `_forEachField` states.
@@ -71,7 +63,7 @@ struct TargetInspectorTests {
         try Self.checkNamesAndFields(target, fixture.report)
     }
 
-    @Test(.enabled(if: gcore != nil, "gcore (gdb) is not installed: run Tools/setup"), arguments: LiveHeapFixture.Linking.allCases)
+    @Test(.enabled(if: CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup"), arguments: LiveHeapFixture.Linking.allCases)
     func byCore(_ linking: LiveHeapFixture.Linking) throws {
         let fixture = try LiveHeapFixture(linking)
         defer { fixture.finish() }
