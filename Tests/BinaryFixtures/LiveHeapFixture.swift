@@ -32,6 +32,13 @@ public final class LiveHeapFixture {
         return report
     }
 
+    /// Starts two threads that allocate and free `LiveHeap.Scratch` objects forever (the held
+    /// objects stay as they are), and waits for the fixture's report.
+    public func churn() throws {
+        try process.send("churn")
+        report = try process.readReport()
+    }
+
     /// Kills the process and waits for it.
     public func finish() { process.finish() }
 }

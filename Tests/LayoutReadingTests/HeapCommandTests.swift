@@ -90,4 +90,24 @@ struct HeapCommandTests {
         let grown = compared.types.filter { $0.type.hasPrefix("LiveHeap.") }
         #expect(grown.first?.type == "LiveHeap.Order")
     }
+
+    @Test func aBusyProcessIsCountedExactlyWhenPaused() throws {
+        let fixture = try LiveHeapFixture()
+        defer { fixture.finish() }
+        try fixture.churn()
+        // Two threads allocate and free without pause; stopped, the heap holds still.
+        let paused = try Self.census([String(fixture.processID), "--pause"])
+        Self.expectFixtureTypes(paused, fixture.report, "paused while churning")
+        // Running, a reading may meet the allocator's lists mid-change: then it says what to do.
+        let running = try DumpCommandTests.run(["heap", String(fixture.processID)])
+        if running.status != 0 {
+            #expect(running.status == 2)
+            #expect(running.errors.hasPrefix("typeinfo: process \(fixture.processID): "), "\(running.errors)")
+            #expect(running.errors.contains("malformed malloc heap: "), "\(running.errors)")
+            #expect(running.errors.hasSuffix("; read 3 times while it ran: run again with --pause to stop the process for the reading\n"))
+        }
+        // The process still runs after both readings.
+        #expect(kill(fixture.processID, 0) == 0)
+        #expect(try String(contentsOfFile: "/proc/\(fixture.processID)/stat", encoding: .utf8).contains(") T ") == false)
+    }
 }

@@ -59,12 +59,20 @@ public enum LiveHeapReader {
 
     /// ``objectsByMetadata(_:)``, read again when a running process's heap changed under the
     /// reading (a stopped process or a core gives the same bytes every time: its error stands).
+    /// A busy allocator can also make its main arena fail the checks that find it, so a malloc
+    /// state not found is read again too; the last error says to stop the process (`--pause`).
     static func walkRetrying(_ inspector: TargetInspector, whileRunning: Bool) throws(LiveReadingError) -> Walk {
         var attempt = 1
         while true {
             do {
                 return try objectsByMetadata(inspector)
-            } catch .target(.malformedHeap) where whileRunning && inspector.memory.core == nil && attempt < readingsOfARunningHeap {
+            } catch .target(let error) where whileRunning && inspector.memory.core == nil {
+                // The allocator's lists, or the arena the reading starts from, moved under it.
+                switch error {
+                case .malformedHeap, .mallocStateNotFound: break
+                default: throw .target(error)
+                }
+                guard attempt < readingsOfARunningHeap else { throw .heapKeptChanging(error, readings: attempt) }
                 attempt += 1
             }
         }

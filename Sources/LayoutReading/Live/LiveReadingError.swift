@@ -13,6 +13,9 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case notSwift(target: String)
     /// A `--type` pattern that does not compile.
     case invalidSelection(TypeFilterError)
+    /// A running process's heap changed under every one of `readings` readings (a busy
+    /// allocator); `error` is the last reading's.
+    case heapKeptChanging(BinaryInfoError, readings: Int)
     /// No Swift object starts at the address: its first word is not class metadata.
     case notAnObject(target: String, address: UInt64)
 
@@ -27,6 +30,8 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
             return "\(target): not a Swift process: none of the images it has loaded holds Swift metadata"
         case .invalidSelection(let error):
             return "\(error)"
+        case .heapKeptChanging(let error, let readings):
+            return "\(error); read \(readings) times while it ran: run again with --pause to stop the process for the reading"
         case .notAnObject(let target, let address):
             return
                 "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address; `typeinfo heap` finds objects by type)"

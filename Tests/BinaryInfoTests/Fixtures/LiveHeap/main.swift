@@ -5,7 +5,8 @@
 // and prints what it holds as one JSON line: each type's name as the runtime spells it, its
 // metadata address, how many instances are alive and the sum of their allocations'
 // `malloc_usable_size`, plus sample objects with their field values. Then it waits on stdin:
-// `grow` adds a known batch and prints the new state; end of input parks it for good.
+// `grow` adds a known batch and prints the new state; `churn` starts two threads that allocate
+// and free objects of another type forever; end of input parks it for good.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -250,10 +251,34 @@ func report() {
     fflush(stdout)
 }
 
+/// Made and dropped without pause by `churn`'s threads: never held, never reported.
+final class Scratch {
+    var values = (0, 0, 0)
+}
+
+/// Two threads that allocate and free forever, as a busy server does.
+func churnForever() {
+    for _ in 0..<2 {
+        var handle = pthread_t()
+        pthread_create(
+            &handle, nil,
+            { _ in
+                while true {
+                    var scratch: [Scratch] = []
+                    for _ in 0..<64 { scratch.append(Scratch()) }
+                    scratch.removeAll()
+                }
+            }, nil)
+    }
+}
+
 report()
 while let line = readLine() {
     if line == "grow" {
         hold(makeBatch(thread: 9, count: 100))
+        report()
+    } else if line == "churn" {
+        churnForever()
         report()
     }
 }
