@@ -44,11 +44,15 @@ struct HeapCommand: ParsableCommand {
     @Option(help: "Output format: text (a table, one type per line) or json (countDelta and bytesDelta with --baseline).")
     var format: HeapFormat = .text
 
+    @Option(help: ArgumentHelp("List the addresses of the first N objects of each type shown (for `typeinfo object`).", valueName: "n"))
+    var addresses = 0
+
     @Option(help: ArgumentHelp("A census saved earlier with --format json: show each type's growth since then.", valueName: "file"))
     var baseline: String?
 
     func validate() throws {
         if let top, top < 1 { throw ValidationError("--top must be at least 1") }
+        if addresses < 0 { throw ValidationError("--addresses must be 0 or more") }
         do {
             _ = try TypeFilter(typePatterns: names.typePatterns)
         } catch {
@@ -73,7 +77,7 @@ struct HeapCommand: ParsableCommand {
         }
         var census: HeapCensus
         do {
-            census = try LiveHeapReader.census(targetOptions.liveOptions)
+            census = try LiveHeapReader.census(targetOptions.liveOptions, addressesPerType: addresses)
         } catch {
             Console.writeError("typeinfo: \(error)\n")
             throw ExitCode(2)

@@ -110,4 +110,19 @@ struct HeapCommandTests {
         #expect(kill(fixture.processID, 0) == 0)
         #expect(try String(contentsOfFile: "/proc/\(fixture.processID)/stat", encoding: .utf8).contains(") T ") == false)
     }
+
+    @Test func addressesLeadToObjectsOfTheirType() throws {
+        let fixture = try LiveHeapFixture()
+        defer { fixture.finish() }
+        let spot = try #require(fixture.report.sample("spot"))
+        let dogs = try Self.census([String(fixture.processID), "--type", "LiveHeap.Dog", "--addresses", "3"])
+        #expect(dogs.types.map(\.addresses) == [[UInt64(spot.address.dropFirst(2), radix: 16)!]])
+        let orders = try Self.census([String(fixture.processID), "--type", "LiveHeap.Order", "--addresses", "4"])
+        let addresses = try #require(orders.types.first?.addresses)
+        #expect(addresses.count == 4)
+        for address in addresses {
+            let object = try DumpCommandTests.run(["object", String(fixture.processID), "0x" + String(address, radix: 16)])
+            #expect(object.output.hasPrefix("0x\(String(address, radix: 16))  LiveHeap.Order  size "), "\(object.errors)")
+        }
+    }
 }

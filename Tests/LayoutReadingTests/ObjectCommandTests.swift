@@ -90,7 +90,7 @@ struct ObjectCommandTests {
         #expect(result.status == 2)
         #expect(
             result.errors
-                == "typeinfo: process \(fixture.processID): no Swift object at \(inside): its first word is not the metadata of a Swift class the target's images define (give an object's start address; `typeinfo heap` finds objects by type)\n"
+                == "typeinfo: process \(fixture.processID): no Swift object at \(inside): its first word is not the metadata of a Swift class the target's images define (give an object's start address: `typeinfo heap --addresses N` lists objects by type)\n"
         )
         let unmapped = try DumpCommandTests.run(["object", String(fixture.processID), "0x10"])
         #expect(unmapped.status == 2)

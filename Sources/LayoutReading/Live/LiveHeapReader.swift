@@ -14,7 +14,8 @@ public enum LiveHeapReader {
     /// Counts the target's live Swift objects by type.
     ///
     /// - Throws: ``LiveReadingError`` naming what could not be read.
-    public static func census(_ options: LiveTargetOptions) throws(LiveReadingError) -> HeapCensus {
+    /// - Parameter addressesPerType: how many object addresses to keep per type (``HeapCensus/Entry/addresses``).
+    public static func census(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> HeapCensus {
         try options.whilePaused { paused throws(LiveReadingError) in
             let inspector: TargetInspector
             do throws(TypeLoweringError) {
@@ -23,7 +24,7 @@ public enum LiveHeapReader {
                 throw .lowering(error)
             }
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
-            let walk = try walkRetrying(inspector, whileRunning: !paused)
+            let walk = try walkRetrying(inspector, whileRunning: !paused, addressesPerType: addressesPerType)
             let names: [UInt64: String]
             do throws(TypeLoweringError) {
                 names = try inspector.typeNames(ofMetadata: Array(walk.objects.keys))
@@ -39,6 +40,7 @@ public enum LiveHeapReader {
                 var entry = entries[name] ?? HeapCensus.Entry(type: name, count: 0, bytes: 0, instanceSize: instanceSize)
                 entry.count += tally.count
                 entry.bytes += tally.bytes
+                entry.addresses = Array((entry.addresses + (walk.addresses[metadata] ?? [])).sorted().prefix(addressesPerType))
                 if entry.instanceSize != instanceSize { entry.instanceSize = nil }
                 entries[name] = entry
             }
@@ -61,11 +63,11 @@ public enum LiveHeapReader {
     /// reading (a stopped process or a core gives the same bytes every time: its error stands).
     /// A busy allocator can also make its main arena fail the checks that find it, so a malloc
     /// state not found is read again too; the last error says to stop the process (`--pause`).
-    static func walkRetrying(_ inspector: TargetInspector, whileRunning: Bool) throws(LiveReadingError) -> Walk {
+    static func walkRetrying(_ inspector: TargetInspector, whileRunning: Bool, addressesPerType: Int) throws(LiveReadingError) -> Walk {
         var attempt = 1
         while true {
             do {
-                return try objectsByMetadata(inspector)
+                return try objectsByMetadata(inspector, addressesPerType: addressesPerType)
             } catch .target(let error) where whileRunning && inspector.memory.core == nil {
                 // The allocator's lists, or the arena the reading starts from, moved under it.
                 switch error {
@@ -81,12 +83,13 @@ public enum LiveHeapReader {
     struct Walk {
         var objects: [UInt64: (count: Int, bytes: Int)] = [:]
         var instanceSizes: [UInt64: Int] = [:]
+        var addresses: [UInt64: [UInt64]] = [:]
         var allocations = 0
         var heapBytes = 0
     }
 
     /// Every live allocation, and those that are Swift objects by their metadata.
-    static func objectsByMetadata(_ inspector: TargetInspector) throws(LiveReadingError) -> Walk {
+    static func objectsByMetadata(_ inspector: TargetInspector, addressesPerType: Int = 0) throws(LiveReadingError) -> Walk {
         let heap: GlibcHeap
         do throws(BinaryInfoError) {
             if let core = inspector.memory.core {
@@ -105,7 +108,7 @@ public enum LiveHeapReader {
         // the dictionary saves hashing almost every chunk's word.
         var verdicts: [UInt64: Int] = [:]
         var recent = [(word: UInt64, tally: Int)](repeating: (0, -1), count: 1024)
-        var tallies: [(metadata: UInt64, count: Int, bytes: Int)] = []
+        var tallies: [(metadata: UInt64, count: Int, bytes: Int, addresses: [UInt64])] = []
         do throws(BinaryInfoError) {
             _ = try heap.forEachChunk { chunk in
                 walk.allocations += 1
@@ -122,7 +125,7 @@ public enum LiveHeapReader {
                         tally = known
                     } else if let metadata = inspector.classMetadata(at: word) {
                         tally = tallies.count
-                        tallies.append((word, 0, 0))
+                        tallies.append((word, 0, 0, []))
                         walk.instanceSizes[word] = Int(metadata.instanceSize)
                         verdicts[word] = tally
                     } else {
@@ -134,11 +137,15 @@ public enum LiveHeapReader {
                 guard tally >= 0 else { return }
                 tallies[tally].count += 1
                 tallies[tally].bytes += Int(chunk.usableSize)
+                if tallies[tally].addresses.count < addressesPerType { tallies[tally].addresses.append(chunk.address) }
             }
         } catch {
             throw .target(error)
         }
-        for tally in tallies { walk.objects[tally.metadata] = (tally.count, tally.bytes) }
+        for tally in tallies {
+            walk.objects[tally.metadata] = (tally.count, tally.bytes)
+            walk.addresses[tally.metadata] = tally.addresses
+        }
         return walk
     }
 

@@ -34,7 +34,7 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
             return "\(error); read \(readings) times while it ran: run again with --pause to stop the process for the reading"
         case .notAnObject(let target, let address):
             return
-                "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address; `typeinfo heap` finds objects by type)"
+                "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address: `typeinfo heap --addresses N` lists objects by type)"
         }
     }
 }

@@ -123,7 +123,7 @@ extension HeapCensus.Totals: Codable {
 
 extension HeapCensus.Entry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, count, bytes, instanceSize, countDelta, bytesDelta
+        case type, count, bytes, instanceSize, countDelta, bytesDelta, addresses
     }
 
     public init(from decoder: any Decoder) throws {
@@ -134,6 +134,10 @@ extension HeapCensus.Entry: Codable {
         instanceSize = try container.decodeIfPresent(Int.self, forKey: .instanceSize)
         countDelta = try container.decodeIfPresent(Int.self, forKey: .countDelta)
         bytesDelta = try container.decodeIfPresent(Int.self, forKey: .bytesDelta)
+        addresses =
+            try container.decodeIfPresent([String].self, forKey: .addresses)?.compactMap { text in
+                text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
+            } ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -145,5 +149,6 @@ extension HeapCensus.Entry: Codable {
         // Deltas exist only in a comparison; elsewhere they are not unknown but meaningless.
         try container.encodeIfPresent(countDelta, forKey: .countDelta)
         try container.encodeIfPresent(bytesDelta, forKey: .bytesDelta)
+        if !addresses.isEmpty { try container.encode(addresses.map { "0x" + String($0, radix: 16) }, forKey: .addresses) }
     }
 }

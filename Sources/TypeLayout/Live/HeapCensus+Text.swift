@@ -29,9 +29,13 @@ extension HeapCensus {
             }
         }
         let widths = (0..<(rows[0].count - 1)).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
+        for (index, row) in rows.enumerated() {
             let numbers = zip(row.dropLast(), widths).map { String(repeating: " ", count: $1 - $0.count) + $0 }
             lines.append((numbers + [row[row.count - 1]]).joined(separator: "  "))
+            if index > 0, !types[index - 1].addresses.isEmpty {
+                let indent = String(repeating: " ", count: widths.reduce(0) { $0 + $1 + 2 })
+                lines.append(indent + "at " + types[index - 1].addresses.map { "0x" + String($0, radix: 16) }.joined(separator: " "))
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

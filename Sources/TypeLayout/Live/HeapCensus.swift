@@ -42,6 +42,9 @@ public struct HeapCensus: Sendable, Hashable {
         public var countDelta: Int?
         /// Compared with a baseline: how many more bytes than then.
         public var bytesDelta: Int?
+        /// The addresses of the first objects of this type the walk met (`--addresses N`), in
+        /// address order within each arena; empty when none were asked for.
+        public var addresses: [UInt64] = []
 
         public init(type: String, count: Int, bytes: Int, instanceSize: Int?, countDelta: Int? = nil, bytesDelta: Int? = nil) {
             self.type = type
