@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "TypeInfoClientSwift6Tests", dependencies: ["TypeInfo"]),
         // TargetInspector from a Swift 5 language mode client (existentials handed over unopened).
         .testTarget(
-            name: "TargetClientSwift5Tests", dependencies: ["TypeLowering", "BinaryInfo", "BinaryFixtures"],
+            name: "TargetClientSwift5Tests", dependencies: ["TypeLowering", "BinaryInfo", "LayoutReading", "TypeLayout", "BinaryFixtures"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // Fixture programs compiled once per test run, shared by the BinaryInfo and LayoutReading tests.
         .target(name: "BinaryFixtures", dependencies: ["TypeLayout"], path: "Tests/BinaryFixtures"),

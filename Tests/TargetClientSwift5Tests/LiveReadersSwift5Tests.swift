@@ -1,0 +1,43 @@
+import BinaryFixtures
+import BinaryInfo
+import Foundation
+import LayoutReading
+import Testing
+import TypeLayout
+import TypeLowering
+
+/// The live readers (`typeinfo heap` and `object`'s library entry points) as a Swift 5 language
+/// mode client calls them, against what the LiveHeap fixture prints of itself.
+@Suite(
+    "Live readers from a Swift 5 client",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: LoweringConfiguration.resolved().remoteMirrorPath ?? ""),
+        "the toolchain has no libswiftRemoteMirror.so"))
+struct LiveReadersSwift5Tests {
+    @Test func censusAndObjectOfAProcess() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let options = LiveTargetOptions(target: .process(fixture.processID), pauses: true)
+        let census = try LiveHeapReader.census(options, addressesPerType: 1)
+        for held in fixture.report.types {
+            let entry = census.types.first { $0.type == held.type }
+            #expect(entry?.count == held.count, "\(held.type)")
+            #expect(entry?.bytes == held.bytes, "\(held.type)")
+        }
+        #expect(!census.target.readWhileRunning)
+        let root = try #require(fixture.report.sample("root"))
+        let object = try LiveObjectReader.object(at: UInt64(root.address.dropFirst(2), radix: 16) ?? 0, depth: 0, options)
+        #expect(object.type == root.type)
+        let values = Dictionary(uniqueKeysWithValues: object.fields.map { ($0.name, $0.value) })
+        #expect(values["id"] == .signed(Int64(root.id ?? 0)))
+        #expect(values["name"] == .string(root.orderName ?? "", truncatedFrom: nil))
+        #expect(values["paid"] == .boolean(root.paid ?? false))
+        #expect(values["status"] == .enumCase("cancelled", payload: .string("late", truncatedFrom: nil)))
+        #expect(values["parent"] == .enumCase("none", payload: nil))
+        // A wrong address is the typed error, with its message.
+        let inside = (UInt64(root.address.dropFirst(2), radix: 16) ?? 0) + 8
+        #expect(throws: LiveReadingError.notAnObject(target: "process \(fixture.processID)", address: inside)) {
+            try LiveObjectReader.object(at: inside, depth: 0, options)
+        }
+    }
+}
