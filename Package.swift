@@ -127,7 +127,8 @@ let package = Package(
         .testTarget(name: "DWARFInfoTests", dependencies: ["DWARFInfo", "BinaryInfo"], exclude: ["Fixtures"]),
         .testTarget(name: "LayoutTestingTests", dependencies: ["LayoutTesting"], exclude: ["__Snapshots__"]),
         // The reading entry point, and the typeinfo CLI end to end (run as users run it).
-        .testTarget(name: "LayoutReadingTests", dependencies: ["LayoutReading", "BinaryInfo", "DWARFInfo", "TypeLowering", "BinaryFixtures"]),
+        .testTarget(
+            name: "LayoutReadingTests", dependencies: ["LayoutReading", "BinaryInfo", "DWARFInfo", "TypeLowering", "BinaryFixtures"]),
         .testTarget(
             name: "ModelMapperTests", dependencies: ["ModelMapper", "TypeInfo", "BinaryFixtures"], exclude: ["ReleaseFixture"],
             resources: [.copy("Resources")]
