@@ -13,8 +13,8 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case notSwift(target: String)
     /// A `--type` pattern that does not compile.
     case invalidSelection(TypeFilterError)
-    /// A running process's heap changed under every one of `readings` readings (a busy
-    /// allocator); `error` is the last reading's.
+    /// A running process's heap (or its main arena) failed every one of `readings` readings: a
+    /// busy allocator changes under a reading; `error` is the last reading's.
     case heapKeptChanging(BinaryInfoError, readings: Int)
     /// No Swift object starts at the address: its first word is not class metadata.
     case notAnObject(target: String, address: UInt64)
@@ -31,7 +31,7 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalidSelection(let error):
             return "\(error)"
         case .heapKeptChanging(let error, let readings):
-            return "\(error); read \(readings) times while it ran: run again with --pause to stop the process for the reading"
+            return "\(error); read \(readings) times while it ran: if it was allocating, run again with --pause to stop it for the reading"
         case .notAnObject(let target, let address):
             return
                 "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address: `typeinfo heap --addresses N` lists objects by type)"
