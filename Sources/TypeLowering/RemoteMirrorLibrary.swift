@@ -52,16 +52,20 @@ final class RemoteMirrorLibrary {
     }
 
     deinit { dlclose(handle) }
+
+    /// The address of one of the library's symbols, or nil (a function this module calls only
+    /// when asked, such as the concurrency entry points).
+    func symbol(named name: String) -> UnsafeMutableRawPointer? { dlsym(handle, name) }
 }
 
 /// One reflection context over the images of an ``ImageMemory``. Remote addresses are the local
 /// addresses of the images' copies, so reads need no translation beyond a bounds check.
 final class RemoteMirrorContext {
-    private let library: RemoteMirrorLibrary
+    let library: RemoteMirrorLibrary
     /// What the library's read callbacks read (an ``ImageMemory`` or a ``TargetMirrorMemory``),
     /// kept alive for as long as the context.
     private let memory: AnyObject
-    private let context: rm_context_t
+    let context: rm_context_t
 
     /// - Parameter importedStructRecords: register only the first image and `libswiftCore.so`, and
     ///   builtin type descriptors (`swift5_builtin`) of `libswiftCore.so` alone (the `Builtin.*`
@@ -139,7 +143,12 @@ final class RemoteMirrorContext {
                     guard let reader else { return 0 }
                     return Unmanaged<TargetMirrorMemory>.fromOpaque(reader).takeUnretainedValue().stringLength(at: address)
                 },
-                { _, _, _ in 0 }
+                { reader, name, length in
+                    // The concurrency readers ask for the runtime's `_swift_concurrency_debug_*` variables.
+                    guard let reader, let name else { return 0 }
+                    let text = String(decoding: UnsafeRawBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+                    return Unmanaged<TargetMirrorMemory>.fromOpaque(reader).takeUnretainedValue().symbolAddress(text) ?? 0
+                }
             )
         else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
         self.context = context

@@ -96,6 +96,22 @@ final class TargetMirrorMemory {
         return 0
     }
 
+    /// The symbol tables of the target's Swift images, read on the library's first symbol question.
+    private var imageSymbols: [TargetImageSymbols]?
+    private var symbolAddresses: [String: UInt64?] = [:]
+
+    /// The target address of a symbol of one of the target's Swift images (the library asks for
+    /// the concurrency runtime's `_swift_concurrency_debug_*` variables), or nil.
+    func symbolAddress(_ name: String) -> UInt64? {
+        if let known = symbolAddresses[name] { return known }
+        if imageSymbols == nil {
+            imageSymbols = memory.images.filter(\.isSwift).compactMap { try? TargetImageSymbols(image: $0) }
+        }
+        let address = imageSymbols?.lazy.compactMap { $0.address(of: name) }.first
+        symbolAddresses[name] = address
+        return address
+    }
+
     private func note(_ error: BinaryInfoError) {
         guard targetLost == nil else { return }
         switch error {

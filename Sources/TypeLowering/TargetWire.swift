@@ -15,6 +15,9 @@ import BinaryInfo
 ///     layout <mangling>     (a type's lowering and children: a struct's fields, a tuple's
 ///                            elements, an enum's cases with their payload types)
 ///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
+///     task 0x7f…            (an async task: swift_reflection_asyncTaskInfo)
+///     actor 0x7f…           (an actor: swift_reflection_actorInfo and its queue by nextJob)
+///     isactor 0x7f…         (whether the metadata at the address is an actor class's)
 ///     end
 ///
 /// Reply (worker → client), one record per query, flushed after each:
@@ -28,6 +31,11 @@ import BinaryInfo
 ///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
 ///                                         `layout <mangling> ?` when the library cannot lay it out)
 ///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
+///     task 0x7f… <id> <runJob> <priority> <flags> <children> <frames>
+///                                         (flags, children, frames: comma lists, `-` when empty)
+///     actor 0x7f… <state> <priority> <flags> <jobs>
+///     unread task|actor 0x7f… <error>     (the library's error for that object)
+///     isactor 0x7f… 0|1
 ///     failed <error>                      (the target became unreadable: the process exited)
 enum TargetWire {
     static let header = "typeinfo-target 1"
@@ -58,6 +66,12 @@ struct TargetRequest: Sendable, Equatable {
         case layout(String)
         /// The case of the enum value of the mangled type at the address.
         case enumCase(String, UInt64)
+        /// The async task at the address.
+        case task(UInt64)
+        /// The actor at the address.
+        case actor(UInt64)
+        /// Whether the metadata at the address is an actor class's.
+        case isActor(UInt64)
     }
 
     var libraryPath: String
@@ -82,6 +96,9 @@ struct TargetRequest: Sendable, Equatable {
             case .fields(let address): lines.append("fields " + TargetWire.hex(address))
             case .layout(let mangling): lines.append("layout " + mangling)
             case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
+            case .task(let address): lines.append("task " + TargetWire.hex(address))
+            case .actor(let address): lines.append("actor " + TargetWire.hex(address))
+            case .isActor(let address): lines.append("isactor " + TargetWire.hex(address))
             }
         }
         return (lines + ["end"]).joined(separator: "\n") + "\n"
@@ -109,6 +126,11 @@ struct TargetRequest: Sendable, Equatable {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
                 request.queries.append(keyword == "name" ? .name(address) : .fields(address))
+            case "task", "actor", "isactor":
+                guard let address = TargetWire.address(rest) else {
+                    return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
+                }
+                request.queries.append(keyword == "task" ? .task(address) : keyword == "actor" ? .actor(address) : .isActor(address))
             case "layout" where TargetWire.isMangling(rest):
                 request.queries.append(.layout(rest))
             case "case":
@@ -163,6 +185,14 @@ enum TargetReply: Sendable, Equatable {
     case layout(String, TargetTypeLayout?)
     /// The case index and name of the enum value at the address, nil when the library cannot tell.
     case enumCase(String, UInt64, index: Int?, name: String?)
+    /// What the library read of the task at the address.
+    case task(UInt64, MirrorTaskInfo)
+    /// What the library read of the actor at the address.
+    case actor(UInt64, MirrorActorInfo)
+    /// The library's error for the task (`isTask`) or actor at the address.
+    case unread(isTask: Bool, UInt64, reason: String)
+    /// Whether the metadata at the address is an actor class's.
+    case isActor(UInt64, Bool)
 
     /// The reply line, without its newline.
     var encoded: String {
@@ -183,6 +213,11 @@ enum TargetReply: Sendable, Equatable {
         case .enumCase(let mangling, let address, let index?, let name?):
             return "case \(mangling) \(TargetWire.hex(address)) \(index) \(name)"
         case .enumCase(let mangling, let address, _, _): return "case \(mangling) \(TargetWire.hex(address)) ?"
+        case .task(let address, let info): return ConcurrencyWire.encode(task: address, info)
+        case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
+        case .unread(let isTask, let address, let reason):
+            return "unread \(isTask ? "task" : "actor") \(TargetWire.hex(address)) " + String(reason.map { $0 == "\n" ? " " : $0 })
+        case .isActor(let address, let isActor): return "isactor \(TargetWire.hex(address)) \(isActor ? 1 : 0)"
         }
     }
 
@@ -226,6 +261,8 @@ enum TargetReply: Sendable, Equatable {
                 return .layout(
                     String(parts[0]), TargetTypeLayout(kind: kind, size: size, alignment: alignment, stride: stride, childCount: count))
             }
+        case "task", "actor", "unread", "isactor":
+            if let reply = ConcurrencyWire.decode(keyword: keyword, rest) { return reply }
         case "case" where parts.count == 3 && parts[2] == "?":
             if let address = TargetWire.address(parts[1]) { return .enumCase(String(parts[0]), address, index: nil, name: nil) }
         case "case" where parts.count == 4:
