@@ -150,7 +150,5 @@ typedef rm_async_task_info_t (*rm_async_task_info_fn)(rm_context_t, rm_addr_t ta
 typedef rm_actor_info_t (*rm_actor_info_fn)(rm_context_t, rm_addr_t actor);
 /// The job after `job` in an actor's queue, 0 at its end.
 typedef rm_addr_t (*rm_next_job_fn)(rm_context_t, rm_addr_t job);
-/// Whether the metadata at `metadata` is an actor class's.
-typedef int (*rm_metadata_is_actor_fn)(rm_context_t, rm_addr_t metadata);
 
 #endif

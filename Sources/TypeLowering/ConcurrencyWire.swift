@@ -3,7 +3,6 @@
 ///     task 0x7f… <id> <runJob> <priority> <flags> <children> <frames>
 ///     actor 0x7f… <state> <priority> <flags> <jobs>
 ///     unread task|actor 0x7f… <error>
-///     isactor 0x7f… 0|1
 ///
 /// Lists are comma-separated, `-` when empty. Task flags: `cancelled`, `running` or `notRunning`
 /// (neither when the library cannot tell), `enqueued`, `child`, `groupChild`, `asyncLet`. Actor
@@ -67,9 +66,6 @@ enum ConcurrencyWire {
                 return nil
             }
             return .unread(isTask: split[0] == "task", address, reason: String(split[2]))
-        case "isactor":
-            guard parts.count == 2, let address = TargetWire.address(parts[0]), parts[1] == "0" || parts[1] == "1" else { return nil }
-            return .isActor(address, parts[1] == "1")
         default:
             return nil
         }

@@ -2,7 +2,7 @@ import BinaryInfo
 import CSwiftRemoteMirror
 
 /// libswiftRemoteMirror's concurrency entry points (`swift_reflection_asyncTaskInfo`,
-/// `swift_reflection_actorInfo`, `swift_reflection_nextJob`, `swift_reflection_metadataIsActor`),
+/// `swift_reflection_actorInfo`, `swift_reflection_nextJob`),
 /// looked up only by the target mode's task and actor questions. With ``RemoteMirrorLibrary``, the
 /// only file that touches the C API.
 ///
@@ -15,7 +15,6 @@ struct RemoteMirrorConcurrency {
     let asyncTaskInfo: rm_async_task_info_fn
     let actorInfo: rm_actor_info_fn
     let nextJob: rm_next_job_fn
-    let metadataIsActor: rm_metadata_is_actor_fn
 
     /// The build ids (GNU build-id notes) of the libraries whose `swift_async_task_info_t` and
     /// `swift_actor_info_t` layouts were read from their disassembly (see RemoteMirrorSubset.h)
@@ -32,7 +31,7 @@ struct RemoteMirrorConcurrency {
             return .failure(MirrorError(text: unverifiedReason(path: path)))
         }
         guard let functions = Self(library) else {
-            return .failure(MirrorError(text: "\(path) lacks swift_reflection_asyncTaskInfo, actorInfo, nextJob or metadataIsActor"))
+            return .failure(MirrorError(text: "\(path) lacks swift_reflection_asyncTaskInfo, actorInfo or nextJob"))
         }
         return .success(functions)
     }
@@ -48,13 +47,11 @@ struct RemoteMirrorConcurrency {
     init?(_ library: RemoteMirrorLibrary) {
         guard let taskInfo = library.symbol(named: "swift_reflection_asyncTaskInfo"),
             let actorInfo = library.symbol(named: "swift_reflection_actorInfo"),
-            let nextJob = library.symbol(named: "swift_reflection_nextJob"),
-            let isActor = library.symbol(named: "swift_reflection_metadataIsActor")
+            let nextJob = library.symbol(named: "swift_reflection_nextJob")
         else { return nil }
         asyncTaskInfo = unsafeBitCast(taskInfo, to: rm_async_task_info_fn.self)
         self.actorInfo = unsafeBitCast(actorInfo, to: rm_actor_info_fn.self)
         self.nextJob = unsafeBitCast(nextJob, to: rm_next_job_fn.self)
-        metadataIsActor = unsafeBitCast(isActor, to: rm_metadata_is_actor_fn.self)
     }
 }
 
@@ -120,11 +117,6 @@ extension RemoteMirrorContext {
             MirrorActorInfo(
                 state: Int(info.State), maxPriority: Int(info.MaxPriority), isDistributedRemote: info.IsDistributedRemote, jobs: jobs,
                 isQueueTruncated: job != 0))
-    }
-
-    /// Whether the metadata at `metadata` is an actor class's.
-    func isActor(metadata: UInt64, using functions: RemoteMirrorConcurrency) -> Bool {
-        functions.metadataIsActor(context, metadata) != 0
     }
 }
 

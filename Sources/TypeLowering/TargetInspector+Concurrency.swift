@@ -73,24 +73,11 @@ extension TargetInspector {
         }
     }
 
-    /// Which of the class metadata addresses are actor classes' (`swift_reflection_metadataIsActor`).
-    ///
-    /// - Throws: as ``typeNames(ofMetadata:)``, and when the library's layouts are not verified.
-    public func actorMetadata(among metadata: [UInt64]) throws(TypeLoweringError) -> Set<UInt64> {
-        try checkReadable()
-        let valid = Set(metadata.filter { classMetadata(at: $0) != nil }).sorted()
-        guard !valid.isEmpty else { return [] }
-        var actors: Set<UInt64> = []
-        try ask(valid.map { .isActor($0) }) { reply in
-            if case .isActor(let address, true) = reply { actors.insert(address) }
-        }
-        return actors
-    }
-
     /// Reads the tasks and actors at the addresses, and the child tasks of every task read, to
     /// their last generation.
     ///
-    /// - Throws: as ``actorMetadata(among:)``.
+    /// - Throws: as ``typeNames(ofMetadata:)``, and when the library is not one whose task and
+    ///   actor layouts are verified.
     public func concurrency(tasks: [UInt64], actors: [UInt64]) throws(TypeLoweringError) -> TargetConcurrency {
         try checkReadable()
         var result = TargetConcurrency()

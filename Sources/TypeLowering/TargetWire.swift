@@ -17,7 +17,6 @@ import BinaryInfo
 ///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
 ///     task 0x7f…            (an async task: swift_reflection_asyncTaskInfo)
 ///     actor 0x7f…           (an actor: swift_reflection_actorInfo and its queue by nextJob)
-///     isactor 0x7f…         (whether the metadata at the address is an actor class's)
 ///     end
 ///
 /// Reply (worker → client), one record per query, flushed after each:
@@ -35,7 +34,6 @@ import BinaryInfo
 ///                                         (flags, children, frames: comma lists, `-` when empty)
 ///     actor 0x7f… <state> <priority> <flags> <jobs>
 ///     unread task|actor 0x7f… <error>     (the library's error for that object)
-///     isactor 0x7f… 0|1
 ///     failed <error>                      (the target became unreadable: the process exited)
 enum TargetWire {
     static let header = "typeinfo-target 1"
@@ -70,8 +68,6 @@ struct TargetRequest: Sendable, Equatable {
         case task(UInt64)
         /// The actor at the address.
         case actor(UInt64)
-        /// Whether the metadata at the address is an actor class's.
-        case isActor(UInt64)
     }
 
     var libraryPath: String
@@ -98,7 +94,6 @@ struct TargetRequest: Sendable, Equatable {
             case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
             case .task(let address): lines.append("task " + TargetWire.hex(address))
             case .actor(let address): lines.append("actor " + TargetWire.hex(address))
-            case .isActor(let address): lines.append("isactor " + TargetWire.hex(address))
             }
         }
         return (lines + ["end"]).joined(separator: "\n") + "\n"
@@ -126,11 +121,11 @@ struct TargetRequest: Sendable, Equatable {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
                 request.queries.append(keyword == "name" ? .name(address) : .fields(address))
-            case "task", "actor", "isactor":
+            case "task", "actor":
                 guard let address = TargetWire.address(rest) else {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
-                request.queries.append(keyword == "task" ? .task(address) : keyword == "actor" ? .actor(address) : .isActor(address))
+                request.queries.append(keyword == "task" ? .task(address) : .actor(address))
             case "layout" where TargetWire.isMangling(rest):
                 request.queries.append(.layout(rest))
             case "case":
@@ -191,8 +186,6 @@ enum TargetReply: Sendable, Equatable {
     case actor(UInt64, MirrorActorInfo)
     /// The library's error for the task (`isTask`) or actor at the address.
     case unread(isTask: Bool, UInt64, reason: String)
-    /// Whether the metadata at the address is an actor class's.
-    case isActor(UInt64, Bool)
 
     /// The reply line, without its newline.
     var encoded: String {
@@ -217,7 +210,6 @@ enum TargetReply: Sendable, Equatable {
         case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
         case .unread(let isTask, let address, let reason):
             return "unread \(isTask ? "task" : "actor") \(TargetWire.hex(address)) " + String(reason.map { $0 == "\n" ? " " : $0 })
-        case .isActor(let address, let isActor): return "isactor \(TargetWire.hex(address)) \(isActor ? 1 : 0)"
         }
     }
 
@@ -261,7 +253,7 @@ enum TargetReply: Sendable, Equatable {
                 return .layout(
                     String(parts[0]), TargetTypeLayout(kind: kind, size: size, alignment: alignment, stride: stride, childCount: count))
             }
-        case "task", "actor", "unread", "isactor":
+        case "task", "actor", "unread":
             if let reply = ConcurrencyWire.decode(keyword: keyword, rest) { return reply }
         case "case" where parts.count == 3 && parts[2] == "?":
             if let address = TargetWire.address(parts[1]) { return .enumCase(String(parts[0]), address, index: nil, name: nil) }

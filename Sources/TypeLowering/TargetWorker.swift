@@ -47,7 +47,7 @@ enum TargetWorker {
         var concurrency: Result<RemoteMirrorConcurrency, MirrorError>?
         for query in request.queries {
             switch query {
-            case .task, .actor, .isActor:
+            case .task, .actor:
                 if concurrency == nil { concurrency = RemoteMirrorConcurrency.verified(context.library, path: request.libraryPath) }
                 switch concurrency {
                 case .success(let functions)?: answer(query, context: context, functions: functions)
@@ -115,8 +115,6 @@ enum TargetWorker {
             case .success(let info): emit(TargetReply.actor(address, info).encoded)
             case .failure(let error): emit(TargetReply.unread(isTask: false, address, reason: error.text).encoded)
             }
-        case .isActor(let metadata):
-            emit(TargetReply.isActor(metadata, context.isActor(metadata: metadata, using: functions)).encoded)
         default: break
         }
     }

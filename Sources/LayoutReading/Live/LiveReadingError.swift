@@ -15,6 +15,11 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case invalidSelection(TypeFilterError)
     /// No Swift object starts at the address: its first word is not class metadata.
     case notAnObject(target: String, address: UInt64)
+    /// The target has no Swift concurrency runtime: neither `libswift_Concurrency.so` nor an
+    /// executable holding it (`-static-stdlib`).
+    case noConcurrencyRuntime(target: String)
+    /// The reflection library is not one whose task and actor layouts typeinfo has verified.
+    case unverifiedTaskLayout(reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +32,10 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
             return "\(target): not a Swift process: none of the images it has loaded holds Swift metadata"
         case .invalidSelection(let error):
             return "\(error)"
+        case .noConcurrencyRuntime(let target):
+            return "\(target): not using Swift concurrency: libswift_Concurrency is not loaded"
+        case .unverifiedTaskLayout(let reason):
+            return reason
         case .notAnObject(let target, let address):
             return
                 "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address; `typeinfo heap` finds objects by type)"

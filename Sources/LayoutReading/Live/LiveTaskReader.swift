@@ -1,0 +1,172 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+/// `typeinfo tasks`: a live process's or a core file's async tasks and actors.
+///
+/// Tasks are found on the C library's heap (``GlibcHeap``): an allocation whose first word is the
+/// runtime's task metadata, the value of its `_swift_concurrency_debug_asyncTaskMetadata`
+/// variable (of `libswift_Concurrency.so`, or of an executable linked with the static standard
+/// library), read from the target at the address the image's symbol table gives. Task group
+/// children and `async let` tasks are added from their parents' child lists (an `async let`
+/// task lives in its parent's allocator, not on the heap). Actors are the Swift objects whose
+/// class the reflection library calls an actor's (`swift_reflection_metadataIsActor`). Each is
+/// read by libswiftRemoteMirror (`swift_reflection_asyncTaskInfo`, `swift_reflection_actorInfo`)
+/// in the worker; resume functions are named from the image files' symbol tables.
+public enum LiveTaskReader {
+    /// The runtime variable that holds the task metadata's address.
+    static let taskMetadataSymbol = "_swift_concurrency_debug_asyncTaskMetadata"
+
+    /// Reads the target's tasks and actors.
+    ///
+    /// - Throws: ``LiveReadingError``: the target could not be read, it does not use Swift
+    ///   concurrency, or the reflection library is not one whose task layout is verified.
+    public static func report(_ options: LiveTargetOptions) throws(LiveReadingError) -> TaskReport {
+        try options.whilePaused { paused throws(LiveReadingError) in
+            let inspector: TargetInspector
+            do throws(TypeLoweringError) {
+                inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
+            } catch {
+                throw .lowering(error)
+            }
+            guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
+            let (taskMetadata, runtimeImage) = try taskMetadataAddress(inspector.memory)
+            let found = try findObjects(inspector, taskMetadata: taskMetadata)
+            let concurrency: TargetConcurrency
+            let names: [UInt64: String]
+            do throws(TypeLoweringError) {
+                try inspector.checkConcurrencyLayout()
+                concurrency = try inspector.concurrency(tasks: found.tasks, actors: Array(found.actors.keys))
+                names = try inspector.typeNames(ofMetadata: Array(Set(found.actors.values)))
+            } catch {
+                if case .remoteMirrorUnavailable(_, let reason) = error { throw .unverifiedTaskLayout(reason: reason) }
+                throw .lowering(error)
+            }
+            return assemble(
+                concurrency, actorTypes: found.actors.mapValues { names[$0] },
+                resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtimeImage),
+                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
+        }
+    }
+
+    /// The task metadata's address: the value of ``taskMetadataSymbol`` in the target.
+    static func taskMetadataAddress(_ memory: TargetMemory) throws(LiveReadingError) -> (metadata: UInt64, runtimeImage: UInt64) {
+        // The concurrency library first; an executable linked statically holds the runtime itself.
+        let images = memory.images.filter(\.isSwift).sorted { first, _ in Self.isConcurrencyLibrary(first) }
+        for image in images {
+            guard let symbols = try? TargetImageSymbols(image: image), let address = symbols.address(of: taskMetadataSymbol) else {
+                continue
+            }
+            do throws(BinaryInfoError) {
+                let metadata = try memory.read(UInt64.self, at: address, what: taskMetadataSymbol)
+                guard metadata >= 4096, metadata & 7 == 0 else {
+                    throw BinaryInfoError.malformedELF(
+                        path: image.filePath, detail: "\(taskMetadataSymbol) holds 0x\(String(metadata, radix: 16)), not a metadata address"
+                    )
+                }
+                return (metadata, image.loadAddress)
+            } catch {
+                throw .target(error)
+            }
+        }
+        throw .noConcurrencyRuntime(target: memory.path)
+    }
+
+    private static func isConcurrencyLibrary(_ image: TargetImage) -> Bool {
+        image.filePath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
+    }
+
+    /// The heap's task objects, and its actors with their metadata.
+    static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64) throws(LiveReadingError) -> (
+        tasks: [UInt64], actors: [UInt64: UInt64]
+    ) {
+        let heap = try LiveHeapReader.heap(of: inspector)
+        var tasks: [UInt64] = []
+        var classWords: Set<UInt64> = []
+        var verdicts: [UInt64: Bool] = [:]
+        do throws(BinaryInfoError) {
+            _ = try heap.forEachChunk { chunk in
+                let word = chunk.firstWord
+                guard word >= 4096, word & 7 == 0 else { return }
+                if word == taskMetadata {
+                    tasks.append(chunk.address)
+                    return
+                }
+                if let known = verdicts[word] {
+                    if known { classWords.insert(word) }
+                    return
+                }
+                let isClass = inspector.classMetadata(at: word) != nil
+                verdicts[word] = isClass
+                if isClass { classWords.insert(word) }
+            }
+        } catch {
+            throw .target(error)
+        }
+        let actorMetadata = Set(classWords.filter { isActorClass(inspector, metadata: $0) })
+        var actors: [UInt64: UInt64] = [:]
+        if !actorMetadata.isEmpty {
+            do throws(BinaryInfoError) {
+                _ = try heap.forEachChunk { chunk in
+                    if actorMetadata.contains(chunk.firstWord) { actors[chunk.address] = chunk.firstWord }
+                }
+            } catch {
+                throw .target(error)
+            }
+        }
+        return (tasks, actors)
+    }
+
+    /// Whether the class whose metadata is at `metadata` is an actor: its nominal type
+    /// descriptor's flags are a class's (kind 16) with `IsActor` (bit 7 of the kind-specific flags,
+    /// the top 16 bits), as TypeInfo's MetadataReader reads them in-process. This is the test
+    /// `swift_reflection_metadataIsActor` makes, which answers false for every class here: it
+    /// first checks that the descriptor lies in an image's text segments, which the library knows
+    /// only of images added whole (`swift_reflection_addImage`), not of the reflection sections
+    /// the worker registers.
+    static func isActorClass(_ inspector: TargetInspector, metadata: UInt64) -> Bool {
+        guard let descriptor = inspector.classMetadata(at: metadata)?.descriptor,
+            let flags = try? inspector.memory.read(UInt32.self, at: descriptor, what: "class descriptor flags")
+        else { return false }
+        return flags & 0x1F == 16 && (flags >> 16) & 0x80 != 0
+    }
+
+    /// The report from what the library read: parents from child lists, actors from queues,
+    /// resume functions named.
+    static func assemble(
+        _ concurrency: TargetConcurrency, actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames, target: HeapCensus.Target
+    ) -> TaskReport {
+        var parents: [UInt64: UInt64] = [:]
+        for task in concurrency.tasks.values { for child in task.children { parents[child] = task.address } }
+        var queuedOn: [UInt64: UInt64] = [:]
+        for actor in concurrency.actors.values { for job in actor.queuedJobs { queuedOn[job] = actor.address } }
+        let tasks = concurrency.tasks.values.map { task in
+            let state: TaskReport.TaskState =
+                task.isRunning == true
+                ? .running : task.isEnqueued ? .enqueued : task.isRunning == false ? .suspendedOrCompleted : .unknown
+            // A running task's resume function is where it last started, not where it is now.
+            let resume = state == .running ? nil : resumeNames.resumeFunction(resumeAddress: task.resumeAddress, backtrace: task.backtrace)
+            return TaskReport.Task(
+                address: task.address, id: task.id, state: state, resumeFunction: resume,
+                resumeAddress: task.resumeAddress, priority: task.priority, isCancelled: task.isCancelled,
+                parent: parents[task.address], children: task.children, actor: queuedOn[task.address])
+        }
+        let actors = concurrency.actors.values.map { actor in
+            let state: TaskReport.ActorState =
+                switch actor.state {
+                case .idle: .idle
+                case .scheduled: .scheduled
+                case .running: .running
+                case .zombie: .zombie
+                case .other(let value): .other(value)
+                }
+            return TaskReport.Actor(
+                address: actor.address, type: actorTypes[actor.address] ?? nil, state: state, queuedJobs: actor.queuedJobs.count,
+                isQueueTruncated: actor.isQueueTruncated)
+        }
+        let unread =
+            concurrency.unreadTasks.map { TaskReport.Unread(address: $0.key, isTask: true, reason: $0.value) }
+            + concurrency.unreadActors.map { TaskReport.Unread(address: $0.key, isTask: false, reason: $0.value) }
+        return TaskReport(target: target, tasks: tasks, actors: actors, unread: unread)
+    }
+}
