@@ -16,6 +16,18 @@ import TypeLowering
 public enum LiveTaskReader {
     /// The runtime variable that holds the task metadata's address.
     static let taskMetadataSymbol = "_swift_concurrency_debug_asyncTaskMetadata"
+    /// The runtime variable that holds the size of an `AsyncTask` (where a child's fragment starts).
+    static let taskSizeSymbol = "_swift_concurrency_debug_asyncTaskSize"
+
+    /// What the concurrency runtime of the target states about itself.
+    struct Runtime {
+        /// The task metadata's address.
+        var taskMetadata: UInt64
+        /// The size of an `AsyncTask`, when the runtime states it.
+        var taskSize: UInt64?
+        /// The load address of the image that holds the runtime.
+        var image: UInt64
+    }
 
     /// Reads the target's tasks and actors.
     ///
@@ -30,27 +42,40 @@ public enum LiveTaskReader {
                 throw .lowering(error)
             }
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
-            let (taskMetadata, runtimeImage) = try taskMetadataAddress(inspector.memory)
-            let found = try findObjects(inspector, taskMetadata: taskMetadata)
-            let concurrency: TargetConcurrency
+            let runtime = try concurrencyRuntime(inspector.memory)
+            let found = try findObjects(inspector, taskMetadata: runtime.taskMetadata)
+            var concurrency: TargetConcurrency
+            var links: ChildTaskLinks?
             let names: [UInt64: String]
             do throws(TypeLoweringError) {
                 try inspector.checkConcurrencyLayout()
                 concurrency = try inspector.concurrency(tasks: found.tasks, actors: Array(found.actors.keys))
+                // Children the library's lists leave out (see ChildTaskLinks), read until none is new.
+                for _ in 0..<64 {
+                    guard let taskSize = runtime.taskSize else { break }
+                    links = ChildTaskLinks(
+                        tasks: concurrency.tasks, taskSize: taskSize, taskMetadata: runtime.taskMetadata, memory: inspector.memory)
+                    let missing = links?.unknownTasks(besides: Array(concurrency.tasks.keys) + Array(concurrency.unreadTasks.keys)) ?? []
+                    if missing.isEmpty { break }
+                    let more = try inspector.concurrency(tasks: missing, actors: [])
+                    concurrency.tasks.merge(more.tasks) { first, _ in first }
+                    concurrency.unreadTasks.merge(more.unreadTasks) { first, _ in first }
+                }
                 names = try inspector.typeNames(ofMetadata: Array(Set(found.actors.values)))
             } catch {
                 if case .remoteMirrorUnavailable(_, let reason) = error { throw .unverifiedTaskLayout(reason: reason) }
                 throw .lowering(error)
             }
             return assemble(
-                concurrency, actorTypes: found.actors.mapValues { names[$0] },
-                resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtimeImage),
+                concurrency, links: links, actorTypes: found.actors.mapValues { names[$0] },
+                resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
                 target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
         }
     }
 
-    /// The task metadata's address: the value of ``taskMetadataSymbol`` in the target.
-    static func taskMetadataAddress(_ memory: TargetMemory) throws(LiveReadingError) -> (metadata: UInt64, runtimeImage: UInt64) {
+    /// The task metadata's address (the value of ``taskMetadataSymbol`` in the target) and the
+    /// task size (of ``taskSizeSymbol``).
+    static func concurrencyRuntime(_ memory: TargetMemory) throws(LiveReadingError) -> Runtime {
         // The concurrency library first; an executable linked statically holds the runtime itself.
         let images = memory.images.filter(\.isSwift).sorted { first, _ in Self.isConcurrencyLibrary(first) }
         for image in images {
@@ -64,7 +89,11 @@ public enum LiveTaskReader {
                         path: image.filePath, detail: "\(taskMetadataSymbol) holds 0x\(String(metadata, radix: 16)), not a metadata address"
                     )
                 }
-                return (metadata, image.loadAddress)
+                let taskSize = symbols.address(of: taskSizeSymbol).flatMap {
+                    try? memory.read(UInt64.self, at: $0, what: taskSizeSymbol)
+                }
+                return Runtime(
+                    taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, image: image.loadAddress)
             } catch {
                 throw .target(error)
             }
@@ -134,10 +163,13 @@ public enum LiveTaskReader {
     /// The report from what the library read: parents from child lists, actors from queues,
     /// resume functions named.
     static func assemble(
-        _ concurrency: TargetConcurrency, actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames, target: HeapCensus.Target
+        _ concurrency: TargetConcurrency, links: ChildTaskLinks?, actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames,
+        target: HeapCensus.Target
     ) -> TaskReport {
-        var parents: [UInt64: UInt64] = [:]
+        var parents: [UInt64: UInt64] = links?.parents ?? [:]
         for task in concurrency.tasks.values { for child in task.children { parents[child] = task.address } }
+        var children: [UInt64: Set<UInt64>] = [:]
+        for (child, parent) in parents { children[parent, default: []].insert(child) }
         var queuedOn: [UInt64: UInt64] = [:]
         for actor in concurrency.actors.values { for job in actor.queuedJobs { queuedOn[job] = actor.address } }
         let tasks = concurrency.tasks.values.map { task in
@@ -149,7 +181,7 @@ public enum LiveTaskReader {
             return TaskReport.Task(
                 address: task.address, id: task.id, state: state, resumeFunction: resume,
                 resumeAddress: task.resumeAddress, priority: task.priority, isCancelled: task.isCancelled,
-                parent: parents[task.address], children: task.children, actor: queuedOn[task.address])
+                parent: parents[task.address], children: children[task.address, default: []].sorted(), actor: queuedOn[task.address])
         }
         let actors = concurrency.actors.values.map { actor in
             let state: TaskReport.ActorState =
