@@ -14,6 +14,9 @@ final class TargetMirrorMemory {
     private(set) var reflectionSections: [[String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)]] = []
     /// Why the target can no longer be read, once a read found it gone.
     private(set) var targetLost: BinaryInfoError?
+    /// For a process, windows of its memory that answer small reads (a core's reads are copies
+    /// from a mapped file already).
+    private let windows: TargetReadWindows?
 
     /// The most bytes one read of the library copies (it reads records, names and sections).
     static let maximumRead: UInt64 = 1 << 26
@@ -27,6 +30,7 @@ final class TargetMirrorMemory {
     /// - Throws: ``TypeLoweringError/target(_:)`` when a section cannot be read.
     init(memory: TargetMemory) throws(TypeLoweringError) {
         self.memory = memory
+        if case .process = memory.target { windows = TargetReadWindows() } else { windows = nil }
         for image in memory.images where image.isSwift {
             var sections: [String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)] = [:]
             for name in Self.reflectionSectionNames {
@@ -53,8 +57,10 @@ final class TargetMirrorMemory {
     func copy(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
         guard count <= Self.maximumRead else { return nil }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(max(count, 1)), alignment: 16)
+        let destination = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(count)])
+        if let windows, windows.read(into: destination, at: address, memory: memory) { return UnsafeRawPointer(buffer.baseAddress) }
         do {
-            try memory.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(count)]), from: address, what: "memory")
+            try memory.fetch(into: destination, from: address, what: "memory")
             return UnsafeRawPointer(buffer.baseAddress)
         } catch {
             note(error)

@@ -1,6 +1,7 @@
 // A process with known concurrency state, for `typeinfo tasks` (run by
 // Tests/BinaryFixtures/LiveTasksFixture.swift). It sets up:
-// - PARKED tasks suspended forever in `parkInInbox(_:)`, every third of them cancelled;
+// - PARKED tasks suspended forever in `parkInInbox(_:)`, every third of them cancelled (30, or
+//   `LIVE_TASKS_PARKED`);
 // - one task whose task group's CHILDREN are suspended forever in `parkInGroupChild(_:)`;
 // - IDLE actors of type `Ledger`, never called;
 // - one `Teller` actor running a task that never returns (it blocks its thread), and WAITERS
@@ -11,7 +12,8 @@
 import Glibc
 #endif
 
-let parked = 30
+/// `LIVE_TASKS_PARKED` sets how many (Tools/bench-tasks parks 100,000).
+let parked = getenv("LIVE_TASKS_PARKED").flatMap { Int(String(cString: $0)) } ?? 30
 let children = 12
 let idle = 5
 let waiters = 4
