@@ -216,6 +216,13 @@ enum TargetReply: Sendable, Equatable {
     /// Parses a reply line.
     static func decode(_ line: String) throws(TypeLoweringError) -> TargetReply {
         let (keyword, rest) = LoweringWire.split(line)
+        if keyword == "task" || keyword == "actor" || keyword == "unread" {
+            // Many thousands of these: parsed as bytes, without splitting the line first.
+            guard let reply = ConcurrencyWire.decode(keyword: keyword, rest) else {
+                throw .protocolViolation(detail: "malformed target reply '\(line.prefix(80))'")
+            }
+            return reply
+        }
         let splits = ["field": 4, "child": 4, "layout": 5, "case": 3][keyword] ?? 1
         let parts = rest.split(separator: " ", maxSplits: splits, omittingEmptySubsequences: false)
         switch keyword {
@@ -253,8 +260,6 @@ enum TargetReply: Sendable, Equatable {
                 return .layout(
                     String(parts[0]), TargetTypeLayout(kind: kind, size: size, alignment: alignment, stride: stride, childCount: count))
             }
-        case "task", "actor", "unread":
-            if let reply = ConcurrencyWire.decode(keyword: keyword, rest) { return reply }
         case "case" where parts.count == 3 && parts[2] == "?":
             if let address = TargetWire.address(parts[1]) { return .enumCase(String(parts[0]), address, index: nil, name: nil) }
         case "case" where parts.count == 4:
