@@ -102,18 +102,27 @@ final class TargetMirrorMemory {
         return 0
     }
 
-    /// The symbol tables of the target's Swift images, read on the library's first symbol question.
-    private var imageSymbols: [TargetImageSymbols]?
+    /// The symbol tables of the target's Swift images read so far, by load address (nil: unreadable).
+    private var imageSymbols: [UInt64: TargetImageSymbols?] = [:]
     private var symbolAddresses: [String: UInt64?] = [:]
 
     /// The target address of a symbol of one of the target's Swift images (the library asks for
-    /// the concurrency runtime's `_swift_concurrency_debug_*` variables), or nil.
+    /// the concurrency runtime's `_swift_concurrency_debug_*` variables), or nil. The concurrency
+    /// library's table is read first; another image's only while the name is not found.
     func symbolAddress(_ name: String) -> UInt64? {
         if let known = symbolAddresses[name] { return known }
-        if imageSymbols == nil {
-            imageSymbols = memory.images.filter(\.isSwift).compactMap { try? TargetImageSymbols(image: $0) }
+        let swift = memory.images.filter(\.isSwift)
+        let isConcurrency = { (image: TargetImage) in image.filePath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
         }
-        let address = imageSymbols?.lazy.compactMap { $0.address(of: name) }.first
+        let images = swift.filter(isConcurrency) + swift.filter { !isConcurrency($0) }
+        var address: UInt64?
+        for image in images {
+            if imageSymbols[image.loadAddress] == nil { imageSymbols[image.loadAddress] = .some(try? TargetImageSymbols(image: image)) }
+            if let found = (imageSymbols[image.loadAddress] ?? nil)?.address(of: name) {
+                address = found
+                break
+            }
+        }
         symbolAddresses[name] = address
         return address
     }

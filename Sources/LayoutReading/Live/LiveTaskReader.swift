@@ -77,7 +77,8 @@ public enum LiveTaskReader {
     /// task size (of ``taskSizeSymbol``).
     static func concurrencyRuntime(_ memory: TargetMemory) throws(LiveReadingError) -> Runtime {
         // The concurrency library first; an executable linked statically holds the runtime itself.
-        let images = memory.images.filter(\.isSwift).sorted { first, _ in Self.isConcurrencyLibrary(first) }
+        let swift = memory.images.filter(\.isSwift)
+        let images = swift.filter(isConcurrencyLibrary) + swift.filter { !isConcurrencyLibrary($0) }
         for image in images {
             guard let symbols = try? TargetImageSymbols(image: image), let address = symbols.address(of: taskMetadataSymbol) else {
                 continue
