@@ -6,9 +6,10 @@ import Testing
 /// addresses as the runtime gives them, its counts, its park functions' names as the runtime's
 /// demangler spells them) is the oracle, by PID and from a gcore core of the same process.
 ///
-/// The tasks expected are every task the fixture made, all of them alive: the parked ones and the
-/// group's children (suspended forever), the group owner (waiting for its children), the holder
-/// (running on the Teller, blocked), and the waiters (enqueued on the Teller, not yet started).
+/// The tasks expected are every task the fixture made, all of them alive: the parked ones, the
+/// group's children and the two `async let` children (suspended forever), their owners (waiting
+/// for them), the holder (running on the Teller, blocked), and the waiters (enqueued on the
+/// Teller, not yet started).
 /// The main thread's top-level code is not a task.
 @Suite("typeinfo tasks", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
 struct TasksCommandTests {
@@ -35,6 +36,12 @@ struct TasksCommandTests {
         var actors: [Actor]
     }
 
+    /// Every task the fixture made: parked, group children, two `async let` children, the two
+    /// owners, the holder and the waiters.
+    static func taskCount(_ fixture: LiveTasksReport) -> Int {
+        fixture.parked + fixture.children + fixture.letChildren.count + 3 + fixture.waiters
+    }
+
     static func report(_ arguments: [String]) throws -> Report {
         let result = try DumpCommandTests.run(["tasks"] + arguments + ["--format", "json"])
         #expect(result.status == 0, "\(result.errors)")
@@ -45,7 +52,7 @@ struct TasksCommandTests {
     static func expectFixtureState(_ report: Report, _ fixture: LiveTasksReport, _ source: String) {
         let tasks = Dictionary(report.tasks.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         #expect(tasks.count == report.tasks.count, "\(source): a task listed twice")
-        let expectedCount = fixture.parked + fixture.children + 2 + fixture.waiters
+        let expectedCount = Self.taskCount(fixture)
         #expect(report.tasks.count == expectedCount, "\(source)")
 
         let parked = fixture.parkedTasks.compactMap { tasks[$0] }
@@ -61,11 +68,17 @@ struct TasksCommandTests {
         #expect(Set(owner?.children ?? []) == Set(fixture.childTasks), "\(source)")
         #expect(owner?.state == "suspendedOrCompleted", "\(source)")
 
+        let letChildren = fixture.letChildren.compactMap { tasks[$0] }
+        #expect(letChildren.count == 2, "\(source): async let children found")
+        #expect(letChildren.allSatisfy { $0.parent == fixture.letOwner && $0.resumeFunction == fixture.letFunction }, "\(source)")
+        #expect(Set(tasks[fixture.letOwner]?.children ?? []) == Set(fixture.letChildren), "\(source)")
+
         let holder = tasks[fixture.holder]
         #expect(holder?.state == "running" && holder?.resumeFunction == nil, "\(source)")
 
         // The waiters are the tasks the fixture did not record: exactly those on the Teller's queue.
-        let known = Set(fixture.parkedTasks + fixture.childTasks + [fixture.groupOwner, fixture.holder])
+        let known = Set(
+            fixture.parkedTasks + fixture.childTasks + fixture.letChildren + [fixture.groupOwner, fixture.letOwner, fixture.holder])
         let waiters = report.tasks.filter { !known.contains($0.address) }
         #expect(waiters.count == fixture.waiters, "\(source)")
         #expect(waiters.allSatisfy { $0.state == "enqueued" && $0.actor == fixture.busyActor }, "\(source)")
@@ -100,7 +113,7 @@ struct TasksCommandTests {
         let result = try DumpCommandTests.run(["tasks", String(fixture.processID)])
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let total = report.parked + report.children + 2 + report.waiters
+        let total = Self.taskCount(report)
         #expect(lines[2] == "\(total) tasks, \(report.cancelled) cancelled; \(report.idleActors.count + 1) actors")
         #expect(lines[4] == "\(report.parked) tasks suspended or completed in \(report.parkedFunction), \(report.cancelled) cancelled")
         #expect(lines[5] == "\(report.children) tasks suspended or completed in \(report.childFunction), 0 cancelled")
