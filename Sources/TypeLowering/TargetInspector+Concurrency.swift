@@ -58,19 +58,20 @@ extension TargetInspector {
     /// The most rounds of following child tasks to their children.
     static let maximumTaskDepth = 64
 
-    /// Throws unless the configured libswiftRemoteMirror is one whose task and actor layouts
-    /// typeinfo has verified: with another, a task's state could be misread.
+    /// Why the configured libswiftRemoteMirror is not used for tasks and actors (it is not one
+    /// whose task and actor layouts typeinfo has verified: with another, a task's state could be
+    /// misread), as one line; nil when it is used.
     ///
-    /// - Throws: ``TypeLoweringError/remoteMirrorUnavailable(path:reason:)`` saying which library
-    ///   and why.
-    public func checkConcurrencyLayout() throws(TypeLoweringError) {
+    /// - Throws: ``TypeLoweringError/remoteMirrorUnavailable(path:reason:)`` when there is no library.
+    public func concurrencyLayoutRefusal() throws(TypeLoweringError) -> String? {
         guard let path = configuration.remoteMirrorPath else {
             throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror.so", reason: "not found")
         }
         let buildID = (try? BuildID.read(ofFileAt: path)).flatMap { $0?.description }
         guard let buildID, RemoteMirrorConcurrency.verifiedLibraries.contains(buildID) else {
-            throw .remoteMirrorUnavailable(path: path, reason: RemoteMirrorConcurrency.unverifiedReason(path: path))
+            return RemoteMirrorConcurrency.unverifiedReason(path: path)
         }
+        return nil
     }
 
     /// Reads the tasks and actors at the addresses, and the child tasks of every task read, to

@@ -17,7 +17,7 @@ struct TargetConcurrencySwift5Tests {
         defer { fixture.finish() }
         let report = fixture.report
         let inspector = try TargetInspector(.process(fixture.processID), imageSearchPaths: [], configuration: configuration)
-        try inspector.checkConcurrencyLayout()
+        #expect(try inspector.concurrencyLayoutRefusal() == nil)
         let parked = report.parkedTasks.map(Self.address)
         let read = try inspector.concurrency(tasks: parked, actors: [Self.address(report.busyActor)] + report.idleActors.map(Self.address))
         #expect(read.unreadTasks.isEmpty && read.unreadActors.isEmpty)

@@ -43,12 +43,19 @@ public enum LiveTaskReader {
             }
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
             let runtime = try concurrencyRuntime(inspector.memory)
+            // Refused before the heap is walked: nothing of an unverified library is used.
+            let refusal: String?
+            do throws(TypeLoweringError) {
+                refusal = try inspector.concurrencyLayoutRefusal()
+            } catch {
+                throw .lowering(error)
+            }
+            if let refusal { throw .unverifiedTaskLayout(reason: refusal) }
             let found = try findObjects(inspector, taskMetadata: runtime.taskMetadata)
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
             let names: [UInt64: String]
             do throws(TypeLoweringError) {
-                try inspector.checkConcurrencyLayout()
                 concurrency = try inspector.concurrency(tasks: found.tasks, actors: Array(found.actors.keys))
                 // Children the library's lists leave out (see ChildTaskLinks), read until none is new.
                 for _ in 0..<64 {
@@ -63,7 +70,6 @@ public enum LiveTaskReader {
                 }
                 names = try inspector.typeNames(ofMetadata: Array(Set(found.actors.values)))
             } catch {
-                if case .remoteMirrorUnavailable(_, let reason) = error { throw .unverifiedTaskLayout(reason: reason) }
                 throw .lowering(error)
             }
             return assemble(
