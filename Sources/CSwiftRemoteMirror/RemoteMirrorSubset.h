@@ -7,6 +7,7 @@
 #define TYPEINFO_REMOTE_MIRROR_SUBSET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef uint64_t rm_addr_t;
@@ -80,5 +81,74 @@ typedef rm_childinfo_t (*rm_child_of_metadata_fn)(rm_context_t, uintptr_t metada
 typedef void (*rm_dump_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
 /// Which case the enum value at `address` holds; nonzero on success.
 typedef int (*rm_project_enum_value_fn)(rm_context_t, rm_addr_t address, rm_typeref_t, int *caseIndex);
+
+/// swift_async_task_info_t as the Swift 6.3 toolchain's library returns it (sret, 0x60 bytes).
+/// Verified against /opt/swift's libswiftRemoteMirror.so by disassembling the stores of
+/// swift_reflection_asyncTaskInfo into the returned struct: Kind and EnqueuePriority (8 bytes at
+/// 0x08), the four task-kind flags (0x10), IsSynchronousStartTask (0x14, then zero padding to
+/// 0x17), MaxPriority (0x18), IsCancelled..HasIsRunning (0x1c), IsRunning, IsEnqueued,
+/// HasThreadPort (0x20-0x22), ThreadPort (0x24), Id and RunJob (0x28), AllocatorSlabPtr (0x38),
+/// ChildTaskCount (0x40), ChildTasks (0x48), AsyncBacktraceFramesCount (0x50),
+/// AsyncBacktraceFrames (0x58). Older and newer libraries differ: see RemoteMirrorConcurrency.swift.
+typedef struct rm_async_task_info {
+    const char *Error;
+    unsigned Kind;
+    unsigned EnqueuePriority;
+    bool IsChildTask;
+    bool IsFuture;
+    bool IsGroupChildTask;
+    bool IsAsyncLetTask;
+    bool IsSynchronousStartTask;
+    unsigned MaxPriority;
+    bool IsCancelled;
+    bool IsStatusRecordLocked;
+    bool IsEscalated;
+    bool HasIsRunning;
+    bool IsRunning;
+    bool IsEnqueued;
+    bool HasThreadPort;
+    uint32_t ThreadPort;
+    uint64_t Id;
+    rm_addr_t RunJob;
+    rm_addr_t AllocatorSlabPtr;
+    unsigned ChildTaskCount;
+    rm_addr_t *ChildTasks;
+    unsigned AsyncBacktraceFramesCount;
+    rm_addr_t *AsyncBacktraceFrames;
+} rm_async_task_info_t;
+
+/// swift_actor_info_t as the same library returns it (0x20 bytes): State, IsDistributedRemote,
+/// IsPriorityEscalated, MaxPriority (4 bytes at 0x08), FirstJob (0x10), HasThreadPort (0x18),
+/// ThreadPort (0x1c); verified the same way from swift_reflection_actorInfo's stores.
+typedef struct rm_actor_info {
+    const char *Error;
+    uint8_t State;
+    bool IsDistributedRemote;
+    bool IsPriorityEscalated;
+    uint8_t MaxPriority;
+    rm_addr_t FirstJob;
+    bool HasThreadPort;
+    uint32_t ThreadPort;
+} rm_actor_info_t;
+
+// The offsets the disassembly shows, so that a change to the declarations cannot drift from them.
+_Static_assert(sizeof(rm_async_task_info_t) == 0x60, "task info size");
+_Static_assert(offsetof(rm_async_task_info_t, IsSynchronousStartTask) == 0x14, "IsSynchronousStartTask");
+_Static_assert(offsetof(rm_async_task_info_t, MaxPriority) == 0x18, "MaxPriority");
+_Static_assert(offsetof(rm_async_task_info_t, IsCancelled) == 0x1c, "IsCancelled");
+_Static_assert(offsetof(rm_async_task_info_t, IsRunning) == 0x20, "IsRunning");
+_Static_assert(offsetof(rm_async_task_info_t, ThreadPort) == 0x24, "ThreadPort");
+_Static_assert(offsetof(rm_async_task_info_t, Id) == 0x28, "Id");
+_Static_assert(offsetof(rm_async_task_info_t, AllocatorSlabPtr) == 0x38, "AllocatorSlabPtr");
+_Static_assert(offsetof(rm_async_task_info_t, ChildTaskCount) == 0x40, "ChildTaskCount");
+_Static_assert(offsetof(rm_async_task_info_t, AsyncBacktraceFrames) == 0x58, "AsyncBacktraceFrames");
+_Static_assert(sizeof(rm_actor_info_t) == 0x20, "actor info size");
+_Static_assert(offsetof(rm_actor_info_t, FirstJob) == 0x10, "FirstJob");
+_Static_assert(offsetof(rm_actor_info_t, ThreadPort) == 0x1c, "actor ThreadPort");
+
+typedef rm_async_task_info_t (*rm_async_task_info_fn)(rm_context_t, rm_addr_t task);
+typedef rm_actor_info_t (*rm_actor_info_fn)(rm_context_t, rm_addr_t actor);
+/// The job after `job` in an actor's queue, 0 at its end.
+typedef rm_addr_t (*rm_next_job_fn)(rm_context_t, rm_addr_t job);
 
 #endif

@@ -52,6 +52,10 @@ final class RemoteMirrorLibrary {
     }
 
     deinit { dlclose(handle) }
+
+    /// The address of one of the library's symbols, or nil (a function this module calls only
+    /// when asked, such as the concurrency entry points).
+    func symbol(named name: String) -> UnsafeMutableRawPointer? { dlsym(handle, name) }
 }
 
 /// One reflection context, over the images of an ``ImageMemory`` (files laid out in the worker:
@@ -59,11 +63,11 @@ final class RemoteMirrorLibrary {
 /// beyond a bounds check) or over a target's memory (``TargetMirrorMemory``: remote addresses are
 /// the target's, and each read is a copy out of it).
 final class RemoteMirrorContext {
-    private let library: RemoteMirrorLibrary
+    let library: RemoteMirrorLibrary
     /// What the library's read callbacks read (an ``ImageMemory`` or a ``TargetMirrorMemory``),
     /// kept alive for as long as the context.
     private let memory: AnyObject
-    private let context: rm_context_t
+    let context: rm_context_t
 
     /// - Parameter importedStructRecords: register only the first image and `libswiftCore.so`, and
     ///   builtin type descriptors (`swift5_builtin`) of `libswiftCore.so` alone (the `Builtin.*`
@@ -141,7 +145,12 @@ final class RemoteMirrorContext {
                     guard let reader else { return 0 }
                     return Unmanaged<TargetMirrorMemory>.fromOpaque(reader).takeUnretainedValue().stringLength(at: address)
                 },
-                { _, _, _ in 0 }
+                { reader, name, length in
+                    // The concurrency readers ask for the runtime's `_swift_concurrency_debug_*` variables.
+                    guard let reader, let name else { return 0 }
+                    let text = String(decoding: UnsafeRawBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+                    return Unmanaged<TargetMirrorMemory>.fromOpaque(reader).takeUnretainedValue().symbolAddress(text) ?? 0
+                }
             )
         else { throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror", reason: "could not create a reflection context") }
         self.context = context

@@ -214,7 +214,7 @@ public final class TargetInspector: Sendable {
 
     /// Throws the target's error when it can no longer be read (a process that exited): every
     /// word would otherwise read as "not a class".
-    private func checkReadable() throws(TypeLoweringError) {
+    func checkReadable() throws(TypeLoweringError) {
         guard let image = memory.images.first else { return }
         do {
             _ = try memory.read(UInt8.self, at: image.loadAddress, what: "ELF header")

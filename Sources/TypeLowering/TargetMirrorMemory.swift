@@ -14,6 +14,9 @@ final class TargetMirrorMemory {
     private(set) var reflectionSections: [[String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)]] = []
     /// Why the target can no longer be read, once a read found it gone.
     private(set) var targetLost: BinaryInfoError?
+    /// For a process, windows of its memory that answer small reads (a core's reads are copies
+    /// from a mapped file already).
+    private let windows: TargetReadWindows?
 
     /// The most bytes one read of the library copies (it reads records, names and sections).
     static let maximumRead: UInt64 = 1 << 26
@@ -27,6 +30,7 @@ final class TargetMirrorMemory {
     /// - Throws: ``TypeLoweringError/target(_:)`` when a section cannot be read.
     init(memory: TargetMemory) throws(TypeLoweringError) {
         self.memory = memory
+        if case .process = memory.target { windows = TargetReadWindows() } else { windows = nil }
         for image in memory.images where image.isSwift {
             var sections: [String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)] = [:]
             for name in Self.reflectionSectionNames {
@@ -53,8 +57,10 @@ final class TargetMirrorMemory {
     func copy(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
         guard count <= Self.maximumRead else { return nil }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(max(count, 1)), alignment: 16)
+        let destination = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(count)])
+        if let windows, windows.read(into: destination, at: address, memory: memory) { return UnsafeRawPointer(buffer.baseAddress) }
         do {
-            try memory.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(count)]), from: address, what: "memory")
+            try memory.fetch(into: destination, from: address, what: "memory")
             return UnsafeRawPointer(buffer.baseAddress)
         } catch {
             note(error)
@@ -94,6 +100,31 @@ final class TargetMirrorMemory {
             }
         }
         return 0
+    }
+
+    /// The symbol tables of the target's Swift images read so far, by load address (nil: unreadable).
+    private var imageSymbols: [UInt64: TargetImageSymbols?] = [:]
+    private var symbolAddresses: [String: UInt64?] = [:]
+
+    /// The target address of a symbol of one of the target's Swift images (the library asks for
+    /// the concurrency runtime's `_swift_concurrency_debug_*` variables), or nil. The concurrency
+    /// library's table is read first; another image's only while the name is not found.
+    func symbolAddress(_ name: String) -> UInt64? {
+        if let known = symbolAddresses[name] { return known }
+        let swift = memory.images.filter(\.isSwift)
+        let isConcurrency = { (image: TargetImage) in image.filePath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
+        }
+        let images = swift.filter(isConcurrency) + swift.filter { !isConcurrency($0) }
+        var address: UInt64?
+        for image in images {
+            if imageSymbols[image.loadAddress] == nil { imageSymbols[image.loadAddress] = .some(try? TargetImageSymbols(image: image)) }
+            if let found = (imageSymbols[image.loadAddress] ?? nil)?.address(of: name) {
+                address = found
+                break
+            }
+        }
+        symbolAddresses[name] = address
+        return address
     }
 
     private func note(_ error: BinaryInfoError) {

@@ -15,6 +15,8 @@ import BinaryInfo
 ///     layout <mangling>     (a type's lowering and children: a struct's fields, a tuple's
 ///                            elements, an enum's cases with their payload types)
 ///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
+///     task 0x7f…            (an async task: swift_reflection_asyncTaskInfo)
+///     actor 0x7f…           (an actor: swift_reflection_actorInfo and its queue by nextJob)
 ///     end
 ///
 /// Reply (worker → client), one record per query, flushed after each:
@@ -28,6 +30,10 @@ import BinaryInfo
 ///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
 ///                                         `layout <mangling> ?` when the library cannot lay it out)
 ///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
+///     task 0x7f… <id> <runJob> <priority> <flags> <children> <frames>
+///                                         (flags, children, frames: comma lists, `-` when empty)
+///     actor 0x7f… <state> <priority> <flags> <jobs>
+///     unread task|actor 0x7f… <error>     (the library's error for that object)
 ///     failed <error>                      (the target became unreadable: the process exited)
 enum TargetWire {
     static let header = "typeinfo-target 1"
@@ -58,6 +64,10 @@ struct TargetRequest: Sendable, Equatable {
         case layout(String)
         /// The case of the enum value of the mangled type at the address.
         case enumCase(String, UInt64)
+        /// The async task at the address.
+        case task(UInt64)
+        /// The actor at the address.
+        case actor(UInt64)
     }
 
     var libraryPath: String
@@ -82,6 +92,8 @@ struct TargetRequest: Sendable, Equatable {
             case .fields(let address): lines.append("fields " + TargetWire.hex(address))
             case .layout(let mangling): lines.append("layout " + mangling)
             case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
+            case .task(let address): lines.append("task " + TargetWire.hex(address))
+            case .actor(let address): lines.append("actor " + TargetWire.hex(address))
             }
         }
         return (lines + ["end"]).joined(separator: "\n") + "\n"
@@ -109,6 +121,11 @@ struct TargetRequest: Sendable, Equatable {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
                 request.queries.append(keyword == "name" ? .name(address) : .fields(address))
+            case "task", "actor":
+                guard let address = TargetWire.address(rest) else {
+                    return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
+                }
+                request.queries.append(keyword == "task" ? .task(address) : .actor(address))
             case "layout" where TargetWire.isMangling(rest):
                 request.queries.append(.layout(rest))
             case "case":
@@ -163,6 +180,12 @@ enum TargetReply: Sendable, Equatable {
     case layout(String, TargetTypeLayout?)
     /// The case index and name of the enum value at the address, nil when the library cannot tell.
     case enumCase(String, UInt64, index: Int?, name: String?)
+    /// What the library read of the task at the address.
+    case task(UInt64, MirrorTaskInfo)
+    /// What the library read of the actor at the address.
+    case actor(UInt64, MirrorActorInfo)
+    /// The library's error for the task (`isTask`) or actor at the address.
+    case unread(isTask: Bool, UInt64, reason: String)
 
     /// The reply line, without its newline.
     var encoded: String {
@@ -183,12 +206,23 @@ enum TargetReply: Sendable, Equatable {
         case .enumCase(let mangling, let address, let index?, let name?):
             return "case \(mangling) \(TargetWire.hex(address)) \(index) \(name)"
         case .enumCase(let mangling, let address, _, _): return "case \(mangling) \(TargetWire.hex(address)) ?"
+        case .task(let address, let info): return ConcurrencyWire.encode(task: address, info)
+        case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
+        case .unread(let isTask, let address, let reason):
+            return "unread \(isTask ? "task" : "actor") \(TargetWire.hex(address)) " + String(reason.map { $0 == "\n" ? " " : $0 })
         }
     }
 
     /// Parses a reply line.
     static func decode(_ line: String) throws(TypeLoweringError) -> TargetReply {
         let (keyword, rest) = LoweringWire.split(line)
+        if keyword == "task" || keyword == "actor" || keyword == "unread" {
+            // Many thousands of these: parsed as bytes, without splitting the line first.
+            guard let reply = ConcurrencyWire.decode(keyword: keyword, rest) else {
+                throw .protocolViolation(detail: "malformed target reply '\(line.prefix(80))'")
+            }
+            return reply
+        }
         let splits = ["field": 4, "child": 4, "layout": 5, "case": 3][keyword] ?? 1
         let parts = rest.split(separator: " ", maxSplits: splits, omittingEmptySubsequences: false)
         switch keyword {

@@ -44,8 +44,18 @@ enum TargetWorker {
         emit(TargetReply.ready(swiftImages: mirror.reflectionSections.count).encoded)
         // The process ends after the last answer: the context is left to the exit.
         _ = Unmanaged.passRetained(context)
+        var concurrency: Result<RemoteMirrorConcurrency, MirrorError>?
         for query in request.queries {
             switch query {
+            case .task, .actor:
+                if concurrency == nil { concurrency = RemoteMirrorConcurrency.verified(context.library, path: request.libraryPath) }
+                switch concurrency {
+                case .success(let functions)?: answer(query, context: context, functions: functions)
+                case .failure(let error)?:
+                    emit(TargetReply.failed(error.text).encoded)
+                    return 5
+                case nil: break
+                }
             case .name(let metadata):
                 let mangling = context.typeRef(metadata: metadata).flatMap { context.mangledName(of: $0) }
                 emit(TargetReply.name(metadata, mangling: mangling).encoded)
@@ -90,6 +100,23 @@ enum TargetWorker {
             }
         }
         return 0
+    }
+
+    /// Answers a task or actor query.
+    private static func answer(_ query: TargetRequest.Query, context: RemoteMirrorContext, functions: RemoteMirrorConcurrency) {
+        switch query {
+        case .task(let address):
+            switch context.taskInfo(at: address, using: functions) {
+            case .success(let info): emit(TargetReply.task(address, info).encoded)
+            case .failure(let error): emit(TargetReply.unread(isTask: true, address, reason: error.text).encoded)
+            }
+        case .actor(let address):
+            switch context.actorInfo(at: address, using: functions) {
+            case .success(let info): emit(TargetReply.actor(address, info).encoded)
+            case .failure(let error): emit(TargetReply.unread(isTask: false, address, reason: error.text).encoded)
+            }
+        default: break
+        }
     }
 
     private static func emit(_ line: String) {

@@ -14,6 +14,11 @@ public struct LiveTasksReport: Decodable, Sendable {
     public var waiters: Int
     public var parkedFunction: String
     public var childFunction: String
+    /// Where the two `async let` children park.
+    public var letFunction: String
+    /// The task whose `async let` children park in ``letFunction``.
+    public var letOwner: String
+    public var letChildren: [String]
     public var parkedTasks: [String]
     public var childTasks: [String]
     /// The task whose group holds the children.

@@ -90,18 +90,7 @@ public enum LiveHeapReader {
 
     /// Every live allocation, and those that are Swift objects by their metadata.
     static func objectsByMetadata(_ inspector: TargetInspector, addressesPerType: Int = 0) throws(LiveReadingError) -> Walk {
-        let heap: GlibcHeap
-        do throws(BinaryInfoError) {
-            if let core = inspector.memory.core {
-                heap = try GlibcHeap(core: core)
-            } else if case .process(let processID) = inspector.memory.target {
-                heap = try GlibcHeap(processID: processID)
-            } else {
-                throw BinaryInfoError.unsupported(path: inspector.memory.path, detail: "neither a process nor a core file")
-            }
-        } catch {
-            throw .target(error)
-        }
+        let heap = try heap(of: inspector)
         var walk = Walk()
         // Each distinct first word is judged once: its tally's index, or -1 when it is not class
         // metadata. Most allocations repeat a few words, so a small direct-mapped cache in front of
@@ -147,6 +136,21 @@ public enum LiveHeapReader {
             walk.addresses[tally.metadata] = tally.addresses
         }
         return walk
+    }
+
+    /// The C library's heap of the target.
+    static func heap(of inspector: TargetInspector) throws(LiveReadingError) -> GlibcHeap {
+        do throws(BinaryInfoError) {
+            if let core = inspector.memory.core {
+                return try GlibcHeap(core: core)
+            } else if case .process(let processID) = inspector.memory.target {
+                return try GlibcHeap(processID: processID)
+            } else {
+                throw BinaryInfoError.unsupported(path: inspector.memory.path, detail: "neither a process nor a core file")
+            }
+        } catch {
+            throw .target(error)
+        }
     }
 
     /// Which process the census describes.

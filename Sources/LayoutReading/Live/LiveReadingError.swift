@@ -18,6 +18,11 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case heapKeptChanging(BinaryInfoError, readings: Int)
     /// No Swift object starts at the address: its first word is not class metadata.
     case notAnObject(target: String, address: UInt64)
+    /// The target has no Swift concurrency runtime: neither `libswift_Concurrency.so` nor an
+    /// executable holding it (`-static-stdlib`).
+    case noConcurrencyRuntime(target: String)
+    /// The reflection library is not one whose task and actor layouts typeinfo has verified.
+    case unverifiedTaskLayout(reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +37,10 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
             return "\(error)"
         case .heapKeptChanging(let error, let readings):
             return "\(error); read \(readings) times while it ran: if it was allocating, run again with --pause to stop it for the reading"
+        case .noConcurrencyRuntime(let target):
+            return "\(target): not using Swift concurrency: libswift_Concurrency is not loaded"
+        case .unverifiedTaskLayout(let reason):
+            return reason
         case .notAnObject(let target, let address):
             return
                 "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address: `typeinfo heap --addresses N` lists objects by type)"

@@ -1,7 +1,10 @@
 // A process with known concurrency state, for `typeinfo tasks` (run by
 // Tests/BinaryFixtures/LiveTasksFixture.swift). It sets up:
-// - PARKED tasks suspended forever in `parkInInbox(_:)`, every third of them cancelled;
+// - PARKED tasks suspended forever in `parkInInbox(_:)`, every third of them cancelled (30, or
+//   `LIVE_TASKS_PARKED`);
 // - one task whose task group's CHILDREN are suspended forever in `parkInGroupChild(_:)`;
+// - one task whose two `async let` children (allocated in its own task allocator, not on the
+//   heap) are suspended forever in `parkInLetChild(_:)`;
 // - IDLE actors of type `Ledger`, never called;
 // - one `Teller` actor running a task that never returns (it blocks its thread), and WAITERS
 //   tasks enqueued on it.
@@ -11,7 +14,8 @@
 import Glibc
 #endif
 
-let parked = 30
+/// `LIVE_TASKS_PARKED` sets how many (Tools/bench-tasks parks 100,000).
+let parked = getenv("LIVE_TASKS_PARKED").flatMap { Int(String(cString: $0)) } ?? 30
 let children = 12
 let idle = 5
 let waiters = 4
@@ -66,6 +70,13 @@ func parkInGroupChild(_ index: Int) async {
     await withCheckedContinuation { inbox.keep($0) }
 }
 
+@inline(never)
+func parkInLetChild(_ index: Int) async -> Int {
+    inbox.record("letChild", currentTaskAddress())
+    await withCheckedContinuation { inbox.keep($0) }
+    return index
+}
+
 actor Ledger {
     var entries: [Int] = []
 }
@@ -100,12 +111,18 @@ let groupOwner = Task.detached {
         await group.waitForAll()
     }
 }
+let letOwner = Task.detached {
+    inbox.record("letOwner", currentTaskAddress())
+    async let first = parkInLetChild(0)
+    async let second = parkInLetChild(1)
+    _ = await (first, second)
+}
 let ledgers = (0..<idle).map { _ in Ledger() }
 let teller = Teller()
 let holder = Task.detached { await teller.holdForever() }
 waitUntil { inbox.recorded("holder").count == 1 }
 let waiting = (0..<waiters).map { _ in Task.detached { await teller.serve() } }
-waitUntil { inbox.count == parked + children && inbox.recorded("groupOwner").count == 1 }
+waitUntil { inbox.count == parked + children + 2 && inbox.recorded("groupOwner").count == 1 && inbox.recorded("letOwner").count == 1 }
 for (index, task) in parkedTasks.enumerated() where index % 3 == 0 { task.cancel() }
 // The waiters have no way to say they are enqueued; give them time to get there.
 usleep(300_000)
@@ -115,6 +132,8 @@ print(
     "{\"pid\":\(getpid()),\"parked\":\(parked),\"cancelled\":\(cancelled),\"children\":\(children),\"waiters\":\(waiters),"
         + "\"parkedFunction\":\"LiveTasks.parkInInbox(Swift.Int) async -> ()\","
         + "\"childFunction\":\"LiveTasks.parkInGroupChild(Swift.Int) async -> ()\","
+        + "\"letFunction\":\"LiveTasks.parkInLetChild(Swift.Int) async -> Swift.Int\","
+        + "\"letOwner\":\(hex(inbox.recorded("letOwner")[0])),\"letChildren\":[\(inbox.recorded("letChild").map(hex).joined(separator: ","))],"
         + "\"parkedTasks\":[\(inbox.recorded("parked").map(hex).joined(separator: ","))],"
         + "\"childTasks\":[\(inbox.recorded("child").map(hex).joined(separator: ","))],"
         + "\"groupOwner\":\(hex(inbox.recorded("groupOwner")[0])),\"holder\":\(hex(inbox.recorded("holder")[0])),"

@@ -1,0 +1,51 @@
+/// The symbol tables (`.symtab` and `.dynsym`) of a target image's file, at the addresses the
+/// target loaded them: a runtime variable's address by name, and the symbol that starts at a code
+/// address (a task's resume function).
+///
+/// Read through libelf from the file ``TargetImage/filePath`` names, which matched the loaded
+/// image by build id; a stripped file answers from `.dynsym` alone.
+public struct TargetImageSymbols: Sendable {
+    /// The image the symbols are of.
+    public let image: TargetImage
+    private let file: ELFFile
+    /// Defined symbols by value (file addresses), sorted.
+    private let symbols: [DefinedSymbol]
+
+    /// Reads the symbol tables of `image`'s file.
+    ///
+    /// - Throws: ``BinaryInfoError`` when the file's ELF structure cannot be read.
+    public init(image: TargetImage) throws(BinaryInfoError) {
+        self.image = image
+        file = try ELFFile(bytes: image.file, includeStaticSymbols: true, includeTables: true, sortsSymbols: true)
+        symbols = file.definedSymbols
+    }
+
+    /// The target address of the symbol `name` (the first of that name), or nil.
+    public func address(of name: String) -> UInt64? {
+        for symbol in symbols where symbol.value != 0 {
+            guard file.name(of: symbol, in: image.file) == name else { continue }
+            return symbol.value &+ image.loadBias
+        }
+        return nil
+    }
+
+    /// The names of the symbols whose value is exactly `address` (a function's entry point) in
+    /// the target; empty when no symbol starts there.
+    public func names(startingAt address: UInt64) -> [String] {
+        guard image.addressRange.contains(address), address >= image.loadBias else { return [] }
+        let value = address - image.loadBias
+        var low = 0
+        var high = symbols.count
+        while low < high {
+            let middle = (low + high) / 2
+            if symbols[middle].value < value { low = middle + 1 } else { high = middle }
+        }
+        var names: [String] = []
+        var index = low
+        while index < symbols.count, symbols[index].value == value {
+            if let name = file.name(of: symbols[index], in: image.file), !names.contains(name) { names.append(name) }
+            index += 1
+        }
+        return names
+    }
+}

@@ -1,0 +1,211 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+/// `typeinfo tasks`: a live process's or a core file's async tasks and actors.
+///
+/// Tasks are found on the C library's heap (``GlibcHeap``): an allocation whose first word is the
+/// runtime's task metadata, the value of its `_swift_concurrency_debug_asyncTaskMetadata`
+/// variable (of `libswift_Concurrency.so`, or of an executable linked with the static standard
+/// library), read from the target at the address the image's symbol table gives. Task group
+/// children and `async let` tasks are added from their parents' child lists (an `async let`
+/// task lives in its parent's allocator, not on the heap). Actors are the Swift objects whose
+/// class the reflection library calls an actor's (`swift_reflection_metadataIsActor`). Each is
+/// read by libswiftRemoteMirror (`swift_reflection_asyncTaskInfo`, `swift_reflection_actorInfo`)
+/// in the worker; resume functions are named from the image files' symbol tables.
+public enum LiveTaskReader {
+    /// The runtime variable that holds the task metadata's address.
+    static let taskMetadataSymbol = "_swift_concurrency_debug_asyncTaskMetadata"
+    /// The runtime variable that holds the size of an `AsyncTask` (where a child's fragment starts).
+    static let taskSizeSymbol = "_swift_concurrency_debug_asyncTaskSize"
+
+    /// What the concurrency runtime of the target states about itself.
+    struct Runtime {
+        /// The task metadata's address.
+        var taskMetadata: UInt64
+        /// The size of an `AsyncTask`, when the runtime states it.
+        var taskSize: UInt64?
+        /// The load address of the image that holds the runtime.
+        var image: UInt64
+    }
+
+    /// Reads the target's tasks and actors.
+    ///
+    /// - Throws: ``LiveReadingError``: the target could not be read, it does not use Swift
+    ///   concurrency, or the reflection library is not one whose task layout is verified.
+    public static func report(_ options: LiveTargetOptions) throws(LiveReadingError) -> TaskReport {
+        try options.whilePaused { paused throws(LiveReadingError) in
+            let inspector: TargetInspector
+            do throws(TypeLoweringError) {
+                inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
+            } catch {
+                throw .lowering(error)
+            }
+            guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
+            let runtime = try concurrencyRuntime(inspector.memory)
+            // Refused before the heap is walked: nothing of an unverified library is used.
+            let refusal: String?
+            do throws(TypeLoweringError) {
+                refusal = try inspector.concurrencyLayoutRefusal()
+            } catch {
+                throw .lowering(error)
+            }
+            if let refusal { throw .unverifiedTaskLayout(reason: refusal) }
+            let found = try findObjects(inspector, taskMetadata: runtime.taskMetadata)
+            var concurrency: TargetConcurrency
+            var links: ChildTaskLinks?
+            let names: [UInt64: String]
+            do throws(TypeLoweringError) {
+                concurrency = try inspector.concurrency(tasks: found.tasks, actors: Array(found.actors.keys))
+                // Children the library's lists leave out (see ChildTaskLinks), read until none is new.
+                for _ in 0..<64 {
+                    guard let taskSize = runtime.taskSize else { break }
+                    links = ChildTaskLinks(
+                        tasks: concurrency.tasks, taskSize: taskSize, taskMetadata: runtime.taskMetadata, memory: inspector.memory)
+                    let missing = links?.unknownTasks(besides: Array(concurrency.tasks.keys) + Array(concurrency.unreadTasks.keys)) ?? []
+                    if missing.isEmpty { break }
+                    let more = try inspector.concurrency(tasks: missing, actors: [])
+                    concurrency.tasks.merge(more.tasks) { first, _ in first }
+                    concurrency.unreadTasks.merge(more.unreadTasks) { first, _ in first }
+                }
+                names = try inspector.typeNames(ofMetadata: Array(Set(found.actors.values)))
+            } catch {
+                throw .lowering(error)
+            }
+            return assemble(
+                concurrency, links: links, actorTypes: found.actors.mapValues { names[$0] },
+                resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
+                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
+        }
+    }
+
+    /// The task metadata's address (the value of ``taskMetadataSymbol`` in the target) and the
+    /// task size (of ``taskSizeSymbol``).
+    static func concurrencyRuntime(_ memory: TargetMemory) throws(LiveReadingError) -> Runtime {
+        // The concurrency library first; an executable linked statically holds the runtime itself.
+        let swift = memory.images.filter(\.isSwift)
+        let images = swift.filter(isConcurrencyLibrary) + swift.filter { !isConcurrencyLibrary($0) }
+        for image in images {
+            guard let symbols = try? TargetImageSymbols(image: image), let address = symbols.address(of: taskMetadataSymbol) else {
+                continue
+            }
+            do throws(BinaryInfoError) {
+                let metadata = try memory.read(UInt64.self, at: address, what: taskMetadataSymbol)
+                guard metadata >= 4096, metadata & 7 == 0 else {
+                    throw BinaryInfoError.malformedELF(
+                        path: image.filePath, detail: "\(taskMetadataSymbol) holds 0x\(String(metadata, radix: 16)), not a metadata address"
+                    )
+                }
+                let taskSize = symbols.address(of: taskSizeSymbol).flatMap {
+                    try? memory.read(UInt64.self, at: $0, what: taskSizeSymbol)
+                }
+                return Runtime(
+                    taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, image: image.loadAddress)
+            } catch {
+                throw .target(error)
+            }
+        }
+        throw .noConcurrencyRuntime(target: memory.path)
+    }
+
+    private static func isConcurrencyLibrary(_ image: TargetImage) -> Bool {
+        image.filePath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
+    }
+
+    /// The heap's task objects, and its actors with their metadata.
+    static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64) throws(LiveReadingError) -> (
+        tasks: [UInt64], actors: [UInt64: UInt64]
+    ) {
+        let heap = try LiveHeapReader.heap(of: inspector)
+        var tasks: [UInt64] = []
+        var classWords: Set<UInt64> = []
+        var verdicts: [UInt64: Bool] = [:]
+        do throws(BinaryInfoError) {
+            _ = try heap.forEachChunk { chunk in
+                let word = chunk.firstWord
+                guard word >= 4096, word & 7 == 0 else { return }
+                if word == taskMetadata {
+                    tasks.append(chunk.address)
+                    return
+                }
+                if let known = verdicts[word] {
+                    if known { classWords.insert(word) }
+                    return
+                }
+                let isClass = inspector.classMetadata(at: word) != nil
+                verdicts[word] = isClass
+                if isClass { classWords.insert(word) }
+            }
+        } catch {
+            throw .target(error)
+        }
+        let actorMetadata = Set(classWords.filter { isActorClass(inspector, metadata: $0) })
+        var actors: [UInt64: UInt64] = [:]
+        if !actorMetadata.isEmpty {
+            do throws(BinaryInfoError) {
+                _ = try heap.forEachChunk { chunk in
+                    if actorMetadata.contains(chunk.firstWord) { actors[chunk.address] = chunk.firstWord }
+                }
+            } catch {
+                throw .target(error)
+            }
+        }
+        return (tasks, actors)
+    }
+
+    /// Whether the class whose metadata is at `metadata` is an actor: its nominal type
+    /// descriptor's flags are a class's (kind 16) with `IsActor` (bit 7 of the kind-specific flags,
+    /// the top 16 bits), as TypeInfo's MetadataReader reads them in-process. This is the test
+    /// `swift_reflection_metadataIsActor` makes, which answers false for every class here: it
+    /// first checks that the descriptor lies in an image's text segments, which the library knows
+    /// only of images added whole (`swift_reflection_addImage`), not of the reflection sections
+    /// the worker registers.
+    static func isActorClass(_ inspector: TargetInspector, metadata: UInt64) -> Bool {
+        guard let descriptor = inspector.classMetadata(at: metadata)?.descriptor,
+            let flags = try? inspector.memory.read(UInt32.self, at: descriptor, what: "class descriptor flags")
+        else { return false }
+        return flags & 0x1F == 16 && (flags >> 16) & 0x80 != 0
+    }
+
+    /// The report from what the library read: parents from child lists, actors from queues,
+    /// resume functions named.
+    static func assemble(
+        _ concurrency: TargetConcurrency, links: ChildTaskLinks?, actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames,
+        target: HeapCensus.Target
+    ) -> TaskReport {
+        var parents: [UInt64: UInt64] = links?.parents ?? [:]
+        for task in concurrency.tasks.values { for child in task.children { parents[child] = task.address } }
+        var children: [UInt64: Set<UInt64>] = [:]
+        for (child, parent) in parents { children[parent, default: []].insert(child) }
+        var queuedOn: [UInt64: UInt64] = [:]
+        for actor in concurrency.actors.values { for job in actor.queuedJobs { queuedOn[job] = actor.address } }
+        let tasks = concurrency.tasks.values.map { task in
+            let state: TaskReport.TaskState =
+                task.isRunning == true
+                ? .running : task.isEnqueued ? .enqueued : task.isRunning == false ? .suspendedOrCompleted : .unknown
+            // A running task's resume function is where it last started, not where it is now.
+            let resume = state == .running ? nil : resumeNames.resumeFunction(resumeAddress: task.resumeAddress, backtrace: task.backtrace)
+            return TaskReport.Task(
+                address: task.address, id: task.id, state: state, resumeFunction: resume,
+                resumeAddress: task.resumeAddress, priority: task.priority, isCancelled: task.isCancelled,
+                parent: parents[task.address], children: children[task.address, default: []].sorted(), actor: queuedOn[task.address])
+        }
+        let actors = concurrency.actors.values.map { actor in
+            let state: TaskReport.ActorState =
+                switch actor.state {
+                case .idle: .idle
+                case .scheduled: .scheduled
+                case .running: .running
+                case .zombie: .zombie
+                case .other(let value): .other(value)
+                }
+            return TaskReport.Actor(
+                address: actor.address, type: actorTypes[actor.address] ?? nil, state: state, queuedJobs: actor.queuedJobs.count,
+                isQueueTruncated: actor.isQueueTruncated)
+        }
+        let unread =
+            concurrency.unreadTasks.map { TaskReport.Unread(address: $0.key, isTask: true, reason: $0.value) }
+            + concurrency.unreadActors.map { TaskReport.Unread(address: $0.key, isTask: false, reason: $0.value) }
+        return TaskReport(target: target, tasks: tasks, actors: actors, unread: unread)
+    }
+}

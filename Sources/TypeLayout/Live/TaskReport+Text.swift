@@ -1,0 +1,80 @@
+extension TaskReport {
+    /// The report for people: a heading, then by default one line per group of tasks that share a
+    /// state and resume function, largest first, and one line per actor type and state; with
+    /// `all`, every task and every actor on a line of its own.
+    public func text(all: Bool = false) -> String {
+        var lines = [heading, ""]
+        let cancelled = tasks.filter(\.isCancelled).count
+        lines.append(
+            "\(tasks.count) \(tasks.count == 1 ? "task" : "tasks"), \(cancelled) cancelled; \(actors.count) \(actors.count == 1 ? "actor" : "actors")"
+        )
+        if all {
+            lines.append("")
+            lines += tasks.map(Self.line(of:))
+            lines.append("")
+            lines += actors.map(Self.line(of:))
+        } else {
+            lines.append("")
+            for group in groups {
+                let noun = group.count == 1 ? "task" : "tasks"
+                lines.append("\(group.count) \(noun) \(Self.whereabouts(group.state, group.resumeFunction)), \(group.cancelled) cancelled")
+            }
+            var actorGroups: [String: Int] = [:]
+            for actor in actors {
+                let queue = actor.queuedJobs == 0 ? "" : ", \(actor.queuedJobs)\(actor.isQueueTruncated ? "+" : "") queued jobs"
+                actorGroups["\(actor.type ?? "an unnamed actor type") \(actor.state.name)\(queue)", default: 0] += 1
+            }
+            if !actorGroups.isEmpty { lines.append("") }
+            for (description, count) in actorGroups.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+                lines.append("\(count) \(count == 1 ? "actor" : "actors") \(description)")
+            }
+        }
+        if !unread.isEmpty {
+            lines.append("")
+            for object in unread {
+                lines.append("\(Self.hex(object.address)): \(object.isTask ? "task" : "actor") not read: \(object.reason)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `suspended or completed in F`, `enqueued to run F`, `running`.
+    static func whereabouts(_ state: TaskState, _ function: String?) -> String {
+        let name = function ?? "a function no symbol names"
+        switch state {
+        case .running: return "running"
+        case .enqueued: return "enqueued to run \(name)"
+        case .suspendedOrCompleted: return "suspended or completed in \(name)"
+        case .unknown: return "in an unknown state, next to run \(name)"
+        }
+    }
+
+    private var heading: String {
+        var name: String
+        if let core = target.corePath {
+            name = "core \(core)"
+            if let processID = target.processID { name += " of process \(processID)" }
+        } else {
+            name = "process \(target.processID.map(String.init) ?? "?")"
+        }
+        if let command = target.command { name += " (\(command))" }
+        if target.corePath != nil { return name + ", as it was when dumped" }
+        return target.readWhileRunning ? name + ", read while it ran" : name + ", read while paused"
+    }
+
+    private static func line(of task: Task) -> String {
+        var fields = [
+            "task \(hex(task.address))", "id \(task.id)", task.state.phrase, "priority \(task.priority)",
+        ]
+        if task.isCancelled { fields.append("cancelled") }
+        if let parent = task.parent { fields.append("parent \(hex(parent))") }
+        if !task.children.isEmpty { fields.append("\(task.children.count) children") }
+        if let actor = task.actor { fields.append("on actor \(hex(actor))") }
+        if task.state != .running { fields.append("next runs \(task.resumeFunction ?? "? (\(hex(task.resumeAddress)))")") }
+        return fields.joined(separator: ", ")
+    }
+
+    private static func line(of actor: Actor) -> String {
+        "actor \(hex(actor.address)), \(actor.type ?? "?"), \(actor.state.name), \(actor.queuedJobs)\(actor.isQueueTruncated ? "+" : "") queued jobs"
+    }
+}

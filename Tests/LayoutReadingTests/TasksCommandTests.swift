@@ -1,0 +1,200 @@
+import BinaryFixtures
+import Foundation
+import Testing
+
+/// `typeinfo tasks`: what the LiveTasks fixture set up and printed (its tasks' and actors'
+/// addresses as the runtime gives them, its counts, its park functions' names as the runtime's
+/// demangler spells them) is the oracle, by PID and from a gcore core of the same process.
+///
+/// The tasks expected are every task the fixture made, all of them alive: the parked ones, the
+/// group's children and the two `async let` children (suspended forever), their owners (waiting
+/// for them), the holder (running on the Teller, blocked), and the waiters (enqueued on the
+/// Teller, not yet started).
+/// The main thread's top-level code is not a task.
+@Suite("typeinfo tasks", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
+struct TasksCommandTests {
+    struct Task: Decodable {
+        var address: String
+        var state: String
+        var resumeFunction: String?
+        var priority: Int
+        var isCancelled: Bool
+        var parent: String?
+        var children: [String]
+        var actor: String?
+    }
+
+    struct Actor: Decodable {
+        var address: String
+        var type: String?
+        var state: String
+        var queuedJobs: Int
+    }
+
+    struct Report: Decodable {
+        var tasks: [Task]
+        var actors: [Actor]
+    }
+
+    /// Every task the fixture made: parked, group children, two `async let` children, the two
+    /// owners, the holder and the waiters.
+    static func taskCount(_ fixture: LiveTasksReport) -> Int {
+        fixture.parked + fixture.children + fixture.letChildren.count + 3 + fixture.waiters
+    }
+
+    static func report(_ arguments: [String]) throws -> Report {
+        let result = try DumpCommandTests.run(["tasks"] + arguments + ["--format", "json"])
+        #expect(result.status == 0, "\(result.errors)")
+        return try JSONDecoder().decode(Report.self, from: Data(result.output.utf8))
+    }
+
+    /// Every count, state, cancellation, parent link, resume function and actor the fixture set up.
+    static func expectFixtureState(_ report: Report, _ fixture: LiveTasksReport, _ source: String) {
+        let tasks = Dictionary(report.tasks.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(tasks.count == report.tasks.count, "\(source): a task listed twice")
+        let expectedCount = Self.taskCount(fixture)
+        #expect(report.tasks.count == expectedCount, "\(source)")
+
+        let parked = fixture.parkedTasks.compactMap { tasks[$0] }
+        #expect(parked.count == fixture.parked, "\(source): parked tasks found")
+        #expect(parked.allSatisfy { $0.state == "suspendedOrCompleted" && $0.resumeFunction == fixture.parkedFunction }, "\(source)")
+        #expect(parked.filter(\.isCancelled).count == fixture.cancelled, "\(source)")
+        #expect(report.tasks.filter(\.isCancelled).count == fixture.cancelled, "\(source): only parked tasks were cancelled")
+
+        let children = fixture.childTasks.compactMap { tasks[$0] }
+        #expect(children.count == fixture.children, "\(source): children found")
+        #expect(children.allSatisfy { $0.parent == fixture.groupOwner && $0.resumeFunction == fixture.childFunction }, "\(source)")
+        let owner = tasks[fixture.groupOwner]
+        #expect(Set(owner?.children ?? []) == Set(fixture.childTasks), "\(source)")
+        #expect(owner?.state == "suspendedOrCompleted", "\(source)")
+
+        let letChildren = fixture.letChildren.compactMap { tasks[$0] }
+        #expect(letChildren.count == 2, "\(source): async let children found")
+        #expect(letChildren.allSatisfy { $0.parent == fixture.letOwner && $0.resumeFunction == fixture.letFunction }, "\(source)")
+        #expect(Set(tasks[fixture.letOwner]?.children ?? []) == Set(fixture.letChildren), "\(source)")
+
+        let holder = tasks[fixture.holder]
+        #expect(holder?.state == "running" && holder?.resumeFunction == nil, "\(source)")
+
+        // The waiters are the tasks the fixture did not record: exactly those on the Teller's queue.
+        let known = Set(
+            fixture.parkedTasks + fixture.childTasks + fixture.letChildren + [fixture.groupOwner, fixture.letOwner, fixture.holder])
+        let waiters = report.tasks.filter { !known.contains($0.address) }
+        #expect(waiters.count == fixture.waiters, "\(source)")
+        #expect(waiters.allSatisfy { $0.state == "enqueued" && $0.actor == fixture.busyActor }, "\(source)")
+        #expect(report.tasks.filter { $0.actor != nil }.count == fixture.waiters, "\(source)")
+
+        let actors = Dictionary(report.actors.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(Set(report.actors.map(\.address)) == Set(fixture.idleActors + [fixture.busyActor]), "\(source)")
+        for address in fixture.idleActors {
+            let actor = actors[address]
+            #expect(actor?.type == fixture.idleActorType && actor?.state == "idle" && actor?.queuedJobs == 0, "\(source): \(address)")
+        }
+        let busy = actors[fixture.busyActor]
+        #expect(busy?.type == fixture.busyActorType && busy?.state == "running", "\(source)")
+        #expect(busy?.queuedJobs == fixture.waiters, "\(source)")
+    }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func readsEveryTaskAndActorByProcessAndFromItsCore(_ linking: FixtureLinking) throws {
+        let fixture = try LiveTasksFixture(linking)
+        defer { fixture.finish() }
+        Self.expectFixtureState(try Self.report([String(fixture.processID)]), fixture.report, "process")
+        Self.expectFixtureState(try Self.report([String(fixture.processID), "--pause"]), fixture.report, "paused process")
+        try #require(CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup")
+        let core = try CoreDump.make(of: fixture.processID)
+        Self.expectFixtureState(try Self.report([core]), fixture.report, "core")
+    }
+
+    @Test func summaryGroupsByResumeFunctionLargestFirst() throws {
+        let fixture = try LiveTasksFixture()
+        defer { fixture.finish() }
+        let report = fixture.report
+        let result = try DumpCommandTests.run(["tasks", String(fixture.processID)])
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let total = Self.taskCount(report)
+        #expect(lines[2] == "\(total) tasks, \(report.cancelled) cancelled; \(report.idleActors.count + 1) actors")
+        #expect(lines[4] == "\(report.parked) tasks suspended or completed in \(report.parkedFunction), \(report.cancelled) cancelled")
+        #expect(lines[5] == "\(report.children) tasks suspended or completed in \(report.childFunction), 0 cancelled")
+        #expect(lines.contains("1 task running, 0 cancelled"))
+        #expect(lines.contains("\(report.idleActors.count) actors \(report.idleActorType) idle"))
+        #expect(lines.contains("1 actor \(report.busyActorType) running, \(report.waiters) queued jobs"))
+
+        let all = try DumpCommandTests.run(["tasks", String(fixture.processID), "--all"])
+        let taskLines = all.output.split(separator: "\n").filter { $0.hasPrefix("task ") }
+        #expect(taskLines.count == total)
+        let holder = taskLines.first { $0.hasPrefix("task \(report.holder),") }
+        #expect(holder?.contains(", running, ") == true && holder?.contains("next runs") == false)
+        #expect(all.output.split(separator: "\n").filter { $0.hasPrefix("actor ") }.count == report.idleActors.count + 1)
+    }
+
+    @Test func aProcessWithoutTheConcurrencyRuntimeIsOneLine() throws {
+        // The live-heap fixture linked with -static-stdlib holds no concurrency runtime: it uses none.
+        let fixture = try LiveHeapFixture(.staticStdlib)
+        defer { fixture.finish() }
+        let result = try DumpCommandTests.run(["tasks", String(fixture.processID)])
+        #expect(result.status == 2)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.errors == "typeinfo: process \(fixture.processID): not using Swift concurrency: libswift_Concurrency is not loaded\n")
+    }
+
+    @Test func notASwiftProcessIsOneLine() throws {
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["60"]
+        try sleeper.run()
+        defer { sleeper.terminate() }
+        let result = try DumpCommandTests.run(["tasks", String(sleeper.processIdentifier)])
+        #expect(result.status == 2)
+        #expect(
+            result.errors
+                == "typeinfo: process \(sleeper.processIdentifier): not a Swift process: none of the images it has loaded holds Swift metadata\n"
+        )
+    }
+
+    /// A reflection library of another build (the toolchain's, with one byte of its build id
+    /// changed) is refused before any task is read.
+    @Test func anUnverifiedRemoteMirrorIsRefused() throws {
+        let original = "/opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so"
+        try #require(FileManager.default.fileExists(atPath: original), "the toolchain's libswiftRemoteMirror.so is not at \(original)")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: original)))
+        let buildID = try #require(try Self.buildID(of: bytes))
+        bytes[buildID.offset] ^= 0xFF
+        let directory = ScratchDirectory.path(named: "unverified-mirror")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/libswiftRemoteMirror.so"
+        try Data(bytes).write(to: URL(fileURLWithPath: copy))
+        var changed = buildID.bytes
+        changed[0] ^= 0xFF
+        let hex = changed.map { String(format: "%02x", $0) }.joined()
+
+        let fixture = try LiveTasksFixture()
+        defer { fixture.finish() }
+        let result = try DumpCommandTests.run(["tasks", String(fixture.processID), "--remote-mirror", copy])
+        #expect(result.status == 2)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.errors
+                == "typeinfo: \(copy) (build id \(hex)) is not a libswiftRemoteMirror whose task and actor layouts typeinfo has verified (Swift 6.3.1's); its task states could be misread, so none are printed\n"
+        )
+        // The same copy still names types: only the task layouts are refused.
+        #expect(try DumpCommandTests.run(["heap", String(fixture.processID), "--remote-mirror", copy]).status == 0)
+    }
+
+    /// The GNU build-id note's descriptor in an ELF file's bytes, found by its header
+    /// (namesz 4, type 3, "GNU\0"), read as readelf -n shows it.
+    static func buildID(of bytes: [UInt8]) throws -> (offset: Int, bytes: [UInt8])? {
+        let header: [UInt8] = [4, 0, 0, 0]
+        var index = 0
+        while index + 16 < min(bytes.count, 4096) {
+            if Array(bytes[index..<index + 4]) == header, Array(bytes[index + 8..<index + 16]) == [3, 0, 0, 0, 0x47, 0x4E, 0x55, 0] {
+                let size = Int(bytes[index + 4])
+                return (index + 16, Array(bytes[index + 16..<index + 16 + size]))
+            }
+            index += 4
+        }
+        return nil
+    }
+}

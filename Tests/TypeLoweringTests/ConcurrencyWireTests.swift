@@ -1,0 +1,55 @@
+import Testing
+@testable import TypeLowering
+
+/// The worker's task and actor replies: what is well formed round-trips; anything else is a
+/// protocol violation, never a wrong value.
+@Suite("The task and actor replies are parsed defensively")
+struct ConcurrencyWireTests {
+    static let task = MirrorTaskInfo(
+        id: 42, runJob: 0x5555_0000_1000, maxPriority: 25, isCancelled: true, isRunning: false, isEnqueued: false,
+        isChildTask: true, isGroupChildTask: true, isAsyncLetTask: false, children: [0x7f00_0000_0010, 0x7f00_0000_0020],
+        backtrace: [0x5555_0000_2000])
+    static let actor = MirrorActorInfo(
+        state: 2, maxPriority: 21, isDistributedRemote: false, jobs: [0x10, 0x20, 0x30], isQueueTruncated: true)
+
+    @Test func repliesRoundTrip() throws {
+        for reply in [
+            TargetReply.task(0x7f12_3456_7890, Self.task),
+            .task(
+                0x10,
+                MirrorTaskInfo(
+                    id: 0, runJob: 0, maxPriority: 0, isCancelled: false, isRunning: nil, isEnqueued: true, isChildTask: false,
+                    isGroupChildTask: false, isAsyncLetTask: false, children: [], backtrace: [])),
+            .actor(0x7f12_3456_7890, Self.actor),
+            .unread(isTask: true, 0x1000, reason: "failure reading async task"),
+            .unread(isTask: false, 0x2000, reason: "failure reading actor"),
+        ] {
+            #expect(try TargetReply.decode(reply.encoded) == reply, "\(reply.encoded)")
+        }
+        #expect(
+            TargetReply.task(0x10, Self.task).encoded
+                == "task 0x10 42 0x555500001000 25 cancelled,notRunning,child,groupChild 0x7f0000000010,0x7f0000000020 0x555500002000")
+    }
+
+    @Test(arguments: [
+        "task 0x10 42 0x1000 25 cancelled,flying - -",
+        "task 0x10 42 0x1000 300 - - -",
+        "task 0x10 x 0x1000 25 - - -",
+        "task 0x10 42 0x1000 25 - 0x1,zz -",
+        "task 0x10 42 0x1000 25 - -",
+        "actor 0x10 2 21 - 0x1,",
+        "actor 0x10 2 21 sleeping -",
+        "unread thread 0x10 reason",
+    ])
+    func malformedRepliesAreRefused(_ line: String) {
+        #expect(throws: TypeLoweringError.self) { try TargetReply.decode(line) }
+    }
+
+    @Test func requestsRoundTrip() throws {
+        let request = TargetRequest(
+            libraryPath: "/lib/libswiftRemoteMirror.so", target: .process(7), queries: [.task(0x10), .actor(0x20), .name(0x30)])
+        let lines = try request.encoded().split(separator: "\n").map(String.init)
+        #expect(lines.contains("task 0x10") && lines.contains("actor 0x20"))
+        #expect(try TargetRequest.decode(lines: lines).get() == request)
+    }
+}
