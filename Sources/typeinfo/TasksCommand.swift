@@ -29,6 +29,8 @@ struct TasksCommand: ParsableCommand {
 
     @OptionGroup var targetOptions: TargetOptions
 
+    @OptionGroup var color: ColorOption
+
     @Flag(help: "List every task and actor, not the summary.")
     var all = false
 

@@ -90,7 +90,7 @@ struct ColorOptionTests {
 
     @Test("every text command's --help documents --no-color and NO_COLOR")
     func help() throws {
-        for command in ["dump", "inspect", "layout", "check", "diff", "heap", "object"] {
+        for command in ["dump", "inspect", "layout", "check", "diff", "heap", "object", "tasks"] {
             let result = try DumpCommandTests.run([command, "--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.output.contains("--no-color"), "\(command)")

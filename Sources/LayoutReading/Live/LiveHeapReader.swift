@@ -64,10 +64,20 @@ public enum LiveHeapReader {
     /// A busy allocator can also make its main arena fail the checks that find it, so a malloc
     /// state not found is read again too; the last error says to stop the process (`--pause`).
     static func walkRetrying(_ inspector: TargetInspector, whileRunning: Bool, addressesPerType: Int) throws(LiveReadingError) -> Walk {
+        try readingAgainWhileChanging(inspector, whileRunning: whileRunning) { () throws(LiveReadingError) in
+            try objectsByMetadata(inspector, addressesPerType: addressesPerType)
+        }
+    }
+
+    /// Runs a heap reading, and runs it again when a running process's heap changed under it
+    /// (up to ``readingsOfARunningHeap`` readings in all).
+    static func readingAgainWhileChanging<Result>(
+        _ inspector: TargetInspector, whileRunning: Bool, _ reading: () throws(LiveReadingError) -> Result
+    ) throws(LiveReadingError) -> Result {
         var attempt = 1
         while true {
             do {
-                return try objectsByMetadata(inspector, addressesPerType: addressesPerType)
+                return try reading()
             } catch .target(let error) where whileRunning && inspector.memory.core == nil {
                 // The allocator's lists, or the arena the reading starts from, moved under it.
                 switch error {

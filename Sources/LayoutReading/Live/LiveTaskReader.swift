@@ -51,7 +51,9 @@ public enum LiveTaskReader {
                 throw .lowering(error)
             }
             if let refusal { throw .unverifiedTaskLayout(reason: refusal) }
-            let found = try findObjects(inspector, taskMetadata: runtime.taskMetadata)
+            let found = try LiveHeapReader.readingAgainWhileChanging(inspector, whileRunning: !paused) { () throws(LiveReadingError) in
+                try findObjects(inspector, taskMetadata: runtime.taskMetadata)
+            }
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
             let names: [UInt64: String]
