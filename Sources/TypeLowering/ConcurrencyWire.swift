@@ -17,7 +17,7 @@ enum ConcurrencyWire {
         if info.isGroupChildTask { flags.append("groupChild") }
         if info.isAsyncLetTask { flags.append("asyncLet") }
         return
-            "task \(TargetWire.hex(address)) \(info.id) \(TargetWire.hex(info.runJob)) \(info.maxPriority) \(list(flags)) "
+            "task \(TargetWire.hex(address)) \(info.id) \(TargetWire.hex(info.runJob)) \(info.priority) \(list(flags)) "
             + "\(list(info.children.map(TargetWire.hex))) \(list(info.backtrace.map(TargetWire.hex)))"
     }
 
@@ -44,7 +44,7 @@ enum ConcurrencyWire {
                 return .task(
                     address,
                     MirrorTaskInfo(
-                        id: id, runJob: runJob, maxPriority: Int(priority), isCancelled: flags.contains("cancelled"), isRunning: running,
+                        id: id, runJob: runJob, priority: Int(priority), isCancelled: flags.contains("cancelled"), isRunning: running,
                         isEnqueued: flags.contains("enqueued"), isChildTask: flags.contains("child"),
                         isGroupChildTask: flags.contains("groupChild"), isAsyncLetTask: flags.contains("asyncLet"), children: children,
                         backtrace: frames))

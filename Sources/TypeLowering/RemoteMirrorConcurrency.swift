@@ -59,7 +59,10 @@ struct RemoteMirrorConcurrency {
 struct MirrorTaskInfo: Sendable, Equatable {
     var id: UInt64
     var runJob: UInt64
-    var maxPriority: Int
+    /// The higher of the priority the task's job was made with (its job flags, `EnqueuePriority`)
+    /// and the escalated one its status holds (`MaxPriority`, which stays 0 where the runtime does
+    /// not escalate, as on Linux): what `Task.currentPriority` says inside the task.
+    var priority: Int
     var isCancelled: Bool
     /// Nil when the library cannot tell (its `HasIsRunning` is false).
     var isRunning: Bool?
@@ -97,7 +100,7 @@ extension RemoteMirrorContext {
             info.AsyncBacktraceFrames.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.AsyncBacktraceFramesCount))) } ?? []
         return .success(
             MirrorTaskInfo(
-                id: info.Id, runJob: info.RunJob, maxPriority: Int(info.MaxPriority), isCancelled: info.IsCancelled,
+                id: info.Id, runJob: info.RunJob, priority: Int(max(info.EnqueuePriority, info.MaxPriority)), isCancelled: info.IsCancelled,
                 isRunning: info.HasIsRunning ? info.IsRunning : nil, isEnqueued: info.IsEnqueued, isChildTask: info.IsChildTask,
                 isGroupChildTask: info.IsGroupChildTask, isAsyncLetTask: info.IsAsyncLetTask, children: children, backtrace: frames))
     }

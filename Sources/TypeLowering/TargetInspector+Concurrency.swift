@@ -90,7 +90,7 @@ extension TargetInspector {
                 switch reply {
                 case .task(let address, let info):
                     result.tasks[address] = TargetTask(
-                        address: address, id: info.id, resumeAddress: info.runJob, priority: info.maxPriority,
+                        address: address, id: info.id, resumeAddress: info.runJob, priority: info.priority,
                         isCancelled: info.isCancelled, isRunning: info.isRunning, isEnqueued: info.isEnqueued,
                         isChildTask: info.isChildTask, isGroupChildTask: info.isGroupChildTask, isAsyncLetTask: info.isAsyncLetTask,
                         children: info.children, backtrace: info.backtrace)

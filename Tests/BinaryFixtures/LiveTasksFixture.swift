@@ -20,6 +20,9 @@ public struct LiveTasksReport: Decodable, Sendable {
     public var letOwner: String
     public var letChildren: [String]
     public var parkedTasks: [String]
+    /// Each parked task's `Task.currentPriority.rawValue`, as the task itself read it (in the
+    /// order of ``parkedTasks``).
+    public var parkedPriorities: [Int]
     public var childTasks: [String]
     /// The task whose group holds the children.
     public var groupOwner: String

@@ -59,6 +59,11 @@ struct TasksCommandTests {
         #expect(parked.count == fixture.parked, "\(source): parked tasks found")
         #expect(parked.allSatisfy { $0.state == "suspendedOrCompleted" && $0.resumeFunction == fixture.parkedFunction }, "\(source)")
         #expect(parked.filter(\.isCancelled).count == fixture.cancelled, "\(source)")
+        // Priorities as each task read its own; the fixture uses two.
+        #expect(Set(fixture.parkedPriorities).count == 2, "\(fixture.parkedPriorities)")
+        for (address, priority) in zip(fixture.parkedTasks, fixture.parkedPriorities) {
+            #expect(tasks[address]?.priority == priority, "\(source): priority of \(address)")
+        }
         #expect(report.tasks.filter(\.isCancelled).count == fixture.cancelled, "\(source): only parked tasks were cancelled")
 
         let children = fixture.childTasks.compactMap { tasks[$0] }

@@ -6,7 +6,7 @@ import Testing
 @Suite("The task and actor replies are parsed defensively")
 struct ConcurrencyWireTests {
     static let task = MirrorTaskInfo(
-        id: 42, runJob: 0x5555_0000_1000, maxPriority: 25, isCancelled: true, isRunning: false, isEnqueued: false,
+        id: 42, runJob: 0x5555_0000_1000, priority: 25, isCancelled: true, isRunning: false, isEnqueued: false,
         isChildTask: true, isGroupChildTask: true, isAsyncLetTask: false, children: [0x7f00_0000_0010, 0x7f00_0000_0020],
         backtrace: [0x5555_0000_2000])
     static let actor = MirrorActorInfo(
@@ -18,7 +18,7 @@ struct ConcurrencyWireTests {
             .task(
                 0x10,
                 MirrorTaskInfo(
-                    id: 0, runJob: 0, maxPriority: 0, isCancelled: false, isRunning: nil, isEnqueued: true, isChildTask: false,
+                    id: 0, runJob: 0, priority: 0, isCancelled: false, isRunning: nil, isEnqueued: true, isChildTask: false,
                     isGroupChildTask: false, isAsyncLetTask: false, children: [], backtrace: [])),
             .actor(0x7f12_3456_7890, Self.actor),
             .unread(isTask: true, 0x1000, reason: "failure reading async task"),

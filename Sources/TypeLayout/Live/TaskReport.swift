@@ -37,7 +37,7 @@ public struct TaskReport: Sendable, Hashable {
         public var resumeFunction: String?
         /// The address of the function the task runs next.
         public var resumeAddress: UInt64
-        /// Its maximum priority (`Task.Priority`'s raw value; 0: unspecified).
+        /// Its priority as `Task.currentPriority` says inside it (`TaskPriority`'s raw value; 0: unspecified): the higher of its job's priority and an escalated one.
         public var priority: Int
         public var isCancelled: Bool
         /// The task whose child it is, when that task was read.

@@ -60,7 +60,9 @@ func currentTaskAddress() -> UInt {
 
 @inline(never)
 func parkInInbox(_ index: Int) async {
-    inbox.record("parked", currentTaskAddress())
+    let address = currentTaskAddress()
+    inbox.record("priority \(address)", UInt(Task.currentPriority.rawValue))
+    inbox.record("parked", address)
     await withCheckedContinuation { inbox.keep($0) }
 }
 
@@ -102,7 +104,8 @@ func waitUntil(_ condition: () -> Bool) {
 
 var parkedTasks: [Task<Void, Never>] = []
 for index in 0..<parked {
-    parkedTasks.append(Task.detached { await parkInInbox(index) })
+    // Two priorities, so that a task's priority is something to get right.
+    parkedTasks.append(Task.detached(priority: index % 2 == 0 ? .high : .low) { await parkInInbox(index) })
 }
 let groupOwner = Task.detached {
     inbox.record("groupOwner", currentTaskAddress())
@@ -135,6 +138,7 @@ print(
         + "\"letFunction\":\"LiveTasks.parkInLetChild(Swift.Int) async -> Swift.Int\","
         + "\"letOwner\":\(hex(inbox.recorded("letOwner")[0])),\"letChildren\":[\(inbox.recorded("letChild").map(hex).joined(separator: ","))],"
         + "\"parkedTasks\":[\(inbox.recorded("parked").map(hex).joined(separator: ","))],"
+        + "\"parkedPriorities\":[\(inbox.recorded("parked").map { String(inbox.recorded("priority \($0)").first ?? 0) }.joined(separator: ","))],"
         + "\"childTasks\":[\(inbox.recorded("child").map(hex).joined(separator: ","))],"
         + "\"groupOwner\":\(hex(inbox.recorded("groupOwner")[0])),\"holder\":\(hex(inbox.recorded("holder")[0])),"
         + "\"idleActors\":[\(ledgers.map { hex(address($0)) }.joined(separator: ","))],\"idleActorType\":\"LiveTasks.Ledger\","
