@@ -106,17 +106,21 @@ final class TargetMirrorMemory {
     private var imageSymbols: [UInt64: TargetImageSymbols?] = [:]
     private var symbolAddresses: [String: UInt64?] = [:]
 
-    /// The target address of a symbol of one of the target's Swift images (the library asks for
-    /// the concurrency runtime's `_swift_concurrency_debug_*` variables), or nil. The concurrency
-    /// library's table is read first; another image's only while the name is not found.
+    /// The target address of a symbol of the Swift runtime (the library asks for the concurrency
+    /// runtime's `_swift_concurrency_debug_*` and the core runtime's `_swift_debug_*` variables), or
+    /// nil. Only the images that can hold the runtime are read: `libswift_Concurrency` and
+    /// `libswiftCore` when the target loaded them, and the executable when it did not load both
+    /// (linked with `-static-stdlib`); the concurrency library's first. Other images, whose symbol
+    /// tables can hold millions of names (a server's executable), are never read for this.
     func symbolAddress(_ name: String) -> UInt64? {
         if let known = symbolAddresses[name] { return known }
+        func fileName(_ image: TargetImage) -> Substring { image.filePath.split(separator: "/").last ?? "" }
         let swift = memory.images.filter(\.isSwift)
-        let isConcurrency = { (image: TargetImage) in image.filePath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
-        }
-        let images = swift.filter(isConcurrency) + swift.filter { !isConcurrency($0) }
+        let concurrency = swift.filter { fileName($0).hasPrefix("libswift_Concurrency") }
+        let core = swift.filter { fileName($0).hasPrefix("libswiftCore.") }
+        let executable = concurrency.isEmpty || core.isEmpty ? memory.executable.map { [$0] } ?? [] : []
         var address: UInt64?
-        for image in images {
+        for image in concurrency + core + executable {
             if imageSymbols[image.loadAddress] == nil { imageSymbols[image.loadAddress] = .some(try? TargetImageSymbols(image: image)) }
             if let found = (imageSymbols[image.loadAddress] ?? nil)?.address(of: name) {
                 address = found

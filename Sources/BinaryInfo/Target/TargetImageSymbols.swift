@@ -10,6 +10,14 @@ public struct TargetImageSymbols: Sendable {
     private let file: ELFFile
     /// Defined symbols by value (file addresses), sorted.
     private let symbols: [DefinedSymbol]
+    /// The exported symbols' hash table, when the file has one: a name found there costs one
+    /// bucket and a short chain instead of a scan of every symbol (a server's executable can hold
+    /// millions).
+    private let exports: GNUHashTable?
+    /// Every defined symbol's value by name (the first of each name), made once: the library asks
+    /// for several names, some of which a runtime does not define, and each would otherwise be a
+    /// scan of every symbol.
+    private let valuesByName: [String: UInt64]
 
     /// Reads the symbol tables of `image`'s file.
     ///
@@ -18,15 +26,20 @@ public struct TargetImageSymbols: Sendable {
         self.image = image
         file = try ELFFile(bytes: image.file, includeStaticSymbols: true, includeTables: true, sortsSymbols: true)
         symbols = file.definedSymbols
+        exports = GNUHashTable(file: file, bytes: image.file)
+        var valuesByName: [String: UInt64] = [:]
+        valuesByName.reserveCapacity(symbols.count)
+        for symbol in symbols where symbol.value != 0 {
+            guard let name = file.name(of: symbol, in: image.file), valuesByName[name] == nil else { continue }
+            valuesByName[name] = symbol.value
+        }
+        self.valuesByName = valuesByName
     }
 
     /// The target address of the symbol `name` (the first of that name), or nil.
     public func address(of name: String) -> UInt64? {
-        for symbol in symbols where symbol.value != 0 {
-            guard file.name(of: symbol, in: image.file) == name else { continue }
-            return symbol.value &+ image.loadBias
-        }
-        return nil
+        if let value = exports?.value(of: ExportedSymbolName(name)), value != 0 { return value &+ image.loadBias }
+        return valuesByName[name].map { $0 &+ image.loadBias }
     }
 
     /// The names of the symbols whose value is exactly `address` (a function's entry point) in
