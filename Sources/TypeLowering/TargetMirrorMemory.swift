@@ -114,7 +114,8 @@ final class TargetMirrorMemory {
     /// tables can hold millions of names (a server's executable), are never read for this.
     func symbolAddress(_ name: String) -> UInt64? {
         if let known = symbolAddresses[name] { return known }
-        func fileName(_ image: TargetImage) -> Substring { image.filePath.split(separator: "/").last ?? "" }
+        // The name the target mapped it by: the file read may be the kernel's handle on it.
+        func fileName(_ image: TargetImage) -> Substring { image.mappedPath.split(separator: "/").last ?? "" }
         let swift = memory.images.filter(\.isSwift)
         let concurrency = swift.filter { fileName($0).hasPrefix("libswift_Concurrency") }
         let core = swift.filter { fileName($0).hasPrefix("libswiftCore.") }

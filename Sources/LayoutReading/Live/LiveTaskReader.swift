@@ -111,7 +111,7 @@ public enum LiveTaskReader {
     }
 
     private static func isConcurrencyLibrary(_ image: TargetImage) -> Bool {
-        image.filePath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
+        image.mappedPath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
     }
 
     /// The heap's task objects, and its actors with their metadata.
