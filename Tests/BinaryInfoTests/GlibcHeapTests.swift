@@ -15,12 +15,15 @@ final class HeapProcess {
     let freed: Set<UInt64>
     /// The live blocks the fixture made above the mmap threshold.
     let mmappedMade: Int
+    /// glibc's tcache_key, which a block in use keeps from an exited thread's tcache.
+    let staleKey: UInt64
     /// malloc_info's report: each arena's `system_mem` and heap count, the fastbin chunks, mmapped chunks and bytes.
     let arenaSystemBytes: [UInt64]
     let arenaHeaps: [Int]
     let fastbinChunks: Int
     let mmappedChunks: Int
     let mmappedBytes: UInt64
+    /// The threads that allocate and stay; one more exits and one takes over its arena.
     static let threads = 4
 
     static let built = TargetProcess.build("heap_process", arguments: ["-pthread"])
@@ -40,6 +43,7 @@ final class HeapProcess {
         var live: [UInt64: (UInt64, UInt64, UInt64)] = [:]
         var freed: Set<UInt64> = []
         var mmappedMade = 0
+        var staleKey: UInt64 = 0
         var system: [UInt64] = []
         var heaps: [Int] = []
         var fast = 0
@@ -58,6 +62,7 @@ final class HeapProcess {
                 live[hex(fields[1])!] = (UInt64(fields[2])!, UInt64(fields[3])!, UInt64(fields[4])!)
             case "freed": freed.insert(hex(fields[1])!)
             case "mmapped": mmappedMade = Int(fields[1])!
+            case "stale": staleKey = UInt64(fields[1])!
             default:
                 if line.hasPrefix("<heap nr=") {
                     inArena = true
@@ -84,6 +89,7 @@ final class HeapProcess {
         self.live = live
         self.freed = freed
         self.mmappedMade = mmappedMade
+        self.staleKey = staleKey
         arenaSystemBytes = system
         arenaHeaps = heaps
         fastbinChunks = fast
@@ -122,16 +128,19 @@ final class HeapProcess {
             if chunk.usableSize != block.usable || chunk.firstWord != block.first || chunk.secondWord != block.second { wrong += 1 }
         }
         #expect(missing == 0, "live blocks not reported", sourceLocation: sourceLocation)
+        // A block in use that still holds tcache_key (from the exited thread's tcache) is among them.
+        #expect(live.values.contains { $0.second == staleKey }, "no block in use holds the stale key", sourceLocation: sourceLocation)
         #expect(wrong == 0, "live blocks reported with another usable size or other bytes", sourceLocation: sourceLocation)
         #expect(freed.filter { chunks[$0] != nil }.count == 0, "freed blocks reported", sourceLocation: sourceLocation)
         #expect(totals.arenas.map(\.heapBytes) == arenaSystemBytes, sourceLocation: sourceLocation)
         #expect(totals.arenas.map(\.heaps) == arenaHeaps, sourceLocation: sourceLocation)
-        #expect(totals.arenas.count == Self.threads + 1, sourceLocation: sourceLocation)
+        // The main arena, one per thread, and the exited thread's, taken over by another.
+        #expect(totals.arenas.count == Self.threads + 2, sourceLocation: sourceLocation)
         #expect(totals.mmappedChunks == mmappedChunks && totals.mmappedBytes == mmappedBytes, sourceLocation: sourceLocation)
         #expect(totals.mmappedChunks >= mmappedMade, sourceLocation: sourceLocation)
         #expect(totals.fastbinChunks == fastbinChunks, sourceLocation: sourceLocation)
-        // Every thread that called malloc has a tcache, and the main thread's holds freed blocks.
-        #expect(totals.tcaches == Self.threads + 1, sourceLocation: sourceLocation)
+        // Every living thread that called malloc has a tcache, and the main thread's holds freed blocks.
+        #expect(totals.tcaches == Self.threads + 2, sourceLocation: sourceLocation)
         #expect(totals.tcacheChunks > 0, sourceLocation: sourceLocation)
         #expect(totals.arenas.reduce(0) { $0 + $1.chunksInUse } + totals.mmappedChunks == chunks.count, sourceLocation: sourceLocation)
     }

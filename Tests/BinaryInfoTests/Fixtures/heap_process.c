@@ -19,19 +19,20 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { threads = 4, perThread = 4000, onMain = 20000, slice = onMain + 2000, maximum = slice * (threads + 1) };
+enum { threads = 4, perThread = 4000, onMain = 20000, slice = onMain + 2000, slices = threads + 2, maximum = slice * slices };
 
-// Each thread records its blocks in a slice of its own: slice t + 1 for thread t, slice 0 for main.
+// Each thread records its blocks in a slice of its own: slice t + 1 for thread t, slice 0 for
+// main, the last slice for the thread that reuses an exited thread's arena.
 static void *blocks[maximum];
 static size_t requested[maximum];
 static unsigned char isFreed[maximum];
-static int blockCount[threads + 1];
+static int blockCount[slices];
 static pthread_barrier_t allocated, freed;
 static char output[1 << 16];
 static __thread int mySlice;
 // Blocks allocated after a free (which may reuse a freed address), to tell freed from reused.
-static int late[threads + 1][16];
-static int lateCount[threads + 1];
+static int late[slices][16];
+static int lateCount[slices];
 static __thread int hasFreed;
 
 static int record(void *block, size_t size) {
@@ -85,6 +86,32 @@ static void allocateAndFree(int count, unsigned seed, int mmapped) {
 }
 
 static int churns;
+static uint64_t staleKey;
+static pthread_barrier_t reused;
+
+// Frees blocks into its tcache and exits: glibc then frees the tcache's entries to the arena
+// with their key word (tcache_key) left in place.
+static void *exiting(void *unused) {
+    void *blocks[20];
+    for (int i = 0; i < 20; i++) blocks[i] = malloc(40);
+    for (int i = 0; i < 20; i++) free(blocks[i]);
+    // The first seven freed went to the tcache: their second word is glibc's tcache_key.
+    memcpy(&staleKey, (char *)blocks[6] + 8, 8);
+    return NULL;
+}
+
+// Takes over the exited thread's arena: its first block comes back from those entries, key word
+// and all (it is not written, so the key stays in a block in use).
+static void *reusing(void *unused) {
+    mySlice = slices - 1;
+    for (int i = 0; i < 20; i++) {
+        int index = mySlice * slice + blockCount[mySlice]++;
+        blocks[index] = malloc(40);
+        requested[index] = 40;
+    }
+    pthread_barrier_wait(&reused);
+    for (;;) pause();
+}
 
 // Frees and allocates blocks of every kind (tcache, fastbin, bins, mmapped) forever.
 static void churn(unsigned seed) {
@@ -119,6 +146,12 @@ int main(int argc, char **argv) {
     pthread_t ids[threads];
     for (int i = 0; i < threads; i++) pthread_create(&ids[i], NULL, thread, (void *)(uintptr_t)i);
     pthread_barrier_wait(&allocated);
+    pthread_t exiter, reuser;
+    pthread_create(&exiter, NULL, exiting, NULL);
+    pthread_join(exiter, NULL);
+    pthread_barrier_init(&reused, NULL, 2);
+    pthread_create(&reuser, NULL, reusing, NULL);
+    pthread_barrier_wait(&reused);
     // Aligned blocks: one in the heap, one mmapped and moved into its mapping by memalign; and a
     // block to unmap at the end. Made before the frees: large requests consolidate the fastbins.
     void *aligned;
@@ -128,7 +161,7 @@ int main(int argc, char **argv) {
     int unmapped = record(malloc(gone), gone);
     allocateAndFree(onMain, 7, 3);
     // Blocks of the threads freed by the main thread (into the main thread's tcache or their arena).
-    for (int i = slice; i < maximum; i += 97)
+    for (int i = slice; i < slice * (threads + 1); i += 97)
         if (blocks[i] != NULL && !isFreed[i] && requested[i] <= 1024) release(i);
     release(unmapped);
     pthread_barrier_wait(&freed);
@@ -148,11 +181,12 @@ int main(int argc, char **argv) {
         if (blocks[i] == NULL || !isFreed[i]) continue;
         // A freed address handed out again is live, not freed.
         int reused = 0;
-        for (int t = 0; t <= threads; t++)
+        for (int t = 0; t < slices; t++)
             for (int j = 0; j < lateCount[t]; j++) reused |= !isFreed[late[t][j]] && blocks[late[t][j]] == blocks[i];
         if (!reused) printf("freed %p\n", blocks[i]);
     }
     printf("mmapped %d\n", mmappedLive);
+    printf("stale %llu\n", (unsigned long long)staleKey);
     malloc_info(0, stdout);
     printf("end\n");
     fflush(stdout);
