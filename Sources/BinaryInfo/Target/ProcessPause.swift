@@ -47,6 +47,12 @@ public final class ProcessPause {
             if code == ESRCH { throw .processExited(path: path) }
             throw .processAccessDenied(path: path, reason: "it may not be signalled (\(String(cString: strerror(code))))")
         }
+        try waitUntilStopped()
+    }
+
+    /// Waits until every thread of the process has stopped; resumes it and throws when they do not.
+    private func waitUntilStopped() throws(BinaryInfoError) {
+        let path = "process \(processID)"
         let start = Self.now()
         while true {
             let states: [Character]
@@ -65,6 +71,20 @@ public final class ProcessPause {
             }
             usleep(1000)
         }
+    }
+
+    /// Lets the process run for a moment and stops it again: `SIGSTOP` can catch a thread inside
+    /// the allocator, with a free list half changed, and a moment's running lets it finish.
+    /// Nothing happens to a process that was stopped before this pause.
+    public func letRunBriefly() throws(BinaryInfoError) {
+        guard stoppedIt, !resumed else { return }
+        kill(processID, SIGCONT)
+        usleep(5000)
+        guard kill(processID, SIGSTOP) == 0 else {
+            resume()
+            throw .processExited(path: "process \(processID)")
+        }
+        try waitUntilStopped()
     }
 
     /// Resumes the process (if this pause stopped it) and lets the guardian go. Idempotent.

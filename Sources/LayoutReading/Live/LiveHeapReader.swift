@@ -16,7 +16,8 @@ public enum LiveHeapReader {
     /// - Throws: ``LiveReadingError`` naming what could not be read.
     /// - Parameter addressesPerType: how many object addresses to keep per type (``HeapCensus/Entry/addresses``).
     public static func census(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> HeapCensus {
-        try options.whilePaused { paused throws(LiveReadingError) in
+        try options.whilePaused { pause throws(LiveReadingError) in
+            let paused = pause != nil
             let inspector: TargetInspector
             do throws(TypeLoweringError) {
                 inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
@@ -24,7 +25,7 @@ public enum LiveHeapReader {
                 throw .lowering(error)
             }
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
-            let walk = try walkRetrying(inspector, whileRunning: !paused, addressesPerType: addressesPerType)
+            let walk = try walkRetrying(inspector, pause: pause, addressesPerType: addressesPerType)
             let names: [UInt64: String]
             do throws(TypeLoweringError) {
                 names = try inspector.typeNames(ofMetadata: Array(walk.objects.keys))
@@ -63,29 +64,38 @@ public enum LiveHeapReader {
     /// reading (a stopped process or a core gives the same bytes every time: its error stands).
     /// A busy allocator can also make its main arena fail the checks that find it, so a malloc
     /// state not found is read again too; the last error says to stop the process (`--pause`).
-    static func walkRetrying(_ inspector: TargetInspector, whileRunning: Bool, addressesPerType: Int) throws(LiveReadingError) -> Walk {
-        try readingAgainWhileChanging(inspector, whileRunning: whileRunning) { () throws(LiveReadingError) in
+    static func walkRetrying(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int) throws(LiveReadingError) -> Walk {
+        try readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
             try objectsByMetadata(inspector, addressesPerType: addressesPerType)
         }
     }
 
-    /// Runs a heap reading, and runs it again when a running process's heap changed under it
-    /// (up to ``readingsOfARunningHeap`` readings in all).
+    /// Runs a heap reading, and runs it again when the process's heap changed under it (up to
+    /// ``readingsOfARunningHeap`` readings in all): a running process's allocator moves, and a
+    /// stopped one may have been stopped inside the allocator, so before each new reading of a
+    /// paused process it runs for a moment (``ProcessPause/letRunBriefly()``).
     static func readingAgainWhileChanging<Result>(
-        _ inspector: TargetInspector, whileRunning: Bool, _ reading: () throws(LiveReadingError) -> Result
+        _ inspector: TargetInspector, pause: ProcessPause?, _ reading: () throws(LiveReadingError) -> Result
     ) throws(LiveReadingError) -> Result {
         var attempt = 1
         while true {
             do {
                 return try reading()
-            } catch .target(let error) where whileRunning && inspector.memory.core == nil {
+            } catch .target(let error) where inspector.memory.core == nil {
                 // The allocator's lists, or the arena the reading starts from, moved under it.
                 switch error {
                 case .malformedHeap, .mallocStateNotFound: break
                 default: throw .target(error)
                 }
-                guard attempt < readingsOfARunningHeap else { throw .heapKeptChanging(error, readings: attempt) }
+                guard attempt < readingsOfARunningHeap else {
+                    throw pause == nil ? .heapKeptChanging(error, readings: attempt) : .target(error)
+                }
                 attempt += 1
+                do throws(BinaryInfoError) {
+                    try pause?.letRunBriefly()
+                } catch {
+                    throw .target(error)
+                }
             }
         }
     }

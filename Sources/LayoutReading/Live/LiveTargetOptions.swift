@@ -24,8 +24,8 @@ public struct LiveTargetOptions: Sendable {
     }
 
     /// Runs `body` with the process stopped when ``pauses`` asks for it, resuming it afterwards.
-    func whilePaused<Result>(_ body: (_ paused: Bool) throws(LiveReadingError) -> Result) throws(LiveReadingError) -> Result {
-        guard pauses, case .process(let processID) = target else { return try body(false) }
+    func whilePaused<Result>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result) throws(LiveReadingError) -> Result {
+        guard pauses, case .process(let processID) = target else { return try body(nil) }
         let pause: ProcessPause
         do {
             pause = try ProcessPause(processID: processID)
@@ -33,6 +33,6 @@ public struct LiveTargetOptions: Sendable {
             throw .target(error)
         }
         defer { pause.resume() }
-        return try body(true)
+        return try body(pause)
     }
 }

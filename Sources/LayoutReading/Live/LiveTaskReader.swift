@@ -34,7 +34,8 @@ public enum LiveTaskReader {
     /// - Throws: ``LiveReadingError``: the target could not be read, it does not use Swift
     ///   concurrency, or the reflection library is not one whose task layout is verified.
     public static func report(_ options: LiveTargetOptions) throws(LiveReadingError) -> TaskReport {
-        try options.whilePaused { paused throws(LiveReadingError) in
+        try options.whilePaused { pause throws(LiveReadingError) in
+            let paused = pause != nil
             let inspector: TargetInspector
             do throws(TypeLoweringError) {
                 inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
@@ -51,7 +52,7 @@ public enum LiveTaskReader {
                 throw .lowering(error)
             }
             if let refusal { throw .unverifiedTaskLayout(reason: refusal) }
-            let found = try LiveHeapReader.readingAgainWhileChanging(inspector, whileRunning: !paused) { () throws(LiveReadingError) in
+            let found = try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
                 try findObjects(inspector, taskMetadata: runtime.taskMetadata)
             }
             var concurrency: TargetConcurrency
