@@ -18,12 +18,7 @@ public enum LiveHeapReader {
     public static func census(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> HeapCensus {
         try options.whilePaused { pause throws(LiveReadingError) in
             let paused = pause != nil
-            let inspector: TargetInspector
-            do throws(TypeLoweringError) {
-                inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
-            } catch {
-                throw .lowering(error)
-            }
+            let inspector = try options.openInspector()
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
             let walk = try walkRetrying(inspector, pause: pause, addressesPerType: addressesPerType)
             let names: [UInt64: String]

@@ -22,12 +22,7 @@ public enum LiveObjectReader {
     ///   there, and what else makes the target unreadable.
     public static func object(at address: UInt64, depth: Int, _ options: LiveTargetOptions) throws(LiveReadingError) -> ObjectReport {
         try options.whilePaused { _ throws(LiveReadingError) in
-            let inspector: TargetInspector
-            do throws(TypeLoweringError) {
-                inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
-            } catch {
-                throw .lowering(error)
-            }
+            let inspector = try options.openInspector()
             let walk = ObjectWalk(inspector: inspector)
             let metadata: UInt64
             do throws(BinaryInfoError) {

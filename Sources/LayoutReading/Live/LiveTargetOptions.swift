@@ -23,6 +23,16 @@ public struct LiveTargetOptions: Sendable {
         self.lowering = lowering
     }
 
+    /// The target opened for questions: its images matched to their files, its class metadata
+    /// recognised, the reflection library in the worker.
+    func openInspector() throws(LiveReadingError) -> TargetInspector {
+        do throws(TypeLoweringError) {
+            return try TargetInspector(target, imageSearchPaths: imageSearchPaths, configuration: lowering)
+        } catch {
+            throw .lowering(error)
+        }
+    }
+
     /// Runs `body` with the process stopped when ``pauses`` asks for it, resuming it afterwards.
     func whilePaused<Result>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result) throws(LiveReadingError) -> Result {
         guard pauses, case .process(let processID) = target else { return try body(nil) }

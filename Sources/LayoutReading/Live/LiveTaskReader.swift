@@ -36,12 +36,7 @@ public enum LiveTaskReader {
     public static func report(_ options: LiveTargetOptions) throws(LiveReadingError) -> TaskReport {
         try options.whilePaused { pause throws(LiveReadingError) in
             let paused = pause != nil
-            let inspector: TargetInspector
-            do throws(TypeLoweringError) {
-                inspector = try TargetInspector(options.target, imageSearchPaths: options.imageSearchPaths, configuration: options.lowering)
-            } catch {
-                throw .lowering(error)
-            }
+            let inspector = try options.openInspector()
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
             let runtime = try concurrencyRuntime(inspector.memory)
             // Refused before the heap is walked: nothing of an unverified library is used.

@@ -42,14 +42,7 @@ extension HeapCensus {
 
     /// `process 4711 (server)`, then how it was read.
     var heading: String {
-        var name: String
-        if let core = target.corePath {
-            name = "core \(core)"
-            if let processID = target.processID { name += " of process \(processID)" }
-        } else {
-            name = "process \(target.processID.map(String.init) ?? "?")"
-        }
-        if let command = target.command { name += " (\(command))" }
+        let name = target.name
         if target.corePath != nil { return name + ", as it was when dumped" }
         return target.readWhileRunning
             ? name + ", read while it ran: counts may be off by what it allocated or freed meanwhile (--pause stops it for the read)"
@@ -73,5 +66,21 @@ extension HeapCensus {
     static func percent(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)%"
+    }
+}
+
+extension HeapCensus.Target {
+    /// `process 4711 (server)`, or `core core.4711 of process 4711 (server)`: how the text
+    /// reports of a live reading name what they read.
+    var name: String {
+        var name: String
+        if let corePath {
+            name = "core \(corePath)"
+            if let processID { name += " of process \(processID)" }
+        } else {
+            name = "process \(processID.map(String.init) ?? "?")"
+        }
+        if let command { name += " (\(command))" }
+        return name
     }
 }

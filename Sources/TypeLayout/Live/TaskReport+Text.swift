@@ -50,14 +50,7 @@ extension TaskReport {
     }
 
     private var heading: String {
-        var name: String
-        if let core = target.corePath {
-            name = "core \(core)"
-            if let processID = target.processID { name += " of process \(processID)" }
-        } else {
-            name = "process \(target.processID.map(String.init) ?? "?")"
-        }
-        if let command = target.command { name += " (\(command))" }
+        let name = target.name
         if target.corePath != nil { return name + ", as it was when dumped" }
         return target.readWhileRunning ? name + ", read while it ran" : name + ", read while paused"
     }
