@@ -14,11 +14,25 @@ enum PointerTarget: Hashable, Sendable {
     case symbol(String)
 }
 
-/// The image's virtual address space, backed by the file's bytes, bounds-checked on every read.
+/// Where an address space reads its sections' bytes from.
+enum LoadedBytes: Sendable {
+    /// The file's own bytes, at each section's file offset; zero-filled sections read as zeros.
+    case file
+    /// The memory of a process or core that loaded the file: each section's bytes at its address
+    /// plus `bias`. The file still supplies the layout (sections, relocations, symbols).
+    case target(any ByteReader & Sendable, bias: UInt64)
+}
+
+/// The image's virtual address space, bounds-checked on every read: its layout from the file,
+/// its bytes from the file or from a target that loaded it (``LoadedBytes``).
 ///
 /// Linked images (executables, shared libraries) use their section addresses. Relocatable
 /// objects have none, so ``AddressSpace/init(file:bytes:)`` lays their sections out at synthetic
 /// addresses and applies the relocations the Swift sections need.
+///
+/// Pointer slots are the file's relocations, resolved at the file's addresses, also when the
+/// bytes come from a target (whose slots hold the same values plus the bias): every address a
+/// reader sees is the file's, whichever it reads.
 struct AddressSpace: ByteReader, Sendable {
     struct Region: Sendable {
         var start: UInt64
@@ -32,8 +46,15 @@ struct AddressSpace: ByteReader, Sendable {
     /// Allocated sections, sorted by start address.
     private(set) var regions: [Region] = []
     let bytes: FileBytes
-    /// The file's path, for errors.
-    var path: String { bytes.path }
+    /// Where the sections' bytes are read from once the file's tables are read.
+    private(set) var loaded = LoadedBytes.file
+    /// The file's path, or the target's name when the bytes are a target's: what errors name.
+    var path: String {
+        switch loaded {
+        case .file: return bytes.path
+        case .target(let memory, _): return memory.path
+        }
+    }
     /// Pointer slots whose value the loader (or the object file's relocations) supplies.
     private(set) var slots = PointerSlots()
     /// Synthetic addresses standing for undefined symbols (object files only).
@@ -67,6 +88,17 @@ struct AddressSpace: ByteReader, Sendable {
             try recordPackedRelativeRelocations(file)
         }
         slots.sort()
+    }
+
+    /// The address space of `file` as the target behind `memory` loaded it, `bias` above the
+    /// file's addresses: sections, relocations and symbols from the file, bytes from the target.
+    init(file: ELFFile, bytes: FileBytes, loadedIn memory: any ByteReader & Sendable, bias: UInt64) throws(BinaryInfoError) {
+        guard file.fileType != ELFFile.typeRelocatable else {
+            throw BinaryInfoError.unsupported(path: bytes.path, detail: "a relocatable object (.o) is never loaded by a process")
+        }
+        // The packed relocations' addends are the file's stored values: read before the target's.
+        try self.init(file: file, bytes: bytes)
+        loaded = .target(memory, bias: bias)
     }
 
     /// A loaded image's sections never share an address: where two claim the same byte, which
@@ -107,11 +139,19 @@ struct AddressSpace: ByteReader, Sendable {
             throw BinaryInfoError.outOfBounds(path: path, what: what(), address: address, length: length)
         }
         guard region.hasFileBytes else {
-            // .bss and friends: zero-filled at load time.
+            // .bss and friends: zero-filled at load time. What a target wrote there since is its
+            // data, not its image's, and would hold its own addresses rather than the file's.
             destination.initializeMemory(as: UInt8.self, repeating: 0)
             return
         }
-        try bytes.fetch(into: destination, fromOffset: region.fileOffset + offsetInRegion, what: what())
+        switch loaded {
+        case .file:
+            try bytes.fetch(into: destination, fromOffset: region.fileOffset + offsetInRegion, what: what())
+        case .target(let memory, let bias):
+            let (loadedAddress, overflow) = address.addingReportingOverflow(bias)
+            guard !overflow else { throw BinaryInfoError.unmapped(path: path, what: what(), address: address, length: length) }
+            try memory.fetch(into: destination, from: loadedAddress, what: what())
+        }
     }
 
     /// Reads a NUL-terminated UTF-8 string as ``ByteReader/cString(at:what:)`` does: where the
@@ -119,6 +159,7 @@ struct AddressSpace: ByteReader, Sendable {
     /// bytes instead of a bounds-checked read a byte; otherwise (a string running on into the next
     /// section, or none ending) read a byte at a time, with the same result or error.
     func cString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
+        if case .target = loaded { return try chunkedCString(at: address, what: what()) }
         if let region = region(containing: address), region.hasFileBytes, let base = bytes.buffer.baseAddress {
             let offset = region.fileOffset &+ (address - region.start)
             // A region with file bytes lies inside the file (checked when the sections were read).
@@ -132,6 +173,35 @@ struct AddressSpace: ByteReader, Sendable {
             }
         }
         return try byteWiseCString(at: address, what: what())
+    }
+
+    /// ``cString(at:what:)`` from a target: up to 256 bytes a read (one system call for a process),
+    /// each inside the section holding the string; a string running on into the next section, or
+    /// reads the target refuses, go on a byte at a time, with the same result or error.
+    private func chunkedCString(at address: UInt64, what: @autoclosure () -> String) throws(BinaryInfoError) -> String {
+        var text: [UInt8] = []
+        var cursor = address
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while text.count < maximumStringLength, let region = region(containing: cursor), region.hasFileBytes {
+            let count = Int(min(UInt64(chunk.count), region.size - (cursor - region.start)))
+            let filled = chunk.withUnsafeMutableBytes { buffer in
+                (try? fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: cursor, what: what())) != nil
+            }
+            guard filled else { break }
+            if let end = chunk[0..<count].firstIndex(of: 0) {
+                text += chunk[0..<end]
+                guard text.count < maximumStringLength else { break }
+                return String(decoding: text, as: UTF8.self)
+            }
+            text += chunk[0..<count]
+            cursor &+= UInt64(count)
+        }
+        guard text.count < maximumStringLength else {
+            throw BinaryInfoError.malformedRecord(
+                path: path, what: what(), address: address, detail: "string has no terminator within \(maximumStringLength) bytes")
+        }
+        let rest = try byteWiseCString(at: cursor, what: what())
+        return String(decoding: text, as: UTF8.self) + rest
     }
 
     /// What the pointer-sized slot at `address` points to once loaded, or nil for a null pointer.

@@ -105,15 +105,20 @@ public enum BinaryImage {
 
     /// - Parameter imageFile: the ``ImageFile`` holding `bytes`, which keeps this parse's headers
     ///   for the readers after this one.
+    /// - Parameter loaded: where the sections' bytes are read from (the file's own by default).
     static func read(
         _ bytes: FileBytes, path: String, selecting selects: ((TypeLayout) -> Bool)? = nil, runtimeLibrary: String?,
-        sharedWith imageFile: ImageFile? = nil
+        sharedWith imageFile: ImageFile? = nil, loaded: LoadedBytes = .file
     ) throws(BinaryInfoError) -> BinaryReading {
         // Symbols are looked up by address only among the few descriptor symbols
         // (``SwiftImage/descriptorSymbol(at:)``), which are sorted alone.
         let file = try ELFFile(bytes: bytes, sortsSymbols: false)
         imageFile?.adoptHeaders(of: file)
-        let space = try AddressSpace(file: file, bytes: bytes)
+        let space: AddressSpace
+        switch loaded {
+        case .file: space = try AddressSpace(file: file, bytes: bytes)
+        case .target(let memory, let bias): space = try AddressSpace(file: file, bytes: bytes, loadedIn: memory, bias: bias)
+        }
         let image = SwiftImage(file: file, space: space, runtimeLibrary: runtimeLibrary)
         guard image.sections["swift5_fieldmd"] != nil || image.sections["swift5_type_metadata"] != nil else {
             throw BinaryInfoError.notSwift(path: path)
