@@ -51,7 +51,7 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
             _ = try? BuildID.loaded(in: core, headerAt: file.start)
         }
         // Its glibc heap: arenas, every chunk, the free lists, the mmapped chunks.
-        if let heap = try? GlibcHeap(core: core) {
+        if let heap = try? GlibcHeap(TargetMemory(core: core)) {
             var chunks = 0
             _ = try? heap.forEachChunk { _ in chunks += 1 }
         }

@@ -168,7 +168,7 @@ struct GlibcHeapTests {
     @Test func processHeapIsWhatTheProcessStates() throws {
         let target = try HeapProcess()
         defer { target.finish() }
-        let heap = try GlibcHeap(processID: target.processID)
+        let heap = try GlibcHeap(TargetMemory(.process(target.processID)))
         #expect(heap.release == hostGlibcRelease)
         #expect(heap.library.hasSuffix("/libc.so.6"))
         let (chunks, totals) = try walk(heap)
@@ -182,7 +182,7 @@ struct GlibcHeapTests {
     @Test func staticallyLinkedHeapIsWhatTheProcessStates() throws {
         let target = try HeapProcess(statically: true)
         defer { target.finish() }
-        let heap = try GlibcHeap(processID: target.processID)
+        let heap = try GlibcHeap(TargetMemory(.process(target.processID)))
         #expect(heap.library == target.executable)
         #expect(heap.release == hostGlibcRelease)
         let (chunks, totals) = try walk(heap)
@@ -199,7 +199,7 @@ struct GlibcHeapTests {
         var errors: [BinaryInfoError] = []
         for _ in 0..<20 {
             do {
-                let heap = try GlibcHeap(processID: target.processID)
+                let heap = try GlibcHeap(TargetMemory(.process(target.processID)))
                 _ = try heap.forEachChunk { _ in }
                 walks += 1
             } catch {
@@ -220,7 +220,7 @@ struct GlibcHeapTests {
 
     @Test func processThatExitsDuringTheReadIsNamed() throws {
         let target = try HeapProcess()
-        let heap = try GlibcHeap(processID: target.processID)
+        let heap = try GlibcHeap(TargetMemory(.process(target.processID)))
         target.finish()
         #expect(throws: BinaryInfoError.processExited(path: "process \(target.processID)")) { try heap.forEachChunk { _ in } }
     }
@@ -248,18 +248,17 @@ struct GlibcHeapTests {
             throws: BinaryInfoError.mallocStateNotFound(
                 path: "process \(target.processID)", library: copy,
                 detail: "the file on disk is not the one the target loaded (their first pages differ)")
-        ) { try GlibcHeap(target: .process(ProcessMemory(processID: target.processID), renamed)) }
+        ) { try GlibcHeap(TargetMemory(processID: target.processID, map: renamed)) }
     }
 
     @Test func processWithoutMallocStateIsNamed() throws {
         // target_process links glibc dynamically; read as if libc were not there, its executable has no glibc.
         let target = try TargetProcess()
         defer { target.finish() }
-        let memory = try ProcessMemory(processID: target.processID)
         var map = try MemoryMap(processID: target.processID)
         map = MemoryMap(mappings: map.mappings.filter { !$0.name.contains("libc.so") })
         do {
-            _ = try GlibcHeap(target: .process(memory, map))
+            _ = try GlibcHeap(TargetMemory(processID: target.processID, map: map))
             Issue.record("a heap was found without a C library")
         } catch {
             #expect(
@@ -297,19 +296,19 @@ struct GlibcHeapCoreTests {
     @Test func coreHeapIsWhatTheProcessStated() throws {
         let (target, core, path) = try Self.dump()
         defer { target.finish() }
-        let heap = try GlibcHeap(core: core)
+        let heap = try GlibcHeap(TargetMemory(core: core))
         let (chunks, totals) = try walk(heap)
         target.check(chunks, totals)
         // The same walk of the live process (unchanged: it is paused forever) finds the same chunks.
-        let (live, liveTotals) = try walk(try GlibcHeap(processID: target.processID))
+        let (live, liveTotals) = try walk(try GlibcHeap(TargetMemory(.process(target.processID))))
         #expect(live == chunks)
         #expect(liveTotals == totals)
-        #expect(heap.arenaAddresses == (try GlibcHeap(processID: target.processID)).arenaAddresses)
+        #expect(heap.arenaAddresses == (try GlibcHeap(TargetMemory(.process(target.processID)))).arenaAddresses)
 
         // A damaged chunk size: one error naming the chunk, nothing presented as complete.
         let name = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("damaged-core").path
         let victim = try #require(chunks.values.filter { $0.arena == 0 }.map(\.address).sorted().dropFirst(100).first)
-        let damaged = try GlibcHeap(core: Self.patched(path, core, at: victim - 8, to: 0x39, name: "damaged-core"))
+        let damaged = try GlibcHeap(TargetMemory(core: Self.patched(path, core, at: victim - 8, to: 0x39, name: "damaged-core")))
         do {
             _ = try damaged.forEachChunk { _ in }
             Issue.record("a damaged heap was walked")
@@ -325,7 +324,7 @@ struct GlibcHeapCoreTests {
         }
         // A size that runs past the top chunk.
         let main = heap.arenas[0]
-        let long = try GlibcHeap(core: Self.patched(path, core, at: victim - 8, to: 0x1000_0001, name: "damaged-core"))
+        let long = try GlibcHeap(TargetMemory(core: Self.patched(path, core, at: victim - 8, to: 0x1000_0001, name: "damaged-core")))
         #expect(
             throws: BinaryInfoError.malformedHeap(
                 path: name, what: "the chunk", address: victim - 16,
@@ -340,13 +339,15 @@ struct GlibcHeapCoreTests {
         let countWord = tcache + 16 + UInt64(bin * 2 / 8 * 8)
         let word = try core.bytes(at: countWord, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
         let shift = UInt64(bin * 2 % 8 * 8)
-        let lowered = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word - (1 << shift), name: "damaged-core"))
+        let lowered = try GlibcHeap(
+            TargetMemory(core: Self.patched(path, core, at: countWord, to: word - (1 << shift), name: "damaged-core")))
         #expect(
             throws: BinaryInfoError.malformedHeap(
                 path: name, what: "bin \(bin) of the tcache", address: tcache, detail: "its chain is longer than its count, \(count - 1)")
         ) { try lowered.forEachChunk { _ in } }
         // Raised above mp_.tcache_count (7), the tcache fails its checks, and its entries are not taken for allocations.
-        let tooMany = try GlibcHeap(core: Self.patched(path, core, at: countWord, to: word + ((8 - count) << shift), name: "damaged-core"))
+        let tooMany = try GlibcHeap(
+            TargetMemory(core: Self.patched(path, core, at: countWord, to: word + ((8 - count) << shift), name: "damaged-core")))
         for findingTcachesFirst in [false, true] {
             do {
                 _ = try tooMany.forEachChunk(findingTcachesFirst: findingTcachesFirst, checkingEveryPage: false) { _ in }
@@ -362,13 +363,13 @@ struct GlibcHeapCoreTests {
     @Test func damagedArenaIsNotGuessed() throws {
         let (target, core, path) = try Self.dump()
         target.finish()
-        let heap = try GlibcHeap(core: core)
+        let heap = try GlibcHeap(TargetMemory(core: core))
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         // mp_.n_mmaps one higher than the mmapped chunks in memory: the count is checked, not trusted.
         let parameters = heap.parameters
         let countField = UInt64(Int64(parameters.sbrkBaseField) + Int64(heap.layout.mmapCountsOffsetFromSbrkBase))
         let countWord = try core.bytes(at: countField, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-        let counted = try GlibcHeap(core: Self.patched(path, core, at: countField, to: countWord + 1, name: "mmaps-core"))
+        let counted = try GlibcHeap(TargetMemory(core: Self.patched(path, core, at: countField, to: countWord + 1, name: "mmaps-core")))
         #expect(
             throws: BinaryInfoError.malformedHeap(
                 path: directory.appendingPathComponent("mmaps-core").path, what: "mp_", address: parameters.sbrkBaseField,
@@ -382,7 +383,7 @@ struct GlibcHeapCoreTests {
                 arena.fastbins.firstIndex { $0 != 0 }.map { (index, $0, arena.fastbins[$0]) }
             }.first)
         let looped = try GlibcHeap(
-            core: Self.patched(path, core, at: chunk + 16, to: ((chunk + 16) >> 12) ^ chunk, name: "fastbin-core"))
+            TargetMemory(core: Self.patched(path, core, at: chunk + 16, to: ((chunk + 16) >> 12) ^ chunk, name: "fastbin-core")))
         #expect(
             throws: BinaryInfoError.malformedHeap(
                 path: directory.appendingPathComponent("fastbin-core").path, what: "the chunk", address: chunk,
@@ -397,11 +398,11 @@ struct GlibcHeapCoreTests {
             throws: BinaryInfoError.malformedHeap(
                 path: directory.appendingPathComponent("no-arena-core").path, what: "the arena", address: main,
                 detail: "its top chunk 0x0 is not an aligned chunk in writable memory")
-        ) { try GlibcHeap(core: cleared) }
+        ) { try GlibcHeap(TargetMemory(core: cleared)) }
         // Its bins cleared too: no place in libc's .data has an arena's shape, and none is guessed.
         let patched = try Self.patched(cleared.path, cleared, at: main + heap.layout.binsOffset, to: 0, name: "no-bins-core")
         do {
-            _ = try GlibcHeap(core: patched)
+            _ = try GlibcHeap(TargetMemory(core: patched))
             Issue.record("a main arena was found without its bins")
         } catch {
             #expect(
@@ -451,8 +452,8 @@ struct SwiftHeapObjectTests {
             }
             return counts
         }
-        #expect(try counts(GlibcHeap(processID: processID)) == expected)
+        #expect(try counts(GlibcHeap(TargetMemory(.process(processID)))) == expected)
         let core = try CoreFileTests.dump(processID: processID)
-        #expect(try counts(GlibcHeap(core: CoreFile(path: core))) == expected)
+        #expect(try counts(GlibcHeap(TargetMemory(.core(path: core)))) == expected)
     }
 }

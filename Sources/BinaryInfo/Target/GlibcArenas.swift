@@ -39,7 +39,7 @@ struct GlibcHeapSegment: Sendable, Hashable {
 /// the heap holding `top`) must add up to its `system_mem`. Exactly one candidate must pass;
 /// anything else is ``BinaryInfoError/mallocStateNotFound(path:library:detail:)``.
 struct GlibcArenaLocator {
-    let target: MemoryTarget
+    let target: TargetMemory
     let regions: [TargetRegion]
     let layout: GlibcMallocLayout
     let library: String

@@ -2,12 +2,12 @@
 /// of any size makes one read per window, not one per chunk, and holds no more than the window.
 final class TargetWindow {
     static let defaultSize = 4 << 20
-    let target: MemoryTarget
+    let target: TargetMemory
     private let buffer: UnsafeMutableRawBufferPointer
     private var start: UInt64 = 0
     private var count = 0
 
-    init(target: MemoryTarget, size: Int = TargetWindow.defaultSize) {
+    init(target: TargetMemory, size: Int = TargetWindow.defaultSize) {
         self.target = target
         buffer = .allocate(byteCount: max(size, 64), alignment: 16)
     }

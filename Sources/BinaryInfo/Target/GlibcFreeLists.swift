@@ -16,7 +16,7 @@ import Algorithms
 /// are all small is remembered, and the walk stops with an error when one of its bins starts
 /// with a chunk holding `tcache_key` (a freed tcache entry of a tcache that does not verify).
 struct GlibcFreeLists {
-    let target: MemoryTarget
+    let target: TargetMemory
     let layout: GlibcMallocLayout
     let parameters: GlibcMallocParameters
     /// Every heap segment with its arena's index, sorted by address.
@@ -33,7 +33,7 @@ struct GlibcFreeLists {
     /// How many of the members are on fastbins.
     private(set) var fastbinCount = 0
 
-    init(target: MemoryTarget, layout: GlibcMallocLayout, parameters: GlibcMallocParameters, arenas: [GlibcArenaState]) {
+    init(target: TargetMemory, layout: GlibcMallocLayout, parameters: GlibcMallocParameters, arenas: [GlibcArenaState]) {
         self.target = target
         self.layout = layout
         self.parameters = parameters

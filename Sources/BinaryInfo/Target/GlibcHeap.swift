@@ -30,7 +30,7 @@ import Musl
 /// A process's mappings are read when the heap is opened: open it again for a later walk.
 ///
 /// ```swift
-/// let heap = try GlibcHeap(processID: pid)
+/// let heap = try GlibcHeap(TargetMemory(.process(pid)))
 /// let totals = try heap.forEachChunk { chunk in
 ///     histogram[chunk.firstWord, default: 0] += 1
 /// }
@@ -47,34 +47,22 @@ public struct GlibcHeap {
     /// Each arena's `struct malloc_state` address, the main arena first.
     public var arenaAddresses: [UInt64] { arenas.map(\.address) }
 
-    let target: MemoryTarget
+    let target: TargetMemory
     let layout: GlibcMallocLayout
     let arenas: [GlibcArenaState]
     let parameters: GlibcMallocParameters
     let regions: [TargetRegion]
 
-    /// Opens the heap of the running process `processID`.
+    /// Opens the heap of a target: a running process, or the process a core file holds.
     ///
-    /// - Throws: ``BinaryInfoError/noSuchProcess(path:)``, ``BinaryInfoError/processAccessDenied(path:reason:)``,
-    ///   ``BinaryInfoError/mallocStateNotFound(path:library:detail:)`` when its glibc's arenas cannot
-    ///   be found and verified, ``BinaryInfoError/malformedHeap(path:what:address:detail:)``.
-    public init(processID: Int32) throws(BinaryInfoError) {
-        let memory = try ProcessMemory(processID: processID)
-        try self.init(target: .process(memory, try MemoryMap(processID: processID)))
-    }
-
-    /// Opens the heap of the process a core file holds (its C library is read from the path the
-    /// core's `NT_FILE` note names).
-    ///
-    /// - Throws: as ``init(processID:)``, and ``BinaryInfoError/unmapped(path:what:address:length:)``
-    ///   when the core left out memory the heap needs.
-    public init(core: CoreFile) throws(BinaryInfoError) {
-        try self.init(target: .core(core))
-    }
-
-    init(target: MemoryTarget) throws(BinaryInfoError) {
+    /// - Throws: ``BinaryInfoError/mallocStateNotFound(path:library:detail:)`` when its glibc's
+    ///   arenas cannot be found and verified, ``BinaryInfoError/malformedHeap(path:what:address:detail:)``,
+    ///   ``BinaryInfoError/unmapped(path:what:address:length:)`` when a core left out memory the
+    ///   heap needs, and for a process ``BinaryInfoError/processExited(path:)`` or
+    ///   ``BinaryInfoError/processAccessDenied(path:reason:)``.
+    public init(_ target: TargetMemory) throws(BinaryInfoError) {
         self.target = target
-        regions = target.regions
+        regions = try target.regions()
         let library = try GlibcLibrary(in: target, regions: regions)
         self.library = library.path
         layout = library.layout

@@ -10,7 +10,7 @@ struct GlibcLibrary {
     /// Finds `libc.so.*` among the target's mapped files (or, when there is none, the mapped
     /// executable that carries glibc's banner), and reads its section headers and release from
     /// the file on disk.
-    init(in target: MemoryTarget, regions: [TargetRegion]) throws(BinaryInfoError) {
+    init(in target: TargetMemory, regions: [TargetRegion]) throws(BinaryInfoError) {
         let files = regions.compactMap(\.filePath)
         var seen: Set<String> = []
         let distinct = files.filter { seen.insert($0).inserted }
@@ -39,7 +39,7 @@ struct GlibcLibrary {
             path: target.path, library: candidates.joined(separator: ", "), detail: problems.map(\.problem).joined(separator: "; "))
     }
 
-    private init(path: String, in target: MemoryTarget, regions: [TargetRegion]) throws(BinaryInfoError) {
+    private init(path: String, in target: TargetMemory, regions: [TargetRegion]) throws(BinaryInfoError) {
         func notFound(_ detail: String) -> BinaryInfoError { .mallocStateNotFound(path: target.path, library: path, detail: detail) }
         let bytes = try ImageLoader.readFile(path)
         // The file's first page as the target mapped it (ELF header, program headers, build id):
@@ -99,7 +99,7 @@ struct GlibcMallocParameters: Sendable, Hashable {
     /// `mmapped_mem` and `max_mmapped_mem` before it and the tcache tunables after it, with values
     /// glibc could hold. Exactly one must match.
     static func find(
-        in data: [UInt8], at dataAddress: UInt64, sbrkBase: UInt64, layout: GlibcMallocLayout, target: MemoryTarget, library: String
+        in data: [UInt8], at dataAddress: UInt64, sbrkBase: UInt64, layout: GlibcMallocLayout, target: TargetMemory, library: String
     ) throws(BinaryInfoError) -> GlibcMallocParameters {
         var found: [GlibcMallocParameters] = []
         let counts = layout.mmapCountsOffsetFromSbrkBase

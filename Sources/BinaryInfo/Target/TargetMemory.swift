@@ -37,10 +37,12 @@ public final class TargetMemory: ByteReader, Sendable {
     /// The program the process ran: the image holding its entry point (`AT_ENTRY` of the
     /// auxiliary vector: a core's `NT_AUXV`, a process's `/proc/PID/auxv`), when known.
     public let executable: TargetImage?
-    private let source: Source
+    let source: Source
 
-    private enum Source: Sendable {
-        case process(ProcessMemory)
+    enum Source: Sendable {
+        /// A process; its memory map is read again for each reader that asks (``regions()``),
+        /// unless tests fixed another.
+        case process(ProcessMemory, fixedMap: MemoryMap?)
         case core(CoreFile)
     }
 
@@ -61,14 +63,40 @@ public final class TargetMemory: ByteReader, Sendable {
     /// - Throws: ``BinaryInfoError``: no such process, permission denied, the process exited, a
     ///   malformed or truncated core, ``BinaryInfoError/imageMissing(path:image:buildID:)`` or
     ///   ``BinaryInfoError/imageDiffers(path:image:expected:found:foundPath:)`` for an image file.
-    public init(_ target: TargetSpecifier, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
-        self.target = target
-        var found: [TargetImage] = []
-        var auxiliaryVector: [AuxiliaryEntry] = []
+    public convenience init(_ target: TargetSpecifier, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
         switch target {
         case .process(let id):
-            let memory = try ProcessMemory(processID: id)
-            let map = try MemoryMap(processID: id)
+            try self.init(processID: id, map: nil, imageSearchPaths: imageSearchPaths)
+        case .core(let path):
+            try self.init(core: try CoreFile(path: path), imageSearchPaths: imageSearchPaths)
+        }
+    }
+
+    /// Opens a core file already read (``CoreFile/init(bytes:name:)`` for bytes held in memory),
+    /// matching each image it had loaded to its file as ``init(_:imageSearchPaths:)`` does.
+    ///
+    /// - Throws: as ``init(_:imageSearchPaths:)`` for an image file.
+    public convenience init(core: CoreFile, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
+        try self.init(target: .core(path: core.path), source: .core(core), imageSearchPaths: imageSearchPaths)
+    }
+
+    /// Opens process `processID`, as if `map` were its memory map when one is given (tests give a
+    /// changed one).
+    convenience init(processID: Int32, map: MemoryMap?, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
+        let memory = try ProcessMemory(processID: processID)
+        try self.init(target: .process(processID), source: .process(memory, fixedMap: map), imageSearchPaths: imageSearchPaths)
+    }
+
+    private init(target: TargetSpecifier, source: Source, imageSearchPaths: [String]) throws(BinaryInfoError) {
+        self.target = target
+        self.source = source
+        var found: [TargetImage] = []
+        var auxiliaryVector: [AuxiliaryEntry] = []
+        switch source {
+        case .process(let memory, let fixedMap):
+            let id = memory.processID
+            let map: MemoryMap
+            if let fixedMap { map = fixedMap } else { map = try MemoryMap(processID: id) }
             let mapped = map.mappings.filter(\.isFileBacked).map {
                 (start: $0.start, end: $0.end, fileOffset: $0.fileOffset, path: Self.deletedSuffixRemoved($0.name))
             }
@@ -82,10 +110,8 @@ public final class TargetMemory: ByteReader, Sendable {
                 let paths = TargetImage.filePaths(for: candidate.path, first: handles, searchDirectories: imageSearchPaths)
                 if let image = try TargetImage.resolve(candidate, in: memory, filePaths: paths) { found.append(image) }
             }
-            source = .process(memory)
             auxiliaryVector = (try? ImageLoader.readFile("/proc/\(id)/auxv")).map(Self.auxiliaryVector(of:)) ?? []
-        case .core(let path):
-            let core = try CoreFile(path: path)
+        case .core(let core):
             let mapped = core.mappedFiles.sorted { $0.start < $1.start }.map {
                 (start: $0.start, end: $0.end, fileOffset: $0.fileOffset, path: Self.deletedSuffixRemoved($0.path))
             }
@@ -93,7 +119,6 @@ public final class TargetMemory: ByteReader, Sendable {
                 let paths = TargetImage.filePaths(for: candidate.path, searchDirectories: imageSearchPaths)
                 if let image = try TargetImage.resolve(candidate, in: core, filePaths: paths) { found.append(image) }
             }
-            source = .core(core)
             auxiliaryVector = core.auxiliaryVector
         }
         let sorted = found.sorted { $0.loadAddress < $1.loadAddress }
@@ -119,7 +144,7 @@ public final class TargetMemory: ByteReader, Sendable {
         throws(BinaryInfoError)
     {
         switch source {
-        case .process(let memory):
+        case .process(let memory, _):
             try memory.fetch(into: destination, from: address, what: what())
         case .core(let core):
             try fetch(into: destination, from: address, core: core, what: what)

@@ -1,39 +1,20 @@
 import Algorithms
 
-/// A running process or a core file, read as memory, with the regions of its address space:
-/// what a reader of the target's heap needs of either.
-enum MemoryTarget: ByteReader {
-    case process(ProcessMemory, MemoryMap)
-    case core(CoreFile)
-
-    var path: String {
-        switch self {
-        case .process(let memory, _): memory.path
-        case .core(let core): core.path
-        }
-    }
-
-    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
-        throws(BinaryInfoError)
-    {
-        switch self {
-        case .process(let memory, _): try memory.fetch(into: destination, from: address, what: what())
-        case .core(let core): try core.fetch(into: destination, from: address, what: what())
-        }
-    }
-
+extension TargetMemory {
     /// Lets the system drop resident copies of the target's bytes at `address` that a reader
     /// has copied and is done with (a core's mapped pages; nothing for a process).
     func releasePages(address: UInt64, count: Int) {
-        if case .core(let core) = self { core.releasePages(address: address, count: count) }
+        if case .core(let core) = source { core.releasePages(address: address, count: count) }
     }
 
     /// The readable regions, sorted by address: the maps of a process; the memory segments of a
     /// core, each named by the `NT_FILE` entry that covers it (segments the core left out of
     /// the file are left out here).
-    var regions: [TargetRegion] {
-        switch self {
-        case .process(_, let map):
+    func regions() throws(BinaryInfoError) -> [TargetRegion] {
+        switch source {
+        case .process(let memory, let fixedMap):
+            let map: MemoryMap
+            if let fixedMap { map = fixedMap } else { map = try MemoryMap(processID: memory.processID) }
             return map.mappings.filter(\.isReadable).map {
                 TargetRegion(
                     start: $0.start, end: $0.end, isWritable: $0.isWritable, filePath: $0.isFileBacked ? $0.name : nil,

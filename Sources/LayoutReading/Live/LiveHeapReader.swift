@@ -156,13 +156,7 @@ public enum LiveHeapReader {
     /// The C library's heap of the target.
     static func heap(of inspector: TargetInspector) throws(LiveReadingError) -> GlibcHeap {
         do throws(BinaryInfoError) {
-            if let core = inspector.memory.core {
-                return try GlibcHeap(core: core)
-            } else if case .process(let processID) = inspector.memory.target {
-                return try GlibcHeap(processID: processID)
-            } else {
-                throw BinaryInfoError.unsupported(path: inspector.memory.path, detail: "neither a process nor a core file")
-            }
+            return try GlibcHeap(inspector.memory)
         } catch {
             throw .target(error)
         }
