@@ -274,7 +274,7 @@ struct GlibcHeapCoreTests {
     /// A fixture process, a gcore core of it and the core's path.
     static func dump() throws -> (target: HeapProcess, core: CoreFile, path: String) {
         let target = try HeapProcess()
-        let path = try CoreFileTests.dump(processID: target.processID)
+        let path = try CoreDump.make(of: target.processID)
         return (target, try CoreFile(path: path), path)
     }
 
@@ -453,7 +453,7 @@ struct SwiftHeapObjectTests {
             return counts
         }
         #expect(try counts(GlibcHeap(TargetMemory(.process(processID)))) == expected)
-        let core = try CoreFileTests.dump(processID: processID)
+        let core = try CoreDump.make(of: processID)
         #expect(try counts(GlibcHeap(TargetMemory(.core(path: core)))) == expected)
     }
 }

@@ -65,7 +65,7 @@ final class TargetProcess {
 }
 
 /// `gcore` from gdb (Tools/setup installs it), or nil.
-let gcore: String? = ["/usr/bin/gcore", "/usr/local/bin/gcore"].first { FileManager.default.isExecutableFile(atPath: $0) }
+let gcore = CoreDump.gcore
 
 @Suite("Target readers: a live process's memory and maps, and core files")
 struct TargetMemoryTests {
@@ -122,16 +122,7 @@ struct CoreFileTests {
     /// A gcore core of a fresh fixture process, and the process (left running by gcore).
     static func dump() throws -> (core: String, target: TargetProcess) {
         let target = try TargetProcess()
-        return (try dump(processID: target.processID), target)
-    }
-
-    /// Writes a gcore core of the running process `processID` (which gcore leaves running) and returns its path.
-    static func dump(processID: Int32) throws -> String {
-        let directory = ScratchDirectory.path(named: "target-cores")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let prefix = directory + "/core-\(UUID().uuidString)"
-        try FixtureToolchain.run(gcore!, ["-o", prefix, String(processID)], in: directory)
-        return prefix + ".\(processID)"
+        return (try CoreDump.make(of: target.processID), target)
     }
 
     @Test func coreHoldsWhatTheProcessHeld() throws {
