@@ -88,4 +88,43 @@ struct TargetImageReadingTests {
         #expect(refused.count >= 1 && executable.addressRange.contains(refused.lowest))
         #expect(message.contains("0x" + String(refused.lowest, radix: 16)), "\(message)")
     }
+
+    /// Bytes 0x10000..<0x10000+count, each its address's low byte; reads outside are unmapped.
+    final class Pattern: ByteReader, Sendable {
+        let start: UInt64 = 0x10000
+        let count: UInt64
+        let reads = Mutex(0)
+        var path: String { "pattern" }
+
+        init(count: UInt64) { self.count = count }
+
+        func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+            throws(BinaryInfoError)
+        {
+            reads.withLock { $0 += 1 }
+            guard address >= start, address + UInt64(destination.count) <= start + count else {
+                throw .unmapped(path: path, what: what(), address: address, length: UInt64(destination.count))
+            }
+            for index in 0..<destination.count { destination[index] = UInt8(truncatingIfNeeded: address + UInt64(index)) }
+        }
+    }
+
+    /// The block cache gives the bytes and errors of the reader under it, with one read a block.
+    @Test func blockCacheGivesTheSameBytesAndErrors() throws {
+        let size = BlockCachingReader<Pattern>.blockSize
+        // Two whole blocks and part of a third: the third cannot be read whole.
+        let pattern = Pattern(count: 2 * size + 100)
+        let cached = BlockCachingReader(pattern)
+        let pieces: [(UInt64, Int)] = [(0x10000, 8), (0x10000 + 5, 300), (0x10000 + size - 4, 8), (0x10000 + 2 * size + 10, 50), (0x10000, 8)]
+        for (address, count) in pieces {
+            #expect(try cached.bytes(at: address, count: count, what: "piece") == pattern.bytes(at: address, count: count, what: "piece"))
+        }
+        // Beside the comparisons' own reads (one a piece): the first block read once for its two
+        // pieces, the piece across blocks straight from the reader, the partial block tried once
+        // and its piece then read straight.
+        #expect(pattern.reads.withLock { $0 } == pieces.count + 1 + 1 + 2)
+        #expect(throws: BinaryInfoError.unmapped(path: "pattern", what: "past the end", address: 0x10000 + 2 * size + 90, length: 20)) {
+            try cached.bytes(at: 0x10000 + 2 * size + 90, count: 20, what: "past the end")
+        }
+    }
 }

@@ -1,4 +1,4 @@
-// Times what `heap` and `object` will do on a target, stage by stage:
+// Times what `heap`, `object` and `dump --pid` do on a target, stage by stage:
 //   TargetBenchmark (--pid PID | --core PATH) METADATA-ADDRESS...
 // Prints one line per stage: its name, the median of its runs in milliseconds, and what it found.
 import BinaryInfo
@@ -59,6 +59,17 @@ do {
     print("named: \(names.count)")
     let fields = try measure("fields of one class (one worker run)", runs: 3) { try inspector.storedFields(ofClassAt: metadata[0]) }
     print("fields: \(fields?.count ?? -1)")
+    // `dump --pid`'s image reading: every Swift image's types from the target's bytes, next to
+    // the same reading of the files.
+    let swiftImages = inspector.images.filter(\.isSwift)
+    let fromTarget = try measure("read \(swiftImages.count) Swift images' types from the target", runs: 3) {
+        try swiftImages.reduce(0) { $0 + (try BinaryImage.read($1, in: inspector.memory, runtimeLibrary: nil)).document.types.count }
+    }
+    print("types: \(fromTarget)")
+    let fromFiles = try measure("the same from their files", runs: 3) {
+        try swiftImages.reduce(0) { $0 + (try BinaryImage.read(atPath: $1.filePath, runtimeLibrary: nil)).document.types.count }
+    }
+    print("types: \(fromFiles)")
 } catch {
     print("\(error)")
     exit(2)

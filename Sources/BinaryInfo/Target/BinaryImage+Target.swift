@@ -6,6 +6,10 @@ extension BinaryImage {
     /// bytes the target holds (a core's left-out pages from the build-id-matched file, as
     /// ``TargetMemory`` reads them).
     ///
+    /// The bytes are read in 16 KiB blocks, each once, while the reading lasts: a process's
+    /// image sections do not change, and the decoders' many small reads would otherwise each be
+    /// a system call.
+    ///
     /// The file supplies the layout only: its section headers, relocations and symbols. Every
     /// address in the result is the file's, as in a reading of the file; add the image's
     /// ``TargetImage/loadBias`` for the target's.
@@ -30,6 +34,6 @@ extension BinaryImage {
     ) throws(BinaryInfoError) -> BinaryReading {
         try read(
             image.file, path: image.mappedPath, selecting: selects, runtimeLibrary: runtimeLibrary,
-            loaded: .target(memory, bias: image.loadBias))
+            loaded: .target(BlockCachingReader(memory), bias: image.loadBias))
     }
 }
