@@ -115,7 +115,9 @@ struct TargetImageReadingTests {
         // Two whole blocks and part of a third: the third cannot be read whole.
         let pattern = Pattern(count: 2 * size + 100)
         let cached = BlockCachingReader(pattern)
-        let pieces: [(UInt64, Int)] = [(0x10000, 8), (0x10000 + 5, 300), (0x10000 + size - 4, 8), (0x10000 + 2 * size + 10, 50), (0x10000, 8)]
+        let pieces: [(UInt64, Int)] = [
+            (0x10000, 8), (0x10000 + 5, 300), (0x10000 + size - 4, 8), (0x10000 + 2 * size + 10, 50), (0x10000, 8),
+        ]
         for (address, count) in pieces {
             #expect(try cached.bytes(at: address, count: count, what: "piece") == pattern.bytes(at: address, count: count, what: "piece"))
         }
