@@ -159,3 +159,13 @@ final class FileBytes: @unchecked Sendable {
     /// The system's page size, what ``releasePages(in:)`` rounds to.
     static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
 }
+
+extension FileBytes: ByteReader {
+    /// Copies the bytes at file offset `address` (a file read as its own address space: an ELF
+    /// header's offsets, a procfs file's records).
+    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
+        throws(BinaryInfoError)
+    {
+        try fetch(into: destination, fromOffset: address, what: what())
+    }
+}

@@ -27,7 +27,7 @@ public struct BuildID: Sendable, Hashable, CustomStringConvertible {
     public static func read(ofFileAt path: String) throws(BinaryInfoError) -> BuildID? {
         let bytes = try ImageLoader.readFile(path)
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
-        return try read(from: FileOffsetReader(bytes: bytes), segments: file.segments) { $0.offset }
+        return try read(from: bytes, segments: file.segments) { $0.offset }
     }
 
     /// The build id of the ELF image loaded with its header at `header` in `reader` (a target's
@@ -121,17 +121,5 @@ public struct BuildID: Sendable, Hashable, CustomStringConvertible {
             cursor += 12 + paddedName + paddedDescriptor
         }
         return nil
-    }
-}
-
-/// A file's bytes read by file offset, for the build-id reader.
-struct FileOffsetReader: ByteReader {
-    let bytes: FileBytes
-    var path: String { bytes.path }
-
-    func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
-        throws(BinaryInfoError)
-    {
-        try bytes.fetch(into: destination, fromOffset: address, what: what())
     }
 }

@@ -89,7 +89,7 @@ extension TargetImage {
                 let file = try? ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
             else { continue }
             // The same reading as ``BuildID/read(ofFileAt:)``, on the bytes kept for the image.
-            let found = try? BuildID.read(from: FileOffsetReader(bytes: bytes), segments: file.segments) { $0.offset }
+            let found = try? BuildID.read(from: bytes, segments: file.segments) { $0.offset }
             // An image without a build id in the target is taken from the first readable ELF file
             // (the kernel's handle on the mapped file comes first): nothing else could tell two
             // builds apart.
@@ -121,7 +121,7 @@ extension TargetImage {
     /// Whether the file at `path` is an ELF file (its magic).
     private static func isELF(_ path: String) -> Bool {
         guard let bytes = try? ImageLoader.readFile(path), bytes.count >= 4 else { return false }
-        return (try? FileOffsetReader(bytes: bytes).read(UInt32.self, at: 0, what: "magic")) == 0x464C_457F
+        return (try? bytes.read(UInt32.self, at: 0, what: "magic")) == 0x464C_457F
     }
 
     /// Where to look for the file a target mapped from `path`: `first` (paths only the target's

@@ -196,7 +196,7 @@ public final class TargetMemory: ByteReader, Sendable {
 
     /// The (key, value) pairs of a `/proc/PID/auxv` file, up to `AT_NULL`.
     private static func auxiliaryVector(of bytes: FileBytes) -> [AuxiliaryEntry] {
-        let reader = FileOffsetReader(bytes: bytes)
+        let reader = bytes
         var entries: [AuxiliaryEntry] = []
         var offset: UInt64 = 0
         while offset + 16 <= UInt64(bytes.count), entries.count < 1024,
