@@ -20,8 +20,9 @@ extension ComputedLayouts {
         let mangling = mangledName.hasPrefix("$s") ? String(mangledName.dropFirst(2)) : mangledName
         var unstarted: WorkerProcess?
         let client = LoweringClient(configuration: configuration)
-        let (lowered, notes) = client.lower(
+        let (lowered, clientNotes) = client.lower(
             manglings: [mangling], file: path, dependencies: dependencies, started: &unstarted, includeTypeNames: true)
+        let notes = clientNotes.map(\.text)
         guard let answer = lowered[mangling] else { return (nil, notes) }
         guard let kind = answer.kind else {
             return (nil, notes + ["$s\(mangling): \(answer.unknownReason ?? "the reflection library cannot lower it")"])

@@ -78,7 +78,7 @@ public struct ComputedLayouts: Sendable {
         let (lowered, clientNotes) = client.lower(
             manglings: manglings, file: path, dependencies: dependencies, started: &started, sizeOnly: sizeOnly)
         LoweringTrace.mark("typeinfo", "replies-parsed")
-        var result = ComputedLayouts(layouts: [:], notes: clientNotes.map(LayoutNote.init(loweringClientNote:)) + classes.notes)
+        var result = ComputedLayouts(layouts: [:], notes: clientNotes + classes.notes)
         // Types the library answered but could not lay out, and types it gave no answer for (when
         // the worker could not run or gave up, every type): the two have different causes.
         var unknown = 0

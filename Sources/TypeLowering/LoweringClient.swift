@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// Runs lowering requests through worker processes, so that a crash or hang of the reflection
 /// library costs the one type it happened on: that type becomes unknown with a note, and a new
 /// worker carries on with the types not yet answered.
@@ -10,7 +12,7 @@ struct LoweringClient {
     ///
     /// - Returns: every answered type by mangling (types the worker could not lower carry an
     ///   ``LoweredType/unknownReason``), and notes about the run.
-    func lower(manglings: [String], file: String, dependencies: [String]) -> (types: [String: LoweredType], notes: [String]) {
+    func lower(manglings: [String], file: String, dependencies: [String]) -> (types: [String: LoweredType], notes: [LayoutNote]) {
         var unstarted: WorkerProcess?
         return lower(manglings: manglings, file: file, dependencies: dependencies, started: &unstarted)
     }
@@ -34,7 +36,7 @@ struct LoweringClient {
     func lower(
         manglings: [String], file: String, dependencies: [String], started: inout WorkerProcess?,
         includeTypeNames: Bool = false, sizeOnly: Set<String> = []
-    ) -> (types: [String: LoweredType], notes: [String]) {
+    ) -> (types: [String: LoweredType], notes: [LayoutNote]) {
         guard !manglings.isEmpty else {
             started?.abandon()
             started = nil
@@ -44,15 +46,17 @@ struct LoweringClient {
             return (
                 [:],
                 [
-                    "libswiftRemoteMirror.so not found (no libswiftCore.so loaded from a toolchain directory): computed layouts are off; set TYPEINFO_REMOTE_MIRROR"
+                    .lowering(
+                        "libswiftRemoteMirror.so not found (no libswiftCore.so loaded from a toolchain directory): computed layouts are off; set TYPEINFO_REMOTE_MIRROR"
+                    )
                 ]
             )
         }
         guard let workerPath = configuration.workerPath else {
-            return ([:], ["the typeinfo-lowering worker was not found: computed layouts are off; set TYPEINFO_LOWERING_WORKER"])
+            return ([:], [.lowering("the typeinfo-lowering worker was not found: computed layouts are off; set TYPEINFO_LOWERING_WORKER")])
         }
         var answered: [String: LoweredType] = [:]
-        var notes: [String] = []
+        var notes: [LayoutNote] = []
         var remaining = manglings
         var restarts = 0
         while !remaining.isEmpty {
@@ -85,23 +89,28 @@ struct LoweringClient {
                     }
                 }
             } catch {
-                return (answered, notes + ["\(error)"])
+                return (answered, notes + [.lowering("\(error)")])
             }
             if preparedWholeFile, !parser.ready, Self.crashedOrHung(ending) {
                 // The preparation is the one step a restarted worker does not take (the retry's
                 // request asks for none): should it have failed, the types are still answered.
                 notes.append(
-                    "the lowering worker \(Self.describe(ending)) while preparing for the whole file: retried without that preparation")
+                    .lowering(
+                        "the lowering worker \(Self.describe(ending)) while preparing for the whole file: retried without that preparation")
+                )
                 continue
             }
-            if restarts == 0 { notes += parser.notes }
+            // The worker's own notes come over the wire as text.
+            if restarts == 0 { notes += parser.notes.map(LayoutNote.lowering) }
             for type in parser.finished { answered[type.mangling] = type }
             guard parser.ready else {
                 let said = parser.notes.last ?? "no reason given"
                 return (
                     answered,
                     notes + [
-                        "computed layouts unavailable for \(file): the worker stopped before its first type (\(Self.describe(ending))): \(said)"
+                        .lowering(
+                            "computed layouts unavailable for \(file): the worker stopped before its first type (\(Self.describe(ending))): \(said)"
+                        )
                     ]
                 )
             }
@@ -114,13 +123,18 @@ struct LoweringClient {
                 var lost = LoweredType(mangling: culprit)
                 lost.unknownReason = "the reflection library \(Self.describe(ending)) on it"
                 answered[culprit] = lost
-                notes.append("type lowering \(Self.describe(ending)) on $s\(culprit): its computed layout is unknown")
+                notes.append(
+                    .loweringFailed(
+                        mangling: "$s\(culprit)",
+                        text: "type lowering \(Self.describe(ending)) on $s\(culprit): its computed layout is unknown"))
                 remaining.removeAll { $0 == culprit }
             }
             restarts += 1
             if restarts > Self.maximumRestarts && !remaining.isEmpty {
                 notes.append(
-                    "type lowering gave up after \(Self.maximumRestarts) worker crashes: \(remaining.count) types have no computed layout")
+                    .loweringGaveUp(
+                        "type lowering gave up after \(Self.maximumRestarts) worker crashes: \(remaining.count) types have no computed layout"
+                    ))
                 break
             }
         }

@@ -49,11 +49,30 @@ struct WorkerIsolationTests {
         #expect(types["xCRASHx"]?.size == nil)
         #expect(types["xCRASHx"]?.unknownReason == "the reflection library crashed (signal 11) on it")
         #expect(types["xHANGx"]?.unknownReason == "the reflection library hung (killed after its time limit) on it")
+        // Each a note of its kind, which the selection filter narrows by, with the mangling it names.
         #expect(
             notes == [
-                "type lowering crashed (signal 11) on $sxCRASHx: its computed layout is unknown",
-                "type lowering hung (killed after its time limit) on $sxHANGx: its computed layout is unknown",
+                .loweringFailed(
+                    mangling: "$sxCRASHx", text: "type lowering crashed (signal 11) on $sxCRASHx: its computed layout is unknown"),
+                .loweringFailed(
+                    mangling: "$sxHANGx",
+                    text: "type lowering hung (killed after its time limit) on $sxHANGx: its computed layout is unknown"),
             ])
+    }
+
+    @Test("more crashes than the client tolerates: the rest given up in one note of its kind")
+    func givesUpAfterTooManyCrashes() {
+        let client = LoweringClient(
+            configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: Self.scriptedWorker, silenceLimit: 1))
+        let crashing = Array(repeating: "xCRASHx", count: LoweringClient.maximumRestarts + 3).enumerated().map { "\($1)\($0)" }
+        let (types, notes) = client.lower(manglings: ["A"] + crashing, file: "/unused", dependencies: [])
+        #expect(types["A"]?.size == 8)
+        let failed = notes.filter { if case .loweringFailed = $0 { true } else { false } }
+        #expect(failed.count == LoweringClient.maximumRestarts + 1)
+        #expect(
+            notes.last
+                == .loweringGaveUp(
+                    "type lowering gave up after \(LoweringClient.maximumRestarts) worker crashes: 2 types have no computed layout"))
     }
 
     @Test("a crash while preparing for the whole file: one note, and a worker without that preparation answers every type")
@@ -64,7 +83,10 @@ struct WorkerIsolationTests {
         let (types, notes) = client.lower(manglings: ["A", "B"], file: "/unused", dependencies: [], started: &started)
         #expect(types["A"]?.size == 8)
         #expect(types["B"]?.size == 8)
-        #expect(notes == ["the lowering worker crashed (signal 11) while preparing for the whole file: retried without that preparation"])
+        #expect(
+            notes.map(\.text) == [
+                "the lowering worker crashed (signal 11) while preparing for the whole file: retried without that preparation"
+            ])
     }
 
     @Test(
@@ -120,7 +142,7 @@ struct WorkerIsolationTests {
         let (types, notes) = client.lower(manglings: ["A"], file: "/unused", dependencies: [])
         #expect(types.isEmpty)
         #expect(
-            notes == [
+            notes.map(\.text) == [
                 "the lowering worker /nonexistent/typeinfo-lowering cannot run (No such file or directory): computed layouts are off; set TYPEINFO_LOWERING_WORKER to the typeinfo-lowering executable"
             ])
     }
