@@ -52,7 +52,9 @@ public enum LiveTaskReader {
             }
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
+            var completion: FutureCompletion?
             let names: [UInt64: String]
+            let threads: TargetThreads
             do throws(TypeLoweringError) {
                 concurrency = try inspector.concurrency(tasks: found.tasks, actors: Array(found.actors.keys))
                 // Children the library's lists leave out (see ChildTaskLinks), read until none is new.
@@ -66,15 +68,36 @@ public enum LiveTaskReader {
                     concurrency.tasks.merge(more.tasks) { first, _ in first }
                     concurrency.unreadTasks.merge(more.unreadTasks) { first, _ in first }
                 }
-                names = try inspector.typeNames(ofMetadata: Array(Set(found.actors.values)))
+                completion = runtime.taskSize.map {
+                    FutureCompletion(tasks: concurrency.tasks.values, taskSize: $0, memory: inspector.memory)
+                }
+                names = try inspector.typeNames(ofTypeMetadata: Array(Set(found.actors.values).union(completion?.resultTypes ?? [])))
+                threads = try inspector.threads(concurrencyRuntimeAt: runtime.image)
             } catch {
                 throw .lowering(error)
             }
+            let statuses = completion.map { Self.futureStatuses($0, concurrency: concurrency, namedTypes: Set(names.keys)) } ?? [:]
             return assemble(
-                concurrency, links: links, actorTypes: found.actors.mapValues { names[$0] },
+                concurrency, links: links, futures: statuses, threads: threads, actorTypes: found.actors.mapValues { names[$0] },
                 resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
                 target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
         }
+    }
+
+    /// Each future's status, where its fragment is consistent (``FutureCompletion``), and none at
+    /// all when a task the library finds enqueued reads as completed (the fragment was not where
+    /// it was looked for).
+    static func futureStatuses(_ completion: FutureCompletion, concurrency: TargetConcurrency, namedTypes: Set<UInt64>) -> [UInt64:
+        FutureCompletion.Status]
+    {
+        var statuses: [UInt64: FutureCompletion.Status] = [:]
+        for task in concurrency.tasks.values {
+            guard let status = completion.status(of: task.address, namedTypes: namedTypes, isTask: { concurrency.tasks[$0] != nil })
+            else { continue }
+            if task.isEnqueued, status != .executing { return [:] }
+            statuses[task.address] = status
+        }
+        return statuses
     }
 
     /// The task metadata's address (the value of ``taskMetadataSymbol`` in the target) and the
@@ -166,10 +189,11 @@ public enum LiveTaskReader {
     }
 
     /// The report from what the library read: parents from child lists, actors from queues,
-    /// resume functions named.
+    /// completion from future fragments, threads from the threads' current tasks, resume functions
+    /// named.
     static func assemble(
-        _ concurrency: TargetConcurrency, links: ChildTaskLinks?, actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames,
-        target: HeapCensus.Target
+        _ concurrency: TargetConcurrency, links: ChildTaskLinks?, futures: [UInt64: FutureCompletion.Status], threads: TargetThreads,
+        actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames, target: HeapCensus.Target
     ) -> TaskReport {
         var parents: [UInt64: UInt64] = links?.parents ?? [:]
         for task in concurrency.tasks.values { for child in task.children { parents[child] = task.address } }
@@ -177,16 +201,34 @@ public enum LiveTaskReader {
         for (child, parent) in parents { children[parent, default: []].insert(child) }
         var queuedOn: [UInt64: UInt64] = [:]
         for actor in concurrency.actors.values { for job in actor.queuedJobs { queuedOn[job] = actor.address } }
+        let running = RunningTasks(threads, actors: concurrency.actors)
         let tasks = concurrency.tasks.values.map { task in
-            let state: TaskReport.TaskState =
-                task.isRunning == true
-                ? .running : task.isEnqueued ? .enqueued : task.isRunning == false ? .suspendedOrCompleted : .unknown
-            // A running task's resume function is where it last started, not where it is now.
-            let resume = state == .running ? nil : resumeNames.resumeFunction(resumeAddress: task.resumeAddress, backtrace: task.backtrace)
+            let thread = running.threads[task.address]
+            let state: TaskReport.TaskState
+            if thread != nil || task.isRunning == true {
+                state = .running
+            } else if task.isEnqueued {
+                state = .enqueued
+            } else if task.isRunning == false {
+                state =
+                    switch futures[task.address] {
+                    case .executing?: .suspended
+                    case .returned?, .threw?: .completed
+                    case nil: .suspendedOrCompleted
+                    }
+            } else {
+                state = .unknown
+            }
+            // A running task's resume function is where it last started, not where it is now; a
+            // completed one resumes nowhere.
+            let resume =
+                state == .running || state == .completed
+                ? nil : resumeNames.resumeFunction(resumeAddress: task.resumeAddress, backtrace: task.backtrace)
             return TaskReport.Task(
                 address: task.address, id: task.id, state: state, resumeFunction: resume,
                 resumeAddress: task.resumeAddress, priority: task.priority, isCancelled: task.isCancelled,
-                parent: parents[task.address], children: children[task.address, default: []].sorted(), actor: queuedOn[task.address])
+                parent: parents[task.address], children: children[task.address, default: []].sorted(),
+                actor: queuedOn[task.address] ?? running.actors[task.address], thread: thread?.threadID)
         }
         let actors = concurrency.actors.values.map { actor in
             let state: TaskReport.ActorState =
