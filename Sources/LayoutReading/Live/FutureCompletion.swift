@@ -40,6 +40,8 @@ struct FutureCompletion {
     static let childFragmentSize: UInt64 = 16
     static let groupChildFragmentSize: UInt64 = 8
 
+    init(fragments: [UInt64: Fragment]) { self.fragments = fragments }
+
     /// Reads the fragment of every future among `tasks`.
     init(tasks: some Sequence<TargetTask>, taskSize: UInt64, memory: TargetMemory) {
         var fragments: [UInt64: Fragment] = [:]

@@ -246,6 +246,13 @@ public enum LiveTaskReader {
         let unread =
             concurrency.unreadTasks.map { TaskReport.Unread(address: $0.key, isTask: true, reason: $0.value) }
             + concurrency.unreadActors.map { TaskReport.Unread(address: $0.key, isTask: false, reason: $0.value) }
-        return TaskReport(target: target, tasks: tasks, actors: actors, unread: unread)
+        var threadsUnread: String?
+        switch threads {
+        case .unavailable(let reason): threadsUnread = reason
+        case .listed(let list, isTruncated: true):
+            threadsUnread = "the thread list went on past \(list.count) threads; the rest were not read"
+        case .listed: break
+        }
+        return TaskReport(target: target, tasks: tasks, actors: actors, unread: unread, threadsUnread: threadsUnread)
     }
 }

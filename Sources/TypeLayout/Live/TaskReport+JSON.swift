@@ -87,8 +87,24 @@ extension TaskReport {
         var tasks: [TaskEntry]
         var actors: [ActorEntry]
         var unread: [UnreadEntry]
+        var threadsUnread: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(schemaVersion, forKey: .schemaVersion)
+            try container.encode(target, forKey: .target)
+            try container.encode(tasks, forKey: .tasks)
+            try container.encode(actors, forKey: .actors)
+            try container.encode(unread, forKey: .unread)
+            try container.encode(threadsUnread, forKey: .threadsUnread)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case schemaVersion, target, tasks, actors, unread, threadsUnread
+        }
 
         init(report: TaskReport) {
+            threadsUnread = report.threadsUnread
             target = report.target
             tasks = report.tasks.map { task in
                 TaskEntry(

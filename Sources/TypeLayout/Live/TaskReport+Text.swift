@@ -35,6 +35,10 @@ extension TaskReport {
                 lines.append("\(Self.hex(object.address)): \(object.isTask ? "task" : "actor") not read: \(object.reason)")
             }
         }
+        if let threadsUnread {
+            lines.append("")
+            lines.append("threads not read (running tasks' threads and actors unknown): \(threadsUnread)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -124,12 +124,16 @@ public struct TaskReport: Sendable, Hashable {
     /// Ordered by address.
     public var actors: [Actor]
     public var unread: [Unread]
+    /// Why the target's threads (which thread runs each running task, on which actor) could not
+    /// be read; nil when they were.
+    public var threadsUnread: String?
 
-    public init(target: HeapCensus.Target, tasks: [Task], actors: [Actor], unread: [Unread]) {
+    public init(target: HeapCensus.Target, tasks: [Task], actors: [Actor], unread: [Unread], threadsUnread: String? = nil) {
         self.target = target
         self.tasks = tasks.sorted { $0.address < $1.address }
         self.actors = actors.sorted { $0.address < $1.address }
         self.unread = unread.sorted { $0.address < $1.address }
+        self.threadsUnread = threadsUnread
     }
 
     /// The tasks grouped by state and resume function, largest group first (then by name).
