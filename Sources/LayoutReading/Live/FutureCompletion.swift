@@ -50,10 +50,16 @@ struct FutureCompletion {
             if task.isChildTask { offset += Self.childFragmentSize }
             if task.isGroupChildTask { offset += Self.groupChildFragmentSize }
             let (base, overflow) = task.address.addingReportingOverflow(offset)
-            guard !overflow, base <= UInt64.max - 24, let waitQueue = try? memory.read(UInt64.self, at: base, what: "future fragment"),
-                let resultType = try? memory.read(UInt64.self, at: base + 8, what: "future fragment"),
-                let error = try? memory.read(UInt64.self, at: base + 16, what: "future fragment")
+            // One copy of the three words: a process is read with one system call per copy.
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            guard !overflow,
+                (try? withUnsafeMutableBytes(of: &words) { buffer throws(BinaryInfoError) in
+                    try memory.fetch(into: buffer, from: base, what: "future fragment")
+                }) != nil
             else { continue }
+            let (waitQueue, resultType, error) = (
+                UInt64(littleEndian: words.0), UInt64(littleEndian: words.1), UInt64(littleEndian: words.2)
+            )
             fragments[task.address] = Fragment(waitQueue: waitQueue, resultType: resultType, error: error)
         }
         self.fragments = fragments
