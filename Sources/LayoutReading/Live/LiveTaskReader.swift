@@ -133,14 +133,15 @@ public enum LiveTaskReader {
         image.mappedPath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
     }
 
-    /// The heap's task objects, and its actors with their metadata.
+    /// The heap's task objects, and its actors with their metadata, in one walk: each distinct
+    /// first word is judged once (task metadata, an actor's class metadata, or neither).
     static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64) throws(LiveReadingError) -> (
         tasks: [UInt64], actors: [UInt64: UInt64]
     ) {
         let heap = try LiveHeapReader.heap(of: inspector)
         var tasks: [UInt64] = []
-        var classWords: Set<UInt64> = []
-        var verdicts: [UInt64: Bool] = [:]
+        var actors: [UInt64: UInt64] = [:]
+        var isActor: [UInt64: Bool] = [:]
         do throws(BinaryInfoError) {
             _ = try heap.forEachChunk { chunk in
                 let word = chunk.firstWord
@@ -149,27 +150,17 @@ public enum LiveTaskReader {
                     tasks.append(chunk.address)
                     return
                 }
-                if let known = verdicts[word] {
-                    if known { classWords.insert(word) }
-                    return
+                let actor: Bool
+                if let known = isActor[word] {
+                    actor = known
+                } else {
+                    actor = inspector.classMetadata(at: word) != nil && isActorClass(inspector, metadata: word)
+                    isActor[word] = actor
                 }
-                let isClass = inspector.classMetadata(at: word) != nil
-                verdicts[word] = isClass
-                if isClass { classWords.insert(word) }
+                if actor { actors[chunk.address] = word }
             }
         } catch {
             throw .target(error)
-        }
-        let actorMetadata = Set(classWords.filter { isActorClass(inspector, metadata: $0) })
-        var actors: [UInt64: UInt64] = [:]
-        if !actorMetadata.isEmpty {
-            do throws(BinaryInfoError) {
-                _ = try heap.forEachChunk { chunk in
-                    if actorMetadata.contains(chunk.firstWord) { actors[chunk.address] = chunk.firstWord }
-                }
-            } catch {
-                throw .target(error)
-            }
         }
         return (tasks, actors)
     }
