@@ -25,9 +25,12 @@ struct TargetThreadList {
     var threads: [TargetThread]
     var isTruncated: Bool
 
-    /// Reads the threads of `memory`, with the thread-locals of the concurrency runtime in the
-    /// image loaded at `runtimeImage`; the reason when they cannot be read.
-    static func read(_ memory: TargetMemory, runtimeImage: UInt64) -> Result<Self, MirrorError> {
+    /// Reads the threads of `memory` (at most `maximumThreads`), with the thread-locals of the
+    /// concurrency runtime in the image loaded at `runtimeImage`; the reason when they cannot be
+    /// read.
+    static func read(_ memory: TargetMemory, runtimeImage: UInt64, maximumThreads: Int = TargetThreadList.maximumThreads) -> Result<
+        Self, MirrorError
+    > {
         guard let image = memory.images.first(where: { $0.loadAddress == runtimeImage }) else {
             return .failure(MirrorError(text: "no image is loaded at \(TargetWire.hex(runtimeImage))"))
         }
@@ -85,7 +88,7 @@ struct TargetThreadList {
             return .failure(MirrorError(text: "libthread_db: \(stageName(stage)) failed: \(errorName(error))"))
         }
         var list = Self(threads: [], isTruncated: truncated != 0)
-        for thread in threads.prefix(min(count, maximumThreads)) {
+        for thread in threads.prefix(min(count, threads.count)) {
             func word(_ address: UInt64) -> UInt64? { try? memory.read(UInt64.self, at: address, what: "thread-local variable") }
             let task = thread.tls_error.0 == Int32(bitPattern: TD_OK.rawValue) ? word(thread.tls.0) : nil
             let tracking = thread.tls_error.1 == Int32(bitPattern: TD_OK.rawValue) ? word(thread.tls.1) : nil
