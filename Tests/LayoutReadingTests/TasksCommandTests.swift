@@ -198,6 +198,39 @@ struct TasksCommandTests {
         #expect(text.output.hasSuffix("\n\nthreads not read (running tasks' threads and actors unknown): \(reason)\n"))
     }
 
+    /// A worker that crashes when asked for the threads (what a damaged core's thread list could
+    /// do to libthread_db; a stand-in script passes every other request to the real worker) costs
+    /// the threads only: the report stands, running tasks have no thread, and it says why.
+    @Test func aWorkerCrashOnTheThreadsCostsTheThreadsOnly() throws {
+        let typeinfo = try #require(TypeinfoExecutable.path)
+        let worker = URL(fileURLWithPath: typeinfo).deletingLastPathComponent().appendingPathComponent("typeinfo-lowering").path
+        let directory = ScratchDirectory.path(named: "threads-crash")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let script = directory + "/worker.sh"
+        let text = """
+            #!/bin/sh
+            input="$0.$$.request"
+            : > "$input"
+            while IFS= read -r line; do
+              printf '%s\\n' "$line" >> "$input"
+              case "$line" in
+                "threads "*) kill -SEGV $$;;
+                end) break;;
+              esac
+            done
+            exec "\(worker)" < "$input"
+            """
+        _ = FileManager.default.createFile(atPath: script, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+
+        let fixture = try LiveTasksFixture()
+        defer { fixture.finish() }
+        let result = try DumpCommandTests.run(["tasks", String(fixture.processID), "--format", "json", "--lowering-worker", script])
+        #expect(result.status == 0, "\(result.errors)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.output.utf8))
+        Self.expectFixtureState(report, fixture.report, "threads worker crashed", threadsRead: false)
+        #expect(report.threadsUnread == "the worker reading them crashed (signal 11)")
+    }
+
     @Test func aProcessWithoutTheConcurrencyRuntimeIsOneLine() throws {
         // The live-heap fixture linked with -static-stdlib holds no concurrency runtime: it uses none.
         let fixture = try LiveHeapFixture(.staticStdlib)

@@ -72,7 +72,7 @@ public enum LiveTaskReader {
                     FutureCompletion(tasks: concurrency.tasks.values, taskSize: $0, memory: inspector.memory)
                 }
                 names = try inspector.typeNames(ofTypeMetadata: Array(Set(found.actors.values).union(completion?.resultTypes ?? [])))
-                threads = try inspector.threads(concurrencyRuntimeAt: runtime.image)
+                threads = try Self.threads(inspector, runtimeImage: runtime.image)
             } catch {
                 throw .lowering(error)
             }
@@ -81,6 +81,17 @@ public enum LiveTaskReader {
                 concurrency, links: links, futures: statuses, threads: threads, actorTypes: found.actors.mapValues { names[$0] },
                 resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
                 target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
+        }
+    }
+
+    /// The target's threads, or why they were not read: a worker that crashed or hung on them (a
+    /// damaged core's thread list) leaves the rest of the report standing.
+    static func threads(_ inspector: TargetInspector, runtimeImage: UInt64) throws(TypeLoweringError) -> TargetThreads {
+        do {
+            return try inspector.threads(concurrencyRuntimeAt: runtimeImage)
+        } catch {
+            if case .workerEnded(_, let reason) = error { return .unavailable(reason: "the worker reading them \(reason)") }
+            throw error
         }
     }
 
