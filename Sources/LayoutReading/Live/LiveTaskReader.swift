@@ -12,7 +12,10 @@ import TypeLowering
 /// task lives in its parent's allocator, not on the heap). Actors are the Swift objects whose
 /// class the reflection library calls an actor's (`swift_reflection_metadataIsActor`). Each is
 /// read by libswiftRemoteMirror (`swift_reflection_asyncTaskInfo`, `swift_reflection_actorInfo`)
-/// in the worker; resume functions are named from the image files' symbol tables.
+/// in the worker; resume functions are named from the image files' symbol tables. Whether a task
+/// that neither runs nor is enqueued has completed is read from its future fragment
+/// (``FutureCompletion``); which thread runs a task, and on which actor, from the threads'
+/// thread-local variables, read with glibc's libthread_db in the worker (``RunningTasks``).
 public enum LiveTaskReader {
     /// The runtime variable that holds the task metadata's address.
     static let taskMetadataSymbol = "_swift_concurrency_debug_asyncTaskMetadata"
