@@ -21,6 +21,12 @@ public enum LiveTaskReader {
     static let taskMetadataSymbol = "_swift_concurrency_debug_asyncTaskMetadata"
     /// The runtime variable that holds the size of an `AsyncTask` (where a child's fragment starts).
     static let taskSizeSymbol = "_swift_concurrency_debug_asyncTaskSize"
+    /// The runtime variable that holds the version of its internal layouts for tools, raised when
+    /// they change incompatibly.
+    static let layoutVersionSymbol = "_swift_concurrency_debug_internal_layout_version"
+    /// The internal layout version whose future fragment ``FutureCompletion`` reads (Swift
+    /// 6.3.1's runtime, where the fragment's place was read from `AsyncTask::completeFuture`).
+    static let futureFragmentLayoutVersion: UInt64 = 1
 
     /// What the concurrency runtime of the target states about itself.
     struct Runtime {
@@ -28,6 +34,8 @@ public enum LiveTaskReader {
         var taskMetadata: UInt64
         /// The size of an `AsyncTask`, when the runtime states it.
         var taskSize: UInt64?
+        /// The runtime's internal layout version, when it states one.
+        var layoutVersion: UInt64?
         /// The load address of the image that holds the runtime.
         var image: UInt64
     }
@@ -71,8 +79,9 @@ public enum LiveTaskReader {
                     concurrency.tasks.merge(more.tasks) { first, _ in first }
                     concurrency.unreadTasks.merge(more.unreadTasks) { first, _ in first }
                 }
-                completion = runtime.taskSize.map {
-                    FutureCompletion(tasks: concurrency.tasks.values, taskSize: $0, memory: inspector.memory)
+                // Only a runtime whose internal layouts are the verified ones is read this way.
+                if let taskSize = runtime.taskSize, runtime.layoutVersion == Self.futureFragmentLayoutVersion {
+                    completion = FutureCompletion(tasks: concurrency.tasks.values, taskSize: taskSize, memory: inspector.memory)
                 }
                 names = try inspector.typeNames(ofTypeMetadata: Array(Set(found.actors.values).union(completion?.resultTypes ?? [])))
                 threads = try Self.threads(inspector, runtimeImage: runtime.image)
@@ -134,8 +143,13 @@ public enum LiveTaskReader {
                 let taskSize = symbols.address(of: taskSizeSymbol).flatMap {
                     try? memory.read(UInt64.self, at: $0, what: taskSizeSymbol)
                 }
+                let layoutVersion = symbols.address(of: layoutVersionSymbol).flatMap {
+                    // An `unsigned` (4 bytes).
+                    (try? memory.read(UInt32.self, at: $0, what: layoutVersionSymbol)).map(UInt64.init)
+                }
                 return Runtime(
-                    taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, image: image.loadAddress)
+                    taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, layoutVersion: layoutVersion,
+                    image: image.loadAddress)
             } catch {
                 throw .target(error)
             }
