@@ -57,10 +57,13 @@ let package = Package(
         // Computed layouts: the toolchain's libswiftRemoteMirror (declared in CSwiftRemoteMirror,
         // loaded with dlopen), run in the typeinfo-lowering worker process so its crashes stay there.
         .systemLibrary(name: "CSwiftRemoteMirror"),
+        // glibc's libthread_db (a target's threads and their thread-local variables), with the
+        // proc_service callbacks it needs from the program that links it; used only in the worker.
+        .target(name: "CThreadDB", linkerSettings: [.linkedLibrary("thread_db")]),
         .target(
             name: "TypeLowering",
             dependencies: [
-                "TypeLayout", "BinaryInfo", "CSwiftRemoteMirror", .product(name: "SystemPackage", package: "swift-system"),
+                "TypeLayout", "BinaryInfo", "CSwiftRemoteMirror", "CThreadDB", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
             ]
         ),

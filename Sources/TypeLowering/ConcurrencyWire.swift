@@ -5,7 +5,7 @@
 ///     unread task|actor 0x7f… <error>
 ///
 /// Lists are comma-separated, `-` when empty. Task flags: `cancelled`, `running` or `notRunning`
-/// (neither when the library cannot tell), `enqueued`, `child`, `groupChild`, `asyncLet`. Actor
+/// (neither when the library cannot tell), `enqueued`, `child`, `groupChild`, `asyncLet`, `future`. Actor
 /// flags: `distributedRemote`, `truncated` (the queue was longer than was followed).
 enum ConcurrencyWire {
     static func encode(task address: UInt64, _ info: MirrorTaskInfo) -> String {
@@ -16,6 +16,7 @@ enum ConcurrencyWire {
         if info.isChildTask { flags.append("child") }
         if info.isGroupChildTask { flags.append("groupChild") }
         if info.isAsyncLetTask { flags.append("asyncLet") }
+        if info.isFuture { flags.append("future") }
         return
             "task \(TargetWire.hex(address)) \(info.id) \(TargetWire.hex(info.runJob)) \(info.priority) \(list(flags)) "
             + "\(list(info.children.map(TargetWire.hex))) \(list(info.backtrace.map(TargetWire.hex)))"
@@ -46,7 +47,8 @@ enum ConcurrencyWire {
                     MirrorTaskInfo(
                         id: id, runJob: runJob, priority: Int(priority), isCancelled: flags.contains("cancelled"), isRunning: running,
                         isEnqueued: flags.contains("enqueued"), isChildTask: flags.contains("child"),
-                        isGroupChildTask: flags.contains("groupChild"), isAsyncLetTask: flags.contains("asyncLet"), children: children,
+                        isGroupChildTask: flags.contains("groupChild"), isAsyncLetTask: flags.contains("asyncLet"),
+                        isFuture: flags.contains("future"), children: children,
                         backtrace: frames))
             }
         case "actor":
@@ -72,7 +74,7 @@ enum ConcurrencyWire {
         }
     }
 
-    static let taskFlagNames: Set<String> = ["cancelled", "running", "notRunning", "enqueued", "child", "groupChild", "asyncLet"]
+    static let taskFlagNames: Set<String> = ["cancelled", "running", "notRunning", "enqueued", "child", "groupChild", "asyncLet", "future"]
 
     /// The ranges of the space-separated fields of `bytes` (empty fields kept).
     private static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {

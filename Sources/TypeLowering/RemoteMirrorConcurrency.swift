@@ -70,6 +70,8 @@ struct MirrorTaskInfo: Sendable, Equatable {
     var isChildTask: Bool
     var isGroupChildTask: Bool
     var isAsyncLetTask: Bool
+    /// Whether the task is a future (has a result: every `Task`, group child and `async let`).
+    var isFuture: Bool
     var children: [UInt64]
     /// The resume addresses of the task's async callers, innermost first.
     var backtrace: [UInt64]
@@ -102,7 +104,8 @@ extension RemoteMirrorContext {
             MirrorTaskInfo(
                 id: info.Id, runJob: info.RunJob, priority: Int(max(info.EnqueuePriority, info.MaxPriority)), isCancelled: info.IsCancelled,
                 isRunning: info.HasIsRunning ? info.IsRunning : nil, isEnqueued: info.IsEnqueued, isChildTask: info.IsChildTask,
-                isGroupChildTask: info.IsGroupChildTask, isAsyncLetTask: info.IsAsyncLetTask, children: children, backtrace: frames))
+                isGroupChildTask: info.IsGroupChildTask, isAsyncLetTask: info.IsAsyncLetTask, isFuture: info.IsFuture, children: children,
+                backtrace: frames))
     }
 
     /// The actor at `address` with its queued jobs, or the library's error.

@@ -1,4 +1,5 @@
 import BinaryInfo
+import TypeLayout
 
 /// An async task of a target, as libswiftRemoteMirror's `swift_reflection_asyncTaskInfo` reads it.
 public struct TargetTask: Sendable, Equatable {
@@ -18,6 +19,9 @@ public struct TargetTask: Sendable, Equatable {
     public var isChildTask: Bool
     public var isGroupChildTask: Bool
     public var isAsyncLetTask: Bool
+    /// Whether the task is a future: it has a result (every `Task`, task group child and
+    /// `async let`), kept in its future fragment.
+    public var isFuture: Bool
     /// The addresses of its child tasks (task group children, `async let`).
     public var children: [UInt64]
     /// The resume addresses of its async callers, innermost first.
@@ -74,6 +78,29 @@ extension TargetInspector {
         return nil
     }
 
+    /// The type names of type metadata of any kind (a future's result type: a struct, enum, tuple,
+    /// function or class), as libswiftRemoteMirror reads them from the target.
+    ///
+    /// - Parameter addresses: metadata addresses; one whose first word is neither a Swift class's
+    ///   metadata nor a value metadata kind (struct, enum, optional, foreign class, opaque, tuple,
+    ///   function, existential, metatype) is never passed to the library and has no name.
+    /// - Throws: as ``typeNames(ofMetadata:)``.
+    public func typeNames(ofTypeMetadata addresses: [UInt64]) throws(TypeLoweringError) -> [UInt64: String] {
+        try checkReadable()
+        let valid = Set(addresses).filter { address in
+            guard address >= 4096, address & 7 == 0 else { return false }
+            if classMetadata(at: address) != nil { return true }
+            guard let kind = try? memory.read(UInt64.self, at: address, what: "type metadata") else { return false }
+            return (0x200...0x204).contains(kind) || (0x300...0x308).contains(kind)
+        }
+        guard !valid.isEmpty else { return [:] }
+        var names: [UInt64: String] = [:]
+        try ask(valid.sorted().map { .name($0) }) { reply in
+            if case .name(let address, let mangling?) = reply { names[address] = SwiftDemangler.typeName(mangling: mangling) }
+        }
+        return names
+    }
+
     /// Reads the tasks and actors at the addresses, and the child tasks of every task read, to
     /// their last generation.
     ///
@@ -93,7 +120,7 @@ extension TargetInspector {
                         address: address, id: info.id, resumeAddress: info.runJob, priority: info.priority,
                         isCancelled: info.isCancelled, isRunning: info.isRunning, isEnqueued: info.isEnqueued,
                         isChildTask: info.isChildTask, isGroupChildTask: info.isGroupChildTask, isAsyncLetTask: info.isAsyncLetTask,
-                        children: info.children, backtrace: info.backtrace)
+                        isFuture: info.isFuture, children: info.children, backtrace: info.backtrace)
                 case .actor(let address, let info):
                     let state: TargetActor.State =
                         switch info.state {

@@ -17,6 +17,8 @@ import BinaryInfo
 ///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
 ///     task 0x7f…            (an async task: swift_reflection_asyncTaskInfo)
 ///     actor 0x7f…           (an actor: swift_reflection_actorInfo and its queue by nextJob)
+///     threads 0x7f…         (the threads, with the thread-locals of the concurrency runtime
+///                            in the image loaded there: libthread_db)
 ///     end
 ///
 /// Reply (worker → client), one record per query, flushed after each:
@@ -34,6 +36,9 @@ import BinaryInfo
 ///                                         (flags, children, frames: comma lists, `-` when empty)
 ///     actor 0x7f… <state> <priority> <flags> <jobs>
 ///     unread task|actor 0x7f… <error>     (the library's error for that object)
+///     thread <id> <task> <executor>       (`?` for each value not known)
+///     threads listed 0|1                  (after its `thread` lines; 1: the list was cut short)
+///     threads unavailable <reason>
 ///     failed <error>                      (the target became unreadable: the process exited)
 enum TargetWire {
     static let header = "typeinfo-target 1"
@@ -68,6 +73,8 @@ struct TargetRequest: Sendable, Equatable {
         case task(UInt64)
         /// The actor at the address.
         case actor(UInt64)
+        /// The threads, with the concurrency runtime of the image loaded at the address.
+        case threads(UInt64)
     }
 
     var libraryPath: String
@@ -94,6 +101,7 @@ struct TargetRequest: Sendable, Equatable {
             case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
             case .task(let address): lines.append("task " + TargetWire.hex(address))
             case .actor(let address): lines.append("actor " + TargetWire.hex(address))
+            case .threads(let image): lines.append("threads " + TargetWire.hex(image))
             }
         }
         return (lines + ["end"]).joined(separator: "\n") + "\n"
@@ -121,11 +129,11 @@ struct TargetRequest: Sendable, Equatable {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
                 request.queries.append(keyword == "name" ? .name(address) : .fields(address))
-            case "task", "actor":
+            case "task", "actor", "threads":
                 guard let address = TargetWire.address(rest) else {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
-                request.queries.append(keyword == "task" ? .task(address) : .actor(address))
+                request.queries.append(keyword == "task" ? .task(address) : keyword == "actor" ? .actor(address) : .threads(address))
             case "layout" where TargetWire.isMangling(rest):
                 request.queries.append(.layout(rest))
             case "case":
@@ -186,6 +194,10 @@ enum TargetReply: Sendable, Equatable {
     case actor(UInt64, MirrorActorInfo)
     /// The library's error for the task (`isTask`) or actor at the address.
     case unread(isTask: Bool, UInt64, reason: String)
+    /// One thread of the target.
+    case thread(TargetThread)
+    /// The end of the thread list (whether it was cut short), or nil and why there is none.
+    case threads(truncated: Bool?, reason: String)
 
     /// The reply line, without its newline.
     var encoded: String {
@@ -210,6 +222,11 @@ enum TargetReply: Sendable, Equatable {
         case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
         case .unread(let isTask, let address, let reason):
             return "unread \(isTask ? "task" : "actor") \(TargetWire.hex(address)) " + String(reason.map { $0 == "\n" ? " " : $0 })
+        case .thread(let thread):
+            return "thread \(thread.threadID.map(String.init) ?? "?") \(thread.currentTask.map(TargetWire.hex) ?? "?") "
+                + (thread.executorIdentity.map(TargetWire.hex) ?? "?")
+        case .threads(let truncated?, _): return "threads listed \(truncated ? 1 : 0)"
+        case .threads(nil, let reason): return "threads unavailable " + String(reason.map { $0 == "\n" ? " " : $0 })
         }
     }
 
@@ -223,11 +240,21 @@ enum TargetReply: Sendable, Equatable {
             }
             return reply
         }
-        let splits = ["field": 4, "child": 4, "layout": 5, "case": 3][keyword] ?? 1
+        let splits = ["field": 4, "child": 4, "layout": 5, "case": 3, "thread": 2][keyword] ?? 1
         let parts = rest.split(separator: " ", maxSplits: splits, omittingEmptySubsequences: false)
         switch keyword {
         case "ready":
             if let count = Int(rest) { return .ready(swiftImages: count) }
+        case "thread" where parts.count == 3:
+            let id = parts[0] == "?" ? nil : Int32(parts[0])
+            let task = parts[1] == "?" ? nil : TargetWire.address(parts[1])
+            let executor = parts[2] == "?" ? nil : TargetWire.address(parts[2])
+            if (id != nil) == (parts[0] != "?"), (task != nil) == (parts[1] != "?"), (executor != nil) == (parts[2] != "?") {
+                return .thread(TargetThread(threadID: id, currentTask: task, executorIdentity: executor))
+            }
+        case "threads" where parts.count == 2:
+            if parts[0] == "listed", parts[1] == "0" || parts[1] == "1" { return .threads(truncated: parts[1] == "1", reason: "") }
+            if parts[0] == "unavailable" { return .threads(truncated: nil, reason: String(parts[1])) }
         case "failed":
             return .failed(rest)
         case "name" where parts.count == 2:

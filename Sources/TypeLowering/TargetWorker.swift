@@ -56,6 +56,13 @@ enum TargetWorker {
                     return 5
                 case nil: break
                 }
+            case .threads(let image):
+                switch TargetThreadList.read(mirror.memory, runtimeImage: image) {
+                case .success(let list):
+                    for thread in list.threads { emit(TargetReply.thread(thread).encoded) }
+                    emit(TargetReply.threads(truncated: list.isTruncated, reason: "").encoded)
+                case .failure(let error): emit(TargetReply.threads(truncated: nil, reason: error.text).encoded)
+                }
             case .name(let metadata):
                 let mangling = context.typeRef(metadata: metadata).flatMap { context.mangledName(of: $0) }
                 emit(TargetReply.name(metadata, mangling: mangling).encoded)

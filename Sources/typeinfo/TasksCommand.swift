@@ -16,7 +16,7 @@ struct TasksCommand: ParsableCommand {
         discussion: """
             Tasks are found on the heap by the concurrency runtime's task metadata, with the children of task groups and async let added from their parents; actors are the objects of actor classes. Each is read by the toolchain's libswiftRemoteMirror. By default tasks are grouped by state and by the function they will resume in, largest group first; --all lists every task and actor.
 
-            A task that neither runs nor is enqueued is reported as "suspended or completed": this toolchain's reflection library does not say which. Only a libswiftRemoteMirror whose task and actor layouts typeinfo has verified is used (Swift 6.3.1's); with another, typeinfo refuses rather than misread a state.
+            A task is running (with the thread that runs it, and the actor it runs on), enqueued, suspended, or completed (a Task handle keeps it alive). Completion is read from the task's future fragment; where that cannot be read consistently (or the task is no future) the state is "suspended or completed". Threads are read with glibc's libthread_db; where it cannot answer, the report says why and running tasks have no thread. Only a libswiftRemoteMirror whose task and actor layouts typeinfo has verified is used (Swift 6.3.1's); with another, typeinfo refuses rather than misread a state.
 
             Examples:
               typeinfo tasks 4711

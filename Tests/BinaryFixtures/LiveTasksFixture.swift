@@ -28,6 +28,12 @@ public struct LiveTasksReport: Decodable, Sendable {
     public var groupOwner: String
     /// The task running on the busy actor.
     public var holder: String
+    /// The kernel id of the thread running it, as `gettid` said in it.
+    public var holderThread: Int32
+    /// Tasks that completed by returning a value, their handles kept alive.
+    public var returnedTasks: [String]
+    /// Tasks that completed by throwing, their handles kept alive.
+    public var threwTasks: [String]
     public var idleActors: [String]
     public var idleActorType: String
     public var busyActor: String
@@ -41,9 +47,10 @@ public final class LiveTasksFixture {
     public var processID: Int32 { process.processID }
     public let report: LiveTasksReport
 
-    /// Starts the fixture and waits until it has set everything up.
-    public init(_ linking: FixtureLinking = .dynamic) throws {
-        process = try LiveFixtureProcess(module: "LiveTasks", linking: linking)
+    /// Starts the fixture (with `environment` added to this process's) and waits until it has set
+    /// everything up.
+    public init(_ linking: FixtureLinking = .dynamic, environment: [String: String] = [:]) throws {
+        process = try LiveFixtureProcess(module: "LiveTasks", linking: linking, environment: environment)
         report = try process.readReport()
     }
 

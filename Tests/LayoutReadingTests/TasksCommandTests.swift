@@ -8,8 +8,9 @@ import Testing
 ///
 /// The tasks expected are every task the fixture made, all of them alive: the parked ones, the
 /// group's children and the two `async let` children (suspended forever), their owners (waiting
-/// for them), the holder (running on the Teller, blocked), and the waiters (enqueued on the
-/// Teller, not yet started).
+/// for them), the holder (running on the Teller, blocked, on a thread whose id it printed), the
+/// waiters (enqueued on the Teller, not yet started), and the completed tasks whose handles it
+/// keeps (some returned, some threw).
 /// The main thread's top-level code is not a task.
 @Suite("typeinfo tasks", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
 struct TasksCommandTests {
@@ -22,6 +23,7 @@ struct TasksCommandTests {
         var parent: String?
         var children: [String]
         var actor: String?
+        var thread: Int32?
     }
 
     struct Actor: Decodable {
@@ -32,14 +34,17 @@ struct TasksCommandTests {
     }
 
     struct Report: Decodable {
+        var schemaVersion: Int
         var tasks: [Task]
         var actors: [Actor]
+        var threadsUnread: String?
     }
 
     /// Every task the fixture made: parked, group children, two `async let` children, the two
-    /// owners, the holder and the waiters.
+    /// owners, the holder, the waiters and the completed ones.
     static func taskCount(_ fixture: LiveTasksReport) -> Int {
-        fixture.parked + fixture.children + fixture.letChildren.count + 3 + fixture.waiters
+        fixture.parked + fixture.children + fixture.letChildren.count + 3 + fixture.waiters + fixture.returnedTasks.count
+            + fixture.threwTasks.count
     }
 
     static func report(_ arguments: [String]) throws -> Report {
@@ -48,8 +53,11 @@ struct TasksCommandTests {
         return try JSONDecoder().decode(Report.self, from: Data(result.output.utf8))
     }
 
-    /// Every count, state, cancellation, parent link, resume function and actor the fixture set up.
-    static func expectFixtureState(_ report: Report, _ fixture: LiveTasksReport, _ source: String) {
+    /// Every count, state, cancellation, parent link, resume function, actor and thread the fixture
+    /// set up (`threadsRead`: whether the threads can be read, so that the holder's thread and
+    /// actor are known).
+    static func expectFixtureState(_ report: Report, _ fixture: LiveTasksReport, _ source: String, threadsRead: Bool = true) {
+        #expect(report.schemaVersion == 2)
         let tasks = Dictionary(report.tasks.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         #expect(tasks.count == report.tasks.count, "\(source): a task listed twice")
         let expectedCount = Self.taskCount(fixture)
@@ -57,7 +65,7 @@ struct TasksCommandTests {
 
         let parked = fixture.parkedTasks.compactMap { tasks[$0] }
         #expect(parked.count == fixture.parked, "\(source): parked tasks found")
-        #expect(parked.allSatisfy { $0.state == "suspendedOrCompleted" && $0.resumeFunction == fixture.parkedFunction }, "\(source)")
+        #expect(parked.allSatisfy { $0.state == "suspended" && $0.resumeFunction == fixture.parkedFunction }, "\(source)")
         #expect(parked.filter(\.isCancelled).count == fixture.cancelled, "\(source)")
         // Priorities as each task read its own; the fixture uses two.
         #expect(Set(fixture.parkedPriorities).count == 2, "\(fixture.parkedPriorities)")
@@ -71,23 +79,44 @@ struct TasksCommandTests {
         #expect(children.allSatisfy { $0.parent == fixture.groupOwner && $0.resumeFunction == fixture.childFunction }, "\(source)")
         let owner = tasks[fixture.groupOwner]
         #expect(Set(owner?.children ?? []) == Set(fixture.childTasks), "\(source)")
-        #expect(owner?.state == "suspendedOrCompleted", "\(source)")
+        #expect(owner?.state == "suspended", "\(source)")
+        #expect(children.allSatisfy { $0.state == "suspended" }, "\(source)")
 
         let letChildren = fixture.letChildren.compactMap { tasks[$0] }
         #expect(letChildren.count == 2, "\(source): async let children found")
         #expect(letChildren.allSatisfy { $0.parent == fixture.letOwner && $0.resumeFunction == fixture.letFunction }, "\(source)")
         #expect(Set(tasks[fixture.letOwner]?.children ?? []) == Set(fixture.letChildren), "\(source)")
+        #expect(letChildren.allSatisfy { $0.state == "suspended" } && tasks[fixture.letOwner]?.state == "suspended", "\(source)")
 
+        // Completed, whether they returned or threw; they resume nowhere.
+        let completed = (fixture.returnedTasks + fixture.threwTasks).compactMap { tasks[$0] }
+        #expect(fixture.returnedTasks.count == 3 && fixture.threwTasks.count == 2)
+        #expect(completed.count == fixture.returnedTasks.count + fixture.threwTasks.count, "\(source): completed tasks found")
+        #expect(completed.allSatisfy { $0.state == "completed" && $0.resumeFunction == nil && $0.thread == nil }, "\(source)")
+        #expect(report.tasks.filter { $0.state == "completed" }.count == completed.count, "\(source)")
+        #expect(!report.tasks.contains { $0.state == "suspendedOrCompleted" || $0.state == "unknown" }, "\(source)")
+
+        // The holder runs on the Teller, on the thread it printed: the thread's current task and
+        // active executor, and the actor's own state, agree.
         let holder = tasks[fixture.holder]
         #expect(holder?.state == "running" && holder?.resumeFunction == nil, "\(source)")
+        if threadsRead {
+            #expect(report.threadsUnread == nil, "\(source)")
+            #expect(holder?.thread == fixture.holderThread, "\(source)")
+            #expect(holder?.actor == fixture.busyActor, "\(source)")
+        } else {
+            #expect(holder?.thread == nil && holder?.actor == nil, "\(source)")
+        }
+        #expect(report.tasks.filter { $0.thread != nil }.count == (threadsRead ? 1 : 0), "\(source): only the holder runs")
 
         // The waiters are the tasks the fixture did not record: exactly those on the Teller's queue.
         let known = Set(
-            fixture.parkedTasks + fixture.childTasks + fixture.letChildren + [fixture.groupOwner, fixture.letOwner, fixture.holder])
+            fixture.parkedTasks + fixture.childTasks + fixture.letChildren + fixture.returnedTasks + fixture.threwTasks
+                + [fixture.groupOwner, fixture.letOwner, fixture.holder])
         let waiters = report.tasks.filter { !known.contains($0.address) }
         #expect(waiters.count == fixture.waiters, "\(source)")
         #expect(waiters.allSatisfy { $0.state == "enqueued" && $0.actor == fixture.busyActor }, "\(source)")
-        #expect(report.tasks.filter { $0.actor != nil }.count == fixture.waiters, "\(source)")
+        #expect(report.tasks.filter { $0.actor != nil }.count == fixture.waiters + (threadsRead ? 1 : 0), "\(source)")
 
         let actors = Dictionary(report.actors.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         #expect(Set(report.actors.map(\.address)) == Set(fixture.idleActors + [fixture.busyActor]), "\(source)")
@@ -120,9 +149,11 @@ struct TasksCommandTests {
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let total = Self.taskCount(report)
         #expect(lines[2] == "\(total) tasks, \(report.cancelled) cancelled; \(report.idleActors.count + 1) actors")
-        #expect(lines[4] == "\(report.parked) tasks suspended or completed in \(report.parkedFunction), \(report.cancelled) cancelled")
-        #expect(lines[5] == "\(report.children) tasks suspended or completed in \(report.childFunction), 0 cancelled")
+        #expect(lines[4] == "\(report.parked) tasks suspended in \(report.parkedFunction), \(report.cancelled) cancelled")
+        #expect(lines[5] == "\(report.children) tasks suspended in \(report.childFunction), 0 cancelled")
+        #expect(lines[6] == "\(report.returnedTasks.count + report.threwTasks.count) tasks completed, 0 cancelled")
         #expect(lines.contains("1 task running, 0 cancelled"))
+        #expect(!result.output.contains("threads not read"))
         #expect(lines.contains("\(report.idleActors.count) actors \(report.idleActorType) idle"))
         #expect(lines.contains("1 actor \(report.busyActorType) running, \(report.waiters) queued jobs"))
 
@@ -131,7 +162,73 @@ struct TasksCommandTests {
         #expect(taskLines.count == total)
         let holder = taskLines.first { $0.hasPrefix("task \(report.holder),") }
         #expect(holder?.contains(", running, ") == true && holder?.contains("next runs") == false)
+        #expect(holder?.hasSuffix(", on actor \(report.busyActor), thread \(report.holderThread)") == true, "\(holder ?? "")")
+        let completed = taskLines.filter { $0.contains(", completed, ") }
+        #expect(completed.count == report.returnedTasks.count + report.threwTasks.count)
+        #expect(completed.allSatisfy { !$0.contains("next runs") })
         #expect(all.output.split(separator: "\n").filter { $0.hasPrefix("actor ") }.count == report.idleActors.count + 1)
+    }
+
+    /// A concurrency runtime without its symbol table (a stripped copy, loaded through
+    /// LD_LIBRARY_PATH): its thread-local variables cannot be found, so no running task is given a
+    /// thread or an actor, and the report says why; everything else is read as before.
+    @Test func aStrippedRuntimeLeavesThreadsUnknown() throws {
+        let original = "/opt/swift/usr/lib/swift/linux/libswift_Concurrency.so"
+        try #require(FileManager.default.fileExists(atPath: original), "the toolchain's libswift_Concurrency.so is not at \(original)")
+        let directory = ScratchDirectory.path(named: "stripped-concurrency")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/libswift_Concurrency.so"
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        let strip = Process()
+        strip.executableURL = URL(fileURLWithPath: "/usr/bin/strip")
+        strip.arguments = ["--strip-all", copy]
+        try strip.run()
+        strip.waitUntilExit()
+        try #require(strip.terminationStatus == 0)
+
+        let fixture = try LiveTasksFixture(.dynamic, environment: ["LD_LIBRARY_PATH": directory + ":/opt/swift/usr/lib/swift/linux"])
+        defer { fixture.finish() }
+        let report = try Self.report([String(fixture.processID)])
+        Self.expectFixtureState(report, fixture.report, "stripped runtime", threadsRead: false)
+        // The reason names the copy: the fixture loaded it.
+        let reason = "\(copy) has no symbol for the runtime's thread-local current task and executor (stripped?)"
+        #expect(report.threadsUnread == reason)
+        let text = try DumpCommandTests.run(["tasks", String(fixture.processID)])
+        #expect(text.output.hasSuffix("\n\nthreads not read (running tasks' threads and actors unknown): \(reason)\n"))
+    }
+
+    /// A worker that crashes when asked for the threads (what a damaged core's thread list could
+    /// do to libthread_db; a stand-in script passes every other request to the real worker) costs
+    /// the threads only: the report stands, running tasks have no thread, and it says why.
+    @Test func aWorkerCrashOnTheThreadsCostsTheThreadsOnly() throws {
+        let typeinfo = try #require(TypeinfoExecutable.path)
+        let worker = URL(fileURLWithPath: typeinfo).deletingLastPathComponent().appendingPathComponent("typeinfo-lowering").path
+        let directory = ScratchDirectory.path(named: "threads-crash")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let script = directory + "/worker.sh"
+        let text = """
+            #!/bin/sh
+            input="$0.$$.request"
+            : > "$input"
+            while IFS= read -r line; do
+              printf '%s\\n' "$line" >> "$input"
+              case "$line" in
+                "threads "*) kill -SEGV $$;;
+                end) break;;
+              esac
+            done
+            exec "\(worker)" < "$input"
+            """
+        _ = FileManager.default.createFile(atPath: script, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+
+        let fixture = try LiveTasksFixture()
+        defer { fixture.finish() }
+        let result = try DumpCommandTests.run(["tasks", String(fixture.processID), "--format", "json", "--lowering-worker", script])
+        #expect(result.status == 0, "\(result.errors)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.output.utf8))
+        Self.expectFixtureState(report, fixture.report, "threads worker crashed", threadsRead: false)
+        #expect(report.threadsUnread == "the worker reading them crashed (signal 11)")
     }
 
     @Test func aProcessWithoutTheConcurrencyRuntimeIsOneLine() throws {

@@ -30,5 +30,35 @@ struct TargetConcurrencySwift5Tests {
         #expect(busy?.state == .running)
         #expect(busy?.queuedJobs.count == report.waiters)
         #expect(report.idleActors.allSatisfy { read.actors[Self.address($0)]?.state == .idle })
+        #expect(parked.allSatisfy { read.tasks[$0]?.isFuture == true })
+    }
+
+    /// The threads and their current tasks, and the type names of futures' result types (any
+    /// metadata kind), against what the fixture printed: the holder's thread id, running on the
+    /// Teller; the metadata of `Int` (a struct) named as the process's own `Int.self`.
+    @Test func threadsAndResultTypesOfAProcess() throws {
+        let configuration = LoweringConfiguration.resolved()
+        let fixture = try LiveTasksFixture(.dynamic)
+        defer { fixture.finish() }
+        let report = fixture.report
+        let inspector = try TargetInspector(.process(fixture.processID), imageSearchPaths: [], configuration: configuration)
+        let runtime = try #require(inspector.images.first { $0.mappedPath.hasSuffix("/libswift_Concurrency.so") })
+        guard case .listed(let threads, let truncated) = try inspector.threads(concurrencyRuntimeAt: runtime.loadAddress) else {
+            Issue.record("the threads were not listed")
+            return
+        }
+        #expect(!truncated)
+        let holder = threads.first { $0.currentTask == Self.address(report.holder) }
+        #expect(holder?.threadID == report.holderThread)
+        #expect(holder?.executorIdentity == Self.address(report.busyActor))
+        #expect(threads.filter { ($0.currentTask ?? 0) != 0 }.count == 1)
+        #expect(threads.contains { $0.threadID == fixture.processID }, "the main thread")
+
+        // The same binary's Int metadata: libswiftCore is mapped at one address in both processes
+        // only by chance, so the address is taken from the target's symbol table.
+        let core = try #require(inspector.images.first { $0.mappedPath.hasSuffix("/libswiftCore.so") })
+        let intMetadata = try #require(TargetImageSymbols(image: core).address(of: "$sSiN"))
+        #expect(try inspector.typeNames(ofTypeMetadata: [intMetadata, 8]) == [intMetadata: "Swift.Int"])
+        #expect(try inspector.threads(concurrencyRuntimeAt: 0x1000) == .unavailable(reason: "no image is loaded at 0x1000"))
     }
 }

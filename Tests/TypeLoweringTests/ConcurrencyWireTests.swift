@@ -7,7 +7,7 @@ import Testing
 struct ConcurrencyWireTests {
     static let task = MirrorTaskInfo(
         id: 42, runJob: 0x5555_0000_1000, priority: 25, isCancelled: true, isRunning: false, isEnqueued: false,
-        isChildTask: true, isGroupChildTask: true, isAsyncLetTask: false, children: [0x7f00_0000_0010, 0x7f00_0000_0020],
+        isChildTask: true, isGroupChildTask: true, isAsyncLetTask: false, isFuture: true, children: [0x7f00_0000_0010, 0x7f00_0000_0020],
         backtrace: [0x5555_0000_2000])
     static let actor = MirrorActorInfo(
         state: 2, maxPriority: 21, isDistributedRemote: false, jobs: [0x10, 0x20, 0x30], isQueueTruncated: true)
@@ -19,16 +19,24 @@ struct ConcurrencyWireTests {
                 0x10,
                 MirrorTaskInfo(
                     id: 0, runJob: 0, priority: 0, isCancelled: false, isRunning: nil, isEnqueued: true, isChildTask: false,
-                    isGroupChildTask: false, isAsyncLetTask: false, children: [], backtrace: [])),
+                    isGroupChildTask: false, isAsyncLetTask: false, isFuture: false, children: [], backtrace: [])),
             .actor(0x7f12_3456_7890, Self.actor),
             .unread(isTask: true, 0x1000, reason: "failure reading async task"),
             .unread(isTask: false, 0x2000, reason: "failure reading actor"),
+            .thread(TargetThread(threadID: 4711, currentTask: 0x7f00_0000_0010, executorIdentity: 0)),
+            .thread(TargetThread(threadID: nil, currentTask: nil, executorIdentity: nil)),
+            .threads(truncated: false, reason: ""),
+            .threads(truncated: true, reason: ""),
+            .threads(truncated: nil, reason: "libthread_db: td_ta_new failed: error 9"),
         ] {
             #expect(try TargetReply.decode(reply.encoded) == reply, "\(reply.encoded)")
         }
         #expect(
             TargetReply.task(0x10, Self.task).encoded
-                == "task 0x10 42 0x555500001000 25 cancelled,notRunning,child,groupChild 0x7f0000000010,0x7f0000000020 0x555500002000")
+                == "task 0x10 42 0x555500001000 25 cancelled,notRunning,child,groupChild,future 0x7f0000000010,0x7f0000000020 0x555500002000"
+        )
+        #expect(
+            TargetReply.thread(TargetThread(threadID: 12, currentTask: 0x10, executorIdentity: nil)).encoded == "thread 12 0x10 ?")
     }
 
     @Test(arguments: [
@@ -40,6 +48,12 @@ struct ConcurrencyWireTests {
         "actor 0x10 2 21 - 0x1,",
         "actor 0x10 2 21 sleeping -",
         "unread thread 0x10 reason",
+        "thread 12 0x10",
+        "thread x 0x10 0x20",
+        "thread 12 16 0x20",
+        "thread 12 0x10 0x20 extra",
+        "threads listed 2",
+        "threads maybe 1",
     ])
     func malformedRepliesAreRefused(_ line: String) {
         #expect(throws: TypeLoweringError.self) { try TargetReply.decode(line) }
@@ -47,9 +61,10 @@ struct ConcurrencyWireTests {
 
     @Test func requestsRoundTrip() throws {
         let request = TargetRequest(
-            libraryPath: "/lib/libswiftRemoteMirror.so", target: .process(7), queries: [.task(0x10), .actor(0x20), .name(0x30)])
+            libraryPath: "/lib/libswiftRemoteMirror.so", target: .process(7),
+            queries: [.task(0x10), .actor(0x20), .name(0x30), .threads(0x40)])
         let lines = try request.encoded().split(separator: "\n").map(String.init)
-        #expect(lines.contains("task 0x10") && lines.contains("actor 0x20"))
+        #expect(lines.contains("task 0x10") && lines.contains("actor 0x20") && lines.contains("threads 0x40"))
         #expect(try TargetRequest.decode(lines: lines).get() == request)
     }
 }

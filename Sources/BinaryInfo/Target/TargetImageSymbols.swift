@@ -42,6 +42,13 @@ public struct TargetImageSymbols: Sendable {
         return valuesByName[name].map { $0 &+ image.loadBias }
     }
 
+    /// The value the symbol table states for `name` (the first of that name), unrelocated: for a
+    /// thread-local variable (`STT_TLS`), its offset in the image's TLS block.
+    public func value(of name: String) -> UInt64? {
+        if let value = exports?.value(of: ExportedSymbolName(name)), value != 0 { return value }
+        return valuesByName[name]
+    }
+
     /// The names of the symbols whose value is exactly `address` (a function's entry point) in
     /// the target; empty when no symbol starts there.
     public func names(startingAt address: UInt64) -> [String] {

@@ -12,12 +12,21 @@ import TypeLowering
 /// task lives in its parent's allocator, not on the heap). Actors are the Swift objects whose
 /// class the reflection library calls an actor's (`swift_reflection_metadataIsActor`). Each is
 /// read by libswiftRemoteMirror (`swift_reflection_asyncTaskInfo`, `swift_reflection_actorInfo`)
-/// in the worker; resume functions are named from the image files' symbol tables.
+/// in the worker; resume functions are named from the image files' symbol tables. Whether a task
+/// that neither runs nor is enqueued has completed is read from its future fragment
+/// (``FutureCompletion``); which thread runs a task, and on which actor, from the threads'
+/// thread-local variables, read with glibc's libthread_db in the worker (``RunningTasks``).
 public enum LiveTaskReader {
     /// The runtime variable that holds the task metadata's address.
     static let taskMetadataSymbol = "_swift_concurrency_debug_asyncTaskMetadata"
     /// The runtime variable that holds the size of an `AsyncTask` (where a child's fragment starts).
     static let taskSizeSymbol = "_swift_concurrency_debug_asyncTaskSize"
+    /// The runtime variable that holds the version of its internal layouts for tools, raised when
+    /// they change incompatibly.
+    static let layoutVersionSymbol = "_swift_concurrency_debug_internal_layout_version"
+    /// The internal layout version whose future fragment ``FutureCompletion`` reads (Swift
+    /// 6.3.1's runtime, where the fragment's place was read from `AsyncTask::completeFuture`).
+    static let futureFragmentLayoutVersion: UInt64 = 1
 
     /// What the concurrency runtime of the target states about itself.
     struct Runtime {
@@ -25,6 +34,8 @@ public enum LiveTaskReader {
         var taskMetadata: UInt64
         /// The size of an `AsyncTask`, when the runtime states it.
         var taskSize: UInt64?
+        /// The runtime's internal layout version, when it states one.
+        var layoutVersion: UInt64?
         /// The load address of the image that holds the runtime.
         var image: UInt64
     }
@@ -52,7 +63,9 @@ public enum LiveTaskReader {
             }
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
+            var completion: FutureCompletion?
             let names: [UInt64: String]
+            let threads: TargetThreads
             do throws(TypeLoweringError) {
                 concurrency = try inspector.concurrency(tasks: found.tasks, actors: Array(found.actors.keys))
                 // Children the library's lists leave out (see ChildTaskLinks), read until none is new.
@@ -66,15 +79,48 @@ public enum LiveTaskReader {
                     concurrency.tasks.merge(more.tasks) { first, _ in first }
                     concurrency.unreadTasks.merge(more.unreadTasks) { first, _ in first }
                 }
-                names = try inspector.typeNames(ofMetadata: Array(Set(found.actors.values)))
+                // Only a runtime whose internal layouts are the verified ones is read this way.
+                if let taskSize = runtime.taskSize, runtime.layoutVersion == Self.futureFragmentLayoutVersion {
+                    completion = FutureCompletion(tasks: concurrency.tasks.values, taskSize: taskSize, memory: inspector.memory)
+                }
+                names = try inspector.typeNames(ofTypeMetadata: Array(Set(found.actors.values).union(completion?.resultTypes ?? [])))
+                threads = try Self.threads(inspector, runtimeImage: runtime.image)
             } catch {
                 throw .lowering(error)
             }
+            let statuses = completion.map { Self.futureStatuses($0, concurrency: concurrency, namedTypes: Set(names.keys)) } ?? [:]
             return assemble(
-                concurrency, links: links, actorTypes: found.actors.mapValues { names[$0] },
+                concurrency, links: links, futures: statuses, threads: threads, actorTypes: found.actors.mapValues { names[$0] },
                 resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
                 target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
         }
+    }
+
+    /// The target's threads, or why they were not read: a worker that crashed or hung on them (a
+    /// damaged core's thread list) leaves the rest of the report standing.
+    static func threads(_ inspector: TargetInspector, runtimeImage: UInt64) throws(TypeLoweringError) -> TargetThreads {
+        do {
+            return try inspector.threads(concurrencyRuntimeAt: runtimeImage)
+        } catch {
+            if case .workerEnded(_, let reason) = error { return .unavailable(reason: "the worker reading them \(reason)") }
+            throw error
+        }
+    }
+
+    /// Each future's status, where its fragment is consistent (``FutureCompletion``), and none at
+    /// all when a task the library finds enqueued reads as completed (the fragment was not where
+    /// it was looked for).
+    static func futureStatuses(_ completion: FutureCompletion, concurrency: TargetConcurrency, namedTypes: Set<UInt64>) -> [UInt64:
+        FutureCompletion.Status]
+    {
+        var statuses: [UInt64: FutureCompletion.Status] = [:]
+        for task in concurrency.tasks.values {
+            guard let status = completion.status(of: task.address, namedTypes: namedTypes, isTask: { concurrency.tasks[$0] != nil })
+            else { continue }
+            if task.isEnqueued, status != .executing { return [:] }
+            statuses[task.address] = status
+        }
+        return statuses
     }
 
     /// The task metadata's address (the value of ``taskMetadataSymbol`` in the target) and the
@@ -97,8 +143,13 @@ public enum LiveTaskReader {
                 let taskSize = symbols.address(of: taskSizeSymbol).flatMap {
                     try? memory.read(UInt64.self, at: $0, what: taskSizeSymbol)
                 }
+                let layoutVersion = symbols.address(of: layoutVersionSymbol).flatMap {
+                    // An `unsigned` (4 bytes).
+                    (try? memory.read(UInt32.self, at: $0, what: layoutVersionSymbol)).map(UInt64.init)
+                }
                 return Runtime(
-                    taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, image: image.loadAddress)
+                    taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, layoutVersion: layoutVersion,
+                    image: image.loadAddress)
             } catch {
                 throw .target(error)
             }
@@ -110,14 +161,15 @@ public enum LiveTaskReader {
         image.mappedPath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
     }
 
-    /// The heap's task objects, and its actors with their metadata.
+    /// The heap's task objects, and its actors with their metadata, in one walk: each distinct
+    /// first word is judged once (task metadata, an actor's class metadata, or neither).
     static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64) throws(LiveReadingError) -> (
         tasks: [UInt64], actors: [UInt64: UInt64]
     ) {
         let heap = try LiveHeapReader.heap(of: inspector)
         var tasks: [UInt64] = []
-        var classWords: Set<UInt64> = []
-        var verdicts: [UInt64: Bool] = [:]
+        var actors: [UInt64: UInt64] = [:]
+        var isActor: [UInt64: Bool] = [:]
         do throws(BinaryInfoError) {
             _ = try heap.forEachChunk { chunk in
                 let word = chunk.firstWord
@@ -126,27 +178,17 @@ public enum LiveTaskReader {
                     tasks.append(chunk.address)
                     return
                 }
-                if let known = verdicts[word] {
-                    if known { classWords.insert(word) }
-                    return
+                let actor: Bool
+                if let known = isActor[word] {
+                    actor = known
+                } else {
+                    actor = inspector.classMetadata(at: word) != nil && isActorClass(inspector, metadata: word)
+                    isActor[word] = actor
                 }
-                let isClass = inspector.classMetadata(at: word) != nil
-                verdicts[word] = isClass
-                if isClass { classWords.insert(word) }
+                if actor { actors[chunk.address] = word }
             }
         } catch {
             throw .target(error)
-        }
-        let actorMetadata = Set(classWords.filter { isActorClass(inspector, metadata: $0) })
-        var actors: [UInt64: UInt64] = [:]
-        if !actorMetadata.isEmpty {
-            do throws(BinaryInfoError) {
-                _ = try heap.forEachChunk { chunk in
-                    if actorMetadata.contains(chunk.firstWord) { actors[chunk.address] = chunk.firstWord }
-                }
-            } catch {
-                throw .target(error)
-            }
         }
         return (tasks, actors)
     }
@@ -166,10 +208,11 @@ public enum LiveTaskReader {
     }
 
     /// The report from what the library read: parents from child lists, actors from queues,
-    /// resume functions named.
+    /// completion from future fragments, threads from the threads' current tasks, resume functions
+    /// named.
     static func assemble(
-        _ concurrency: TargetConcurrency, links: ChildTaskLinks?, actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames,
-        target: HeapCensus.Target
+        _ concurrency: TargetConcurrency, links: ChildTaskLinks?, futures: [UInt64: FutureCompletion.Status], threads: TargetThreads,
+        actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames, target: HeapCensus.Target
     ) -> TaskReport {
         var parents: [UInt64: UInt64] = links?.parents ?? [:]
         for task in concurrency.tasks.values { for child in task.children { parents[child] = task.address } }
@@ -177,16 +220,34 @@ public enum LiveTaskReader {
         for (child, parent) in parents { children[parent, default: []].insert(child) }
         var queuedOn: [UInt64: UInt64] = [:]
         for actor in concurrency.actors.values { for job in actor.queuedJobs { queuedOn[job] = actor.address } }
+        let running = RunningTasks(threads, actors: concurrency.actors)
         let tasks = concurrency.tasks.values.map { task in
-            let state: TaskReport.TaskState =
-                task.isRunning == true
-                ? .running : task.isEnqueued ? .enqueued : task.isRunning == false ? .suspendedOrCompleted : .unknown
-            // A running task's resume function is where it last started, not where it is now.
-            let resume = state == .running ? nil : resumeNames.resumeFunction(resumeAddress: task.resumeAddress, backtrace: task.backtrace)
+            let thread = running.threads[task.address]
+            let state: TaskReport.TaskState
+            if thread != nil || task.isRunning == true {
+                state = .running
+            } else if task.isEnqueued {
+                state = .enqueued
+            } else if task.isRunning == false {
+                state =
+                    switch futures[task.address] {
+                    case .executing?: .suspended
+                    case .returned?, .threw?: .completed
+                    case nil: .suspendedOrCompleted
+                    }
+            } else {
+                state = .unknown
+            }
+            // A running task's resume function is where it last started, not where it is now; a
+            // completed one resumes nowhere.
+            let resume =
+                state == .running || state == .completed
+                ? nil : resumeNames.resumeFunction(resumeAddress: task.resumeAddress, backtrace: task.backtrace)
             return TaskReport.Task(
                 address: task.address, id: task.id, state: state, resumeFunction: resume,
                 resumeAddress: task.resumeAddress, priority: task.priority, isCancelled: task.isCancelled,
-                parent: parents[task.address], children: children[task.address, default: []].sorted(), actor: queuedOn[task.address])
+                parent: parents[task.address], children: children[task.address, default: []].sorted(),
+                actor: queuedOn[task.address] ?? running.actors[task.address], thread: thread?.threadID)
         }
         let actors = concurrency.actors.values.map { actor in
             let state: TaskReport.ActorState =
@@ -204,6 +265,13 @@ public enum LiveTaskReader {
         let unread =
             concurrency.unreadTasks.map { TaskReport.Unread(address: $0.key, isTask: true, reason: $0.value) }
             + concurrency.unreadActors.map { TaskReport.Unread(address: $0.key, isTask: false, reason: $0.value) }
-        return TaskReport(target: target, tasks: tasks, actors: actors, unread: unread)
+        var threadsUnread: String?
+        switch threads {
+        case .unavailable(let reason): threadsUnread = reason
+        case .listed(let list, isTruncated: true):
+            threadsUnread = "the thread list went on past \(list.count) threads; the rest were not read"
+        case .listed: break
+        }
+        return TaskReport(target: target, tasks: tasks, actors: actors, unread: unread, threadsUnread: threadsUnread)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 
 extension TaskReport {
     /// The version of the JSON document this build writes.
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     /// Encodes the report as stable JSON: keys sorted, addresses as `0x…` strings, unknown values
     /// as `null`.
@@ -20,7 +20,7 @@ extension TaskReport {
     static func hex(_ address: UInt64) -> String { "0x" + String(address, radix: 16) }
 
     /// The document's shape: `tasks` (address, state, resumeFunction, priority, isCancelled, parent,
-    /// children, actor, id) and `actors` (address, type, state, queuedJobs, queueTruncated).
+    /// children, actor, thread, id) and `actors` (address, type, state, queuedJobs, queueTruncated).
     private struct Document: Encodable {
         struct TaskEntry: Encodable {
             var address: String
@@ -33,6 +33,7 @@ extension TaskReport {
             var parent: String?
             var children: [String]
             var actor: String?
+            var thread: Int32?
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -46,10 +47,11 @@ extension TaskReport {
                 try container.encode(parent, forKey: .parent)
                 try container.encode(children, forKey: .children)
                 try container.encode(actor, forKey: .actor)
+                try container.encode(thread, forKey: .thread)
             }
 
             private enum CodingKeys: String, CodingKey {
-                case address, id, state, resumeFunction, resumeAddress, priority, isCancelled, parent, children, actor
+                case address, id, state, resumeFunction, resumeAddress, priority, isCancelled, parent, children, actor, thread
             }
         }
 
@@ -85,15 +87,31 @@ extension TaskReport {
         var tasks: [TaskEntry]
         var actors: [ActorEntry]
         var unread: [UnreadEntry]
+        var threadsUnread: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(schemaVersion, forKey: .schemaVersion)
+            try container.encode(target, forKey: .target)
+            try container.encode(tasks, forKey: .tasks)
+            try container.encode(actors, forKey: .actors)
+            try container.encode(unread, forKey: .unread)
+            try container.encode(threadsUnread, forKey: .threadsUnread)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case schemaVersion, target, tasks, actors, unread, threadsUnread
+        }
 
         init(report: TaskReport) {
+            threadsUnread = report.threadsUnread
             target = report.target
             tasks = report.tasks.map { task in
                 TaskEntry(
                     address: TaskReport.hex(task.address), id: task.id, state: task.state.rawValue, resumeFunction: task.resumeFunction,
                     resumeAddress: TaskReport.hex(task.resumeAddress), priority: task.priority, isCancelled: task.isCancelled,
                     parent: task.parent.map(TaskReport.hex), children: task.children.map(TaskReport.hex),
-                    actor: task.actor.map(TaskReport.hex))
+                    actor: task.actor.map(TaskReport.hex), thread: task.thread)
             }
             actors = report.actors.map { actor in
                 ActorEntry(
@@ -126,6 +144,8 @@ extension TaskReport.TaskState {
         switch self {
         case .running: return "running"
         case .enqueued: return "enqueued"
+        case .suspended: return "suspended"
+        case .completed: return "completed"
         case .suspendedOrCompleted: return "suspended or completed"
         case .unknown: return "in an unknown state"
         }

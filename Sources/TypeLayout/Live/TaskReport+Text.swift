@@ -35,15 +35,22 @@ extension TaskReport {
                 lines.append("\(Self.hex(object.address)): \(object.isTask ? "task" : "actor") not read: \(object.reason)")
             }
         }
+        if let threadsUnread {
+            lines.append("")
+            lines.append("threads not read (running tasks' threads and actors unknown): \(threadsUnread)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `suspended or completed in F`, `enqueued to run F`, `running`.
+    /// `suspended in F`, `suspended or completed in F`, `enqueued to run F`, `running`,
+    /// `completed`.
     static func whereabouts(_ state: TaskState, _ function: String?) -> String {
         let name = function ?? "a function no symbol names"
         switch state {
         case .running: return "running"
+        case .completed: return "completed"
         case .enqueued: return "enqueued to run \(name)"
+        case .suspended: return "suspended in \(name)"
         case .suspendedOrCompleted: return "suspended or completed in \(name)"
         case .unknown: return "in an unknown state, next to run \(name)"
         }
@@ -63,7 +70,10 @@ extension TaskReport {
         if let parent = task.parent { fields.append("parent \(hex(parent))") }
         if !task.children.isEmpty { fields.append("\(task.children.count) children") }
         if let actor = task.actor { fields.append("on actor \(hex(actor))") }
-        if task.state != .running { fields.append("next runs \(task.resumeFunction ?? "? (\(hex(task.resumeAddress)))")") }
+        if let thread = task.thread { fields.append("thread \(thread)") }
+        if task.state != .running, task.state != .completed {
+            fields.append("next runs \(task.resumeFunction ?? "? (\(hex(task.resumeAddress)))")")
+        }
         return fields.joined(separator: ", ")
     }
 

@@ -10,8 +10,13 @@ public struct TaskReport: Sendable, Hashable {
         case running
         /// It is queued to run (on a global executor or an actor).
         case enqueued
-        /// It neither runs nor is queued: suspended, or completed (this library's C API does not
-        /// say which).
+        /// It neither runs nor is queued, and has not completed: it waits to be resumed.
+        case suspended
+        /// It has completed (returned or thrown); a handle keeps it alive.
+        case completed
+        /// It neither runs nor is queued: suspended, or completed (said where its completion
+        /// cannot be read: a task that is not a future, or one whose future fragment is not
+        /// consistent).
         case suspendedOrCompleted
         /// The library could not tell whether it runs.
         case unknown
@@ -33,9 +38,11 @@ public struct TaskReport: Sendable, Hashable {
         public var id: UInt64
         public var state: TaskState
         /// Where the task resumes (its resume partial function's source function,
-        /// `MyApp.fetchOrders(_:) async -> ()`); nil when no symbol names the address.
+        /// `MyApp.fetchOrders(_:) async -> ()`); nil when no symbol names the address, and for a
+        /// running or completed task.
         public var resumeFunction: String?
-        /// The address of the function the task runs next.
+        /// The address of the function the task runs next (for a completed task, the last one it
+        /// was given).
         public var resumeAddress: UInt64
         /// Its priority as `Task.currentPriority` says inside it (`TaskPriority`'s raw value; 0: unspecified): the higher of its job's priority and an escalated one.
         public var priority: Int
@@ -43,12 +50,16 @@ public struct TaskReport: Sendable, Hashable {
         /// The task whose child it is, when that task was read.
         public var parent: UInt64?
         public var children: [UInt64]
-        /// The actor whose queue holds it; nil when it is in none read.
+        /// The actor whose queue holds it, or the actor it is running on; nil when it is in no
+        /// queue read, or runs on no actor known.
         public var actor: UInt64?
+        /// The kernel id of the thread running it (``TaskState/running``); nil when it is not
+        /// running or the thread is not known.
+        public var thread: Int32?
 
         public init(
             address: UInt64, id: UInt64, state: TaskState, resumeFunction: String?, resumeAddress: UInt64, priority: Int,
-            isCancelled: Bool, parent: UInt64?, children: [UInt64], actor: UInt64?
+            isCancelled: Bool, parent: UInt64?, children: [UInt64], actor: UInt64?, thread: Int32? = nil
         ) {
             self.address = address
             self.id = id
@@ -60,6 +71,7 @@ public struct TaskReport: Sendable, Hashable {
             self.parent = parent
             self.children = children
             self.actor = actor
+            self.thread = thread
         }
     }
 
@@ -112,12 +124,16 @@ public struct TaskReport: Sendable, Hashable {
     /// Ordered by address.
     public var actors: [Actor]
     public var unread: [Unread]
+    /// Why the target's threads (which thread runs each running task, on which actor) could not
+    /// be read; nil when they were.
+    public var threadsUnread: String?
 
-    public init(target: HeapCensus.Target, tasks: [Task], actors: [Actor], unread: [Unread]) {
+    public init(target: HeapCensus.Target, tasks: [Task], actors: [Actor], unread: [Unread], threadsUnread: String? = nil) {
         self.target = target
         self.tasks = tasks.sorted { $0.address < $1.address }
         self.actors = actors.sorted { $0.address < $1.address }
         self.unread = unread.sorted { $0.address < $1.address }
+        self.threadsUnread = threadsUnread
     }
 
     /// The tasks grouped by state and resume function, largest group first (then by name).

@@ -6,8 +6,10 @@
 // - one task whose two `async let` children (allocated in its own task allocator, not on the
 //   heap) are suspended forever in `parkInLetChild(_:)`;
 // - IDLE actors of type `Ledger`, never called;
-// - one `Teller` actor running a task that never returns (it blocks its thread), and WAITERS
-//   tasks enqueued on it.
+// - one `Teller` actor running a task that never returns (it blocks its thread, whose id it
+//   records), and WAITERS tasks enqueued on it;
+// - RETURNED tasks that completed with a value and THREW tasks that completed by throwing, their
+//   handles kept alive (the task that awaited them is one of the returned ones).
 // Then it prints what it set up as one JSON line (task and actor addresses as the runtime gives
 // them) and parks its main thread.
 #if canImport(Glibc)
@@ -19,6 +21,10 @@ let parked = getenv("LIVE_TASKS_PARKED").flatMap { Int(String(cString: $0)) } ??
 let children = 12
 let idle = 5
 let waiters = 4
+let returned = 3
+let threw = 2
+
+struct Refusal: Error {}
 
 /// Continuations nobody resumes: what keeps the tasks suspended.
 final class Inbox: @unchecked Sendable {
@@ -88,10 +94,17 @@ actor Teller {
     /// Runs on the actor and never gives it up: its thread blocks.
     func holdForever() {
         inbox.record("holder", currentTaskAddress())
+        inbox.record("holderThread", threadID())
         while true { pause() }
     }
 
     func serve() { served += 1 }
+}
+
+/// The calling thread's kernel id (glibc declares `gettid` only for C compiled with `_GNU_SOURCE`).
+func threadID() -> UInt {
+    guard let symbol = dlsym(nil, "gettid") else { return 0 }
+    return UInt(unsafeBitCast(symbol, to: (@convention(c) () -> Int32).self)())
 }
 
 func address(_ object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
@@ -127,6 +140,27 @@ waitUntil { inbox.recorded("holder").count == 1 }
 let waiting = (0..<waiters).map { _ in Task.detached { await teller.serve() } }
 waitUntil { inbox.count == parked + children + 2 && inbox.recorded("groupOwner").count == 1 && inbox.recorded("letOwner").count == 1 }
 for (index, task) in parkedTasks.enumerated() where index % 3 == 0 { task.cancel() }
+let returning = (0..<returned - 1).map { index in
+    Task.detached { () -> Int in
+        inbox.record("returned", currentTaskAddress())
+        return index
+    }
+}
+let throwing = (0..<threw).map { _ in
+    Task.detached { () throws -> Int in
+        inbox.record("threw", currentTaskAddress())
+        throw Refusal()
+    }
+}
+// Awaits the others' completion, then completes itself: the last returned task.
+let awaiter = Task.detached { () -> Int in
+    var sum = 0
+    for task in returning { sum += await task.value }
+    for task in throwing { sum += (try? await task.value) ?? 0 }
+    inbox.record("returned", currentTaskAddress())
+    return sum
+}
+waitUntil { inbox.recorded("returned").count == returned && inbox.recorded("threw").count == threw }
 // The waiters have no way to say they are enqueued; give them time to get there.
 usleep(300_000)
 
@@ -141,6 +175,9 @@ print(
         + "\"parkedPriorities\":[\(inbox.recorded("parked").map { String(inbox.recorded("priority \($0)").first ?? 0) }.joined(separator: ","))],"
         + "\"childTasks\":[\(inbox.recorded("child").map(hex).joined(separator: ","))],"
         + "\"groupOwner\":\(hex(inbox.recorded("groupOwner")[0])),\"holder\":\(hex(inbox.recorded("holder")[0])),"
+        + "\"holderThread\":\(inbox.recorded("holderThread")[0]),"
+        + "\"returnedTasks\":[\(inbox.recorded("returned").map(hex).joined(separator: ","))],"
+        + "\"threwTasks\":[\(inbox.recorded("threw").map(hex).joined(separator: ","))],"
         + "\"idleActors\":[\(ledgers.map { hex(address($0)) }.joined(separator: ","))],\"idleActorType\":\"LiveTasks.Ledger\","
         + "\"busyActor\":\(hex(address(teller))),\"busyActorType\":\"LiveTasks.Teller\"}")
 fflush(stdout)
