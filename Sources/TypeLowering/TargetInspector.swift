@@ -160,6 +160,31 @@ public final class TargetInspector: Sendable {
         return chain
     }
 
+    /// Every generic metadata record the target's runtime has made (its generic metadata caches),
+    /// with each type's mangling (without `$s`) when the library can name it.
+    ///
+    /// - Returns: the records, or the library's reason it cannot list them: the runtime lists its
+    ///   metadata allocations only when the process was started with
+    ///   `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`.
+    /// - Throws: as ``typeNames(ofMetadata:)``.
+    public func genericMetadata() throws(TypeLoweringError) -> Result<[(metadata: UInt64, mangling: String?)], TargetListingUnavailable> {
+        try checkReadable()
+        var records: [(metadata: UInt64, mangling: String?)] = []
+        var outcome: Result<Int, MirrorError>?
+        try ask([.generics]) { reply in
+            switch reply {
+            case .name(let address, let mangling): records.append((address, mangling))
+            case .generics(let result): outcome = result
+            default: break
+            }
+        }
+        switch outcome {
+        case .success(let count)? where count == records.count: return .success(records)
+        case .failure(let error)?: return .failure(TargetListingUnavailable(reason: error.text))
+        default: throw .protocolViolation(detail: "the worker listed \(records.count) generic metadata records but did not end the list")
+        }
+    }
+
     /// The lowering and children of types by mangling (without `$s`), as the library lays them out
     /// in the target: a struct's stored properties, a tuple's elements, an enum's cases (each with
     /// its payload type, offset 0).
@@ -259,4 +284,9 @@ public final class TargetInspector: Sendable {
         case .timedOut: throw .workerEnded(path: memory.path, reason: "hung (killed after its time limit)")
         }
     }
+}
+
+/// Why the reflection library could not list what a target's runtime holds: its reason, as it says it.
+public struct TargetListingUnavailable: Error, Sendable, Equatable {
+    public var reason: String
 }
