@@ -152,19 +152,13 @@ typedef rm_actor_info_t (*rm_actor_info_fn)(rm_context_t, rm_addr_t actor);
 typedef rm_addr_t (*rm_next_job_fn)(rm_context_t, rm_addr_t job);
 
 /// swift_metadata_allocation_t: one allocation of the runtime's metadata allocator. Tag 14 is a
-/// generic metadata cache's (`SWIFT_GENERIC_METADATA_CACHE_ALLOCATION`).
+/// generic metadata cache's entry (`GenericMetadataCache`).
 typedef struct rm_metadata_allocation {
     int Tag;
     rm_addr_t Ptr;
     unsigned Size;
 } rm_metadata_allocation_t;
-enum { RM_GENERIC_METADATA_CACHE_ALLOCATION = 14 };
-typedef void (*rm_metadata_allocation_callback_t)(rm_metadata_allocation_t allocation, void *context);
-/// Calls back with each metadata allocation; returns NULL, or the reason it could not (the target's
-/// runtime lists its allocations only when it was started with
-/// SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1).
-typedef const char *(*rm_iterate_metadata_allocations_fn)(rm_context_t, rm_metadata_allocation_callback_t, void *context);
-/// The metadata an allocation holds, or 0 (only generic metadata cache allocations hold one).
+/// The metadata an allocation holds, or 0 (only generic metadata cache entries hold one).
 typedef rm_addr_t (*rm_allocation_metadata_pointer_fn)(rm_context_t, rm_metadata_allocation_t);
 
 #endif

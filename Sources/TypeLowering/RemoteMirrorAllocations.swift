@@ -1,43 +1,44 @@
+import BinaryInfo
 import CSwiftRemoteMirror
 
-/// The generic metadata the target's runtime has made, as libswiftRemoteMirror lists its
-/// metadata allocator's allocations (`swift_reflection_iterateMetadataAllocations`).
+/// The generic metadata the target's runtime has made: the entries of its generic metadata
+/// caches, found by walking its metadata allocator's pool (``MetadataAllocationPool``: Swift
+/// 6.3's `swift_reflection_iterateMetadataAllocations` misreads the pool and lists nothing), each
+/// entry's metadata read by the library (`swift_reflection_allocationMetadataPointer`, which
+/// knows the runtime's cache entry layout).
 struct RemoteMirrorAllocations {
-    let iterate: rm_iterate_metadata_allocations_fn
     let metadataPointer: rm_allocation_metadata_pointer_fn
 
-    /// Looks the entry points up; nil when the library lacks one.
+    /// Looks the entry point up; nil when the library lacks it.
     init?(_ library: RemoteMirrorLibrary) {
-        guard let iterate = library.symbol(named: "swift_reflection_iterateMetadataAllocations"),
-            let pointer = library.symbol(named: "swift_reflection_allocationMetadataPointer")
-        else { return nil }
-        self.iterate = unsafeBitCast(iterate, to: rm_iterate_metadata_allocations_fn.self)
+        guard let pointer = library.symbol(named: "swift_reflection_allocationMetadataPointer") else { return nil }
         metadataPointer = unsafeBitCast(pointer, to: rm_allocation_metadata_pointer_fn.self)
     }
 
-    /// The metadata records of the runtime's generic metadata caches, or the library's reason it
-    /// cannot list them.
-    func genericMetadata(in context: RemoteMirrorContext) -> Result<[UInt64], MirrorError> {
-        final class Collected {
-            var allocations: [rm_metadata_allocation_t] = []
+    /// The metadata records of the runtime's generic metadata caches (each once, by address), and
+    /// where the pool's walk stopped early; or why the pool cannot be walked.
+    func genericMetadata(in context: RemoteMirrorContext, target: TargetMirrorMemory) -> Result<
+        (metadata: [UInt64], stoppedAt: UInt64?), MirrorError
+    > {
+        let walk = MetadataAllocationPool.walk(
+            memory: target.memory, iterationEnabled: target.symbolAddress("_swift_debug_metadataAllocationIterationEnabled"),
+            poolPointer: target.symbolAddress("_swift_debug_allocationPoolPointer"))
+        switch walk {
+        case .failure(.iterationDisabled):
+            return .failure(MirrorError(text: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1"))
+        case .failure(.variablesMissing(let name)):
+            return .failure(MirrorError(text: "the target's Swift runtime has no \(name)"))
+        case .failure(.unreadable(let error)):
+            return .failure(MirrorError(text: "the runtime's metadata allocation pool could not be read: \(error)"))
+        case .success(let pool):
+            var metadata: Set<UInt64> = []
+            for allocation in pool.allocations where allocation.tag == MetadataAllocationPool.genericMetadataCacheTag {
+                let record = rm_metadata_allocation_t(
+                    Tag: Int32(allocation.tag), Ptr: allocation.address, Size: UInt32(allocation.size))
+                let pointer = metadataPointer(context.context, record)
+                if pointer != 0 { metadata.insert(pointer) }
+            }
+            return .success((metadata.sorted(), pool.stoppedAt))
         }
-        let collected = Collected()
-        let error = iterate(
-            context.context,
-            { allocation, opaque in
-                guard let opaque else { return }
-                let collected = Unmanaged<Collected>.fromOpaque(opaque).takeUnretainedValue()
-                // A damaged allocator's list ends here rather than filling memory.
-                guard collected.allocations.count < 1 << 22 else { return }
-                collected.allocations.append(allocation)
-            }, Unmanaged.passUnretained(collected).toOpaque())
-        if let error { return .failure(MirrorError(text: String(cString: error))) }
-        var metadata: [UInt64] = []
-
-        for allocation in collected.allocations where allocation.Tag == Int32(RM_GENERIC_METADATA_CACHE_ALLOCATION) {
-            let pointer = metadataPointer(context.context, allocation)
-            if pointer != 0 { metadata.append(pointer) }
-        }
-        return .success(Array(Set(metadata)).sorted())
     }
 }

@@ -160,26 +160,27 @@ public final class TargetInspector: Sendable {
         return chain
     }
 
-    /// Every generic metadata record the target's runtime has made (its generic metadata caches),
-    /// with each type's mangling (without `$s`) when the library can name it.
+    /// Every generic metadata record the target's runtime has made (the entries of its generic
+    /// metadata caches), with each type's mangling (without `$s`) when the library can name it.
     ///
-    /// - Returns: the records, or the library's reason it cannot list them: the runtime lists its
-    ///   metadata allocations only when the process was started with
+    /// - Returns: the records, or why they cannot be listed: the runtime keeps the allocator's
+    ///   bookkeeping only when the process was started with
     ///   `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`.
     /// - Throws: as ``typeNames(ofMetadata:)``.
-    public func genericMetadata() throws(TypeLoweringError) -> Result<[(metadata: UInt64, mangling: String?)], TargetListingUnavailable> {
+    public func genericMetadata() throws(TypeLoweringError) -> Result<GenericMetadataListing, TargetListingUnavailable> {
         try checkReadable()
-        var records: [(metadata: UInt64, mangling: String?)] = []
-        var outcome: Result<Int, MirrorError>?
+        var records: [GenericMetadataListing.Record] = []
+        var outcome: Result<GenericsListing, MirrorError>?
         try ask([.generics]) { reply in
             switch reply {
-            case .name(let address, let mangling): records.append((address, mangling))
+            case .name(let address, let mangling): records.append(.init(metadata: address, mangling: mangling))
             case .generics(let result): outcome = result
             default: break
             }
         }
         switch outcome {
-        case .success(let count)? where count == records.count: return .success(records)
+        case .success(let listing)? where listing.count == records.count:
+            return .success(GenericMetadataListing(records: records, stoppedAt: listing.stoppedAt))
         case .failure(let error)?: return .failure(TargetListingUnavailable(reason: error.text))
         default: throw .protocolViolation(detail: "the worker listed \(records.count) generic metadata records but did not end the list")
         }
@@ -286,7 +287,24 @@ public final class TargetInspector: Sendable {
     }
 }
 
-/// Why the reflection library could not list what a target's runtime holds: its reason, as it says it.
+/// Why what a target's runtime holds could not be listed, in one clause (`the process was not
+/// started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`).
 public struct TargetListingUnavailable: Error, Sendable, Equatable {
     public var reason: String
+}
+
+/// The generic metadata records a target's runtime made (``TargetInspector/genericMetadata()``).
+public struct GenericMetadataListing: Sendable, Equatable {
+    /// One metadata record and its type's mangling (without `$s`), nil when the library cannot name it.
+    public struct Record: Sendable, Equatable {
+        public var metadata: UInt64
+        public var mangling: String?
+    }
+
+    /// Each record once, by address.
+    public var records: [Record]
+    /// Where the walk of the runtime's metadata pool stopped at bytes that are no allocation
+    /// header: records after it in that pool are not listed. Nil when every pool was walked to
+    /// its end.
+    public var stoppedAt: UInt64?
 }

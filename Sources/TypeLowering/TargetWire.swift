@@ -31,7 +31,9 @@ import BinaryInfo
 ///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
 ///                                         `layout <mangling> ?` when the library cannot lay it out)
 ///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
-///     generics <count>                    (after a `name` line for each)  |   generics ? <reason>
+///     generics <count> [0x7f…]            (after a `name` line for each; the address where the
+///                                         walk of the runtime's pool stopped early, if it did)
+///                                         |   generics ? <reason>
 ///     task 0x7f… <id> <runJob> <priority> <flags> <children> <frames>
 ///                                         (flags, children, frames: comma lists, `-` when empty)
 ///     actor 0x7f… <state> <priority> <flags> <jobs>
@@ -173,6 +175,13 @@ public struct TargetTypeLayout: Sendable, Equatable {
     public var childCount: Int
 }
 
+/// How many generic metadata records a `generics` query named, and where the walk of the
+/// runtime's metadata pool stopped early (nil: it reached the end of every pool).
+struct GenericsListing: Sendable, Equatable {
+    var count: Int
+    var stoppedAt: UInt64?
+}
+
 /// One reply record.
 enum TargetReply: Sendable, Equatable {
     case ready(swiftImages: Int)
@@ -187,7 +196,7 @@ enum TargetReply: Sendable, Equatable {
     /// The case index and name of the enum value at the address, nil when the library cannot tell.
     case enumCase(String, UInt64, index: Int?, name: String?)
     /// How many generic metadata records were named (a `name` reply each), or why none could be listed.
-    case generics(Result<Int, MirrorError>)
+    case generics(Result<GenericsListing, MirrorError>)
     /// What the library read of the task at the address.
     case task(UInt64, MirrorTaskInfo)
     /// What the library read of the actor at the address.
@@ -214,7 +223,8 @@ enum TargetReply: Sendable, Equatable {
         case .enumCase(let mangling, let address, let index?, let name?):
             return "case \(mangling) \(TargetWire.hex(address)) \(index) \(name)"
         case .enumCase(let mangling, let address, _, _): return "case \(mangling) \(TargetWire.hex(address)) ?"
-        case .generics(.success(let count)): return "generics \(count)"
+        case .generics(.success(let listing)):
+            return "generics \(listing.count)" + (listing.stoppedAt.map { " " + TargetWire.hex($0) } ?? "")
         case .generics(.failure(let error)): return "generics ? " + String(error.text.map { $0 == "\n" ? " " : $0 })
         case .task(let address, let info): return ConcurrencyWire.encode(task: address, info)
         case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
@@ -238,7 +248,11 @@ enum TargetReply: Sendable, Equatable {
         switch keyword {
         case "generics":
             if rest.hasPrefix("? ") { return .generics(.failure(MirrorError(text: String(rest.dropFirst(2))))) }
-            if let count = Int(rest), count >= 0 { return .generics(.success(count)) }
+            let fields = rest.split(separator: " ")
+            if fields.count <= 2, let count = fields.first.flatMap({ Int($0) }), count >= 0 {
+                let stoppedAt = fields.count == 2 ? TargetWire.address(String(fields[1])) : nil
+                if fields.count == 1 || stoppedAt != nil { return .generics(.success(GenericsListing(count: count, stoppedAt: stoppedAt))) }
+            }
         case "ready":
             if let count = Int(rest) { return .ready(swiftImages: count) }
         case "failed":

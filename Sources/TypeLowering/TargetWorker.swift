@@ -95,16 +95,20 @@ enum TargetWorker {
                 emit(TargetReply.enumCase(mangling, address, index: name == nil ? nil : index, name: name).encoded)
             case .generics:
                 guard let allocations = RemoteMirrorAllocations(context.library) else {
-                    emit(TargetReply.generics(.failure(MirrorError(text: "this libswiftRemoteMirror cannot list metadata allocations"))).encoded)
+                    emit(
+                        TargetReply.generics(.failure(MirrorError(text: "this libswiftRemoteMirror cannot read metadata allocations")))
+                            .encoded)
                     break
                 }
-                switch allocations.genericMetadata(in: context) {
-                case .success(let metadata):
-                    for address in metadata {
+                switch allocations.genericMetadata(in: context, target: mirror) {
+                case .success(let listing):
+                    for address in listing.metadata {
                         let mangling = context.typeRef(metadata: address).flatMap { context.mangledName(of: $0) }
                         emit(TargetReply.name(address, mangling: mangling).encoded)
                     }
-                    emit(TargetReply.generics(.success(metadata.count)).encoded)
+                    emit(
+                        TargetReply.generics(.success(GenericsListing(count: listing.metadata.count, stoppedAt: listing.stoppedAt))).encoded
+                    )
                 case .failure(let error):
                     emit(TargetReply.generics(.failure(error)).encoded)
                 }

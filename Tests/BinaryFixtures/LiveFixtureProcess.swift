@@ -48,9 +48,11 @@ public final class LiveFixtureProcess<Report: Decodable> {
 
     /// Starts the fixture; read its first report with ``readReport()``.
     ///
-    /// - Parameter copy: run a copy of the executable made at this path (a test may then move,
-    ///   replace or remove the file the process runs).
-    public init(module: String, linking: FixtureLinking, runningCopyAt copy: String? = nil) throws {
+    /// - Parameters:
+    ///   - copy: run a copy of the executable made at this path (a test may then move, replace or
+    ///     remove the file the process runs).
+    ///   - environment: variables added to the test process's environment for the fixture.
+    public init(module: String, linking: FixtureLinking, runningCopyAt copy: String? = nil, environment: [String: String] = [:]) throws {
         let product = try Self.product(module: module, linking: linking)
         if let copy {
             try? FileManager.default.removeItem(atPath: copy)
@@ -60,6 +62,7 @@ public final class LiveFixtureProcess<Report: Decodable> {
         }
         executable = copy ?? product
         process.executableURL = URL(fileURLWithPath: executable)
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = input
         process.standardOutput = output
         try process.run()
