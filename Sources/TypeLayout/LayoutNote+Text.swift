@@ -53,6 +53,20 @@ extension LayoutNote: CustomStringConvertible {
             return "type lowering: \(count) non-generic types have no computed layout (type lowering gave no answer for them)"
         case .selectedSizesUnknown(let count):
             return "\(count) of the selected non-generic structs and enums have an unknown size"
+        case .instantiationsFromHeapOnly(let reason, let depth):
+            return "only the instantiations the heap shows: \(reason), so its runtime does not list the generic metadata it made; "
+                + "listed are the generic classes with live objects and the generic types their stored fields hold (\(depth) levels deep), "
+                + "not every instantiation the process made. Start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all"
+        case .metadataPoolWalkStopped(let address):
+            return
+                "the walk of the runtime's metadata allocation pool stopped at 0x\(String(address, radix: 16)), at bytes that are no allocation header "
+                + "(the runtime leaves the end of an older pool as malloc gave it): any instantiation after them in that pool is not listed"
+        case .instantiationsUnnamed(let count):
+            return "\(count) generic metadata records the reflection library could not name are left out"
+        case .instantiationsNotLaidOut(let count):
+            return "\(count) instantiations the reflection library could not lay out: their sizes and offsets are unknown"
+        case .instantiationsReadWhileRunning:
+            return "read while the process ran: instantiations it made during the reading may be missing (--pause stops it for the read)"
         case .metadataUnreadable(let type, let address, let problem):
             return "\(type): static metadata at 0x\(String(address, radix: 16)) unreadable (\(problem)); layout unknown"
         case .metadataDisagreesWithComputed(let type, let fact, let metadata, let computed):

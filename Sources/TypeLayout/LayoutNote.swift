@@ -53,6 +53,22 @@ public enum LayoutNote: Hashable, Sendable {
     /// Of the selected non-generic structs and enums, those whose size is unknown.
     case selectedSizesUnknown(count: Int)
 
+    // About a target's generic instantiations (`typeinfo dump --pid`, `dump CORE`).
+
+    /// The target's runtime does not list the generic metadata it made (`reason`): the
+    /// instantiations are only the generic classes with live objects on the heap and the generic
+    /// types the stored fields of the heap's objects hold, followed `depth` levels deep.
+    case instantiationsFromHeapOnly(reason: String, depth: Int)
+    /// The walk of the runtime's metadata pool stopped at `address`, at bytes that are no
+    /// allocation header: the instantiations after it in that pool are not listed.
+    case metadataPoolWalkStopped(address: UInt64)
+    /// Generic metadata records the reflection library could not name: left out.
+    case instantiationsUnnamed(count: Int)
+    /// Instantiations the reflection library named but could not lay out: sizes unknown.
+    case instantiationsNotLaidOut(count: Int)
+    /// The process kept running while it was read: instantiations it made meanwhile may be missing.
+    case instantiationsReadWhileRunning
+
     // About types.
 
     /// A type's static metadata could not be read.
@@ -106,10 +122,11 @@ public enum LayoutNote: Hashable, Sendable {
         switch self {
         case .symbolTableMissing, .sectionWithoutBytes, .unlistedTypesUnreadable, .builtinDescriptorsUnreadable,
             .fieldDescriptorsMissing, .runtimeLibraryUnavailable, .recordsUnreadable, .typesFromDWARFOnly, .libraryNotFound,
-            .dependencyUnreadable, .lowering, .dwarfNotUsed, .dwarfUnstatedFacts, .dwarfDisagreement, .text:
+            .dependencyUnreadable, .lowering, .dwarfNotUsed, .dwarfUnstatedFacts, .dwarfDisagreement, .text,
+            .instantiationsFromHeapOnly, .metadataPoolWalkStopped, .instantiationsReadWhileRunning:
             return .file
         case .foreignSuperclasses, .unlaidForeignSuperclasses, .loadTimeMetadata, .sizesStillUnknown, .layoutsNotComputed,
-            .loweringGaveUp, .selectedSizesUnknown:
+            .loweringGaveUp, .selectedSizesUnknown, .instantiationsUnnamed, .instantiationsNotLaidOut:
             return .fileCount
         case .metadataUnreadable(let type, _, _), .metadataDisagreesWithComputed(let type, _, _, _):
             return .type(type)
