@@ -54,9 +54,9 @@ extension LayoutNote: CustomStringConvertible {
         case .selectedSizesUnknown(let count):
             return "\(count) of the selected non-generic structs and enums have an unknown size"
         case .instantiationsFromHeapOnly(let reason, let depth):
-            return "only the instantiations the heap shows: \(reason), so its runtime does not list the generic metadata it made; "
-                + "listed are the generic classes with live objects and the generic types their stored fields hold (\(depth) levels deep), "
-                + "not every instantiation the process made. Start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all"
+            return "only what the heap shows: \(reason), so its runtime keeps no list of the generic metadata it made; listed are "
+                + "the generic classes with live objects and the generic types their stored fields hold (\(depth) levels deep), not every "
+                + "instantiation (start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all)"
         case .metadataPoolWalkStopped(let address):
             return
                 "the walk of the runtime's metadata allocation pool stopped at 0x\(String(address, radix: 16)), at bytes that are no allocation header "

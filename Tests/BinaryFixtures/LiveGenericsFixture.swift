@@ -16,11 +16,13 @@ public final class LiveGenericsFixture {
 
     /// Starts the fixture and waits for its report.
     ///
-    /// - Parameter listsMetadataAllocations: start it with
-    ///   `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`.
-    public init(_ linking: Linking = .dynamic, listsMetadataAllocations: Bool) throws {
+    /// - Parameters:
+    ///   - listsMetadataAllocations: start it with `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`.
+    ///   - copy: run a copy of the executable made at this path (a test may then move or remove it).
+    public init(_ linking: Linking = .dynamic, listsMetadataAllocations: Bool, runningCopyAt copy: String? = nil) throws {
         process = try LiveFixtureProcess(
-            module: "LiveGenerics", linking: linking, environment: [Self.iterationVariable: listsMetadataAllocations ? "1" : "0"])
+            module: "LiveGenerics", linking: linking, runningCopyAt: copy,
+            environment: [Self.iterationVariable: listsMetadataAllocations ? "1" : "0"])
         report = try process.readReport()
     }
 
