@@ -31,7 +31,7 @@ struct DumpCommand: ParsableCommand {
               typeinfo dump --pid 4711 --module MyServer     (after SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 ./MyServer)
               typeinfo dump core.4711 --image-path ~/builds/release-42
 
-            Exit status: 0 success, 1 a file could not be read, 2 a process or core could not be read.
+            Exit status: 0 success, 1 a file could not be read, 2 a usage error or a process or core that could not be read.
             """
     )
 
