@@ -21,7 +21,8 @@ enum LiveInstantiations {
         var notes: [LayoutNote] = []
         if case .process = inspector.memory.target, pause == nil { notes.append(.instantiationsReadWhileRunning) }
         var classes: [UInt64] = []
-        var values: [String] = []
+        // Structs and enums by mangling, with the kind their metadata (or lowering) states.
+        var values: [String: TypeKind] = [:]
         var known: [String: (layout: TargetTypeLayout, children: [TargetField])] = [:]
         switch try lowering({ () throws(TypeLoweringError) in try inspector.genericMetadata() }) {
         case .success(let listing):
@@ -34,7 +35,8 @@ enum LiveInstantiations {
                 let kind = try? inspector.memory.read(UInt64.self, at: record.metadata, what: "metadata kind")
                 switch kind.flatMap({ UInt(exactly: $0) }).flatMap(MetadataKind.init(rawValue:)) {
                 case .class?: classes.append(record.metadata)
-                case .struct?, .enum?, .optional?: values.append(mangling)
+                case .struct?: values[mangling] = .struct
+                case .enum?, .optional?: values[mangling] = .enum
                 default: unnamed += 1
                 }
             }
@@ -59,7 +61,7 @@ enum LiveInstantiations {
     /// every live object hold (through structs, enums and tuples, ``heapReachDepth`` levels deep),
     /// with the layouts read on the way.
     static func reachedFromHeap(_ inspector: TargetInspector, pause: ProcessPause?) throws(LiveReadingError) -> (
-        classes: [UInt64], values: [String], known: [String: (layout: TargetTypeLayout, children: [TargetField])]
+        classes: [UInt64], values: [String: TypeKind], known: [String: (layout: TargetTypeLayout, children: [TargetField])]
     ) {
         let walk = try LiveHeapReader.walkRetrying(inspector, pause: pause, addressesPerType: 0)
         let live = Array(walk.objects.keys).sorted()
@@ -67,7 +69,7 @@ enum LiveInstantiations {
         let fields = try lowering { () throws(TypeLoweringError) in try inspector.storedFields(ofClassesAt: live) }
         var frontier = Set(fields.values.joined().filter { $0.kind.map(isAggregate) ?? false }.compactMap(\.mangledTypeName))
         var known: [String: (layout: TargetTypeLayout, children: [TargetField])] = [:]
-        var values: [String] = []
+        var values: [String: TypeKind] = [:]
         var depth = 0
         while !frontier.isEmpty, depth < heapReachDepth, known.count < maximumFollowedTypes {
             let batch = frontier.filter { known[$0] == nil }.sorted()
@@ -76,7 +78,9 @@ enum LiveInstantiations {
             for mangling in batch {
                 guard let found = layouts[mangling] else { continue }
                 known[mangling] = found
-                if found.layout.kind != .tuple, isGenericInstance(mangling) { values.append(mangling) }
+                if found.layout.kind != .tuple, isGenericInstance(mangling) {
+                    values[mangling] = found.layout.kind == .struct ? .struct : .enum
+                }
                 frontier.formUnion(found.children.filter { $0.kind.map(isAggregate) ?? false }.compactMap(\.mangledTypeName))
             }
             depth += 1
@@ -115,8 +119,9 @@ enum LiveInstantiations {
 
     /// Layouts of structs and enums by mangling, from the library's lowering in the target.
     static func valueLayouts(
-        _ manglings: [String], known: [String: (layout: TargetTypeLayout, children: [TargetField])], _ inspector: TargetInspector
+        _ values: [String: TypeKind], known: [String: (layout: TargetTypeLayout, children: [TargetField])], _ inspector: TargetInspector
     ) throws(LiveReadingError) -> [TypeLayout] {
+        let manglings = values.keys.sorted()
         let missing = manglings.filter { known[$0] == nil }
         var layouts = known
         if !missing.isEmpty {
@@ -128,19 +133,20 @@ enum LiveInstantiations {
             let read = try lowering { () throws(TypeLoweringError) in try inspector.layouts(ofTypes: Array(childTypes)) }
             layouts.merge(read) { a, _ in a }
         }
-        return Set(manglings).sorted().compactMap { mangling -> TypeLayout? in
-            guard let name = SwiftDemangler.typeName(mangling: mangling) else { return nil }
+        return manglings.compactMap { mangling -> TypeLayout? in
+            guard let name = SwiftDemangler.typeName(mangling: mangling), let kind = values[mangling] else { return nil }
             guard let (layout, children) = layouts[mangling] else {
                 // Named, not laid out: listed with its facts unknown.
-                return TypeLayout(name: name, mangledName: mangling, kind: .struct, module: module(ofMangling: mangling))
+                return TypeLayout(name: name, mangledName: mangling, kind: kind, module: module(ofMangling: mangling))
             }
             var type = TypeLayout(
-                name: name, mangledName: mangling, kind: .struct, module: module(ofMangling: mangling), size: layout.size,
+                name: name, mangledName: mangling, kind: kind, module: module(ofMangling: mangling), size: layout.size,
                 alignment: layout.alignment,
                 stride: layout.stride, source: .computed)
+            // The metadata's kind decides; the library's lowering of an enum says how its cases share storage.
             switch layout.kind {
             case .noPayloadEnum, .singlePayloadEnum, .multiPayloadEnum:
-                type.kind = .enum
+                guard kind == .enum else { break }
                 type.enumStrategy =
                     layout.kind == .noPayloadEnum ? .noPayload : layout.kind == .singlePayloadEnum ? .singlePayload : .multiPayload
                 type.cases = children.map { child in
@@ -148,8 +154,11 @@ enum LiveInstantiations {
                     enumCase.payloadSize = child.mangledTypeName.flatMap { layouts[$0]?.layout.size }
                     return enumCase
                 }
-            default:
+            case .struct where kind == .struct:
                 type.fields = children.map { fieldLayout($0, layouts) }
+            default:
+                // A lowering of another kind than the metadata's: the sizes stand, its children are not the type's fields.
+                break
             }
             return type
         }
