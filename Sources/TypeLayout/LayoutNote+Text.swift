@@ -57,6 +57,10 @@ extension LayoutNote: CustomStringConvertible {
             return "only what the heap shows: \(reason), so its runtime keeps no list of the generic metadata it made; listed are "
                 + "the generic classes with live objects and the generic types their stored fields hold (\(depth) levels deep), not every "
                 + "instantiation (start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all)"
+        case .instantiationsUnavailable(let reason, let heapProblem):
+            return "no instantiations listed: \(reason), so its runtime keeps no list of the generic metadata it made, and the heap, "
+                + "which shows some, could not be read (\(heapProblem)); start the process with "
+                + "SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them"
         case .metadataPoolWalkStopped(let address):
             return
                 "the walk of the runtime's metadata allocation pool stopped at 0x\(String(address, radix: 16)), at bytes that are no allocation header "

@@ -59,6 +59,9 @@ public enum LayoutNote: Hashable, Sendable {
     /// instantiations are only the generic classes with live objects on the heap and the generic
     /// types the stored fields of the heap's objects hold, followed `depth` levels deep.
     case instantiationsFromHeapOnly(reason: String, depth: Int)
+    /// The target's runtime does not list the generic metadata it made (`reason`), and its heap
+    /// could not be read to find what it shows (`heapProblem`): no instantiation is listed.
+    case instantiationsUnavailable(reason: String, heapProblem: String)
     /// The walk of the runtime's metadata pool stopped at `address`, at bytes that are no
     /// allocation header: the instantiations after it in that pool are not listed.
     case metadataPoolWalkStopped(address: UInt64)
@@ -123,7 +126,7 @@ public enum LayoutNote: Hashable, Sendable {
         case .symbolTableMissing, .sectionWithoutBytes, .unlistedTypesUnreadable, .builtinDescriptorsUnreadable,
             .fieldDescriptorsMissing, .runtimeLibraryUnavailable, .recordsUnreadable, .typesFromDWARFOnly, .libraryNotFound,
             .dependencyUnreadable, .lowering, .dwarfNotUsed, .dwarfUnstatedFacts, .dwarfDisagreement, .text,
-            .instantiationsFromHeapOnly, .metadataPoolWalkStopped, .instantiationsReadWhileRunning:
+            .instantiationsFromHeapOnly, .instantiationsUnavailable, .metadataPoolWalkStopped, .instantiationsReadWhileRunning:
             return .file
         case .foreignSuperclasses, .unlaidForeignSuperclasses, .loadTimeMetadata, .sizesStillUnknown, .layoutsNotComputed,
             .loweringGaveUp, .selectedSizesUnknown, .instantiationsUnnamed, .instantiationsNotLaidOut:

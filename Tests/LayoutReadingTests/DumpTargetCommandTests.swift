@@ -3,6 +3,10 @@ import Foundation
 import Testing
 import TypeLayout
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `typeinfo dump --pid PID` and `typeinfo dump CORE`: the LiveGenerics fixture prints each
 /// generic instantiation it made as its runtime lays it out (`MemoryLayout`, `_forEachField`),
 /// and whether the heap reaches it; those numbers are the oracle, by PID and from a gcore core of
@@ -103,6 +107,15 @@ struct DumpTargetCommandTests {
         #expect(gone.status == 2)
         #expect(gone.errors == "typeinfo: process 2147483000: no such process\n")
         #expect(gone.output.isEmpty)
+
+        let sleeper = HeapCommandFailureTests.spawnUnreaped("/bin/sleep", ["100"])
+        defer {
+            kill(sleeper, SIGKILL)
+            waitpid(sleeper, nil, 0)
+        }
+        let notSwift = try DumpCommandTests.run(["dump", "--pid", String(sleeper)])
+        #expect(notSwift.status == 2)
+        #expect(notSwift.errors == "typeinfo: process \(sleeper): not a Swift process: none of the images it has loaded holds Swift metadata\n")
 
         let plainFile = try FixtureToolchain.product(.plain)
         let misuse = try DumpCommandTests.run(["dump", plainFile, "--pause"])

@@ -50,8 +50,9 @@ public struct MetadataAllocationPool: Sendable {
     static let highestTag: UInt16 = 27
     /// A pool's size: the runtime's pages are 16 KiB, its first pool 64 KiB.
     static let largestPool: UInt64 = 64 * 1024
-    /// The most pools followed: a cycle or a damaged link ends here (16 GiB of metadata).
-    static let maximumPools = 1_000_000
+    /// The most pools followed (1 GiB of metadata in 16 KiB pages): a damaged or crafted chain
+    /// ends here rather than in minutes of reading.
+    static let maximumPools = 1 << 16
 
     /// Walks the pool of the runtime whose debug variables are at the given target addresses.
     ///

@@ -43,8 +43,16 @@ enum LiveInstantiations {
             if let address = listing.stoppedAt { notes.append(.metadataPoolWalkStopped(address: address)) }
             if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
         case .failure(let unavailable):
-            notes.append(.instantiationsFromHeapOnly(reason: unavailable.reason, depth: heapReachDepth))
-            (classes, values, known) = try reachedFromHeap(inspector, pause: pause)
+            do {
+                (classes, values, known) = try reachedFromHeap(inspector, pause: pause)
+                notes.append(.instantiationsFromHeapOnly(reason: unavailable.reason, depth: heapReachDepth))
+            } catch .target(let error) where !isTargetGone(error) {
+                // A heap this reader does not walk (another allocator, a damaged one): the images still stand.
+                notes.append(.instantiationsUnavailable(reason: unavailable.reason, heapProblem: error.description))
+            } catch .heapKeptChanging(let error, let readings) {
+                let problem = LiveReadingError.heapKeptChanging(error, readings: readings).description
+                notes.append(.instantiationsUnavailable(reason: unavailable.reason, heapProblem: problem))
+            }
         }
         var types = try classLayouts(classes, inspector) + valueLayouts(values, known: known, inspector)
         types = types.filter(selection.matches).sorted { $0.name < $1.name }
@@ -176,6 +184,14 @@ enum LiveInstantiations {
         default: break
         }
         return result
+    }
+
+    /// Whether the error means the target itself can no longer be read (the whole reading fails).
+    static func isTargetGone(_ error: BinaryInfoError) -> Bool {
+        switch error {
+        case .noSuchProcess, .processExited, .processAccessDenied: return true
+        default: return false
+        }
     }
 
     /// Whether a lowering holds further fields to follow: structs, enums (their payloads) and tuples.
