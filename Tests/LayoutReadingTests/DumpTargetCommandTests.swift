@@ -115,7 +115,8 @@ struct DumpTargetCommandTests {
         }
         let notSwift = try DumpCommandTests.run(["dump", "--pid", String(sleeper)])
         #expect(notSwift.status == 2)
-        #expect(notSwift.errors == "typeinfo: process \(sleeper): not a Swift process: none of the images it has loaded holds Swift metadata\n")
+        #expect(
+            notSwift.errors == "typeinfo: process \(sleeper): not a Swift process: none of the images it has loaded holds Swift metadata\n")
 
         let plainFile = try FixtureToolchain.product(.plain)
         let misuse = try DumpCommandTests.run(["dump", plainFile, "--pause"])
