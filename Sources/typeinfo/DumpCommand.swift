@@ -94,7 +94,7 @@ struct DumpCommand: ParsableCommand {
         let filter = try selection()
         let options = reading.readOptions(printsNotes: true)
         var documents: [LayoutDocument] = []
-        var holeReports: [String?] = []
+        var holeReports: [String] = []
         var failed = false
         if let processID {
             try readTarget(.process(processID), filter: filter, options: options, into: &documents, holes: &holeReports, failed: &failed)
@@ -125,8 +125,8 @@ struct DumpCommand: ParsableCommand {
             for (index, document) in documents.enumerated() {
                 if index > 0 { Console.write("\n") }
                 Console.write(renderer.render(document))
-                if index < holeReports.count, let report = holeReports[index] {
-                    Console.write("\n# holes and padding\n\n" + report)
+                if index < holeReports.count {
+                    Console.write("\n# holes and padding\n\n" + holeReports[index])
                 }
             }
         }
@@ -134,7 +134,7 @@ struct DumpCommand: ParsableCommand {
     }
 
     /// Adds a file's reading to the output (its holes too, with --holes).
-    private func append(_ result: inout LayoutReadResult, into documents: inout [LayoutDocument], holes: inout [String?]) {
+    private func append(_ result: inout LayoutReadResult, into documents: inout [LayoutDocument], holes: inout [String]) {
         result.document.image.notes += result.warnings
         documents.append(result.document)
         if showHoles {
@@ -151,7 +151,7 @@ struct DumpCommand: ParsableCommand {
     /// be read is reported and the others are printed (exit status 1).
     private func readTarget(
         _ target: TargetSpecifier, filter: TypeFilter, options: LayoutReadOptions, into documents: inout [LayoutDocument],
-        holes: inout [String?], failed: inout Bool
+        holes: inout [String], failed: inout Bool
     ) throws {
         let dump: LiveDump
         do {
@@ -169,8 +169,13 @@ struct DumpCommand: ParsableCommand {
             }
         }
         documents.append(dump.instantiations)
-        // The instantiations have no holes report: keep the reports aligned with their documents.
-        if showHoles { holes.append(nil) }
+        if showHoles {
+            // Each field's alignment is the library's lowering of its type, stated on the field.
+            let analyses = dump.instantiations.types
+                .filter { [.struct, .class].contains($0.kind) }
+                .map { LayoutHoles($0, alignmentOf: \.alignment) }
+            holes.append(LayoutHoles.textReport(analyses, includeTight: false))
+        }
     }
 
     /// What dump says about a file it cannot read: a file without Swift metadata is "not Swift"

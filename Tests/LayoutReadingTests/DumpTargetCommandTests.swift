@@ -134,6 +134,14 @@ struct DumpTargetCommandTests {
         let fixture = try LiveGenericsFixture(listsMetadataAllocations: true, runningCopyAt: copy)
         defer { fixture.finish() }
         let core = try CoreDump.make(of: fixture.processID)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: core))
+        let truncated = directory + "/truncated.core"
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let cut = try DumpCommandTests.run(["dump", truncated])
+        #expect(cut.status == 2)
+        #expect(cut.errors.hasPrefix("typeinfo: \(truncated): truncated core file: "), "\(cut.errors)")
+        #expect(cut.errors.split(separator: "\n").count == 1 && cut.output.isEmpty)
+
         let moved = directory + "/moved"
         try FileManager.default.createDirectory(atPath: moved, withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: copy, toPath: moved + "/server")
