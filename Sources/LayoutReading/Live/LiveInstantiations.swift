@@ -11,6 +11,9 @@ import TypeLowering
 /// live objects, and the generic structs and enums the stored fields of live objects hold,
 /// followed ``heapReachDepth`` levels deep; a note says so and how to get all.
 enum LiveInstantiations {
+    /// A type's lowering in the target and its children (fields, elements, cases).
+    typealias Lowered = (layout: TargetTypeLayout, children: [TargetField])
+
     /// How many levels of stored fields (of structs, enums and tuples inside objects) are followed.
     static let heapReachDepth = 8
     /// The most types laid out while following fields (a damaged or huge target ends here).
@@ -23,7 +26,8 @@ enum LiveInstantiations {
         var classes: [UInt64] = []
         // Structs and enums by mangling, with the kind their metadata (or lowering) states.
         var values: [String: TypeKind] = [:]
-        var known: [String: (layout: TargetTypeLayout, children: [TargetField])] = [:]
+        var known: [String: Lowered] = [:]
+        var classFields: [UInt64: [TargetField]]?
         switch try lowering({ () throws(TypeLoweringError) in try inspector.genericMetadata() }) {
         case .success(let listing):
             var unnamed = 0
@@ -44,7 +48,7 @@ enum LiveInstantiations {
             if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
         case .failure(let unavailable):
             do {
-                (classes, values, known) = try reachedFromHeap(inspector, pause: pause)
+                (classes, values, known, classFields) = try reachedFromHeap(inspector, pause: pause)
                 notes.append(.instantiationsFromHeapOnly(reason: unavailable.reason, depth: heapReachDepth))
             } catch .target(let error) where !isTargetGone(error) {
                 // A heap this reader does not walk (another allocator, a damaged one): the images still stand.
@@ -54,7 +58,7 @@ enum LiveInstantiations {
                 notes.append(.instantiationsUnavailable(reason: unavailable.reason, heapProblem: problem))
             }
         }
-        var types = try classLayouts(classes, inspector) + valueLayouts(values, known: known, inspector)
+        var types = try classLayouts(classes, fields: classFields, known: &known, inspector) + valueLayouts(values, known: known, inspector)
         types = types.filter(selection.matches).sorted { $0.name < $1.name }
         let unknown = types.filter { $0.size == nil || ($0.kind == .class && $0.instanceSize == nil) }.count
         if unknown > 0 { notes.append(.instantiationsNotLaidOut(count: unknown)) }
@@ -69,14 +73,14 @@ enum LiveInstantiations {
     /// every live object hold (through structs, enums and tuples, ``heapReachDepth`` levels deep),
     /// with the layouts read on the way.
     static func reachedFromHeap(_ inspector: TargetInspector, pause: ProcessPause?) throws(LiveReadingError) -> (
-        classes: [UInt64], values: [String: TypeKind], known: [String: (layout: TargetTypeLayout, children: [TargetField])]
+        classes: [UInt64], values: [String: TypeKind], known: [String: Lowered], fields: [UInt64: [TargetField]]
     ) {
         let walk = try LiveHeapReader.walkRetrying(inspector, pause: pause, addressesPerType: 0)
         let live = Array(walk.objects.keys).sorted()
         let classes = live.filter { isGeneric(classAt: $0, inspector) }
         let fields = try lowering { () throws(TypeLoweringError) in try inspector.storedFields(ofClassesAt: live) }
         var frontier = Set(fields.values.joined().filter { $0.kind.map(isAggregate) ?? false }.compactMap(\.mangledTypeName))
-        var known: [String: (layout: TargetTypeLayout, children: [TargetField])] = [:]
+        var known: [String: Lowered] = [:]
         var values: [String: TypeKind] = [:]
         var depth = 0
         while !frontier.isEmpty, depth < heapReachDepth, known.count < maximumFollowedTypes {
@@ -93,20 +97,28 @@ enum LiveInstantiations {
             }
             depth += 1
         }
-        return (classes, values, known)
+        return (classes, values, known, fields)
     }
 
     /// Layouts of classes by metadata: the instance from the class metadata in the target's
-    /// memory, the stored fields from the library.
-    static func classLayouts(_ classes: [UInt64], _ inspector: TargetInspector) throws(LiveReadingError) -> [TypeLayout] {
+    /// memory, the stored fields from the library (`fields`, when already read), each field's
+    /// size from its type's lowering (`known`, added to).
+    static func classLayouts(
+        _ classes: [UInt64], fields: [UInt64: [TargetField]]?, known: inout [String: Lowered], _ inspector: TargetInspector
+    ) throws(LiveReadingError) -> [TypeLayout] {
         guard !classes.isEmpty else { return [] }
         let metadata = Dictionary(classes.compactMap { address in inspector.classMetadata(at: address).map { (address, $0) } }) { a, _ in a
         }
         let superclasses = metadata.values.compactMap(\.superclass)
         let names = try lowering { () throws(TypeLoweringError) in try inspector.typeNames(ofMetadata: classes + superclasses) }
-        let fields = try lowering { () throws(TypeLoweringError) in try inspector.storedFields(ofClassesAt: classes) }
-        let fieldTypes = Set(fields.values.joined().compactMap(\.mangledTypeName))
-        let fieldLayouts = try lowering { () throws(TypeLoweringError) in try inspector.layouts(ofTypes: Array(fieldTypes)) }
+        var fields = fields ?? [:]
+        if fields.isEmpty { fields = try lowering { () throws(TypeLoweringError) in try inspector.storedFields(ofClassesAt: classes) } }
+        let fieldTypes = Set(classes.flatMap { fields[$0] ?? [] }.compactMap(\.mangledTypeName)).filter { known[$0] == nil }
+        if !fieldTypes.isEmpty {
+            let read = try lowering { () throws(TypeLoweringError) in try inspector.layouts(ofTypes: Array(fieldTypes)) }
+            known.merge(read) { a, _ in a }
+        }
+        let fieldLayouts = known
         return classes.compactMap { address -> TypeLayout? in
             guard let name = names[address] else { return nil }
             var type = TypeLayout(name: name, kind: .class, module: module(of: name), source: .computed)
@@ -127,7 +139,7 @@ enum LiveInstantiations {
 
     /// Layouts of structs and enums by mangling, from the library's lowering in the target.
     static func valueLayouts(
-        _ values: [String: TypeKind], known: [String: (layout: TargetTypeLayout, children: [TargetField])], _ inspector: TargetInspector
+        _ values: [String: TypeKind], known: [String: Lowered], _ inspector: TargetInspector
     ) throws(LiveReadingError) -> [TypeLayout] {
         let manglings = values.keys.sorted()
         let missing = manglings.filter { known[$0] == nil }
@@ -172,7 +184,7 @@ enum LiveInstantiations {
         }
     }
 
-    static func fieldLayout(_ field: TargetField, _ layouts: [String: (layout: TargetTypeLayout, children: [TargetField])]) -> FieldLayout {
+    static func fieldLayout(_ field: TargetField, _ layouts: [String: Lowered]) -> FieldLayout {
         let layout = field.mangledTypeName.flatMap { layouts[$0]?.layout }
         var result = FieldLayout(
             name: field.name, type: field.typeName ?? "?", mangledType: field.mangledTypeName, offset: field.offset, size: layout?.size,
