@@ -66,9 +66,11 @@ extension LayoutNote: CustomStringConvertible {
                 "the walk of the runtime's metadata allocation pool stopped at 0x\(String(address, radix: 16)), at bytes that are no allocation header "
                 + "(the runtime leaves the end of an older pool as malloc gave it): any instantiation after them in that pool is not listed"
         case .instantiationsUnnamed(let count):
-            return "\(count) generic metadata records the reflection library could not name are left out"
+            return
+                "\(count) generic metadata records are left out: the reflection library could not name them, or they are not a class, struct or enum"
         case .instantiationsNotLaidOut(let count):
-            return "\(count) instantiations the reflection library could not lay out: their sizes and offsets are unknown"
+            return
+                "\(count) instantiations the reflection library could not lay out completely: their unknown sizes print as ?, and their fields are not listed"
         case .instantiationsReadWhileRunning:
             return "read while the process ran: instantiations it made during the reading may be missing (--pause stops it for the read)"
         case .metadataUnreadable(let type, let address, let problem):

@@ -65,9 +65,11 @@ public enum LayoutNote: Hashable, Sendable {
     /// The walk of the runtime's metadata pool stopped at `address`, at bytes that are no
     /// allocation header: the instantiations after it in that pool are not listed.
     case metadataPoolWalkStopped(address: UInt64)
-    /// Generic metadata records the reflection library could not name: left out.
+    /// Generic metadata records left out: the reflection library could not name them, or they are
+    /// not a class, struct or enum.
     case instantiationsUnnamed(count: Int)
-    /// Instantiations the reflection library named but could not lay out: sizes unknown.
+    /// Instantiations the reflection library named but could not lay out completely (a size, or
+    /// a class's stored fields): what it could not is unknown.
     case instantiationsNotLaidOut(count: Int)
     /// The process kept running while it was read: instantiations it made meanwhile may be missing.
     case instantiationsReadWhileRunning

@@ -28,9 +28,10 @@ enum LiveInstantiations {
         var values: [String: TypeKind] = [:]
         var known: [String: Lowered] = [:]
         var classFields: [UInt64: [TargetField]]?
+        // Records left out: not named, or not a class, struct or enum.
+        var unnamed = 0
         switch try lowering({ () throws(TypeLoweringError) in try inspector.genericMetadata() }) {
         case .success(let listing):
-            var unnamed = 0
             for record in listing.records {
                 guard let mangling = record.mangling, SwiftDemangler.typeName(mangling: mangling) != nil else {
                     unnamed += 1
@@ -45,7 +46,6 @@ enum LiveInstantiations {
                 }
             }
             if let address = listing.stoppedAt { notes.append(.metadataPoolWalkStopped(address: address)) }
-            if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
         case .failure(let unavailable):
             do {
                 (classes, values, known, classFields) = try reachedFromHeap(inspector, pause: pause)
@@ -58,10 +58,13 @@ enum LiveInstantiations {
                 notes.append(.instantiationsUnavailable(reason: unavailable.reason, heapProblem: problem))
             }
         }
-        var types = try classLayouts(classes, fields: classFields, known: &known, inspector) + valueLayouts(values, known: known, inspector)
+        let classResults = try classLayouts(classes, fields: classFields, known: &known, inspector)
+        unnamed += classResults.unnamed
+        if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
+        var types = try classResults.layouts + valueLayouts(values, known: known, inspector)
         types = types.filter(selection.matches).sorted { $0.name < $1.name }
-        let unknown = types.filter { $0.size == nil || ($0.kind == .class && $0.instanceSize == nil) }.count
-        if unknown > 0 { notes.append(.instantiationsNotLaidOut(count: unknown)) }
+        let incomplete = types.filter { $0.size == nil || ($0.kind == .class && $0.instanceSize == nil) }.count + classResults.withoutFields
+        if incomplete > 0 { notes.append(.instantiationsNotLaidOut(count: incomplete)) }
         let memory = inspector.memory
         let summary = ImageSummary(
             path: "generic instantiations in \(memory.target)", fileType: memory.core == nil ? "process" : "core",
@@ -105,8 +108,8 @@ enum LiveInstantiations {
     /// size from its type's lowering (`known`, added to).
     static func classLayouts(
         _ classes: [UInt64], fields: [UInt64: [TargetField]]?, known: inout [String: Lowered], _ inspector: TargetInspector
-    ) throws(LiveReadingError) -> [TypeLayout] {
-        guard !classes.isEmpty else { return [] }
+    ) throws(LiveReadingError) -> (layouts: [TypeLayout], unnamed: Int, withoutFields: Int) {
+        guard !classes.isEmpty else { return ([], 0, 0) }
         let metadata = Dictionary(classes.compactMap { address in inspector.classMetadata(at: address).map { (address, $0) } }) { a, _ in a
         }
         let superclasses = metadata.values.compactMap(\.superclass)
@@ -119,8 +122,14 @@ enum LiveInstantiations {
             known.merge(read) { a, _ in a }
         }
         let fieldLayouts = known
-        return classes.compactMap { address -> TypeLayout? in
-            guard let name = names[address] else { return nil }
+        var unnamed = 0
+        var withoutFields = 0
+        let layouts = classes.compactMap { address -> TypeLayout? in
+            guard let name = names[address] else {
+                unnamed += 1
+                return nil
+            }
+            if fields[address] == nil { withoutFields += 1 }
             var type = TypeLayout(name: name, kind: .class, module: module(of: name), source: .computed)
             // A class-typed value is one reference.
             type.size = 8
@@ -135,6 +144,7 @@ enum LiveInstantiations {
             type.fields = (fields[address] ?? []).map { fieldLayout($0, fieldLayouts) }
             return type
         }
+        return (layouts, unnamed, withoutFields)
     }
 
     /// Layouts of structs and enums by mangling, from the library's lowering in the target.
