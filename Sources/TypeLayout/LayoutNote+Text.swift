@@ -61,10 +61,11 @@ extension LayoutNote: CustomStringConvertible {
             return "no instantiations listed: \(reason), so its runtime keeps no list of the generic metadata it made, and the heap, "
                 + "which shows some, could not be read (\(heapProblem)); start the process with "
                 + "SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them"
-        case .metadataPoolWalkStopped(let address):
-            return
-                "the walk of the runtime's metadata allocation pool stopped at 0x\(String(address, radix: 16)), at bytes that are no allocation header "
-                + "(the runtime leaves the end of an older pool as malloc gave it): any instantiation after them in that pool is not listed"
+        case .metadataPoolWalkStopped(let addresses):
+            let places = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
+            return "the walk of the runtime's metadata allocation pool stopped at \(places), at bytes that are no allocation header "
+                + "or could not be read (the runtime leaves the end of an older pool as malloc gave it): any instantiation after them "
+                + "in their pools is not listed"
         case .instantiationsUnnamed(let count):
             return
                 "\(count) generic metadata records are left out: the reflection library could not name them, or they are not a class, struct or enum"

@@ -62,9 +62,10 @@ public enum LayoutNote: Hashable, Sendable {
     /// The target's runtime does not list the generic metadata it made (`reason`), and its heap
     /// could not be read to find what it shows (`heapProblem`): no instantiation is listed.
     case instantiationsUnavailable(reason: String, heapProblem: String)
-    /// The walk of the runtime's metadata pool stopped at `address`, at bytes that are no
-    /// allocation header: the instantiations after it in that pool are not listed.
-    case metadataPoolWalkStopped(address: UInt64)
+    /// The walk of the runtime's metadata pool stopped at each of `addresses`, at bytes that are
+    /// no allocation header (or where it could not go on): the instantiations after each, in its
+    /// pool, are not listed.
+    case metadataPoolWalkStopped(addresses: [UInt64])
     /// Generic metadata records left out: the reflection library could not name them, or they are
     /// not a class, struct or enum.
     case instantiationsUnnamed(count: Int)

@@ -18,7 +18,7 @@ struct RemoteMirrorAllocations {
     /// The metadata records of the runtime's generic metadata caches (each once, by address), and
     /// where the pool's walk stopped early; or why the pool cannot be walked.
     func genericMetadata(in context: RemoteMirrorContext, target: TargetMirrorMemory) -> Result<
-        (metadata: [UInt64], stoppedAt: UInt64?), MirrorError
+        (metadata: [UInt64], stops: [UInt64]), MirrorError
     > {
         let walk = MetadataAllocationPool.walk(
             memory: target.memory, iterationEnabled: target.symbolAddress("_swift_debug_metadataAllocationIterationEnabled"),
@@ -38,7 +38,7 @@ struct RemoteMirrorAllocations {
                 let pointer = metadataPointer(context.context, record)
                 if pointer != 0 { metadata.insert(pointer) }
             }
-            return .success((metadata.sorted(), pool.stoppedAt))
+            return .success((metadata.sorted(), pool.stops))
         }
     }
 }

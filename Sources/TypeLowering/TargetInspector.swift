@@ -180,7 +180,7 @@ public final class TargetInspector: Sendable {
         }
         switch outcome {
         case .success(let listing)? where listing.count == records.count:
-            return .success(GenericMetadataListing(records: records, stoppedAt: listing.stoppedAt))
+            return .success(GenericMetadataListing(records: records, stops: listing.stops))
         case .failure(let error)?: return .failure(TargetListingUnavailable(reason: error.text))
         default: throw .protocolViolation(detail: "the worker listed \(records.count) generic metadata records but did not end the list")
         }
@@ -304,7 +304,7 @@ public struct GenericMetadataListing: Sendable, Equatable {
     /// Each record once, by address.
     public var records: [Record]
     /// Where the walk of the runtime's metadata pool stopped at bytes that are no allocation
-    /// header: records after it in that pool are not listed. Nil when every pool was walked to
-    /// its end.
-    public var stoppedAt: UInt64?
+    /// header (or could not go on): records after each, in its pool, are not listed. Empty when
+    /// every pool was walked to its end.
+    public var stops: [UInt64]
 }

@@ -31,7 +31,7 @@ import BinaryInfo
 ///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
 ///                                         `layout <mangling> ?` when the library cannot lay it out)
 ///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
-///     generics <count> [0x7f…]            (after a `name` line for each; the address where the
+///     generics <count> [0x7f…,0x7f…]      (after a `name` line for each; the addresses where the
 ///                                         walk of the runtime's pool stopped early, if it did)
 ///                                         |   generics ? <reason>
 ///     task 0x7f… <id> <runJob> <priority> <flags> <children> <frames>
@@ -176,10 +176,10 @@ public struct TargetTypeLayout: Sendable, Equatable {
 }
 
 /// How many generic metadata records a `generics` query named, and where the walk of the
-/// runtime's metadata pool stopped early (nil: it reached the end of every pool).
+/// runtime's metadata pool stopped early (empty: it reached the end of every pool).
 struct GenericsListing: Sendable, Equatable {
     var count: Int
-    var stoppedAt: UInt64?
+    var stops: [UInt64] = []
 }
 
 /// One reply record.
@@ -224,7 +224,8 @@ enum TargetReply: Sendable, Equatable {
             return "case \(mangling) \(TargetWire.hex(address)) \(index) \(name)"
         case .enumCase(let mangling, let address, _, _): return "case \(mangling) \(TargetWire.hex(address)) ?"
         case .generics(.success(let listing)):
-            return "generics \(listing.count)" + (listing.stoppedAt.map { " " + TargetWire.hex($0) } ?? "")
+            return "generics \(listing.count)"
+                + (listing.stops.isEmpty ? "" : " " + listing.stops.map(TargetWire.hex).joined(separator: ","))
         case .generics(.failure(let error)): return "generics ? " + String(error.text.map { $0 == "\n" ? " " : $0 })
         case .task(let address, let info): return ConcurrencyWire.encode(task: address, info)
         case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
@@ -250,8 +251,10 @@ enum TargetReply: Sendable, Equatable {
             if rest.hasPrefix("? ") { return .generics(.failure(MirrorError(text: String(rest.dropFirst(2))))) }
             let fields = rest.split(separator: " ")
             if fields.count <= 2, let count = fields.first.flatMap({ Int($0) }), count >= 0 {
-                let stoppedAt = fields.count == 2 ? TargetWire.address(String(fields[1])) : nil
-                if fields.count == 1 || stoppedAt != nil { return .generics(.success(GenericsListing(count: count, stoppedAt: stoppedAt))) }
+                let stops = fields.count == 2 ? fields[1].split(separator: ",").map { TargetWire.address(String($0)) } : []
+                if stops.allSatisfy({ $0 != nil }), fields.count == 1 || !stops.isEmpty {
+                    return .generics(.success(GenericsListing(count: count, stops: stops.compactMap { $0 })))
+                }
             }
         case "ready":
             if let count = Int(rest) { return .ready(swiftImages: count) }

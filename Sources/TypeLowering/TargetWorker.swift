@@ -107,7 +107,7 @@ enum TargetWorker {
                         emit(TargetReply.name(address, mangling: mangling).encoded)
                     }
                     emit(
-                        TargetReply.generics(.success(GenericsListing(count: listing.metadata.count, stoppedAt: listing.stoppedAt))).encoded
+                        TargetReply.generics(.success(GenericsListing(count: listing.metadata.count, stops: listing.stops))).encoded
                     )
                 case .failure(let error):
                     emit(TargetReply.generics(.failure(error)).encoded)

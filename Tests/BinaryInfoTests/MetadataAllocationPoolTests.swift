@@ -57,7 +57,7 @@ import Testing
         #expect(walk.allocations.map(\.address) == [0x10008, 0x10020, 0x20008, 0x20028])
         #expect(walk.allocations.map(\.tag) == [14, 12, 14, 17])
         #expect(walk.allocations.map(\.size) == [16, 8, 24, 32])
-        #expect(walk.stoppedAt == nil)
+        #expect(walk.stops.isEmpty)
     }
 
     @Test func aHeaderTheRuntimeCannotHaveWrittenEndsItsPoolAndIsNamed() throws {
@@ -67,7 +67,12 @@ import Testing
         let memory = Self.memory(pools: [0x10000: first, 0x20000: second], begin: 0x20000 + 32, remaining: 96)
         let walk = try MetadataAllocationPool.walk(memory: memory, iterationEnabled: Self.enabled, poolPointer: Self.pointer).get()
         #expect(walk.allocations.map(\.address) == [0x10008, 0x10020, 0x20008])
-        #expect(walk.stoppedAt == 0x10028)
+        #expect(walk.stops == [0x10028])
+        // The current pool's frontier past its last header (a rolled-back allocation): that stop too, newest pool first.
+        let beyond = Self.memory(pools: [0x10000: first, 0x20000: second], begin: 0x20000 + 40, remaining: 88)
+        let both = try MetadataAllocationPool.walk(memory: beyond, iterationEnabled: Self.enabled, poolPointer: Self.pointer).get()
+        #expect(both.allocations.map(\.address) == [0x10008, 0x10020, 0x20008])
+        #expect(both.stops == [0x20020, 0x10028])
     }
 
     @Test func disabledMissingAndLoopingPools() throws {
@@ -83,6 +88,6 @@ import Testing
         let looping = Self.memory(pools: [0x20000: current], begin: 0x20000 + 32, remaining: 96)
         let walk = try MetadataAllocationPool.walk(memory: looping, iterationEnabled: Self.enabled, poolPointer: Self.pointer).get()
         #expect(walk.allocations.map(\.address) == [0x20008])
-        #expect(walk.stoppedAt == 0x20000 + 128)
+        #expect(walk.stops == [0x20000 + 128])
     }
 }

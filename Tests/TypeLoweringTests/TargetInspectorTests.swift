@@ -134,8 +134,8 @@ struct TargetInspectorTests {
             .ready(swiftImages: 3), .failed("process 9: no such process"), .name(0x10, mangling: "8LiveHeap3BoxCySiG"),
             .name(0x20, mangling: nil),
             .field(0x10, TargetFieldRecord(offset: 16, kind: .strongReference, mangledType: nil, name: "a b")), .fields(0x10, count: 1),
-            .generics(.success(GenericsListing(count: 84, stoppedAt: nil))),
-            .generics(.success(GenericsListing(count: 2, stoppedAt: 0x7f00))),
+            .generics(.success(GenericsListing(count: 84))),
+            .generics(.success(GenericsListing(count: 2, stops: [0x7f00, 0x8000]))),
             .generics(.failure(MirrorError(text: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1"))),
         ]
         for reply in replies { #expect(try TargetReply.decode(reply.encoded) == reply) }

@@ -39,10 +39,10 @@ public struct MetadataAllocationPool: Sendable {
 
     /// The allocations, oldest pool first.
     public var allocations: [Allocation]
-    /// Where a pool's walk stopped at a header the runtime cannot have written (or a pool that
-    /// could not be read): allocations after it in that pool are not listed. Nil when every pool
-    /// was walked to its end.
-    public var stoppedAt: UInt64?
+    /// Where a pool's walk stopped at a header the runtime cannot have written (or where a pool
+    /// or the chain of pools could not be read): allocations after each, in its pool, are not
+    /// listed. Empty when every pool was walked to its end.
+    public var stops: [UInt64]
 
     /// The tag of a generic metadata cache's entries (`GenericMetadataCache`).
     public static let genericMetadataCacheTag: UInt16 = 14
@@ -75,10 +75,10 @@ public struct MetadataAllocationPool: Sendable {
         } catch {
             return .failure(.unreadable(error))
         }
-        var walk = Self(allocations: [], stoppedAt: nil)
+        var walk = Self(allocations: [], stops: [])
         let (firstTrailer, overflow) = begin.addingReportingOverflow(remaining)
         guard !overflow, remaining <= largestPool else {
-            walk.stoppedAt = begin
+            walk.stops.append(begin)
             return .success(walk)
         }
         // Newest pool first: the current one is allocated up to `begin`, older ones up to their
@@ -94,7 +94,7 @@ public struct MetadataAllocationPool: Sendable {
                 link = try memory.read(UInt64.self, at: trailer, what: "metadata allocation pool trailer")
                 size = try memory.read(UInt64.self, at: trailer &+ 8, what: "metadata allocation pool trailer")
             } catch {
-                walk.stoppedAt = trailer
+                walk.stops.append(trailer)
                 break
             }
             let isCurrent = pools.isEmpty
@@ -102,20 +102,21 @@ public struct MetadataAllocationPool: Sendable {
                 let allocations = walk.allocations(
                     from: trailer - size, to: isCurrent ? begin : trailer, isCurrent: isCurrent, memory: memory)
             else {
-                walk.stoppedAt = trailer
+                walk.stops.append(trailer)
                 break
             }
             pools.append(allocations)
             trailer = link
         }
-        if trailer != 0, walk.stoppedAt == nil { walk.stoppedAt = trailer }
+        // The chain goes on past the pools followed (a loop, or more than the limit).
+        if trailer != 0, walk.stops.last != trailer { walk.stops.append(trailer) }
         walk.allocations = pools.reversed().flatMap { $0 }
         return .success(walk)
     }
 
     /// The allocations of the pool `start..<end` (its frontier for the current pool), nil when
     /// the pool cannot be read; a header the runtime cannot have written ends the list and is
-    /// kept in ``stoppedAt``.
+    /// added to ``stops``.
     private mutating func allocations(from start: UInt64, to end: UInt64, isCurrent: Bool, memory: some ByteReader) -> [Allocation]? {
         guard let bytes = try? memory.bytes(at: start, count: Int(end - start), what: "metadata allocation pool") else { return nil }
         var found: [Allocation] = []
@@ -126,13 +127,13 @@ public struct MetadataAllocationPool: Sendable {
             // An older pool ends at its unused, zeroed end.
             if size == 0, tag == 0, !isCurrent { return found }
             guard size > 0, size % 8 == 0, tag > 0, tag <= Self.highestTag, offset + 8 + size <= bytes.count else {
-                stoppedAt = start + UInt64(offset)
+                stops.append(start + UInt64(offset))
                 return found
             }
             found.append(Allocation(tag: tag, address: start + UInt64(offset + 8), size: size))
             offset += 8 + size
         }
-        if isCurrent, offset != bytes.count { stoppedAt = start + UInt64(offset) }
+        if isCurrent, offset != bytes.count { stops.append(start + UInt64(offset)) }
         return found
     }
 }

@@ -45,7 +45,7 @@ enum LiveInstantiations {
                 default: unnamed += 1
                 }
             }
-            if let address = listing.stoppedAt { notes.append(.metadataPoolWalkStopped(address: address)) }
+            if !listing.stops.isEmpty { notes.append(.metadataPoolWalkStopped(addresses: listing.stops)) }
         case .failure(let unavailable):
             do {
                 (classes, values, known, classFields) = try reachedFromHeap(inspector, pause: pause)
