@@ -53,14 +53,17 @@ extension LayoutNote: CustomStringConvertible {
             return "type lowering: \(count) non-generic types have no computed layout (type lowering gave no answer for them)"
         case .selectedSizesUnknown(let count):
             return "\(count) of the selected non-generic structs and enums have an unknown size"
-        case .instantiationsFromHeapOnly(let reason, let depth):
-            return "only what the heap shows: \(reason), so its runtime keeps no list of the generic metadata it made; listed are "
-                + "the generic classes with live objects and the generic types their stored fields hold (\(depth) levels deep), not every "
-                + "instantiation (start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all)"
-        case .instantiationsUnavailable(let reason, let heapProblem):
-            return "no instantiations listed: \(reason), so its runtime keeps no list of the generic metadata it made, and the heap, "
-                + "which shows some, could not be read (\(heapProblem)); start the process with "
-                + "SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them"
+        case .instantiationsFromHeapOnly(let reason, let keepsNoList, let depth):
+            let advice = " (start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all)"
+            return "only what the heap shows: \(reason)"
+                + (keepsNoList ? ", so its runtime keeps no list of the generic metadata it made" : "")
+                + "; listed are the generic classes with live objects and the generic types their stored fields hold "
+                + "(\(depth) levels deep), not every instantiation" + (keepsNoList ? advice : "")
+        case .instantiationsUnavailable(let reason, let keepsNoList, let heapProblem):
+            return "no instantiations listed: \(reason)"
+                + (keepsNoList ? ", so its runtime keeps no list of the generic metadata it made" : "")
+                + ", and the heap, which shows some, could not be read (\(heapProblem))"
+                + (keepsNoList ? "; start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them" : "")
         case .metadataPoolWalkStopped(let addresses):
             let places = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
             return "the walk of the runtime's metadata allocation pool stopped at \(places), at bytes that are no allocation header "

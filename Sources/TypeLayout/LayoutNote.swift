@@ -55,13 +55,14 @@ public enum LayoutNote: Hashable, Sendable {
 
     // About a target's generic instantiations (`typeinfo dump --pid`, `dump CORE`).
 
-    /// The target's runtime does not list the generic metadata it made (`reason`): the
-    /// instantiations are only the generic classes with live objects on the heap and the generic
-    /// types the stored fields of the heap's objects hold, followed `depth` levels deep.
-    case instantiationsFromHeapOnly(reason: String, depth: Int)
-    /// The target's runtime does not list the generic metadata it made (`reason`), and its heap
-    /// could not be read to find what it shows (`heapProblem`): no instantiation is listed.
-    case instantiationsUnavailable(reason: String, heapProblem: String)
+    /// The generic metadata the target's runtime made could not be listed (`reason`; `keepsNoList`:
+    /// because the runtime keeps no list, the process having been started without
+    /// `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`): the instantiations are only the
+    /// generic classes with live objects and the generic types the stored fields of the heap's
+    /// objects hold, followed `depth` levels deep.
+    case instantiationsFromHeapOnly(reason: String, keepsNoList: Bool, depth: Int)
+    /// The same, and the heap could not be read either (`heapProblem`): no instantiation is listed.
+    case instantiationsUnavailable(reason: String, keepsNoList: Bool, heapProblem: String)
     /// The walk of the runtime's metadata pool stopped at each of `addresses`, at bytes that are
     /// no allocation header (or where it could not go on): the instantiations after each, in its
     /// pool, are not listed.

@@ -18,18 +18,21 @@ struct RemoteMirrorAllocations {
     /// The metadata records of the runtime's generic metadata caches (each once, by address), and
     /// where the pool's walk stopped early; or why the pool cannot be walked.
     func genericMetadata(in context: RemoteMirrorContext, target: TargetMirrorMemory) -> Result<
-        (metadata: [UInt64], stops: [UInt64]), MirrorError
+        (metadata: [UInt64], stops: [UInt64]), TargetListingUnavailable
     > {
         let walk = MetadataAllocationPool.walk(
             memory: target.memory, iterationEnabled: target.symbolAddress("_swift_debug_metadataAllocationIterationEnabled"),
             poolPointer: target.symbolAddress("_swift_debug_allocationPoolPointer"))
         switch walk {
         case .failure(.iterationDisabled):
-            return .failure(MirrorError(text: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1"))
+            return .failure(
+                TargetListingUnavailable(
+                    reason: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1", runtimeKeepsNoList: true)
+            )
         case .failure(.variablesMissing(let name)):
-            return .failure(MirrorError(text: "the target's Swift runtime has no \(name)"))
+            return .failure(TargetListingUnavailable(reason: "the target's Swift runtime has no \(name)"))
         case .failure(.unreadable(let error)):
-            return .failure(MirrorError(text: "the runtime's metadata allocation pool could not be read: \(error)"))
+            return .failure(TargetListingUnavailable(reason: "the runtime's metadata allocation pool could not be read: \(error)"))
         case .success(let pool):
             var metadata: Set<UInt64> = []
             for allocation in pool.allocations where allocation.tag == MetadataAllocationPool.genericMetadataCacheTag {

@@ -170,7 +170,7 @@ public final class TargetInspector: Sendable {
     public func genericMetadata() throws(TypeLoweringError) -> Result<GenericMetadataListing, TargetListingUnavailable> {
         try checkReadable()
         var records: [GenericMetadataListing.Record] = []
-        var outcome: Result<GenericsListing, MirrorError>?
+        var outcome: Result<GenericsListing, TargetListingUnavailable>?
         try ask([.generics]) { reply in
             switch reply {
             case .name(let address, let mangling): records.append(.init(metadata: address, mangling: mangling))
@@ -181,7 +181,7 @@ public final class TargetInspector: Sendable {
         switch outcome {
         case .success(let listing)? where listing.count == records.count:
             return .success(GenericMetadataListing(records: records, stops: listing.stops))
-        case .failure(let error)?: return .failure(TargetListingUnavailable(reason: error.text))
+        case .failure(let unavailable)?: return .failure(unavailable)
         default: throw .protocolViolation(detail: "the worker listed \(records.count) generic metadata records but did not end the list")
         }
     }
@@ -287,10 +287,18 @@ public final class TargetInspector: Sendable {
     }
 }
 
-/// Why what a target's runtime holds could not be listed, in one clause (`the process was not
-/// started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`).
+/// Why what a target's runtime holds could not be listed.
 public struct TargetListingUnavailable: Error, Sendable, Equatable {
+    /// In one clause: `the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`.
     public var reason: String
+    /// Whether the runtime keeps no list (the process was started without
+    /// `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`), rather than one that could not be read.
+    public var runtimeKeepsNoList: Bool
+
+    public init(reason: String, runtimeKeepsNoList: Bool = false) {
+        self.reason = reason
+        self.runtimeKeepsNoList = runtimeKeepsNoList
+    }
 }
 
 /// The generic metadata records a target's runtime made (``TargetInspector/genericMetadata()``).

@@ -33,7 +33,8 @@ import BinaryInfo
 ///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
 ///     generics <count> [0x7f…,0x7f…]      (after a `name` line for each; the addresses where the
 ///                                         walk of the runtime's pool stopped early, if it did)
-///                                         |   generics ? <reason>
+///                                         |   generics off <reason>   (the runtime keeps no list)
+///                                         |   generics ? <reason>     (it could not be read)
 ///     task 0x7f… <id> <runJob> <priority> <flags> <children> <frames>
 ///                                         (flags, children, frames: comma lists, `-` when empty)
 ///     actor 0x7f… <state> <priority> <flags> <jobs>
@@ -196,7 +197,7 @@ enum TargetReply: Sendable, Equatable {
     /// The case index and name of the enum value at the address, nil when the library cannot tell.
     case enumCase(String, UInt64, index: Int?, name: String?)
     /// How many generic metadata records were named (a `name` reply each), or why none could be listed.
-    case generics(Result<GenericsListing, MirrorError>)
+    case generics(Result<GenericsListing, TargetListingUnavailable>)
     /// What the library read of the task at the address.
     case task(UInt64, MirrorTaskInfo)
     /// What the library read of the actor at the address.
@@ -226,7 +227,8 @@ enum TargetReply: Sendable, Equatable {
         case .generics(.success(let listing)):
             return "generics \(listing.count)"
                 + (listing.stops.isEmpty ? "" : " " + listing.stops.map(TargetWire.hex).joined(separator: ","))
-        case .generics(.failure(let error)): return "generics ? " + String(error.text.map { $0 == "\n" ? " " : $0 })
+        case .generics(.failure(let unavailable)):
+            return "generics " + (unavailable.runtimeKeepsNoList ? "off " : "? ") + String(unavailable.reason.map { $0 == "\n" ? " " : $0 })
         case .task(let address, let info): return ConcurrencyWire.encode(task: address, info)
         case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
         case .unread(let isTask, let address, let reason):
@@ -248,7 +250,10 @@ enum TargetReply: Sendable, Equatable {
         let parts = rest.split(separator: " ", maxSplits: splits, omittingEmptySubsequences: false)
         switch keyword {
         case "generics":
-            if rest.hasPrefix("? ") { return .generics(.failure(MirrorError(text: String(rest.dropFirst(2))))) }
+            if rest.hasPrefix("? ") { return .generics(.failure(TargetListingUnavailable(reason: String(rest.dropFirst(2))))) }
+            if rest.hasPrefix("off ") {
+                return .generics(.failure(TargetListingUnavailable(reason: String(rest.dropFirst(4)), runtimeKeepsNoList: true)))
+            }
             let fields = rest.split(separator: " ")
             if fields.count <= 2, let count = fields.first.flatMap({ Int($0) }), count >= 0 {
                 let stops = fields.count == 2 ? fields[1].split(separator: ",").map { TargetWire.address(String($0)) } : []

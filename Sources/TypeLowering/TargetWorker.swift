@@ -96,8 +96,10 @@ enum TargetWorker {
             case .generics:
                 guard let allocations = RemoteMirrorAllocations(context.library) else {
                     emit(
-                        TargetReply.generics(.failure(MirrorError(text: "this libswiftRemoteMirror cannot read metadata allocations")))
-                            .encoded)
+                        TargetReply.generics(
+                            .failure(TargetListingUnavailable(reason: "this libswiftRemoteMirror cannot read metadata allocations"))
+                        )
+                        .encoded)
                     break
                 }
                 switch allocations.genericMetadata(in: context, target: mirror) {

@@ -136,7 +136,12 @@ struct TargetInspectorTests {
             .field(0x10, TargetFieldRecord(offset: 16, kind: .strongReference, mangledType: nil, name: "a b")), .fields(0x10, count: 1),
             .generics(.success(GenericsListing(count: 84))),
             .generics(.success(GenericsListing(count: 2, stops: [0x7f00, 0x8000]))),
-            .generics(.failure(MirrorError(text: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1"))),
+            .generics(
+                .failure(
+                    TargetListingUnavailable(
+                        reason: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1",
+                        runtimeKeepsNoList: true))),
+            .generics(.failure(TargetListingUnavailable(reason: "the target's Swift runtime has no _swift_debug_allocationPoolPointer"))),
         ]
         for reply in replies { #expect(try TargetReply.decode(reply.encoded) == reply) }
         for kind in LoweredKind.allCases { #expect(LoweredKind(wireName: kind.wireName) == kind) }

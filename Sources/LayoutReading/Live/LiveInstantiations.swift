@@ -49,13 +49,19 @@ enum LiveInstantiations {
         case .failure(let unavailable):
             do {
                 (classes, values, known, classFields) = try reachedFromHeap(inspector, pause: pause)
-                notes.append(.instantiationsFromHeapOnly(reason: unavailable.reason, depth: heapReachDepth))
+                notes.append(
+                    .instantiationsFromHeapOnly(
+                        reason: unavailable.reason, keepsNoList: unavailable.runtimeKeepsNoList, depth: heapReachDepth))
             } catch .target(let error) where !isTargetGone(error) {
                 // A heap this reader does not walk (another allocator, a damaged one): the images still stand.
-                notes.append(.instantiationsUnavailable(reason: unavailable.reason, heapProblem: error.description))
+                notes.append(
+                    .instantiationsUnavailable(
+                        reason: unavailable.reason, keepsNoList: unavailable.runtimeKeepsNoList, heapProblem: error.description))
             } catch .heapKeptChanging(let error, let readings) {
                 let problem = LiveReadingError.heapKeptChanging(error, readings: readings).description
-                notes.append(.instantiationsUnavailable(reason: unavailable.reason, heapProblem: problem))
+                notes.append(
+                    .instantiationsUnavailable(
+                        reason: unavailable.reason, keepsNoList: unavailable.runtimeKeepsNoList, heapProblem: problem))
             }
         }
         let classResults = try classLayouts(classes, fields: classFields, known: &known, inspector)
