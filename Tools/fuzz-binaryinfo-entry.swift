@@ -1,5 +1,5 @@
 // libFuzzer entry point for BinaryInfo: every input is parsed as an ELF image held in memory,
-// and as a core file (with its glibc heap walked).
+// and as a core file (with its glibc heap and a Swift metadata allocator pool walked).
 // Built and run by Tools/fuzz-binaryinfo; a crash, trap, hang or sanitizer report is a bug.
 import BinaryInfo
 #if canImport(Glibc)
@@ -49,6 +49,11 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
         }
         for file in core.mappedFiles.prefix(16) where file.fileOffset == 0 {
             _ = try? BuildID.loaded(in: core, headerAt: file.start)
+        }
+        // The Swift runtime's metadata allocator pool, as `dump --pid` walks it, its two debug
+        // variables placed in the first segment (where mutations reach them and what they point at).
+        if let first = core.segments.first {
+            _ = MetadataAllocationPool.walk(memory: core, iterationEnabled: first.address, poolPointer: first.address &+ 8)
         }
         // Its glibc heap: arenas, every chunk, the free lists, the mmapped chunks.
         if let heap = try? GlibcHeap(TargetMemory(core: core)) {

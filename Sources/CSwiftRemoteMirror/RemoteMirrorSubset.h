@@ -151,4 +151,14 @@ typedef rm_actor_info_t (*rm_actor_info_fn)(rm_context_t, rm_addr_t actor);
 /// The job after `job` in an actor's queue, 0 at its end.
 typedef rm_addr_t (*rm_next_job_fn)(rm_context_t, rm_addr_t job);
 
+/// swift_metadata_allocation_t: one allocation of the runtime's metadata allocator. Tag 14 is a
+/// generic metadata cache's entry (`GenericMetadataCache`).
+typedef struct rm_metadata_allocation {
+    int Tag;
+    rm_addr_t Ptr;
+    unsigned Size;
+} rm_metadata_allocation_t;
+/// The metadata an allocation holds, or 0 (only generic metadata cache entries hold one).
+typedef rm_addr_t (*rm_allocation_metadata_pointer_fn)(rm_context_t, rm_metadata_allocation_t);
+
 #endif

@@ -27,10 +27,26 @@ public enum BinaryLayoutReader {
     public static func read(path: String, selection: TypeFilter = .all, options: LayoutReadOptions = LayoutReadOptions())
         throws(LayoutReadingError) -> LayoutReadResult
     {
+        try read(path: path, selection: selection, options: options, metadataBytes: .file)
+    }
+
+    /// Where the static metadata's bytes are read from; the file at the reading's path supplies
+    /// the layout, DWARF and the dependencies either way.
+    enum MetadataBytes {
+        /// The file's own bytes.
+        case file
+        /// The bytes a target that loaded the file holds (`dump --pid`, `dump CORE`).
+        case target(TargetImage, TargetMemory)
+    }
+
+    /// ``read(path:selection:options:)`` with the static metadata read from `metadataBytes`.
+    static func read(path: String, selection: TypeFilter, options: LayoutReadOptions, metadataBytes: MetadataBytes)
+        throws(LayoutReadingError) -> LayoutReadResult
+    {
         if !selection.isEmpty, options.selectionReachesReaders {
-            return try readSelected(path: path, selection: selection, options: options)
+            return try readSelected(path: path, selection: selection, options: options, metadataBytes: metadataBytes)
         }
-        let whole = try readWhole(path: path, options: options)
+        let whole = try readWhole(path: path, options: options, metadataBytes: metadataBytes)
         guard !selection.isEmpty else { return whole.result() }
         return whole.selecting(selection)
     }
@@ -44,16 +60,18 @@ public enum BinaryLayoutReader {
 
     /// Every type of the file, all sources merged.
     static func readAll(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult {
-        try readWhole(path: path, options: options).result()
+        try readWhole(path: path, options: options, metadataBytes: .file).result()
     }
 
     /// Every type of the file, all sources merged, with DWARF's Swift types kept apart for the
     /// agreement notes.
-    private static func readWhole(path: String, options: LayoutReadOptions) throws(LayoutReadingError) -> MergedReading {
+    private static func readWhole(path: String, options: LayoutReadOptions, metadataBytes: MetadataBytes) throws(LayoutReadingError)
+        -> MergedReading
+    {
         let file = try imageFile(path)
         var document: LayoutDocument
         do {
-            document = try readSwift(path: path, options: options, file: file)
+            document = try readSwift(path: path, options: options, file: file, metadataBytes: metadataBytes)
         } catch .notSwift {
             // A C program or library: DWARF alone may still describe its types.
             guard options.readsDWARF else { throw .noTypes(path: path) }
@@ -85,10 +103,11 @@ public enum BinaryLayoutReader {
     /// The static metadata's layouts with the computed ones merged in; with `selection`, only the
     /// types it matches and the types they refer to are lowered, and only they are returned.
     static func readSwift(
-        path: String, options: LayoutReadOptions, selection: TypeFilter? = nil, file: ImageFile? = nil
+        path: String, options: LayoutReadOptions, selection: TypeFilter? = nil, file: ImageFile? = nil,
+        metadataBytes: MetadataBytes = .file
     ) throws(BinaryInfoError) -> LayoutDocument {
         guard options.computesLayouts else {
-            var document = try metadataLayouts(path, file, selection, options).document
+            var document = try metadataLayouts(path, file, selection, options, metadataBytes).document
             if let selection { document.types = selectedWithRelated(document.types, selection) }
             return document
         }
@@ -97,7 +116,7 @@ public enum BinaryLayoutReader {
         // has the library index every image's records then).
         let pending = PendingLowering(
             forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options), wholeFile: selection == nil)
-        let reading = try metadataLayouts(path, file, selection, options)
+        let reading = try metadataLayouts(path, file, selection, options, metadataBytes)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
         guard document.image.fileType != "relocatable" else { return document }
@@ -120,14 +139,15 @@ public enum BinaryLayoutReader {
     /// types they refer to) are lowered; DWARF's C and C++ units are read only when a C type can
     /// be selected, and its Swift units only when the notes compare the selected Swift types with
     /// them (``LayoutReadOptions/wantsFileNotes``).
-    static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions) throws(LayoutReadingError) -> LayoutReadResult
+    static func readSelected(path: String, selection: TypeFilter, options: LayoutReadOptions, metadataBytes: MetadataBytes = .file)
+        throws(LayoutReadingError) -> LayoutReadResult
     {
         let file = try imageFile(path)
         let document: LayoutDocument
         do {
-            document = try readSwift(path: path, options: options, selection: selection, file: file)
+            document = try readSwift(path: path, options: options, selection: selection, file: file, metadataBytes: metadataBytes)
         } catch .notSwift {
-            return try readWhole(path: path, options: options).selecting(selection)
+            return try readWhole(path: path, options: options, metadataBytes: metadataBytes).selecting(selection)
         } catch {
             throw .unreadable(path: path, error)
         }
@@ -153,10 +173,13 @@ public enum BinaryLayoutReader {
 
     /// The static metadata's layouts, from the file already read when there is one; with a
     /// selection, only of the types it matches and the types they need (the rest are named, not laid out).
-    private static func metadataLayouts(_ path: String, _ file: ImageFile?, _ selection: TypeFilter?, _ options: LayoutReadOptions)
-        throws(BinaryInfoError) -> BinaryReading
-    {
+    private static func metadataLayouts(
+        _ path: String, _ file: ImageFile?, _ selection: TypeFilter?, _ options: LayoutReadOptions, _ metadataBytes: MetadataBytes
+    ) throws(BinaryInfoError) -> BinaryReading {
         let runtime = runtimeLibrary(options)
+        if case .target(let image, let memory) = metadataBytes {
+            return try BinaryImage.read(image, in: memory, selecting: selection?.matches, runtimeLibrary: runtime)
+        }
         switch (file, selection) {
         case (let file?, let selection?): return try BinaryImage.read(file, selecting: selection.matches, runtimeLibrary: runtime)
         case (let file?, nil): return try BinaryImage.read(file, runtimeLibrary: runtime)

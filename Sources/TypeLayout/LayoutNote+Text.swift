@@ -53,6 +53,30 @@ extension LayoutNote: CustomStringConvertible {
             return "type lowering: \(count) non-generic types have no computed layout (type lowering gave no answer for them)"
         case .selectedSizesUnknown(let count):
             return "\(count) of the selected non-generic structs and enums have an unknown size"
+        case .instantiationsFromHeapOnly(let reason, let keepsNoList, let depth):
+            let advice = " (start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all)"
+            return "only what the heap shows: \(reason)"
+                + (keepsNoList ? ", so its runtime keeps no list of the generic metadata it made" : "")
+                + "; listed are the generic classes with live objects and the generic types their stored fields hold "
+                + "(\(depth) levels deep), not every instantiation" + (keepsNoList ? advice : "")
+        case .instantiationsUnavailable(let reason, let keepsNoList, let heapProblem):
+            return "no instantiations listed: \(reason)"
+                + (keepsNoList ? ", so its runtime keeps no list of the generic metadata it made" : "")
+                + ", and the heap, which shows some, could not be read (\(heapProblem))"
+                + (keepsNoList ? "; start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them" : "")
+        case .metadataPoolWalkStopped(let addresses):
+            let places = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
+            return "the walk of the runtime's metadata allocation pool stopped at \(places), at bytes that are no allocation header "
+                + "or could not be read (the runtime leaves the end of an older pool as malloc gave it): any instantiation after them "
+                + "in their pools is not listed"
+        case .instantiationsUnnamed(let count):
+            return
+                "\(count) generic metadata records are left out: the reflection library could not name them, or they are not a class, struct or enum"
+        case .instantiationsNotLaidOut(let count):
+            return
+                "\(count) instantiations the reflection library could not lay out completely: their unknown sizes print as ?, and their fields are not listed"
+        case .instantiationsReadWhileRunning:
+            return "read while the process ran: instantiations it made during the reading may be missing (--pause stops it for the read)"
         case .metadataUnreadable(let type, let address, let problem):
             return "\(type): static metadata at 0x\(String(address, radix: 16)) unreadable (\(problem)); layout unknown"
         case .metadataDisagreesWithComputed(let type, let fact, let metadata, let computed):

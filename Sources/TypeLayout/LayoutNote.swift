@@ -53,6 +53,29 @@ public enum LayoutNote: Hashable, Sendable {
     /// Of the selected non-generic structs and enums, those whose size is unknown.
     case selectedSizesUnknown(count: Int)
 
+    // About a target's generic instantiations (`typeinfo dump --pid`, `dump CORE`).
+
+    /// The generic metadata the target's runtime made could not be listed (`reason`; `keepsNoList`:
+    /// because the runtime keeps no list, the process having been started without
+    /// `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`): the instantiations are only the
+    /// generic classes with live objects and the generic types the stored fields of the heap's
+    /// objects hold, followed `depth` levels deep.
+    case instantiationsFromHeapOnly(reason: String, keepsNoList: Bool, depth: Int)
+    /// The same, and the heap could not be read either (`heapProblem`): no instantiation is listed.
+    case instantiationsUnavailable(reason: String, keepsNoList: Bool, heapProblem: String)
+    /// The walk of the runtime's metadata pool stopped at each of `addresses`, at bytes that are
+    /// no allocation header (or where it could not go on): the instantiations after each, in its
+    /// pool, are not listed.
+    case metadataPoolWalkStopped(addresses: [UInt64])
+    /// Generic metadata records left out: the reflection library could not name them, or they are
+    /// not a class, struct or enum.
+    case instantiationsUnnamed(count: Int)
+    /// Instantiations the reflection library named but could not lay out completely (a size, or
+    /// a class's stored fields): what it could not is unknown.
+    case instantiationsNotLaidOut(count: Int)
+    /// The process kept running while it was read: instantiations it made meanwhile may be missing.
+    case instantiationsReadWhileRunning
+
     // About types.
 
     /// A type's static metadata could not be read.
@@ -106,10 +129,11 @@ public enum LayoutNote: Hashable, Sendable {
         switch self {
         case .symbolTableMissing, .sectionWithoutBytes, .unlistedTypesUnreadable, .builtinDescriptorsUnreadable,
             .fieldDescriptorsMissing, .runtimeLibraryUnavailable, .recordsUnreadable, .typesFromDWARFOnly, .libraryNotFound,
-            .dependencyUnreadable, .lowering, .dwarfNotUsed, .dwarfUnstatedFacts, .dwarfDisagreement, .text:
+            .dependencyUnreadable, .lowering, .dwarfNotUsed, .dwarfUnstatedFacts, .dwarfDisagreement, .text,
+            .instantiationsFromHeapOnly, .instantiationsUnavailable, .metadataPoolWalkStopped, .instantiationsReadWhileRunning:
             return .file
         case .foreignSuperclasses, .unlaidForeignSuperclasses, .loadTimeMetadata, .sizesStillUnknown, .layoutsNotComputed,
-            .loweringGaveUp, .selectedSizesUnknown:
+            .loweringGaveUp, .selectedSizesUnknown, .instantiationsUnnamed, .instantiationsNotLaidOut:
             return .fileCount
         case .metadataUnreadable(let type, _, _), .metadataDisagreesWithComputed(let type, _, _, _):
             return .type(type)

@@ -37,7 +37,8 @@ public enum Ownership: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// Where the facts in a layout came from.
 public enum LayoutSource: String, Hashable, Sendable, Codable, CaseIterable {
-    /// Read from the running process through the Swift runtime (TypeInfo).
+    /// Read from the metadata a Swift runtime made: in this process through the runtime
+    /// (TypeInfo), or a target's class metadata read from its memory (`typeinfo dump --pid`).
     case runtime
     /// Read from a binary's Swift reflection sections and static metadata (BinaryInfo).
     case metadata

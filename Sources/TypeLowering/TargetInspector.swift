@@ -160,6 +160,32 @@ public final class TargetInspector: Sendable {
         return chain
     }
 
+    /// Every generic metadata record the target's runtime has made (the entries of its generic
+    /// metadata caches), with each type's mangling (without `$s`) when the library can name it.
+    ///
+    /// - Returns: the records, or why they cannot be listed: the runtime keeps the allocator's
+    ///   bookkeeping only when the process was started with
+    ///   `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`.
+    /// - Throws: as ``typeNames(ofMetadata:)``.
+    public func genericMetadata() throws(TypeLoweringError) -> Result<GenericMetadataListing, TargetListingUnavailable> {
+        try checkReadable()
+        var records: [GenericMetadataListing.Record] = []
+        var outcome: Result<GenericsListing, TargetListingUnavailable>?
+        try ask([.generics]) { reply in
+            switch reply {
+            case .name(let address, let mangling): records.append(.init(metadata: address, mangling: mangling))
+            case .generics(let result): outcome = result
+            default: break
+            }
+        }
+        switch outcome {
+        case .success(let listing)? where listing.count == records.count:
+            return .success(GenericMetadataListing(records: records, stops: listing.stops))
+        case .failure(let unavailable)?: return .failure(unavailable)
+        default: throw .protocolViolation(detail: "the worker listed \(records.count) generic metadata records but did not end the list")
+        }
+    }
+
     /// The lowering and children of types by mangling (without `$s`), as the library lays them out
     /// in the target: a struct's stored properties, a tuple's elements, an enum's cases (each with
     /// its payload type, offset 0).
@@ -259,4 +285,34 @@ public final class TargetInspector: Sendable {
         case .timedOut: throw .workerEnded(path: memory.path, reason: "hung (killed after its time limit)")
         }
     }
+}
+
+/// Why what a target's runtime holds could not be listed.
+public struct TargetListingUnavailable: Error, Sendable, Equatable {
+    /// In one clause: `the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`.
+    public var reason: String
+    /// Whether the runtime keeps no list (the process was started without
+    /// `SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1`), rather than one that could not be read.
+    public var runtimeKeepsNoList: Bool
+
+    public init(reason: String, runtimeKeepsNoList: Bool = false) {
+        self.reason = reason
+        self.runtimeKeepsNoList = runtimeKeepsNoList
+    }
+}
+
+/// The generic metadata records a target's runtime made (``TargetInspector/genericMetadata()``).
+public struct GenericMetadataListing: Sendable, Equatable {
+    /// One metadata record and its type's mangling (without `$s`), nil when the library cannot name it.
+    public struct Record: Sendable, Equatable {
+        public var metadata: UInt64
+        public var mangling: String?
+    }
+
+    /// Each record once, by address.
+    public var records: [Record]
+    /// Where the walk of the runtime's metadata pool stopped at bytes that are no allocation
+    /// header (or could not go on): records after each, in its pool, are not listed. Empty when
+    /// every pool was walked to its end.
+    public var stops: [UInt64]
 }

@@ -15,6 +15,7 @@ import BinaryInfo
 ///     layout <mangling>     (a type's lowering and children: a struct's fields, a tuple's
 ///                            elements, an enum's cases with their payload types)
 ///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
+///     generics              (every generic metadata record the runtime's caches hold, named)
 ///     task 0x7f…            (an async task: swift_reflection_asyncTaskInfo)
 ///     actor 0x7f…           (an actor: swift_reflection_actorInfo and its queue by nextJob)
 ///     threads 0x7f…         (the threads, with the thread-locals of the concurrency runtime
@@ -32,6 +33,10 @@ import BinaryInfo
 ///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
 ///                                         `layout <mangling> ?` when the library cannot lay it out)
 ///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
+///     generics <count> [0x7f…,0x7f…]      (after a `name` line for each; the addresses where the
+///                                         walk of the runtime's pool stopped early, if it did)
+///                                         |   generics off <reason>   (the runtime keeps no list)
+///                                         |   generics ? <reason>     (it could not be read)
 ///     task 0x7f… <id> <runJob> <priority> <flags> <children> <frames>
 ///                                         (flags, children, frames: comma lists, `-` when empty)
 ///     actor 0x7f… <state> <priority> <flags> <jobs>
@@ -69,6 +74,8 @@ struct TargetRequest: Sendable, Equatable {
         case layout(String)
         /// The case of the enum value of the mangled type at the address.
         case enumCase(String, UInt64)
+        /// Every generic metadata record of the runtime's caches, each with its name.
+        case generics
         /// The async task at the address.
         case task(UInt64)
         /// The actor at the address.
@@ -99,6 +106,7 @@ struct TargetRequest: Sendable, Equatable {
             case .fields(let address): lines.append("fields " + TargetWire.hex(address))
             case .layout(let mangling): lines.append("layout " + mangling)
             case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
+            case .generics: lines.append("generics")
             case .task(let address): lines.append("task " + TargetWire.hex(address))
             case .actor(let address): lines.append("actor " + TargetWire.hex(address))
             case .threads(let image): lines.append("threads " + TargetWire.hex(image))
@@ -142,6 +150,7 @@ struct TargetRequest: Sendable, Equatable {
                     return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not a mangling and an address"))
                 }
                 request.queries.append(.enumCase(String(parts[0]), address))
+            case "generics" where rest.isEmpty: request.queries.append(.generics)
             case "end": break
             default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword.prefix(40))'"))
             }
@@ -175,6 +184,13 @@ public struct TargetTypeLayout: Sendable, Equatable {
     public var childCount: Int
 }
 
+/// How many generic metadata records a `generics` query named, and where the walk of the
+/// runtime's metadata pool stopped early (empty: it reached the end of every pool).
+struct GenericsListing: Sendable, Equatable {
+    var count: Int
+    var stops: [UInt64] = []
+}
+
 /// One reply record.
 enum TargetReply: Sendable, Equatable {
     case ready(swiftImages: Int)
@@ -188,6 +204,8 @@ enum TargetReply: Sendable, Equatable {
     case layout(String, TargetTypeLayout?)
     /// The case index and name of the enum value at the address, nil when the library cannot tell.
     case enumCase(String, UInt64, index: Int?, name: String?)
+    /// How many generic metadata records were named (a `name` reply each), or why none could be listed.
+    case generics(Result<GenericsListing, TargetListingUnavailable>)
     /// What the library read of the task at the address.
     case task(UInt64, MirrorTaskInfo)
     /// What the library read of the actor at the address.
@@ -218,6 +236,11 @@ enum TargetReply: Sendable, Equatable {
         case .enumCase(let mangling, let address, let index?, let name?):
             return "case \(mangling) \(TargetWire.hex(address)) \(index) \(name)"
         case .enumCase(let mangling, let address, _, _): return "case \(mangling) \(TargetWire.hex(address)) ?"
+        case .generics(.success(let listing)):
+            return "generics \(listing.count)"
+                + (listing.stops.isEmpty ? "" : " " + listing.stops.map(TargetWire.hex).joined(separator: ","))
+        case .generics(.failure(let unavailable)):
+            return "generics " + (unavailable.runtimeKeepsNoList ? "off " : "? ") + String(unavailable.reason.map { $0 == "\n" ? " " : $0 })
         case .task(let address, let info): return ConcurrencyWire.encode(task: address, info)
         case .actor(let address, let info): return ConcurrencyWire.encode(actor: address, info)
         case .unread(let isTask, let address, let reason):
@@ -243,6 +266,18 @@ enum TargetReply: Sendable, Equatable {
         let splits = ["field": 4, "child": 4, "layout": 5, "case": 3, "thread": 2][keyword] ?? 1
         let parts = rest.split(separator: " ", maxSplits: splits, omittingEmptySubsequences: false)
         switch keyword {
+        case "generics":
+            if rest.hasPrefix("? ") { return .generics(.failure(TargetListingUnavailable(reason: String(rest.dropFirst(2))))) }
+            if rest.hasPrefix("off ") {
+                return .generics(.failure(TargetListingUnavailable(reason: String(rest.dropFirst(4)), runtimeKeepsNoList: true)))
+            }
+            let fields = rest.split(separator: " ")
+            if fields.count <= 2, let count = fields.first.flatMap({ Int($0) }), count >= 0 {
+                let stops = fields.count == 2 ? fields[1].split(separator: ",").map { TargetWire.address(String($0)) } : []
+                if stops.allSatisfy({ $0 != nil }), fields.count == 1 || !stops.isEmpty {
+                    return .generics(.success(GenericsListing(count: count, stops: stops.compactMap { $0 })))
+                }
+            }
         case "ready":
             if let count = Int(rest) { return .ready(swiftImages: count) }
         case "thread" where parts.count == 3:

@@ -100,6 +100,27 @@ enum TargetWorker {
                 let index = typeRef.flatMap { context.caseIndex(ofValueAt: address, typeRef: $0) }
                 let name = typeRef.flatMap { typeRef in index.flatMap { context.child(of: typeRef, at: $0)?.name } }
                 emit(TargetReply.enumCase(mangling, address, index: name == nil ? nil : index, name: name).encoded)
+            case .generics:
+                guard let allocations = RemoteMirrorAllocations(context.library) else {
+                    emit(
+                        TargetReply.generics(
+                            .failure(TargetListingUnavailable(reason: "this libswiftRemoteMirror cannot read metadata allocations"))
+                        )
+                        .encoded)
+                    break
+                }
+                switch allocations.genericMetadata(in: context, target: mirror) {
+                case .success(let listing):
+                    for address in listing.metadata {
+                        let mangling = context.typeRef(metadata: address).flatMap { context.mangledName(of: $0) }
+                        emit(TargetReply.name(address, mangling: mangling).encoded)
+                    }
+                    emit(
+                        TargetReply.generics(.success(GenericsListing(count: listing.metadata.count, stops: listing.stops))).encoded
+                    )
+                case .failure(let error):
+                    emit(TargetReply.generics(.failure(error)).encoded)
+                }
             }
             if let lost = mirror.targetLost {
                 emit(TargetReply.failed(lost.description).encoded)

@@ -127,16 +127,26 @@ struct TargetInspectorTests {
     @Test func wireRoundTrips() throws {
         let request = TargetRequest(
             libraryPath: "/lib/rm.so", target: .core(path: "/tmp/core 1"), imageSearchPaths: ["/a", "/b c"],
-            queries: [.name(0x10), .fields(0xABC)])
+            queries: [.name(0x10), .fields(0xABC), .generics])
         let lines = try request.encoded().split(separator: "\n").map(String.init)
         #expect(TargetRequest.decode(lines: lines) == .success(request))
         let replies: [TargetReply] = [
             .ready(swiftImages: 3), .failed("process 9: no such process"), .name(0x10, mangling: "8LiveHeap3BoxCySiG"),
             .name(0x20, mangling: nil),
             .field(0x10, TargetFieldRecord(offset: 16, kind: .strongReference, mangledType: nil, name: "a b")), .fields(0x10, count: 1),
+            .generics(.success(GenericsListing(count: 84))),
+            .generics(.success(GenericsListing(count: 2, stops: [0x7f00, 0x8000]))),
+            .generics(
+                .failure(
+                    TargetListingUnavailable(
+                        reason: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1",
+                        runtimeKeepsNoList: true))),
+            .generics(.failure(TargetListingUnavailable(reason: "the target's Swift runtime has no _swift_debug_allocationPoolPointer"))),
         ]
         for reply in replies { #expect(try TargetReply.decode(reply.encoded) == reply) }
         for kind in LoweredKind.allCases { #expect(LoweredKind(wireName: kind.wireName) == kind) }
         #expect(throws: TypeLoweringError.self) { try TargetReply.decode("field 0x10 -1 struct ? x") }
+        #expect(throws: TypeLoweringError.self) { try TargetReply.decode("generics 3 x") }
+        #expect(throws: TypeLoweringError.self) { try TargetReply.decode("generics -1") }
     }
 }

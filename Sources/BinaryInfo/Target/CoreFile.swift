@@ -56,6 +56,20 @@ public struct CoreFile: Sendable {
         try self.init(bytes: try ImageLoader.readFile(path))
     }
 
+    /// Whether the file at `path` is an ELF core file (`e_type` `ET_CORE`, in the byte order its
+    /// header states, so that a core of another machine is still recognised and refused by
+    /// ``init(path:)`` with its architecture); false for any other file, or one that cannot be read.
+    public static func isCoreFile(atPath path: String) -> Bool {
+        guard let bytes = try? ImageLoader.readFile(path) else { return false }
+        let header = bytes
+        guard (try? header.read(UInt32.self, at: 0, what: "ELF magic")) == 0x464C_457F,
+            let encoding = try? header.read(UInt8.self, at: 5, what: "ELF data encoding"),
+            let type = try? header.read(UInt16.self, at: 16, what: "ELF type")
+        else { return false }
+        // EI_DATA: 1 little-endian, 2 big-endian.
+        return (encoding == 2 ? type.byteSwapped : type) == ELFFile.typeCore
+    }
+
     /// Reads a core file held in memory; `name` stands for its path in errors.
     ///
     /// - Throws: as ``init(path:)``.
