@@ -33,7 +33,9 @@ struct InstallScriptTests {
         // The oracle can fail: a copy without its worker says so, and states less.
         let lone = prefix + "/lone"
         try FileManager.default.createDirectory(atPath: lone, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: built, toPath: lone + "/typeinfo")
+        // Copied by another process: a file this process held open for writing could be inherited
+        // by a child another test forks at that moment, and running it would fail (ETXTBSY).
+        _ = try FixtureToolchain.run("/bin/cp", [built, lone + "/typeinfo"], in: lone)
         let fromLone = try Self.run(lone + "/typeinfo", arguments)
         #expect(
             fromLone.output.contains(
