@@ -56,6 +56,16 @@ public enum FixtureToolchain {
         return path
     }()
 
+    /// Under `Tools/sanitize` this build's objects are instrumented: a program linked with them
+    /// links the same sanitizer runtime.
+    public static var sanitizerFlags: [String] {
+        let process = dlopen(nil, RTLD_NOW)
+        defer { if let process { dlclose(process) } }
+        if dlsym(process, "__tsan_init") != nil { return ["-sanitize=thread"] }
+        if dlsym(process, "__asan_init") != nil { return ["-sanitize=address"] }
+        return []
+    }
+
     /// The compiler: `$SWIFTC`, else the `swiftc` next to the running toolchain, else from PATH.
     public static let swiftc: String = {
         if let explicit = ProcessInfo.processInfo.environment["SWIFTC"] { return explicit }

@@ -41,7 +41,8 @@ enum ReleaseFixture {
             let product = directory + "/release-fixture"
             let modules = build.appendingPathComponent("Modules").path
             try FixtureToolchain.run(
-                FixtureToolchain.swiftc, flags + sanitizerFlags + ["-I", modules, source] + objects + ["-o", product], in: directory)
+                FixtureToolchain.swiftc, flags + FixtureToolchain.sanitizerFlags + ["-I", modules, source] + objects + ["-o", product],
+                in: directory)
             let printed = try FixtureToolchain.run(product, [], in: directory)
             var lines: [String: [String]] = [:]
             for line in printed.split(separator: "\n") {
@@ -54,15 +55,6 @@ enum ReleaseFixture {
         } catch {
             return .failure(FixtureError(message: "\(error)"))
         }
-    }
-
-    /// Under `Tools/sanitize` the objects are instrumented: the fixture links with the same runtime.
-    static var sanitizerFlags: [String] {
-        let process = dlopen(nil, RTLD_NOW)
-        defer { if let process { dlclose(process) } }
-        if dlsym(process, "__tsan_init") != nil { return ["-sanitize=thread"] }
-        if dlsym(process, "__asan_init") != nil { return ["-sanitize=address"] }
-        return []
     }
 
     /// The single value printed for `name`.
