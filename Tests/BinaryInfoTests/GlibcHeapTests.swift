@@ -218,6 +218,27 @@ struct GlibcHeapTests {
         #expect(walks + errors.count == 20)
     }
 
+    /// A running process's maps and arenas are read at different moments: a heap may reach past
+    /// the region that held it when the maps were read. (A release run of the churning test
+    /// trapped here on `start..<region.end` with start past the end.)
+    @Test func heapsReachingPastTheirRegionLeaveNoMmapRange() {
+        func region(_ start: UInt64, _ end: UInt64) -> TargetRegion {
+            TargetRegion(start: start, end: end, isWritable: true, filePath: nil, fileOffset: 0, isStack: false)
+        }
+        let regions = [region(0x1000, 0x5000), region(0x8000, 0x9000)]
+        // The first heap runs on past the first region's end; a second heap lies after it.
+        #expect(GlibcHeap.mmapRanges(in: regions, outside: [0x2000..<0x6000, 0x7000..<0x7800]) == [0x1000..<0x2000, 0x8000..<0x9000])
+        #expect(GlibcHeap.mmapRanges(in: regions, outside: [0x0..<0xA000]) == [])
+        #expect(GlibcHeap.mmapRanges(in: regions, outside: []) == [0x1000..<0x5000, 0x8000..<0x9000])
+        // Not writable, file-backed or the stack: never an mmapped chunk's.
+        let others = [
+            TargetRegion(start: 0x1000, end: 0x2000, isWritable: false, filePath: nil, fileOffset: 0, isStack: false),
+            TargetRegion(start: 0x2000, end: 0x3000, isWritable: true, filePath: "/lib/x.so", fileOffset: 0, isStack: false),
+            TargetRegion(start: 0x3000, end: 0x4000, isWritable: true, filePath: nil, fileOffset: 0, isStack: true),
+        ]
+        #expect(GlibcHeap.mmapRanges(in: others, outside: []) == [])
+    }
+
     @Test func processThatExitsDuringTheReadIsNamed() throws {
         let target = try HeapProcess()
         let heap = try GlibcHeap(TargetMemory(.process(target.processID)))

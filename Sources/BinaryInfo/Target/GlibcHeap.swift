@@ -78,11 +78,20 @@ public struct GlibcHeap {
 
     /// The anonymous writable memory outside the heaps, where mmapped chunks live.
     var mmapRanges: [Range<UInt64>] {
-        let occupied = arenas.flatMap { $0.heaps.map(\.occupied) }.sorted { $0.lowerBound < $1.lowerBound }
+        Self.mmapRanges(in: regions, outside: arenas.flatMap { $0.heaps.map(\.occupied) })
+    }
+
+    /// The parts of `regions` (writable, anonymous, not the stack) that no range of `heaps`
+    /// covers. A heap may reach past its region's end: a running process's maps and arenas are
+    /// read at different moments.
+    static func mmapRanges(in regions: [TargetRegion], outside heaps: [Range<UInt64>]) -> [Range<UInt64>] {
+        let occupied = heaps.sorted { $0.lowerBound < $1.lowerBound }
         var ranges: [Range<UInt64>] = []
-        for region in regions where region.isWritable && region.filePath == nil && !region.isStack {
+        for region in regions where region.isWritable && region.filePath == nil && !region.isStack && region.start < region.end {
             var start = region.start
-            for heap in occupied where heap.overlaps(start..<region.end) {
+            for heap in occupied {
+                guard start < region.end else { break }
+                guard heap.overlaps(start..<region.end) else { continue }
                 if heap.lowerBound > start { ranges.append(start..<heap.lowerBound) }
                 start = max(start, heap.upperBound)
             }

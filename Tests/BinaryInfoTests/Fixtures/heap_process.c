@@ -35,6 +35,14 @@ static int late[slices][16];
 static int lateCount[slices];
 static __thread int hasFreed;
 
+// The test process that started this one: when it is gone (a crash included), this one ends too,
+// instead of running on and holding its parent's output pipes open.
+static pid_t parent;
+
+static void endWithParent(void) {
+    if (getppid() != parent) _exit(0);
+}
+
 static int record(void *block, size_t size) {
     int index = mySlice * slice + blockCount[mySlice]++;
     blocks[index] = block;
@@ -116,7 +124,8 @@ static void *reusing(void *unused) {
 // Frees and allocates blocks of every kind (tcache, fastbin, bins, mmapped) forever.
 static void churn(unsigned seed) {
     void *ring[256] = {0};
-    for (;;) {
+    for (unsigned long turn = 0;; turn++) {
+        if (turn % 4096 == 0) endWithParent();
         int slot = rand_r(&seed) % 256;
         free(ring[slot]);
         ring[slot] = malloc(rand_r(&seed) % 100 == 0 ? 200000 : nextSize(&seed));
@@ -136,6 +145,7 @@ static void *thread(void *argument) {
 }
 
 int main(int argc, char **argv) {
+    parent = getppid();
     setvbuf(stdout, output, _IOFBF, sizeof output);
     churns = argc > 1 && strcmp(argv[1], "churn") == 0;
     // The main thread's first allocation is a malloc, which makes its tcache first.
@@ -191,5 +201,8 @@ int main(int argc, char **argv) {
     printf("end\n");
     fflush(stdout);
     if (churns) churn(1);
-    for (;;) pause();
+    for (;;) {
+        endWithParent();
+        sleep(1);
+    }
 }
