@@ -95,29 +95,37 @@ struct ReleaseTargetReadersTests {
         return (objects, types)
     }
 
-    @Test(arguments: LiveHeapFixture.Linking.allCases)
-    func heapAndImageAsTheProcessStates(_ linking: LiveHeapFixture.Linking) throws {
+    /// What the -O readers print of the fixture's process, or of a gcore core of it, checked
+    /// against what the process states and the debug build's reading of its file.
+    static func check(_ linking: LiveHeapFixture.Linking, fromCore: Bool) throws {
         let fixture = try LiveHeapFixture(linking)
         defer { fixture.finish() }
         // The types as this (debug) build reads the executable's file.
         let expectedTypes = try BinaryImage.read(atPath: fixture.executable, runtimeLibrary: nil).document.types.map {
             $0.name + "\t" + ($0.size.map(String.init) ?? "?")
         }
-        var targets = [["pid", String(fixture.processID)]]
-        if CoreDump.gcore != nil { targets.append(["core", try CoreDump.make(of: fixture.processID)]) }
-        for target in targets {
-            let (objects, types) = try Self.read(target, fixture)
-            // Every fixture type's objects, counted and sized as the process states them.
-            for held in fixture.report.types {
-                let found = objects[held.metadata]
-                #expect(found?.0 == held.count && found?.1 == held.bytes, "\(target[0]): \(held.type)")
-            }
-            #expect(types == expectedTypes, "\(target[0])")
-            // The fixture's own classes among them (`LiveHeap.Box<Swift.Int>` is declared `LiveHeap.Box<T>`).
-            for held in fixture.report.types {
-                let declared = held.type.split(separator: "<").first.map(String.init) ?? held.type
-                #expect(types.contains { $0.hasPrefix(declared + "\t") || $0.hasPrefix(declared + "<") }, "\(target[0]): \(held.type)")
-            }
+        let target = fromCore ? ["core", try CoreDump.make(of: fixture.processID)] : ["pid", String(fixture.processID)]
+        let (objects, types) = try Self.read(target, fixture)
+        // Every fixture type's objects, counted and sized as the process states them.
+        for held in fixture.report.types {
+            let found = objects[held.metadata]
+            #expect(found?.0 == held.count && found?.1 == held.bytes, "\(target[0]): \(held.type)")
         }
+        #expect(types == expectedTypes, "\(target[0])")
+        // The fixture's own classes among them (`LiveHeap.Box<Swift.Int>` is declared `LiveHeap.Box<T>`).
+        for held in fixture.report.types {
+            let declared = held.type.split(separator: "<").first.map(String.init) ?? held.type
+            #expect(types.contains { $0.hasPrefix(declared + "\t") || $0.hasPrefix(declared + "<") }, "\(target[0]): \(held.type)")
+        }
+    }
+
+    @Test(arguments: LiveHeapFixture.Linking.allCases)
+    func processAsItStatesItself(_ linking: LiveHeapFixture.Linking) throws {
+        try Self.check(linking, fromCore: false)
+    }
+
+    @Test(.enabled(if: CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup"), arguments: LiveHeapFixture.Linking.allCases)
+    func coreAsTheProcessStatedItself(_ linking: LiveHeapFixture.Linking) throws {
+        try Self.check(linking, fromCore: true)
     }
 }
