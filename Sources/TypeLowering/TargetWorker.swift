@@ -71,10 +71,7 @@ enum TargetWorker {
                 let count = min(info?.fieldCount ?? 0, LoweringWire.maximumChildren)
                 for index in 0..<count {
                     guard let child = context.child(ofMetadata: metadata, at: index) else { continue }
-                    let record = TargetFieldRecord(
-                        offset: child.offset, kind: child.kind == .unknown ? nil : child.kind,
-                        mangledType: child.typeRef.flatMap { context.mangledName(of: $0) }, name: child.name)
-                    emit(TargetReply.field(metadata, record).encoded)
+                    emit(TargetReply.field(metadata, record(of: child, context: context)).encoded)
                 }
                 emit(TargetReply.fields(metadata, count: info == nil ? nil : count).encoded)
             case .layout(let mangling):
@@ -86,10 +83,7 @@ enum TargetWorker {
                 var children = 0
                 for index in 0..<count {
                     guard let child = context.child(of: typeRef, at: index) else { break }
-                    let record = TargetFieldRecord(
-                        offset: child.offset, kind: child.kind == .unknown ? nil : child.kind,
-                        mangledType: child.typeRef.flatMap { context.mangledName(of: $0) }, name: child.name)
-                    emit(TargetReply.child(mangling, record).encoded)
+                    emit(TargetReply.child(mangling, record(of: child, context: context)).encoded)
                     children += 1
                 }
                 let layout = TargetTypeLayout(
@@ -145,6 +139,13 @@ enum TargetWorker {
             }
         default: break
         }
+    }
+
+    /// A child (field, element, case) as the wire states it, its type by mangling.
+    private static func record(of child: LoweredChild, context: RemoteMirrorContext) -> TargetFieldRecord {
+        TargetFieldRecord(
+            offset: child.offset, kind: child.kind == .unknown ? nil : child.kind,
+            mangledType: child.typeRef.flatMap { context.mangledName(of: $0) }, name: child.name)
     }
 
     private static func emit(_ line: String) {

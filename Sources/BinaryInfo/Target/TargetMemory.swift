@@ -44,6 +44,12 @@ public final class TargetMemory: ByteReader, Sendable {
         /// unless tests fixed another.
         case process(ProcessMemory, fixedMap: MemoryMap?)
         case core(CoreFile)
+
+        /// A process's memory map as it is now (or the one tests fixed).
+        static func currentMap(of memory: ProcessMemory, fixedMap: MemoryMap?) throws(BinaryInfoError) -> MemoryMap {
+            if let fixedMap { return fixedMap }
+            return try MemoryMap(processID: memory.processID)
+        }
     }
 
     /// The name errors give the target: `process 1234`, or the core file's path.
@@ -95,8 +101,7 @@ public final class TargetMemory: ByteReader, Sendable {
         switch source {
         case .process(let memory, let fixedMap):
             let id = memory.processID
-            let map: MemoryMap
-            if let fixedMap { map = fixedMap } else { map = try MemoryMap(processID: id) }
+            let map = try Source.currentMap(of: memory, fixedMap: fixedMap)
             let mapped = map.mappings.filter(\.isFileBacked).map {
                 (start: $0.start, end: $0.end, fileOffset: $0.fileOffset, path: Self.deletedSuffixRemoved($0.name))
             }

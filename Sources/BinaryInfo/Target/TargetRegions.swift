@@ -13,8 +13,7 @@ extension TargetMemory {
     func regions() throws(BinaryInfoError) -> [TargetRegion] {
         switch source {
         case .process(let memory, let fixedMap):
-            let map: MemoryMap
-            if let fixedMap { map = fixedMap } else { map = try MemoryMap(processID: memory.processID) }
+            let map = try Source.currentMap(of: memory, fixedMap: fixedMap)
             return map.mappings.filter(\.isReadable).map {
                 TargetRegion(
                     start: $0.start, end: $0.end, isWritable: $0.isWritable, filePath: $0.isFileBacked ? $0.name : nil,
