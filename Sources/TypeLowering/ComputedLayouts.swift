@@ -188,14 +188,7 @@ public struct ComputedLayouts: Sendable {
     }
 
     /// How an enum's cases share storage, from the library's layout kind.
-    static func enumStrategy(_ answer: LoweredType) -> EnumStrategy? {
-        switch answer.kind {
-        case .noPayloadEnum: return .noPayload
-        case .singlePayloadEnum: return .singlePayload
-        case .multiPayloadEnum: return .multiPayload
-        default: return nil
-        }
-    }
+    static func enumStrategy(_ answer: LoweredType) -> EnumStrategy? { answer.kind?.enumStrategy }
 
     /// The tag bytes after an enum's largest payload: its size less that payload's (the whole
     /// value without payloads). Nil when a payload's size is unknown.
@@ -251,5 +244,17 @@ public struct ComputedLayouts: Sendable {
             }
         }
         return layout
+    }
+}
+
+extension LoweredKind {
+    /// How an enum of this lowering shares storage among its cases; nil for a kind that is no enum's.
+    public var enumStrategy: EnumStrategy? {
+        switch self {
+        case .noPayloadEnum: return .noPayload
+        case .singlePayloadEnum: return .singlePayload
+        case .multiPayloadEnum: return .multiPayload
+        default: return nil
+        }
     }
 }

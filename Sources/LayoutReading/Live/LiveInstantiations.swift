@@ -183,8 +183,7 @@ enum LiveInstantiations {
             switch layout.kind {
             case .noPayloadEnum, .singlePayloadEnum, .multiPayloadEnum:
                 guard kind == .enum else { break }
-                type.enumStrategy =
-                    layout.kind == .noPayloadEnum ? .noPayload : layout.kind == .singlePayloadEnum ? .singlePayload : .multiPayload
+                type.enumStrategy = layout.kind.enumStrategy
                 type.cases = children.map { child in
                     var enumCase = EnumCaseLayout(name: child.name, payloadType: child.mangledTypeName == nil ? nil : child.typeName ?? "?")
                     enumCase.payloadSize = child.mangledTypeName.flatMap { layouts[$0]?.layout.size }
@@ -242,7 +241,7 @@ enum LiveInstantiations {
         guard let record = inspector.classMetadata(at: address),
             let flags = try? inspector.memory.read(UInt32.self, at: record.descriptor, what: "class descriptor flags")
         else { return false }
-        return flags & 0x80 != 0
+        return flags & ContextDescriptorKind.isGenericFlag != 0
     }
 
     /// The module of a type the demangler names `Module.Name…` (a class's name has no sugar).
