@@ -14,6 +14,13 @@ import TypeLowering
         if: FileManager.default.fileExists(atPath: LoweringConfiguration.resolved().remoteMirrorPath ?? ""),
         "the toolchain has no libswiftRemoteMirror.so"))
 struct LiveDumpSwift5Tests {
+    /// Only the three enum lowerings have a storage strategy, each its own.
+    @Test func enumLoweringsNameTheirStrategy() {
+        let strategies = LoweredKind.allCases.compactMap { kind in kind.enumStrategy.map { (kind, $0) } }
+        #expect(strategies.map(\.0) == [.noPayloadEnum, .singlePayloadEnum, .multiPayloadEnum])
+        #expect(strategies.map(\.1) == [.noPayload, .singlePayload, .multiPayload])
+    }
+
     @Test func instantiationsAndImagesOfAProcess() throws {
         let fixture = try LiveGenericsFixture(.dynamic, listsMetadataAllocations: true)
         defer { fixture.finish() }
