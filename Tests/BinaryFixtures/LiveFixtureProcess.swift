@@ -52,8 +52,14 @@ public final class LiveFixtureProcess<Report: Decodable> {
     ///   - copy: run a copy of the executable made at this path (a test may then move, replace or
     ///     remove the file the process runs).
     ///   - environment: variables set for the process, besides this process's environment.
-    public init(module: String, linking: FixtureLinking, runningCopyAt copy: String? = nil, environment: [String: String] = [:]) throws {
-        let product = try Self.product(module: module, linking: linking)
+    public convenience init(
+        module: String, linking: FixtureLinking, runningCopyAt copy: String? = nil, environment: [String: String] = [:]
+    ) throws {
+        try self.init(executable: try Self.product(module: module, linking: linking), runningCopyAt: copy, environment: environment)
+    }
+
+    /// Starts an executable built elsewhere (a SwiftPM fixture package's product).
+    public init(executable product: String, runningCopyAt copy: String? = nil, environment: [String: String] = [:]) throws {
         if let copy {
             try? FileManager.default.removeItem(atPath: copy)
             // Copied by cp, not in this process: a write descriptor held here would be inherited
@@ -75,7 +81,10 @@ public final class LiveFixtureProcess<Report: Decodable> {
     }
 
     /// Waits for the next report line.
-    public func readReport() throws -> Report {
+    public func readReport() throws -> Report { try readReport(as: Report.self) }
+
+    /// Waits for the next line, a report of another shape (the answer to a command).
+    public func readReport<Line: Decodable>(as: Line.Type) throws -> Line {
         while !pending.contains(UInt8(ascii: "\n")) {
             // availableData returns what one read gives; read(upToCount:) would wait for the whole count.
             let chunk = output.fileHandleForReading.availableData
@@ -86,7 +95,7 @@ public final class LiveFixtureProcess<Report: Decodable> {
         let line = pending[pending.startIndex..<end]
         pending = Data(pending[(end + 1)...])
         do {
-            return try JSONDecoder().decode(Report.self, from: line)
+            return try JSONDecoder().decode(Line.self, from: line)
         } catch {
             throw FixtureError(message: "\(executable) printed \(String(decoding: line.prefix(300), as: UTF8.self)): \(error)")
         }
