@@ -164,13 +164,15 @@ for index in 0..<workers {
     var thread = pthread_t()
     let seed = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
     seed.pointee = 0x9E37_79B9_7F4A_7C15 &* UInt64(index + 1)
-    pthread_create(&thread, nil, { argument in
-        let seed = argument!.assumingMemoryBound(to: UInt64.self)
-        var random = Shuffle(state: seed.pointee)
-        seed.deallocate()
-        var ring = [ChurnObject?](repeating: nil, count: 2048)
-        while true { churn(&ring, &random, rounds: 256) }
-    }, seed)
+    pthread_create(
+        &thread, nil,
+        { argument in
+            let seed = argument!.assumingMemoryBound(to: UInt64.self)
+            var random = Shuffle(state: seed.pointee)
+            seed.deallocate()
+            var ring = [ChurnObject?](repeating: nil, count: 2048)
+            while true { churn(&ring, &random, rounds: 256) }
+        }, seed)
     threads.append(thread)
 }
 for index in 0..<workers {
@@ -202,10 +204,12 @@ fflush(stdout)
 
 // The lifetime limit, on a thread of its own.
 var watchdog = pthread_t()
-pthread_create(&watchdog, nil, { _ in
-    sleep(UInt32(lifetime))
-    exit(0)
-}, nil)
+pthread_create(
+    &watchdog, nil,
+    { _ in
+        sleep(UInt32(lifetime))
+        exit(0)
+    }, nil)
 
 // Commands until standard input closes.
 while let line = readLine() {
