@@ -124,12 +124,12 @@ public enum BinaryImage {
             throw BinaryInfoError.notSwift(path: path)
         }
         let types = try image.readTypes(selecting: selects)
-        let fileType: String
+        let fileType: ImageFileType
         switch file.fileType {
-        case ELFFile.typeRelocatable: fileType = "relocatable"
-        case ELFFile.typeExecutable: fileType = "executable"
-        case ELFFile.typeShared: fileType = file.hasInterpreter ? "executable" : "shared-library"
-        default: fileType = "ELF type \(file.fileType)"
+        case ELFFile.typeRelocatable: fileType = .relocatable
+        case ELFFile.typeExecutable: fileType = .executable
+        case ELFFile.typeShared: fileType = file.hasInterpreter ? .executable : .sharedLibrary
+        default: fileType = .elfType(file.fileType)
         }
         var notes = image.notes
         if !file.hasSymtab {

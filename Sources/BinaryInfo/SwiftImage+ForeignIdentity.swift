@@ -91,10 +91,10 @@ extension BinaryImage {
                 types[position].size = nil
                 types[position].alignment = nil
                 types[position].stride = nil
-                for key in ["size", "alignment", "stride"] { types[position].factSources[key] = nil }
+                for key in [TypeFact.size, .alignment, .stride] { types[position].factSources[key] = nil }
                 for field in types[position].fields.indices {
                     types[position].fields[field].offset = nil
-                    types[position].fields[field].factSources["offset"] = nil
+                    types[position].fields[field].factSources[.offset] = nil
                 }
             }
             for field in types[position].fields.indices
@@ -103,8 +103,8 @@ extension BinaryImage {
             {
                 types[position].fields[field].size = nil
                 types[position].fields[field].alignment = nil
-                types[position].fields[field].factSources["size"] = nil
-                types[position].fields[field].factSources["alignment"] = nil
+                types[position].fields[field].factSources[.size] = nil
+                types[position].fields[field].factSources[.alignment] = nil
             }
         }
     }

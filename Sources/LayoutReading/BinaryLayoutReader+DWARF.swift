@@ -58,8 +58,8 @@ extension BinaryLayoutReader {
     static func keptSources(_ disagreement: LayoutDisagreement, in type: TypeLayout?) -> [LayoutSource] {
         let stated: [LayoutSource]?
         switch disagreement.fact {
-        case .size: stated = type?.factSources["size"]
-        case .fieldOffset(let field, _, _): stated = type?.fields.first { $0.name == field }?.factSources["offset"]
+        case .size: stated = type?.factSources[.size]
+        case .fieldOffset(let field, _, _): stated = type?.fields.first { $0.name == field }?.factSources[.offset]
         case .fieldMissingFromDWARF, .fieldMissingFromMetadata, .kind: stated = nil
         }
         return stated.flatMap { $0.isEmpty ? nil : $0 } ?? [type?.source ?? .metadata]

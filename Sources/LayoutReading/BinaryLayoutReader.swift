@@ -119,7 +119,7 @@ public enum BinaryLayoutReader {
         let reading = try metadataLayouts(path, file, selection, options, metadataBytes)
         var document = reading.document
         if let selection { document.types = selectedWithRelated(document.types, selection) }
-        guard document.image.fileType != "relocatable" else { return document }
+        guard document.image.fileType != .relocatable else { return document }
         var merged = pending.compute(types: document.types).merged(into: document)
         // The computed layouts know each imported C type by its own record; which of several
         // same-named ones the runtime uses is still unknown.

@@ -58,7 +58,7 @@ extension LayoutDocument {
     ///   - processName: what to name the image; the executable's name by default.
     public init(inProcess types: [Any.Type], processName: String = CommandLine.arguments.first ?? "process") {
         self.init(
-            image: ImageSummary(path: processName, fileType: "process"),
+            image: ImageSummary(path: processName, fileType: .process),
             types: types.map { ClassInfo.of($0).layout }
         )
     }

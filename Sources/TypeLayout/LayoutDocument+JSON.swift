@@ -78,7 +78,7 @@ extension ImageSummary: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode(String.self, forKey: .path)
-        fileType = try container.decodeIfPresent(String.self, forKey: .fileType)
+        fileType = try container.decodeIfPresent(String.self, forKey: .fileType).flatMap(ImageFileType.init(description:))
         architecture = try container.decodeIfPresent(String.self, forKey: .architecture)
         hasSymbols = try container.decodeIfPresent(Bool.self, forKey: .hasSymbols)
         hasDebugInfo = try container.decodeIfPresent(Bool.self, forKey: .hasDebugInfo)
@@ -89,7 +89,7 @@ extension ImageSummary: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
-        try container.encode(fileType, forKey: .fileType)
+        try container.encode(fileType?.description, forKey: .fileType)
         try container.encode(architecture, forKey: .architecture)
         try container.encode(hasSymbols, forKey: .hasSymbols)
         try container.encode(hasDebugInfo, forKey: .hasDebugInfo)
@@ -121,7 +121,7 @@ extension TypeLayout: Codable {
         fields = try container.decodeIfPresent([FieldLayout].self, forKey: .fields) ?? []
         cases = try container.decodeIfPresent([EnumCaseLayout].self, forKey: .cases) ?? []
         source = try container.decodeIfPresent(LayoutSource.self, forKey: .source)
-        factSources = try container.decodeIfPresent([String: [LayoutSource]].self, forKey: .sources) ?? [:]
+        factSources = try container.decodeFactSources(TypeFact.self, forKey: .sources)
         enumStrategy = try container.decodeIfPresent(EnumStrategy.self, forKey: .enumStrategy)
         extraInhabitants = try container.decodeIfPresent(Int.self, forKey: .extraInhabitants)
         enumTagBytes = try container.decodeIfPresent(Int.self, forKey: .enumTagBytes)
@@ -178,7 +178,7 @@ extension FieldLayout: Codable {
         bitWidth = try container.decodeIfPresent(Int.self, forKey: .bitWidth)
         isVar = try container.decodeIfPresent(Bool.self, forKey: .isVar) ?? true
         ownership = try container.decodeIfPresent(Ownership.self, forKey: .ownership) ?? .strong
-        factSources = try container.decodeIfPresent([String: [LayoutSource]].self, forKey: .sources) ?? [:]
+        factSources = try container.decodeFactSources(FieldFact.self, forKey: .sources)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -23,8 +23,8 @@ public struct LayoutDocument: Hashable, Sendable {
 public struct ImageSummary: Hashable, Sendable {
     /// The path given by the user, or the process name for in-process documents.
     public var path: String
-    /// `executable`, `shared-library`, `relocatable` or `process`.
-    public var fileType: String?
+    /// What the document was read from, where known.
+    public var fileType: ImageFileType?
     /// The machine architecture (`x86_64`, `aarch64`).
     public var architecture: String?
     /// Whether the image had a symbol table (`.symtab`).
@@ -38,7 +38,7 @@ public struct ImageSummary: Hashable, Sendable {
     /// Creates an image summary.
     public init(
         path: String,
-        fileType: String? = nil,
+        fileType: ImageFileType? = nil,
         architecture: String? = nil,
         hasSymbols: Bool? = nil,
         hasDebugInfo: Bool? = nil,

@@ -71,7 +71,7 @@ public struct LayoutTextRenderer: Sendable {
     /// - Returns: text ending in a newline.
     public func renderHeader(_ image: ImageSummary, typeCount: Int) -> String {
         var facts: [String] = []
-        if let fileType = image.fileType { facts.append(fileType) }
+        if let fileType = image.fileType { facts.append(fileType.description) }
         if let architecture = image.architecture { facts.append(architecture) }
         if let hasSymbols = image.hasSymbols { facts.append(hasSymbols ? "symbols" : "no symbols") }
         if let hasDebugInfo = image.hasDebugInfo { facts.append(hasDebugInfo ? "debug info" : "no debug info") }

@@ -48,7 +48,7 @@ public struct TypeLayout: Hashable, Sendable {
     /// Where each stated fact (`size`, `alignment`, `stride`, `instanceSize`, `instanceAlignment`)
     /// came from, when a reading merged several sources: the sources that agree on it. Empty when
     /// the layout has one source (``source``).
-    public var factSources: [String: [LayoutSource]] = [:]
+    public var factSources: [TypeFact: [LayoutSource]] = [:]
     /// For enums laid out by the toolchain's type lowering: how the cases share storage.
     public var enumStrategy: EnumStrategy? = nil
     /// The bit patterns of the type's storage that are not valid values, which an enclosing
@@ -123,7 +123,7 @@ public struct FieldLayout: Hashable, Sendable {
     public var ownership: Ownership
     /// Where each stated fact (`offset`, `size`, `alignment`) came from, when a reading merged
     /// several sources. Empty when the layout has one source.
-    public var factSources: [String: [LayoutSource]] = [:]
+    public var factSources: [FieldFact: [LayoutSource]] = [:]
 
     /// Creates a field layout; unknown facts default to `nil`.
     public init(

@@ -15,7 +15,9 @@ extension ComputedLayouts {
             let typeName = type.name
             let known = type.source ?? .metadata
             /// Combines one fact and records which sources state it.
-            func combine(_ fact: inout Int?, _ value: Int?, _ what: String, _ sources: inout [String: [LayoutSource]], _ key: String) {
+            func combine<Fact: Hashable>(
+                _ fact: inout Int?, _ value: Int?, _ what: String, _ sources: inout [Fact: [LayoutSource]], _ key: Fact
+            ) {
                 guard let value else {
                     if fact != nil { sources[key] = [known] }
                     return
@@ -36,11 +38,11 @@ extension ComputedLayouts {
             }
             var typeSources = type.factSources
             let disagreedBefore = disagreements.count
-            combine(&type.size, computed.size, "size", &typeSources, "size")
-            combine(&type.alignment, computed.alignment, "alignment", &typeSources, "alignment")
-            combine(&type.stride, computed.stride, "stride", &typeSources, "stride")
-            combine(&type.instanceSize, computed.instanceSize, "instance size", &typeSources, "instanceSize")
-            combine(&type.instanceAlignment, computed.instanceAlignment, "instance alignment", &typeSources, "instanceAlignment")
+            combine(&type.size, computed.size, "size", &typeSources, .size)
+            combine(&type.alignment, computed.alignment, "alignment", &typeSources, .alignment)
+            combine(&type.stride, computed.stride, "stride", &typeSources, .stride)
+            combine(&type.instanceSize, computed.instanceSize, "instance size", &typeSources, .instanceSize)
+            combine(&type.instanceAlignment, computed.instanceAlignment, "instance alignment", &typeSources, .instanceAlignment)
             // Facts only the computed layout states (static metadata and DWARF do not), kept only
             // when the sources agree on the type's size and alignment.
             let trusted = disagreements.count == disagreedBefore
@@ -48,17 +50,17 @@ extension ComputedLayouts {
                 // The static value witness table states them too: compared like the facts above.
                 combine(
                     &type.extraInhabitants, trusted ? computed.extraInhabitants : nil, "extra inhabitants", &typeSources,
-                    "extraInhabitants")
+                    .extraInhabitants)
             } else if trusted, let extraInhabitants = computed.extraInhabitants {
                 type.extraInhabitants = extraInhabitants
-                typeSources["extraInhabitants"] = [.computed]
+                typeSources[.extraInhabitants] = [.computed]
             }
             if trusted, computed.enumStrategy != nil {
                 type.enumStrategy = computed.enumStrategy
                 type.enumTagBytes = computed.enumTagBytes
                 type.enumTagSpareBits = computed.enumTagSpareBits
-                if computed.enumTagBytes != nil { typeSources["enumTagBytes"] = [.computed] }
-                if computed.enumTagSpareBits != nil { typeSources["enumTagSpareBits"] = [.computed] }
+                if computed.enumTagBytes != nil { typeSources[.enumTagBytes] = [.computed] }
+                if computed.enumTagSpareBits != nil { typeSources[.enumTagSpareBits] = [.computed] }
                 let payloads = EnumCaseKey.index(names: computed.cases.map(\.name), values: computed.cases.map(\.payloadSize))
                 for (index, key) in zip(type.cases.indices, EnumCaseKey.keys(type.cases.map(\.name))) {
                     type.cases[index].payloadSize = payloads[key] ?? nil
@@ -73,7 +75,7 @@ extension ComputedLayouts {
                 var fields = computed.fields.prefix(inherited).map { field in
                     var stated = field
                     if stated.hasBuiltinVectorType { stated.alignment = nil }
-                    for (key, value) in [("offset", stated.offset), ("size", stated.size), ("alignment", stated.alignment)]
+                    for (key, value) in [(FieldFact.offset, stated.offset), (.size, stated.size), (.alignment, stated.alignment)]
                     where value != nil {
                         stated.factSources[key] = [.computed]
                     }
@@ -90,17 +92,17 @@ extension ComputedLayouts {
                 // A zero-sized field has no storage: the runtime's field offset vector says 0,
                 // the library its running offset. Neither is a place in memory; keep the static one.
                 if other.size != 0 {
-                    combine(&type.fields[field].offset, other.offset, "\(name) offset", &fieldSources, "offset")
+                    combine(&type.fields[field].offset, other.offset, "\(name) offset", &fieldSources, .offset)
                 } else if type.fields[field].offset != nil {
-                    fieldSources["offset"] = [known]
+                    fieldSources[.offset] = [known]
                 }
-                combine(&type.fields[field].size, other.size, "\(name) size", &fieldSources, "size")
-                combine(&type.fields[field].alignment, other.alignment, "\(name) alignment", &fieldSources, "alignment")
+                combine(&type.fields[field].size, other.size, "\(name) size", &fieldSources, .size)
+                combine(&type.fields[field].alignment, other.alignment, "\(name) alignment", &fieldSources, .alignment)
                 if type.fields[field].hasBuiltinVectorType {
                     // The library states the compiler's alignment (the element's), the runtime
                     // the vector's: two values, so unknown (FieldLayout.hasBuiltinVectorType).
                     type.fields[field].alignment = nil
-                    fieldSources["alignment"] = nil
+                    fieldSources[.alignment] = nil
                 }
                 type.fields[field].factSources = fieldSources
             }

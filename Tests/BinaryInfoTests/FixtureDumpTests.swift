@@ -29,7 +29,7 @@ struct FixtureDumpTests {
         let document = try BinaryImage.layouts(atPath: FixtureToolchain.product(build), runtimeLibrary: ToolchainRuntime.libswiftCore)
         let protocols = Set(document.types.filter { $0.kind == .protocol }.map(\.name))
         #expect(protocols.isSuperset(of: ["Fixture.Shape", "Fixture.Named", "Fixture.Tagged"]))
-        let expectedType = build == .object ? "relocatable" : build == .sharedLibrary ? "shared-library" : "executable"
+        let expectedType: ImageFileType = build == .object ? .relocatable : build == .sharedLibrary ? .sharedLibrary : .executable
         #expect(document.image.fileType == expectedType)
         #expect(document.image.hasSymbols == true)
         #expect(document.types.allSatisfy { ["Fixture", "Swift", "__C"].contains($0.module ?? "") })

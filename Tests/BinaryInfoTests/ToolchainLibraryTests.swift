@@ -30,7 +30,7 @@ struct ToolchainLibraryTests {
         let document = try BinaryImage.layouts(
             atPath: Self.libraryDirectory + "/libswiftCore.so", runtimeLibrary: ToolchainRuntime.libswiftCore)
         #expect(document.types.count > 300)
-        #expect(document.image.fileType == "shared-library")
+        #expect(document.image.fileType == .sharedLibrary)
 
         let string = try #require(document.types.first { $0.name == "Swift.String" })
         #expect(string.kind == .struct)

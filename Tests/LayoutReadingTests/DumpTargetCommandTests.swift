@@ -54,7 +54,7 @@ struct DumpTargetCommandTests {
         let live = try Self.documents(["--pid", String(fixture.processID)])
         let instantiations = try #require(live.last)
         #expect(instantiations.image.path == "generic instantiations in process \(fixture.processID)")
-        #expect(instantiations.image.fileType == "process")
+        #expect(instantiations.image.fileType == .process)
         Self.expectInstantiations(instantiations, fixture.report.types, "process")
         #expect(!instantiations.image.notes.contains { $0.text.hasPrefix("only what the heap shows") })
         // Beyond the fixture's own: the standard library's, laid out too.
@@ -71,7 +71,7 @@ struct DumpTargetCommandTests {
         let core = try CoreDump.make(of: fixture.processID)
         let dumped = try #require(try Self.documents([core]).last)
         #expect(dumped.image.path == "generic instantiations in \(core)")
-        #expect(dumped.image.fileType == "core")
+        #expect(dumped.image.fileType == .core)
         #expect(dumped.image.notes.isEmpty)
         Self.expectInstantiations(dumped, fixture.report.types, "core")
     }

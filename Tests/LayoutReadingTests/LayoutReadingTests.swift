@@ -209,11 +209,11 @@ struct LayoutReadingTests {
         // The merged layout: `a` and the size from static metadata and the computed layout, `b`
         // from the computed layout alone. DWARF places `b` elsewhere.
         var b = FieldLayout(name: "b", type: "Swift.Int", offset: 8, size: 8)
-        b.factSources = ["offset": [.computed]]
+        b.factSources = [.offset: [.computed]]
         var a = FieldLayout(name: "a", type: "Swift.UInt8", offset: 0, size: 1)
-        a.factSources = ["offset": [.metadata, .computed]]
+        a.factSources = [.offset: [.metadata, .computed]]
         var merged = TypeLayout(name: "M.S", kind: .struct, size: 16, fields: [a, b], source: .metadata)
-        merged.factSources = ["size": [.metadata, .computed]]
+        merged.factSources = [.size: [.metadata, .computed]]
         let dwarf = TypeLayout(
             name: "M.S", mangledName: "$s1M1SVD", kind: .struct, size: 9,
             fields: [

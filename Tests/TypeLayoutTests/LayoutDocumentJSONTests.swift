@@ -4,7 +4,7 @@ import TypeLayout
 
 @Suite struct LayoutDocumentJSONTests {
     let document = LayoutDocument(
-        image: ImageSummary(path: "demo", fileType: "executable", architecture: "x86_64"),
+        image: ImageSummary(path: "demo", fileType: .executable, architecture: "x86_64"),
         types: [
             TypeLayout(
                 name: "Demo.Point", mangledName: "4Demo5PointV", kind: .struct, module: "Demo",

@@ -73,7 +73,7 @@ enum LiveInstantiations {
         if incomplete > 0 { notes.append(.instantiationsNotLaidOut(count: incomplete)) }
         let memory = inspector.memory
         let summary = ImageSummary(
-            path: "generic instantiations in \(memory.target)", fileType: memory.core == nil ? "process" : "core",
+            path: "generic instantiations in \(memory.target)", fileType: memory.core == nil ? .process : .core,
             architecture: memory.core?.architecture ?? ELFMachine.host?.architectureName(isLittleEndian: true), notes: notes)
         return LayoutDocument(image: summary, types: types)
     }
@@ -145,7 +145,7 @@ enum LiveInstantiations {
                 type.instanceSize = Int(record.instanceSize)
                 type.instanceAlignment = Int(record.instanceAlignment)
                 type.superclass = record.superclass.flatMap { names[$0] }
-                type.factSources = ["instanceSize": [.runtime], "instanceAlignment": [.runtime]]
+                type.factSources = [.instanceSize: [.runtime], .instanceAlignment: [.runtime]]
             }
             type.fields = (fields[address] ?? []).map { fieldLayout($0, fieldLayouts) }
             return type
