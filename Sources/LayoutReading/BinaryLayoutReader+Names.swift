@@ -85,7 +85,7 @@ extension BinaryLayoutReader {
         let dependencies = runtimeLibraries(forFileAt: path, options)
         let (layout, notes) = ComputedLayouts.instantiation(
             mangledName: mangling, forFileAt: path, dependencies: dependencies.paths, configuration: loweringConfiguration(options))
-        return (layout, notes.last ?? "")
+        return (layout, notes.last?.text ?? "")
     }
 
     /// The file's generic single-case enum with a payload that `mangling` binds: `6GenFix3OneOySiG`

@@ -26,3 +26,32 @@ extension KeyedDecodingContainer {
         return facts
     }
 }
+
+/// A fact of a type or of one of its fields, named in a note about it.
+public enum LayoutFactName: Hashable, Sendable, CustomStringConvertible {
+    case type(TypeFact)
+    /// A fact of the stored property named.
+    case field(String, FieldFact)
+
+    /// As a note says it: `instance size`, `field 'x' offset`.
+    public var description: String {
+        switch self {
+        case .type(let fact): return fact.spelled
+        case .field(let name, let fact): return "field '\(name)' \(fact.rawValue)"
+        }
+    }
+}
+
+extension TypeFact {
+    /// The words a note uses for the fact.
+    var spelled: String {
+        switch self {
+        case .size, .alignment, .stride: return rawValue
+        case .instanceSize: return "instance size"
+        case .instanceAlignment: return "instance alignment"
+        case .extraInhabitants: return "extra inhabitants"
+        case .enumTagBytes: return "enum tag bytes"
+        case .enumTagSpareBits: return "enum tag spare bits"
+        }
+    }
+}

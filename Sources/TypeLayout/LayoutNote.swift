@@ -81,7 +81,7 @@ public enum LayoutNote: Hashable, Sendable {
     /// A type's static metadata could not be read.
     case metadataUnreadable(type: String, address: UInt64, problem: String)
     /// Static metadata and the computed layout state different values for a fact of a type.
-    case metadataDisagreesWithComputed(type: String, fact: String, metadata: String, computed: String)
+    case metadataDisagreesWithComputed(type: String, fact: LayoutFactName, metadata: Int, computed: Int)
     /// Imported C types the runtime merges by name though their layouts differ: each type's
     /// name and size (nil: unknown).
     case runtimeMergedCTypes([MergedCType])

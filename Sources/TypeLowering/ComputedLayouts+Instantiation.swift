@@ -16,16 +16,17 @@ extension ComputedLayouts {
         forFileAt path: String,
         dependencies: [String],
         configuration: LoweringConfiguration = .resolved()
-    ) -> (layout: TypeLayout?, notes: [String]) {
+    ) -> (layout: TypeLayout?, notes: [LayoutNote]) {
         let mangling = mangledName.hasPrefix("$s") ? String(mangledName.dropFirst(2)) : mangledName
         var unstarted: WorkerProcess?
         let client = LoweringClient(configuration: configuration)
         let (lowered, clientNotes) = client.lower(
             manglings: [mangling], file: path, dependencies: dependencies, started: &unstarted, includeTypeNames: true)
-        let notes = clientNotes.map(\.text)
+        let notes = clientNotes
         guard let answer = lowered[mangling] else { return (nil, notes) }
         guard let kind = answer.kind else {
-            return (nil, notes + ["$s\(mangling): \(answer.unknownReason ?? "the reflection library cannot lower it")"])
+            let reason = answer.unknownReason ?? "the reflection library cannot lower it"
+            return (nil, notes + [.loweringFailed(mangling: "$s" + mangling, text: "$s\(mangling): \(reason)")])
         }
         let name = SwiftDemangler.typeName(mangling: mangling) ?? "$s" + mangling
         let typeKind: TypeKind

@@ -16,7 +16,7 @@ extension ComputedLayouts {
             let known = type.source ?? .metadata
             /// Combines one fact and records which sources state it.
             func combine<Fact: Hashable>(
-                _ fact: inout Int?, _ value: Int?, _ what: String, _ sources: inout [Fact: [LayoutSource]], _ key: Fact
+                _ fact: inout Int?, _ value: Int?, _ what: LayoutFactName, _ sources: inout [Fact: [LayoutSource]], _ key: Fact
             ) {
                 guard let value else {
                     if fact != nil { sources[key] = [known] }
@@ -31,25 +31,25 @@ extension ComputedLayouts {
                     sources[key] = [known, .computed]
                 } else {
                     disagreements.append(
-                        .metadataDisagreesWithComputed(type: typeName, fact: what, metadata: String(existing), computed: String(value)))
+                        .metadataDisagreesWithComputed(type: typeName, fact: what, metadata: existing, computed: value))
                     fact = nil
                     sources[key] = nil
                 }
             }
             var typeSources = type.factSources
             let disagreedBefore = disagreements.count
-            combine(&type.size, computed.size, "size", &typeSources, .size)
-            combine(&type.alignment, computed.alignment, "alignment", &typeSources, .alignment)
-            combine(&type.stride, computed.stride, "stride", &typeSources, .stride)
-            combine(&type.instanceSize, computed.instanceSize, "instance size", &typeSources, .instanceSize)
-            combine(&type.instanceAlignment, computed.instanceAlignment, "instance alignment", &typeSources, .instanceAlignment)
+            combine(&type.size, computed.size, .type(.size), &typeSources, .size)
+            combine(&type.alignment, computed.alignment, .type(.alignment), &typeSources, .alignment)
+            combine(&type.stride, computed.stride, .type(.stride), &typeSources, .stride)
+            combine(&type.instanceSize, computed.instanceSize, .type(.instanceSize), &typeSources, .instanceSize)
+            combine(&type.instanceAlignment, computed.instanceAlignment, .type(.instanceAlignment), &typeSources, .instanceAlignment)
             // Facts only the computed layout states (static metadata and DWARF do not), kept only
             // when the sources agree on the type's size and alignment.
             let trusted = disagreements.count == disagreedBefore
             if type.extraInhabitants != nil {
                 // The static value witness table states them too: compared like the facts above.
                 combine(
-                    &type.extraInhabitants, trusted ? computed.extraInhabitants : nil, "extra inhabitants", &typeSources,
+                    &type.extraInhabitants, trusted ? computed.extraInhabitants : nil, .type(.extraInhabitants), &typeSources,
                     .extraInhabitants)
             } else if trusted, let extraInhabitants = computed.extraInhabitants {
                 type.extraInhabitants = extraInhabitants
@@ -92,12 +92,12 @@ extension ComputedLayouts {
                 // A zero-sized field has no storage: the runtime's field offset vector says 0,
                 // the library its running offset. Neither is a place in memory; keep the static one.
                 if other.size != 0 {
-                    combine(&type.fields[field].offset, other.offset, "\(name) offset", &fieldSources, .offset)
+                    combine(&type.fields[field].offset, other.offset, .field(name, .offset), &fieldSources, .offset)
                 } else if type.fields[field].offset != nil {
                     fieldSources[.offset] = [known]
                 }
-                combine(&type.fields[field].size, other.size, "\(name) size", &fieldSources, .size)
-                combine(&type.fields[field].alignment, other.alignment, "\(name) alignment", &fieldSources, .alignment)
+                combine(&type.fields[field].size, other.size, .field(name, .size), &fieldSources, .size)
+                combine(&type.fields[field].alignment, other.alignment, .field(name, .alignment), &fieldSources, .alignment)
                 if type.fields[field].hasBuiltinVectorType {
                     // The library states the compiler's alignment (the element's), the runtime
                     // the vector's: two values, so unknown (FieldLayout.hasBuiltinVectorType).

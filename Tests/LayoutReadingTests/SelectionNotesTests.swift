@@ -37,11 +37,11 @@ struct SelectionNotesTests {
                 "M.Other: static metadata at 0x2000 unreadable (truncated); layout unknown"
             ),
             (
-                .metadataDisagreesWithComputed(type: "M.Kept", fact: "size", metadata: "8", computed: "16"),
+                .metadataDisagreesWithComputed(type: "M.Kept", fact: .type(.size), metadata: 8, computed: 16),
                 "M.Kept: size: static metadata says 8, computed layout says 16"
             ),
             (
-                .metadataDisagreesWithComputed(type: "M.Other", fact: "field 'x' offset", metadata: "0", computed: "8"),
+                .metadataDisagreesWithComputed(type: "M.Other", fact: .field("x", .offset), metadata: 0, computed: 8),
                 "M.Other: field 'x' offset: static metadata says 0, computed layout says 8"
             ),
             (
