@@ -29,7 +29,10 @@ struct ObjectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Where the object starts: 0x… or decimal.", valueName: "address"))
     var address: String
 
-    @Option(help: ArgumentHelp("Follow references this many levels, showing the objects they lead to.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Follow references this many levels (at most 64), showing the objects they lead to; each object once, at most 1000.",
+            valueName: "n"))
     var depth = 0
 
     @OptionGroup var color: ColorOption
@@ -39,7 +42,11 @@ struct ObjectCommand: ParsableCommand {
 
     func validate() throws {
         guard parsedAddress != nil else { throw ValidationError("'\(address)' is not an address: write 0x… or a decimal number") }
-        guard depth >= 0 else { throw ValidationError("--depth must be 0 or more") }
+        guard (0...LiveObjectReader.maximumDepth).contains(depth) else {
+            throw ValidationError(
+                "--depth takes 0 to \(LiveObjectReader.maximumDepth): to follow a longer chain, run typeinfo object again on an object further down it"
+            )
+        }
     }
 
     private var parsedAddress: UInt64? {

@@ -42,26 +42,7 @@ public final class LoadServerFixture {
 
     /// The package's release product, built once per test process and linking.
     public static func product(_ linking: FixtureLinking) throws -> String {
-        building.lock()
-        defer { building.unlock() }
-        if let done = products.withLock({ $0[linking] }) { return try done.get() }
-        let result = Result<String, any Error> {
-            let scratch = ScratchDirectory.path(named: "load-server-\(linking)")
-            let package = FixtureToolchain.fixturesDirectory + "/LoadServer"
-            let flags = linking == .staticStdlib ? ["--static-swift-stdlib"] : []
-            try FixtureToolchain.run(
-                swift, ["build", "-c", "release"] + flags + ["--package-path", package, "--scratch-path", scratch], in: package)
-            return scratch + "/release/LoadServer"
-        }
-        products.withLock { $0[linking] = result }
-        return try result.get()
-    }
-
-    /// `swift` beside the compiler the fixtures use.
-    static var swift: String {
-        let compiler = FixtureToolchain.swiftc
-        guard compiler.hasPrefix("/") else { return "swift" }
-        return URL(fileURLWithPath: compiler).deletingLastPathComponent().appendingPathComponent("swift").path
+        try SwiftPMFixture.product(package: "LoadServer", linking: linking)
     }
 
     /// Starts the server and waits until its stable population is set up and the churn runs.
@@ -83,6 +64,3 @@ public final class LoadServerFixture {
     /// Kills the server and waits for it.
     public func finish() { process.finish() }
 }
-
-private let products = Mutex<[FixtureLinking: Result<String, any Error>]>([:])
-private let building = NSLock()

@@ -15,8 +15,15 @@ import TypeLowering
 public enum LiveObjectReader {
     /// The most array elements shown.
     public static let elementLimit = 8
+    /// The most levels of references followed: a longer chain is best read again from an object
+    /// further down it.
+    public static let maximumDepth = 64
 
-    /// Reads the object at `address`, following references `depth` levels deep.
+    /// Reads the object at `address`, following references `depth` levels deep (at most
+    /// ``maximumDepth``), each object shown once (a reference to one already shown is
+    /// ``ObjectValue/alreadyShown(_:type:)``) and at most ``ObjectReport/objectLimit`` objects.
+    /// What cannot be read or typed is ``ObjectValue/unknown(_:)`` with the reason: one part that
+    /// cannot be read never fails the whole report.
     ///
     /// - Throws: ``LiveReadingError/notAnObject(target:address:)`` when no Swift object starts
     ///   there, and what else makes the target unreadable.
@@ -35,18 +42,22 @@ public enum LiveObjectReader {
             }
             // Each pass builds the whole report from what is known and notes what it still needs
             // from the library; the needs of a pass are asked in one batch.
-            for _ in 0..<ObjectWalk.maximumRounds {
-                walk.needs = ObjectWalk.Needs()
-                let report = try walk.object(at: address, depth: max(depth, 0))
-                if walk.needs.isEmpty, let report { return report }
+            let depth = min(max(depth, 0), maximumDepth)
+            for round in 0...ObjectWalk.maximumRounds {
+                walk.beginPass(final: round == ObjectWalk.maximumRounds)
+                let report = try walk.object(at: address, depth: depth)
+                if walk.needs.isEmpty, var report {
+                    report.unfollowedReferences = walk.unfollowed
+                    return report
+                }
                 do throws(TypeLoweringError) {
                     try walk.answerNeeds()
                 } catch {
                     throw .lowering(error)
                 }
             }
-            throw .lowering(
-                .protocolViolation(detail: "the object's values needed more than \(ObjectWalk.maximumRounds) rounds of questions"))
+            // The final pass takes every unanswered question as unknown, so it always reports.
+            throw .lowering(.protocolViolation(detail: "the object's final pass still had questions"))
         }
     }
 }

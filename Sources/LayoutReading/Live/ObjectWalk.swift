@@ -4,10 +4,15 @@ import TypeLowering
 
 /// The values of one object and what they lead to, built from what the reflection library has
 /// answered so far (``LiveObjectReader``).
+///
+/// Each pass walks the whole report and collects what it still needs; the reader asks that in
+/// one batch and walks again. Every answer is kept (a value, or why there is none), so each round
+/// learns something new and the passes end. A pass marked ``finalPass`` takes whatever has not
+/// been answered as unknown, so a report always comes out.
 final class ObjectWalk {
-    /// The deepest nesting of questions an object's values may take (enum payloads of structs of
-    /// enum payloads…).
-    static let maximumRounds = 12
+    /// How many rounds of questions a report may take before what is still unanswered is unknown:
+    /// each level of `--depth` and each level of nested enum payloads can take one.
+    static let maximumRounds = 64
     /// Values nested deeper than this inside one field are unknown: real types are far shallower,
     /// and a corrupt one must not recurse without end.
     static let maximumNesting = 32
@@ -23,45 +28,88 @@ final class ObjectWalk {
     let inspector: TargetInspector
     var memory: TargetMemory { inspector.memory }
     var needs = Needs()
-    private var layouts: [String: (layout: TargetTypeLayout, children: [TargetField])] = [:]
-    private var unknownLayouts: Set<String> = []
-    private var cases: [String: (index: Int, name: String)] = [:]
-    private var unknownCases: Set<String> = []
-    private var names: [UInt64: String] = [:]
-    private var unnamed: Set<UInt64> = []
-    private var classFields: [UInt64: [TargetField]] = [:]
-    private var fieldless: Set<UInt64> = []
+    /// Whether this pass must finish: what the library has not answered is unknown now.
+    var finalPass = false
+    /// The objects this pass has shown (the first one included), each shown once.
+    private(set) var shown: Set<UInt64> = []
+    /// References this pass did not follow because the report holds ``LiveObjectReader/objectLimit`` objects.
+    private(set) var unfollowed = 0
+    private var layouts: [String: Answer<(layout: TargetTypeLayout, children: [TargetField])>] = [:]
+    private var cases: [String: Answer<(index: Int, name: String)>] = [:]
+    private var names: [UInt64: Answer<String>] = [:]
+    private var classFields: [UInt64: Answer<[TargetField]>] = [:]
+
+    /// What the library answered to one question: the answer, or why there is none.
+    enum Answer<Value> {
+        case known(Value)
+        case unknown(String)
+    }
+
+    static let unanswered = "the reflection library had not answered after \(maximumRounds) rounds of questions"
 
     init(inspector: TargetInspector) {
         self.inspector = inspector
     }
 
-    /// Asks the library everything the last pass needed, in one batch per kind of question.
+    /// Starts a pass.
+    func beginPass(final: Bool) {
+        needs = Needs()
+        finalPass = final
+        shown = []
+        unfollowed = 0
+    }
+
+    /// Asks the library everything the last pass needed, in one batch per kind of question. A
+    /// batch the worker fails on leaves its questions unknown with the worker's reason; only a
+    /// target that can no longer be read ends the reading.
     func answerNeeds() throws(TypeLoweringError) {
         if !needs.layouts.isEmpty {
-            let answered = try inspector.layouts(ofTypes: Array(needs.layouts))
-            for mangling in needs.layouts {
-                if let layout = answered[mangling] { layouts[mangling] = layout } else { unknownLayouts.insert(mangling) }
+            let asked = needs.layouts
+            let answered = try answering(asked.count) { () throws(TypeLoweringError) in try inspector.layouts(ofTypes: Array(asked)) }
+            for mangling in asked {
+                layouts[mangling] =
+                    answered.value[mangling].map(Answer.known)
+                    ?? .unknown(answered.failure ?? "the reflection library cannot lay out its type")
             }
         }
         if !needs.cases.isEmpty {
-            let answered = try inspector.enumCases(of: Array(needs.cases.values))
-            for key in needs.cases.keys {
-                if let found = answered[key] { cases[key] = found } else { unknownCases.insert(key) }
+            let asked = needs.cases
+            let answered = try answering(asked.count) { () throws(TypeLoweringError) in try inspector.enumCases(of: Array(asked.values)) }
+            for key in asked.keys {
+                cases[key] =
+                    answered.value[key].map(Answer.known) ?? .unknown(answered.failure ?? "the reflection library cannot tell its case")
             }
         }
         if !needs.names.isEmpty {
-            let answered = try inspector.typeNames(ofMetadata: Array(needs.names))
-            for metadata in needs.names {
-                if let name = answered[metadata] { names[metadata] = name } else { unnamed.insert(metadata) }
+            let asked = needs.names
+            let answered = try answering(asked.count) { () throws(TypeLoweringError) in try inspector.typeNames(ofMetadata: Array(asked)) }
+            for metadata in asked {
+                names[metadata] =
+                    answered.value[metadata].map(Answer.known) ?? .unknown(answered.failure ?? "the reflection library cannot name it")
             }
         }
-        for metadata in needs.classFields {
-            if let fields = try inspector.storedFields(ofClassAt: metadata) {
-                classFields[metadata] = fields
-            } else {
-                fieldless.insert(metadata)
+        if !needs.classFields.isEmpty {
+            let asked = needs.classFields
+            let answered = try answering(asked.count) { () throws(TypeLoweringError) in
+                try inspector.storedFields(ofClassesAt: Array(asked))
             }
+            for metadata in asked {
+                classFields[metadata] =
+                    answered.value[metadata].map(Answer.known)
+                    ?? .unknown(answered.failure ?? "the reflection library cannot list its stored properties")
+            }
+        }
+    }
+
+    /// The answers of one batch, or no answers and the worker's failure as the reason.
+    private func answering<Key, Value>(
+        _ count: Int, _ question: () throws(TypeLoweringError) -> [Key: Value]
+    ) throws(TypeLoweringError) -> (value: [Key: Value], failure: String?) {
+        do {
+            return (try question(), nil)
+        } catch {
+            if case .target = error { throw error }
+            return ([:], "the lowering worker failed on the question: \(error)")
         }
     }
 
@@ -69,10 +117,16 @@ final class ObjectWalk {
     func object(at address: UInt64, depth: Int) throws(LiveReadingError) -> ObjectReport? {
         let metadataWord = try read(UInt64.self, at: address, "the object's first word")
         guard let metadata = inspector.classMetadata(at: metadataWord) else { return nil }
+        shown.insert(address)
         let name = typeName(metadata: metadata.address)
-        guard let fields = fields(ofClass: metadata.address) else { return nil }
+        let fields = fields(ofClass: metadata.address)
+        guard case .known(let list)? = fields else {
+            // No stored properties to show: the object is still its type and size, with the reason.
+            guard case .unknown(let reason)? = fields, let name else { return nil }
+            return ObjectReport(address: address, type: name, size: Int(metadata.instanceSize), fields: [], unknownFields: reason)
+        }
         var values: [ObjectField] = []
-        for field in fields {
+        for field in list {
             let value = try value(
                 at: address &+ UInt64(field.offset), mangling: field.mangledTypeName, kind: field.kind, depth: depth, nesting: 0)
             values.append(ObjectField(name: field.name, type: field.typeName, offset: field.offset, value: value ?? .unknown("pending")))
@@ -81,25 +135,29 @@ final class ObjectWalk {
         return ObjectReport(address: address, type: name, size: Int(metadata.instanceSize), fields: values)
     }
 
+    /// An answer, nil while it is pending (the question noted in ``needs`` by `ask`); in the
+    /// final pass, unknown.
+    private func answer<Value>(_ known: Answer<Value>?, ask: () -> Void) -> Answer<Value>? {
+        if let known { return known }
+        if finalPass { return .unknown(Self.unanswered) }
+        ask()
+        return nil
+    }
+
     private func typeName(metadata: UInt64) -> String? {
-        if let name = names[metadata] { return name }
-        if unnamed.contains(metadata) { return "<class metadata 0x\(String(metadata, radix: 16))>" }
-        needs.names.insert(metadata)
-        return nil
+        switch answer(names[metadata], ask: { needs.names.insert(metadata) }) {
+        case .known(let name)?: return name
+        case .unknown?: return "<class metadata 0x\(String(metadata, radix: 16))>"
+        case nil: return nil
+        }
     }
 
-    private func fields(ofClass metadata: UInt64) -> [TargetField]? {
-        if let fields = classFields[metadata] { return fields }
-        if fieldless.contains(metadata) { return [] }
-        needs.classFields.insert(metadata)
-        return nil
+    private func fields(ofClass metadata: UInt64) -> Answer<[TargetField]>? {
+        answer(classFields[metadata], ask: { needs.classFields.insert(metadata) })
     }
 
-    private func layout(_ mangling: String) -> (layout: TargetTypeLayout, children: [TargetField])?? {
-        if let known = layouts[mangling] { return known }
-        if unknownLayouts.contains(mangling) { return .some(nil) }
-        needs.layouts.insert(mangling)
-        return nil
+    private func layout(_ mangling: String) -> Answer<(layout: TargetTypeLayout, children: [TargetField])>? {
+        answer(layouts[mangling], ask: { needs.layouts.insert(mangling) })
     }
 
     private func read<T: FixedWidthInteger>(_ type: T.Type, at address: UInt64, _ what: String) throws(LiveReadingError) -> T {
@@ -140,7 +198,7 @@ final class ObjectWalk {
             return .unknown("a weak reference (its side table is not read)")
         case .struct?, .tuple?:
             guard let found = layout(mangling) else { return nil }
-            guard let (_, children) = found else { return .unknown("the reflection library cannot lay out its type") }
+            guard case .known((_, let children)) = found else { return .unknown(found.reason) }
             var fields: [ObjectField] = []
             var pending = false
             for child in children {
@@ -161,13 +219,10 @@ final class ObjectWalk {
 
     private func enumValue(at address: UInt64, mangling: String, depth: Int, nesting: Int) throws(LiveReadingError) -> ObjectValue? {
         guard let found = layout(mangling) else { return nil }
-        guard let (_, children) = found else { return .unknown("the reflection library cannot lay out its type") }
+        guard case .known((_, let children)) = found else { return .unknown(found.reason) }
         let key = TargetInspector.enumKey(mangling, address)
-        if unknownCases.contains(key) { return .unknown("the reflection library cannot tell its case") }
-        guard let (index, name) = cases[key] else {
-            needs.cases[key] = (mangling, address)
-            return nil
-        }
+        guard let answered = answer(cases[key], ask: { needs.cases[key] = (mangling, address) }) else { return nil }
+        guard case .known((let index, let name)) = answered else { return .unknown(answered.reason) }
         guard index < children.count else { return .unknown("case \(index) of an enum with \(children.count) cases") }
         guard let payloadType = children[index].mangledTypeName else { return .enumCase(name, payload: nil) }
         // A payload starts at the value's address, whatever the case (indirect cases are boxes).
@@ -191,13 +246,18 @@ final class ObjectWalk {
         }
         guard let name = typeName(metadata: metadata.address) else { return nil }
         guard depth > 0 else { return .reference(object, type: name, object: nil) }
+        if shown.contains(object) { return .alreadyShown(object, type: name) }
+        guard shown.count < ObjectReport.objectLimit else {
+            unfollowed += 1
+            return .reference(object, type: name, object: nil)
+        }
         guard let followed = try self.object(at: object, depth: depth - 1) else { return nil }
         return .reference(object, type: name, object: followed)
     }
 
     private func arrayValue(at address: UInt64, element: String, depth: Int, nesting: Int) throws(LiveReadingError) -> ObjectValue? {
         guard let found = layout(element) else { return nil }
-        guard let (layout, _) = found else { return .unknown("the reflection library cannot lay out its element type") }
+        guard case .known((let layout, _)) = found else { return .unknown("its element type: \(found.reason)") }
         let storage = try read(UInt64.self, at: address, "an array's storage reference")
         let contents: ArrayContents
         do {
@@ -215,6 +275,14 @@ final class ObjectWalk {
             if value == nil { pending = true }
             elements.append(value ?? .unknown("pending"))
         }
-        return pending ? nil : .array(count: contents.count, elements: elements)
+        return pending ? nil : .array(count: contents.count, elements: elements, storage: storage)
+    }
+}
+
+extension ObjectWalk.Answer {
+    /// Why there is no answer (empty for a known one).
+    var reason: String {
+        if case .unknown(let reason) = self { return reason }
+        return ""
     }
 }

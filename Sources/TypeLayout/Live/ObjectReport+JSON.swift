@@ -16,7 +16,7 @@ extension ObjectReport {
 
 extension ObjectReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case address, type, size, fields
+        case address, type, size, fields, unknownFields, unfollowedReferences
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -25,6 +25,8 @@ extension ObjectReport: Encodable {
         try container.encode(type, forKey: .type)
         try container.encode(size, forKey: .size)
         try container.encode(fields, forKey: .fields)
+        try container.encodeIfPresent(unknownFields, forKey: .unknownFields)
+        if unfollowedReferences > 0 { try container.encode(unfollowedReferences, forKey: .unfollowedReferences) }
     }
 }
 
@@ -45,7 +47,8 @@ extension ObjectField: Encodable {
 
 extension ObjectValue: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case `case`, payload, address, type, object, count, elements, fields, text, utf8Count, truncated, unknown
+        case `case`, payload, address, type, object, count, elements, fields, text, utf8Count, truncated, unknown, shownAbove,
+            storage
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -75,15 +78,29 @@ extension ObjectValue: Encodable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .case)
             try container.encodeIfPresent(payload, forKey: .payload)
+            if case .unknown(let reason)? = payload { try container.encode(reason, forKey: .unknown) }
         case .reference(let address, let type, let object):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(ObjectReport.hex(address), forKey: .address)
             try container.encode(type, forKey: .type)
             try container.encodeIfPresent(object, forKey: .object)
-        case .array(let count, let elements):
+        case .alreadyShown(let address, let type):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(ObjectReport.hex(address), forKey: .address)
+            try container.encode(type, forKey: .type)
+            try container.encode(true, forKey: .shownAbove)
+        case .array(let count, let elements, let storage):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(count, forKey: .count)
             try container.encode(elements, forKey: .elements)
+            try container.encode(ObjectReport.hex(storage), forKey: .storage)
+            // An element that could not be read is null; its reason is under `unknown`, by index.
+            let reasons = Dictionary(
+                uniqueKeysWithValues: elements.enumerated().compactMap { index, element in
+                    if case .unknown(let reason) = element { return (String(index), reason) }
+                    return nil
+                })
+            if !reasons.isEmpty { try container.encode(reasons, forKey: .unknown) }
         case .aggregate(let fields):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(fields, forKey: .fields)

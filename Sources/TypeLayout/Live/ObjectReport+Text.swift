@@ -9,6 +9,7 @@ extension ObjectReport {
 
     private func append(to lines: inout [String], indent: String) {
         lines.append(indent + "\(Self.hex(address))  \(type)  size \(size.map(String.init) ?? "?")")
+        if let unknownFields { lines.append(indent + "  stored properties: ? (\(unknownFields))") }
         var rows = [["offset", "field", "type", "value"]]
         var followed: [ObjectReport] = []
         for field in fields {
@@ -24,6 +25,13 @@ extension ObjectReport {
         for object in followed {
             lines.append("")
             object.append(to: &lines, indent: indent + "    ")
+        }
+        if unfollowedReferences > 0 {
+            lines.append("")
+            lines.append(
+                indent
+                    + "\(unfollowedReferences) more reference\(unfollowedReferences == 1 ? " was" : "s were") not followed: a report shows at most \(Self.objectLimit) objects"
+            )
         }
     }
 }
@@ -42,6 +50,7 @@ extension ObjectValue {
             let quoted = "\"" + text.unicodeScalars.map { $0.escaped(asASCII: false) }.joined() + "\""
             return count.map { quoted + "… (\($0) UTF-8 bytes)" } ?? quoted
         case .enumCase("none", nil): return "nil"
+        case .enumCase("some", .enumCase("none", nil)?): return ".some(nil)"
         case .enumCase("some", let payload?): return payload.text(followed: &followed)
         case .enumCase(let name, nil): return "." + name
         case .enumCase(let name, let payload?):
@@ -50,10 +59,13 @@ extension ObjectValue {
         case .reference(let address, let type, let object):
             if let object { followed.append(object) }
             return ObjectReport.hex(address) + (type.map { " " + $0 } ?? "")
-        case .array(let count, let elements):
+        case .alreadyShown(let address, let type):
+            return ObjectReport.hex(address) + (type.map { " " + $0 } ?? "") + " (shown above)"
+        case .array(let count, let elements, let storage):
             let shown = elements.map { $0.text(followed: &followed) }
             let more = elements.count < count ? ", …" : ""
-            return "[" + shown.joined(separator: ", ") + more + "]" + (elements.count < count ? " (count \(count))" : "")
+            let facts = (elements.count < count ? "count \(count), " : "") + "storage \(ObjectReport.hex(storage))"
+            return "[" + shown.joined(separator: ", ") + more + "] (" + facts + ")"
         case .aggregate(let fields):
             let parts = fields.map { field in
                 let value = field.value.text(followed: &followed)

@@ -12,12 +12,21 @@ public struct ObjectReport: Sendable, Hashable {
     public var size: Int?
     /// Its stored properties, its ancestors' first, in offset order.
     public var fields: [ObjectField]
+    /// Why its stored properties are not listed, when they are not (``fields`` is then empty).
+    public var unknownFields: String?
+    /// In the report's first object: how many references were not followed because the report
+    /// already holds ``objectLimit`` objects.
+    public var unfollowedReferences = 0
 
-    public init(address: UInt64, type: String, size: Int?, fields: [ObjectField]) {
+    /// The most objects one report shows.
+    public static let objectLimit = 1000
+
+    public init(address: UInt64, type: String, size: Int?, fields: [ObjectField], unknownFields: String? = nil) {
         self.address = address
         self.type = type
         self.size = size
         self.fields = fields
+        self.unknownFields = unknownFields
     }
 }
 
@@ -54,8 +63,11 @@ public indirect enum ObjectValue: Sendable, Hashable {
     /// A class reference: the object's address, its dynamic type when known, and the object itself
     /// when it was followed (`--depth`).
     case reference(UInt64, type: String?, object: ObjectReport?)
-    /// An array: its count and its first elements.
-    case array(count: Int, elements: [ObjectValue])
+    /// A reference to an object the report shows elsewhere (before this place, in the order the
+    /// text prints objects): a cycle, or an object held twice.
+    case alreadyShown(UInt64, type: String?)
+    /// An array: its count, its first elements, and its storage object's address.
+    case array(count: Int, elements: [ObjectValue], storage: UInt64)
     /// A struct's stored properties or a tuple's elements.
     case aggregate([ObjectField])
     /// What could not be read or typed, and why.

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What `Fixtures/LiveShapes` keeps alive, as it states it: each object's address and the
+/// runtime's `String(reflecting:)` of its type.
+public struct LiveShapesReport: Decodable, Sendable {
+    public struct Object: Decodable, Sendable {
+        public var address: String
+        public var type: String
+    }
+
+    public var pid: Int32
+    /// How many `ListNode`s the list starting at ``list`` has.
+    public var listLength: Int
+    /// `String(reflecting:)` of `Router.responder`'s declared type and of `Migrations.models`'.
+    public var responderFieldType: String
+    public var modelsFieldType: String
+    /// The private class `Secret`, as the runtime names it, and its object.
+    public var secretType: String
+    public var secretAddress: String
+    public var router: Object
+    public var migrations: Object
+    public var fields: Object
+    public var optionals: Object
+    public var box: Object
+    public var book: Object
+    /// `session.handler.session === session`: a two-object cycle.
+    public var session: Object
+    public var handler: Object
+    public var list: Object
+    public var keeper: Object
+}
+
+/// A running LiveShapes: a SwiftPM release build holding one object of each shape that live
+/// reading must name and read truly (existentials, metatypes, indirect enums, nested optionals,
+/// generic classes, arrays of classes, a cycle, a list, a private class).
+public final class LiveShapesFixture {
+    private let process: LiveFixtureProcess<LiveShapesReport>
+    public var processID: Int32 { process.processID }
+    public let report: LiveShapesReport
+
+    public init(_ linking: FixtureLinking = .dynamic) throws {
+        process = try LiveFixtureProcess(executable: try SwiftPMFixture.product(package: "LiveShapes", linking: linking))
+        report = try process.readReport()
+    }
+
+    public func finish() { process.finish() }
+}
