@@ -7,8 +7,9 @@
 // and WORKERS tasks (default one per core, at least 2; 0 makes a quiet process) each allocate and
 // free `ChurnObject`s of many sizes (tcache, fastbin, small, large and mmapped chunks), strings
 // and arrays, hand objects to each other across threads, start short tasks and send messages to
-// a `ChurnLedger` actor. A line `stats` on standard input prints how many objects the churn made
-// so far. It ends when its standard input closes (the test process that started it is gone) or
+// a `ChurnLedger` actor. Lines on standard input: `stats` prints how many objects the churn made
+// so far; `quiet` stops the churn (the workers sleep) and `busy` starts it again, so that one
+// process can be read both ways. It ends when its standard input closes (the test process that started it is gone) or
 // after LOAD_SERVER_SECONDS (default 1800).
 #if canImport(Glibc)
 import Glibc
@@ -74,6 +75,7 @@ actor ChurnLedger {
 }
 
 let made = Atomic<Int>(0)
+let churning = Atomic<Bool>(true)
 let churnLedger = ChurnLedger()
 
 /// Objects handed from one worker to another, so that a chunk is often freed by a thread (and
@@ -171,7 +173,9 @@ for index in 0..<workers {
             var random = Shuffle(state: seed.pointee)
             seed.deallocate()
             var ring = [ChurnObject?](repeating: nil, count: 2048)
-            while true { churn(&ring, &random, rounds: 256) }
+            while true {
+                if churning.load(ordering: .relaxed) { churn(&ring, &random, rounds: 256) } else { usleep(10_000) }
+            }
         }, seed)
     threads.append(thread)
 }
@@ -180,6 +184,10 @@ for index in 0..<workers {
         var random = Shuffle(state: 0xD1B5_4A32_D192_ED03 &* UInt64(index + 1))
         var ring = [ChurnObject?](repeating: nil, count: 1024)
         while true {
+            if !churning.load(ordering: .relaxed) {
+                try? await Task.sleep(nanoseconds: 10_000_000)
+                continue
+            }
             churn(&ring, &random, rounds: 64)
             // Short tasks that allocate, complete and are awaited, and messages to an actor.
             let value = await Task { ChurnObject(tag: random.next(100), size: random.next(300)).tag }.value
@@ -213,9 +221,13 @@ pthread_create(
 
 // Commands until standard input closes.
 while let line = readLine() {
-    if line == "stats" {
+    switch line {
+    case "stats":
         print("{\"made\":\(made.load(ordering: .relaxed))}")
         fflush(stdout)
+    case "quiet": churning.store(false, ordering: .relaxed)
+    case "busy": churning.store(true, ordering: .relaxed)
+    default: break
     }
 }
 exit(0)
