@@ -31,6 +31,39 @@ struct ServerBuildTasksTests {
         #expect(ledgers.allSatisfy { $0.state == "idle" && $0.queuedJobs == 0 }, "\(linking)")
     }
 
+    @Test func aCoreOfTheStaticBuildReadsTheSame() throws {
+        try #require(CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup")
+        let server = try LoadServerFixture(.staticStdlib, environment: Self.quiet)
+        defer { server.finish() }
+        let core = try CoreDump.make(of: server.processID)
+        let report = try TasksCommandTests.report([core])
+        #expect(report.tasks.filter { $0.resumeFunction == server.report.parkedFunction && $0.state == "suspended" }.count == server.report.parked)
+        #expect(
+            Set(report.actors.filter { $0.type == server.report.ledgerType }.map(\.address)) == Set(server.report.ledgerAddresses))
+    }
+
+    /// A stripped copy (no `.symtab`) exports none of the runtime: whether it holds the
+    /// concurrency runtime cannot be told, and the message says so rather than "not using".
+    @Test func aStrippedStaticBuildIsNotSaidToUseNoConcurrency() throws {
+        let directory = ScratchDirectory.path(named: "stripped-load-server")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/LoadServer"
+        try? FileManager.default.removeItem(atPath: copy)
+        _ = try FixtureToolchain.run("/bin/cp", [try LoadServerFixture.product(.staticStdlib), copy], in: "/")
+        _ = try FixtureToolchain.run("/usr/bin/strip", ["--strip-all", copy], in: "/")
+        let server = try LiveFixtureProcess<LoadServerReport>(
+            executable: copy, environment: Self.quiet.merging(["LOAD_SERVER_PARKED": "10"]) { _, new in new })
+        defer { server.finish() }
+        _ = try server.readReport()
+        let result = try DumpCommandTests.run(["tasks", String(server.processID)])
+        #expect(result.status == 2)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.errors
+                == "typeinfo: process \(server.processID): cannot tell whether it uses Swift concurrency: libswift_Concurrency is not loaded, and its executable \(copy) is stripped (no .symtab) and exports none of the runtime, so whether it holds the concurrency runtime is unknown\n"
+        )
+    }
+
     @Test(arguments: FixtureLinking.allCases)
     func theTextReportNamesTheParkingFunction(_ linking: FixtureLinking) throws {
         let server = try LoadServerFixture(linking, environment: Self.quiet)

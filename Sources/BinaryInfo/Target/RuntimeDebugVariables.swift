@@ -62,7 +62,7 @@ public struct RuntimeDebugVariables: Sendable {
             {
                 concurrencyImage = executable
             } else if !table.hasStaticSymbolTable {
-                concurrencyUnknown = .stripped(image: executable.filePath)
+                concurrencyUnknown = .stripped(image: executable.mappedPath)
             }
         }
         self.concurrencyImage = concurrencyImage
@@ -81,7 +81,7 @@ public struct RuntimeDebugVariables: Sendable {
                 continue
             }
             guard table.hasStaticSymbolTable else {
-                sources[variable] = .failure(.stripped(image: image.filePath))
+                sources[variable] = .failure(.stripped(image: image.mappedPath))
                 continue
             }
             switch variable.derivation {
@@ -89,7 +89,7 @@ public struct RuntimeDebugVariables: Sendable {
                 sources[variable] = Self.pointerVariable(symbol, kind: kind, table: table, memory: memory)
             case .addressOf(let symbol)?:
                 guard let address = table.uniqueAddress(of: symbol) else {
-                    sources[variable] = .failure(.noSymbol(image: image.filePath, symbol: symbol))
+                    sources[variable] = .failure(.noSymbol(image: image.mappedPath, symbol: symbol))
                     continue
                 }
                 sources[variable] = .success(
@@ -102,7 +102,7 @@ public struct RuntimeDebugVariables: Sendable {
                                 .toolchainRuntimeUnusable(path: path, reason: $0)
                             }
                         } else {
-                            .failure(.noSymbol(image: image.filePath, symbol: variable.rawValue))
+                            .failure(.noSymbol(image: image.mappedPath, symbol: variable.rawValue))
                         }
                 }
                 sources[variable] = toolchain!.flatMap { runtime in
@@ -141,7 +141,7 @@ public struct RuntimeDebugVariables: Sendable {
         RuntimeVariableSource, RuntimeVariableUnknown
     > {
         guard let address = table.uniqueAddress(of: symbol) else {
-            return .failure(.noSymbol(image: table.image.filePath, symbol: symbol))
+            return .failure(.noSymbol(image: table.image.mappedPath, symbol: symbol))
         }
         do throws(BinaryInfoError) {
             let pointer = try memory.read(UInt64.self, at: address, what: symbol)
