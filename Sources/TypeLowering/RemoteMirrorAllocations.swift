@@ -30,7 +30,8 @@ struct RemoteMirrorAllocations {
             pool = (try? target.runtimeVariables.value(of: .allocationPoolPointer, in: target.memory).get()).map { .range(at: $0) }
         case .failure(let unknown)?:
             return .failure(
-                TargetListingUnavailable(reason: "the target's Swift runtime has no \(RuntimeDebugVariable.allocationPoolPointer.rawValue): \(unknown)"))
+                TargetListingUnavailable(
+                    reason: "the target's Swift runtime has no \(RuntimeDebugVariable.allocationPoolPointer.rawValue): \(unknown)"))
         case nil: pool = nil
         }
         let walk = MetadataAllocationPool.walk(

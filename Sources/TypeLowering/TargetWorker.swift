@@ -36,7 +36,8 @@ enum TargetWorker {
                 throw .target(error)
             }
             mirror = try TargetMirrorMemory(
-                memory: memory, toolchainConcurrencyLibrary: LoweringConfiguration.concurrencyLibrary(besideRemoteMirror: request.libraryPath))
+                memory: memory,
+                toolchainConcurrencyLibrary: LoweringConfiguration.concurrencyLibrary(besideRemoteMirror: request.libraryPath))
             context = try RemoteMirrorContext(library: try RemoteMirrorLibrary(path: request.libraryPath), target: mirror)
         } catch {
             emit(TargetReply.failed(error.description).encoded)

@@ -12,7 +12,8 @@ import TypeLayout
 /// find their values in the binary's symbol table and this toolchain's runtime instead. The
 /// server runs quiet (`LOAD_SERVER_WORKERS=0`): a heap walked while every core allocates is
 /// another reader's concern.
-@Suite("tasks and dump --pid on a SwiftPM release build", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
+@Suite(
+    "tasks and dump --pid on a SwiftPM release build", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
 struct ServerBuildTasksTests {
     static let quiet = ["LOAD_SERVER_WORKERS": "0"]
 
@@ -37,7 +38,9 @@ struct ServerBuildTasksTests {
         defer { server.finish() }
         let core = try CoreDump.make(of: server.processID)
         let report = try TasksCommandTests.report([core])
-        #expect(report.tasks.filter { $0.resumeFunction == server.report.parkedFunction && $0.state == "suspended" }.count == server.report.parked)
+        #expect(
+            report.tasks.filter { $0.resumeFunction == server.report.parkedFunction && $0.state == "suspended" }.count
+                == server.report.parked)
         #expect(
             Set(report.actors.filter { $0.type == server.report.ledgerType }.map(\.address)) == Set(server.report.ledgerAddresses))
     }

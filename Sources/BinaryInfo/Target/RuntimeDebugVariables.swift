@@ -106,7 +106,9 @@ public struct RuntimeDebugVariables: Sendable {
                         }
                 }
                 sources[variable] = toolchain!.flatMap { runtime in
-                    guard let bytes = runtime.values[variable] else { return .failure(.noSymbol(image: runtime.path, symbol: variable.rawValue)) }
+                    guard let bytes = runtime.values[variable] else {
+                        return .failure(.noSymbol(image: runtime.path, symbol: variable.rawValue))
+                    }
                     return .success(.derived(bytes: bytes, derivation: .toolchainRuntime(path: runtime.path)))
                 }
             }

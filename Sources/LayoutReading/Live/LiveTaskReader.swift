@@ -144,7 +144,8 @@ public enum LiveTaskReader {
         }
         guard metadata >= 4096, metadata & 7 == 0 else {
             throw .taskMetadataUnknown(
-                target: memory.path, reason: .notMetadata(symbol: RuntimeDebugVariable.asyncTaskMetadata.rawValue, address: 0, value: metadata))
+                target: memory.path,
+                reason: .notMetadata(symbol: RuntimeDebugVariable.asyncTaskMetadata.rawValue, address: 0, value: metadata))
         }
         let taskSize = try? variables.value(of: .asyncTaskSize, in: memory).get()
         let layoutVersion = try? variables.value(of: .internalLayoutVersion, in: memory).get()
