@@ -1,5 +1,10 @@
 import CLibElf
 import TypeLayout
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One ELF section header, as libelf reads it, with the questions the readers ask of it
 /// answered once from libelf's constants (`SHT_*`, `SHF_*`).
@@ -468,6 +473,41 @@ struct ELFFile: Sendable {
             }
         }
         return notes
+    }
+
+    /// The sizes (`st_size`) of the defined functions (`STT_FUNC`) in the symbol tables of
+    /// `bytes` whose names start with one of `prefixes`, by name: every size a name has (local
+    /// functions of one name can be several). Read in a pass of its own, only by the readers that
+    /// compare two builds of a runtime (``ToolchainConcurrencyRuntime``).
+    ///
+    /// - Throws: ``BinaryInfoError`` when the bytes are not an ELF file libelf reads.
+    static func functionSizes(in bytes: FileBytes, prefixes: [String]) throws(BinaryInfoError) -> [String: Set<UInt64>] {
+        guard bytes.count >= 64, let base = bytes.buffer.baseAddress else { throw BinaryInfoError.notELF(path: bytes.path) }
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count), elf_kind(elf) == ELF_K_ELF else {
+            throw BinaryInfoError.notELF(path: bytes.path)
+        }
+        defer { elf_end(elf) }
+        var sizes: [String: Set<UInt64>] = [:]
+        var scn = elf_nextscn(elf, nil)
+        while let section = scn {
+            defer { scn = elf_nextscn(elf, section) }
+            var sh = GElf_Shdr()
+            guard gelf_getshdr(section, &sh) != nil, sh.sh_type == UInt32(SHT_SYMTAB) || sh.sh_type == UInt32(SHT_DYNSYM),
+                sh.sh_entsize > 0, let data = elf_getdata(section, nil)
+            else { continue }
+            let count = min(sh.sh_size / sh.sh_entsize, UInt64(Int32.max))
+            for index in 0..<Int32(count) {
+                var sym = GElf_Sym()
+                guard gelf_getsym(data, index, &sym) != nil, Int32(sym.st_info & 0xF) == STT_FUNC,
+                    sym.st_shndx != UInt16(SHN_UNDEF), sym.st_name != 0,
+                    let name = elf_strptr(elf, Int(sh.sh_link), Int(sym.st_name)),
+                    prefixes.contains(where: { strncmp(name, $0, $0.utf8.count) == 0 })
+                else { continue }
+                sizes[String(cString: name), default: []].insert(sym.st_size)
+            }
+        }
+        return sizes
     }
 
     private static func lastError() -> String {

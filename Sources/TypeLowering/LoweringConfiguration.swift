@@ -33,6 +33,18 @@ public struct LoweringConfiguration: Sendable, Equatable {
         return LoweringConfiguration(remoteMirrorPath: mirror, workerPath: worker)
     }
 
+    /// The `libswift_Concurrency.so` beside the reflection library: the toolchain's own
+    /// concurrency runtime, which states the numbers a target's runtime of the same build dropped
+    /// (`RuntimeDebugVariables`); nil when there is none.
+    public var toolchainConcurrencyLibrary: String? { Self.concurrencyLibrary(besideRemoteMirror: remoteMirrorPath) }
+
+    /// The `libswift_Concurrency.so` in the directory of the reflection library at `path`, if it exists.
+    static func concurrencyLibrary(besideRemoteMirror path: String?) -> String? {
+        guard let path, let slash = path.lastIndex(of: "/") else { return nil }
+        let candidate = String(path[..<slash]) + "/libswift_Concurrency.so"
+        return access(candidate, R_OK) == 0 ? candidate : nil
+    }
+
     /// The toolchain's library directory, the default of every reading that is given none: the
     /// directory of the libswiftCore.so this process runs on, from the process's own mappings
     /// (`/proc/self/maps`); for a process with a static standard library, the one beside a

@@ -20,9 +20,22 @@ struct RemoteMirrorAllocations {
     func genericMetadata(in context: RemoteMirrorContext, target: TargetMirrorMemory) -> Result<
         (metadata: [UInt64], stops: [UInt64]), TargetListingUnavailable
     > {
+        // The pool's range, through the runtime's variable, or where the linker dropped that, at the
+        // address it would hold (RuntimeDebugVariables).
+        let pool: MetadataAllocationPool.PoolLocation?
+        switch target.runtimeVariables.sources[.allocationPoolPointer] {
+        case .success(.variable(let address, _))?: pool = .pointer(at: address)
+        case .success(.derived)?:
+            // A derived value is its bytes: reading it cannot fail.
+            pool = (try? target.runtimeVariables.value(of: .allocationPoolPointer, in: target.memory).get()).map { .range(at: $0) }
+        case .failure(let unknown)?:
+            return .failure(
+                TargetListingUnavailable(
+                    reason: "the target's Swift runtime has no \(RuntimeDebugVariable.allocationPoolPointer.rawValue): \(unknown)"))
+        case nil: pool = nil
+        }
         let walk = MetadataAllocationPool.walk(
-            memory: target.memory, iterationEnabled: target.symbolAddress("_swift_debug_metadataAllocationIterationEnabled"),
-            poolPointer: target.symbolAddress("_swift_debug_allocationPoolPointer"))
+            memory: target.memory, iterationEnabled: target.symbolAddress("_swift_debug_metadataAllocationIterationEnabled"), pool: pool)
         switch walk {
         case .failure(.iterationDisabled):
             return .failure(

@@ -28,8 +28,9 @@ final class TargetMirrorMemory {
     /// Copies the reflection sections of `memory`'s Swift images out of the target.
     ///
     /// - Throws: ``TypeLoweringError/target(_:)`` when a section cannot be read.
-    init(memory: TargetMemory) throws(TypeLoweringError) {
+    init(memory: TargetMemory, toolchainConcurrencyLibrary: String? = nil) throws(TypeLoweringError) {
         self.memory = memory
+        self.toolchainConcurrencyLibrary = toolchainConcurrencyLibrary
         if case .process = memory.target { windows = TargetReadWindows() } else { windows = nil }
         for image in memory.images where image.isSwift {
             var sections: [String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)] = [:]
@@ -56,6 +57,7 @@ final class TargetMirrorMemory {
     /// A copy of `count` bytes at `address`, released by ``release(_:)``; nil when unreadable.
     func copy(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
         guard count <= Self.maximumRead else { return nil }
+        if address >= Self.derivedVariablesBase { return derivedCopy(at: address, count: count) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(max(count, 1)), alignment: 16)
         let destination = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(count)])
         if let windows, windows.read(into: destination, at: address, memory: memory) { return UnsafeRawPointer(buffer.baseAddress) }
@@ -105,22 +107,49 @@ final class TargetMirrorMemory {
     /// The symbol tables of the target's Swift images read so far, by load address (nil: unreadable).
     private var imageSymbols: [UInt64: TargetImageSymbols?] = [:]
     private var symbolAddresses: [String: UInt64?] = [:]
+    /// This toolchain's `libswift_Concurrency.so`, the source of numbers a statically linked
+    /// runtime of the same build dropped (``RuntimeDebugVariables``).
+    private let toolchainConcurrencyLibrary: String?
+    /// The runtime's debug variables, found at the first question for one.
+    private(set) lazy var runtimeVariables = RuntimeDebugVariables(memory: memory, toolchainConcurrencyLibrary: toolchainConcurrencyLibrary)
+    /// The bytes of the variables whose values were derived (``RuntimeVariableSource/derived(bytes:derivation:)``),
+    /// by the address the library was given for them.
+    private var derivedVariables: [UInt64: [UInt8]] = [:]
+    /// Where derived variables are placed for the library: above 2^63, an address no process on
+    /// x86_64 or aarch64 can map (user space ends below 2^57), so no read of the target's own
+    /// memory is ever answered from them.
+    static let derivedVariablesBase: UInt64 = 0x8000_0000_0000_0000
 
     /// The target address of a symbol of the Swift runtime (the library asks for the concurrency
     /// runtime's `_swift_concurrency_debug_*` and the core runtime's `_swift_debug_*` variables), or
-    /// nil. Only the images that can hold the runtime are read: `libswift_Concurrency` and
-    /// `libswiftCore` when the target loaded them, and the executable when it did not load both
-    /// (linked with `-static-stdlib`); the concurrency library's first. Other images, whose symbol
-    /// tables can hold millions of names (a server's executable), are never read for this.
+    /// nil. The runtime's debug variables are found by ``RuntimeDebugVariables``; one whose value
+    /// was derived (its linker dropped it) is given at an address of ``derivedVariablesBase``,
+    /// whose reads answer the derived bytes. For any other name, only the images that can hold
+    /// the runtime are read: `libswift_Concurrency` and `libswiftCore` when the target loaded
+    /// them, and the executable when it did not load both (linked with `-static-stdlib`); the
+    /// concurrency library's first. Other images, whose symbol tables can hold millions of names
+    /// (a server's executable), are never read for this.
     func symbolAddress(_ name: String) -> UInt64? {
         if let known = symbolAddresses[name] { return known }
+        var address: UInt64?
+        if let variable = RuntimeDebugVariable(rawValue: name) {
+            switch runtimeVariables.sources[variable] {
+            case .success(.variable(let found, _))?: address = found
+            case .success(.derived(let bytes, _))?:
+                let placed = Self.derivedVariablesBase + UInt64(derivedVariables.count) * 16
+                derivedVariables[placed] = bytes
+                address = placed
+            case .failure?, nil: address = nil
+            }
+            symbolAddresses[name] = address
+            return address
+        }
         // The name the target mapped it by: the file read may be the kernel's handle on it.
         func fileName(_ image: TargetImage) -> Substring { image.mappedPath.split(separator: "/").last ?? "" }
         let swift = memory.images.filter(\.isSwift)
         let concurrency = swift.filter { fileName($0).hasPrefix("libswift_Concurrency") }
         let core = swift.filter { fileName($0).hasPrefix("libswiftCore.") }
         let executable = concurrency.isEmpty || core.isEmpty ? memory.executable.map { [$0] } ?? [] : []
-        var address: UInt64?
         for image in concurrency + core + executable {
             if imageSymbols[image.loadAddress] == nil { imageSymbols[image.loadAddress] = .some(try? TargetImageSymbols(image: image)) }
             if let found = (imageSymbols[image.loadAddress] ?? nil)?.address(of: name) {
@@ -130,6 +159,17 @@ final class TargetMirrorMemory {
         }
         symbolAddresses[name] = address
         return address
+    }
+
+    /// A copy of the bytes of a derived variable, when `address..<address+count` lies inside one.
+    private func derivedCopy(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
+        guard address >= Self.derivedVariablesBase else { return nil }
+        let base = address - (address - Self.derivedVariablesBase) % 16
+        guard let bytes = derivedVariables[base], address - base + count <= UInt64(bytes.count) else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(max(count, 1)), alignment: 16)
+        let start = Int(address - base)
+        bytes[start..<start + Int(count)].withUnsafeBytes { buffer.copyMemory(from: $0) }
+        return UnsafeRawPointer(buffer.baseAddress)
     }
 
     private func note(_ error: BinaryInfoError) {

@@ -35,7 +35,9 @@ enum TargetWorker {
             } catch {
                 throw .target(error)
             }
-            mirror = try TargetMirrorMemory(memory: memory)
+            mirror = try TargetMirrorMemory(
+                memory: memory,
+                toolchainConcurrencyLibrary: LoweringConfiguration.concurrencyLibrary(besideRemoteMirror: request.libraryPath))
             context = try RemoteMirrorContext(library: try RemoteMirrorLibrary(path: request.libraryPath), target: mirror)
         } catch {
             emit(TargetReply.failed(error.description).encoded)

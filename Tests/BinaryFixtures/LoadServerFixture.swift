@@ -23,6 +23,15 @@ public struct LoadServerReport: Decodable, Sendable {
     public var workers: Int
     public var firstRecord: String
     public var firstNode: String
+    /// The generic class instantiation it made and holds (`LoadServer.StableBox<…>`).
+    public var stableBoxType: String
+    /// The generic struct instantiation that class holds, and its layout as `MemoryLayout` states it.
+    public var stablePairType: String
+    public var stablePairSize: Int
+    public var stablePairAlignment: Int
+    public var stablePairStride: Int
+    /// `MemoryLayout.offset(of: \.second)`.
+    public var stablePairSecondOffset: Int
 }
 
 /// How much the churn has done, from the server's `stats` command.

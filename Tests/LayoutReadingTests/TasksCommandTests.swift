@@ -239,7 +239,9 @@ struct TasksCommandTests {
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(
-            result.errors == "typeinfo: process \(fixture.processID): not using Swift concurrency: libswift_Concurrency is not loaded\n")
+            result.errors
+                == "typeinfo: process \(fixture.processID): not using Swift concurrency: libswift_Concurrency is not loaded, and its executable holds none of the concurrency runtime's code (no entry point that makes a task, an actor or a continuation)\n"
+        )
     }
 
     @Test func notASwiftProcessIsOneLine() throws {

@@ -60,15 +60,34 @@ public struct MetadataAllocationPool: Sendable {
     ///   - iterationEnabled: the address of `_swift_debug_metadataAllocationIterationEnabled`.
     ///   - poolPointer: the address of `_swift_debug_allocationPoolPointer`.
     public static func walk(memory: some ByteReader, iterationEnabled: UInt64?, poolPointer: UInt64?) -> Result<Self, Unavailable> {
+        walk(memory: memory, iterationEnabled: iterationEnabled, pool: poolPointer.map { .pointer(at: $0) })
+    }
+
+    /// Where the pool's range (`AllocationPool` in Metadata.cpp) is found.
+    public enum PoolLocation: Sendable, Hashable {
+        /// Through the runtime's `_swift_debug_allocationPoolPointer` at this address.
+        case pointer(at: UInt64)
+        /// At this address: the value that variable would hold, where the linker dropped it
+        /// (``RuntimeDebugVariables``).
+        case range(at: UInt64)
+    }
+
+    /// Walks the pool of the runtime whose iteration flag is at `iterationEnabled` and whose pool
+    /// range is at `pool`.
+    public static func walk(memory: some ByteReader, iterationEnabled: UInt64?, pool location: PoolLocation?) -> Result<Self, Unavailable> {
         guard let iterationEnabled else { return .failure(.variablesMissing("_swift_debug_metadataAllocationIterationEnabled")) }
-        guard let poolPointer else { return .failure(.variablesMissing("_swift_debug_allocationPoolPointer")) }
+        guard let location else { return .failure(.variablesMissing("_swift_debug_allocationPoolPointer")) }
         let begin: UInt64
         let remaining: UInt64
         do {
             guard try memory.read(UInt8.self, at: iterationEnabled, what: "_swift_debug_metadataAllocationIterationEnabled") != 0 else {
                 return .failure(.iterationDisabled)
             }
-            let pool = try memory.read(UInt64.self, at: poolPointer, what: "_swift_debug_allocationPoolPointer")
+            let pool =
+                switch location {
+                case .pointer(let address): try memory.read(UInt64.self, at: address, what: "_swift_debug_allocationPoolPointer")
+                case .range(let address): address
+                }
             begin = try memory.read(UInt64.self, at: pool, what: "metadata allocation pool range")
             remaining = try memory.read(UInt64.self, at: pool &+ 8, what: "metadata allocation pool range")
         } catch {

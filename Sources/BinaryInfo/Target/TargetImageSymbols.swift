@@ -18,6 +18,12 @@ public struct TargetImageSymbols: Sendable {
     /// for several names, some of which a runtime does not define, and each would otherwise be a
     /// scan of every symbol.
     private let valuesByName: [String: UInt64]
+    /// The names defined more than once with different values (local symbols of one name from
+    /// several object files): an address looked up by such a name could be any of them.
+    private let ambiguousNames: Set<String>
+    /// Whether the file has a `.symtab` (an unstripped file): without it, only exported names
+    /// are known.
+    public var hasStaticSymbolTable: Bool { file.hasSymtab }
 
     /// Reads the symbol tables of `image`'s file.
     ///
@@ -28,18 +34,36 @@ public struct TargetImageSymbols: Sendable {
         symbols = file.definedSymbols
         exports = GNUHashTable(file: file, bytes: image.file)
         var valuesByName: [String: UInt64] = [:]
+        var ambiguousNames: Set<String> = []
         valuesByName.reserveCapacity(symbols.count)
         for symbol in symbols where symbol.value != 0 {
-            guard let name = file.name(of: symbol, in: image.file), valuesByName[name] == nil else { continue }
+            guard let name = file.name(of: symbol, in: image.file) else { continue }
+            if let known = valuesByName[name] {
+                if known != symbol.value { ambiguousNames.insert(name) }
+                continue
+            }
             valuesByName[name] = symbol.value
         }
         self.valuesByName = valuesByName
+        self.ambiguousNames = ambiguousNames
     }
 
     /// The target address of the symbol `name` (the first of that name), or nil.
     public func address(of name: String) -> UInt64? {
         if let value = exports?.value(of: ExportedSymbolName(name)), value != 0 { return value &+ image.loadBias }
         return valuesByName[name].map { $0 &+ image.loadBias }
+    }
+
+    /// The target address of the one symbol named `name`, or nil when there is none or several
+    /// with different addresses (a local name defined in more than one object file).
+    public func uniqueAddress(of name: String) -> UInt64? {
+        guard !ambiguousNames.contains(name) else { return nil }
+        return address(of: name)
+    }
+
+    /// Whether a defined symbol's name starts with one of `prefixes`.
+    public func definesName(withPrefix prefixes: [String]) -> Bool {
+        valuesByName.keys.contains { name in prefixes.contains { name.hasPrefix($0) } }
     }
 
     /// The value the symbol table states for `name` (the first of that name), unrelocated: for a

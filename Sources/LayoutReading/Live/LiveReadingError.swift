@@ -18,9 +18,15 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case heapKeptChanging(BinaryInfoError, readings: Int)
     /// No Swift object starts at the address: its first word is not class metadata.
     case notAnObject(target: String, address: UInt64)
-    /// The target has no Swift concurrency runtime: neither `libswift_Concurrency.so` nor an
-    /// executable holding it (`-static-stdlib`).
+    /// The target has no Swift concurrency runtime: it did not load `libswift_Concurrency.so`,
+    /// and its executable's symbol table defines none of the runtime's entry points that make a
+    /// task, an actor or a continuation.
     case noConcurrencyRuntime(target: String)
+    /// Whether the target uses Swift concurrency cannot be told: it did not load
+    /// `libswift_Concurrency.so`, and its executable, which could hold the runtime, is stripped.
+    case concurrencyRuntimeUnknown(target: String, executable: String)
+    /// The target holds the concurrency runtime, but where its task metadata is cannot be found.
+    case taskMetadataUnknown(target: String, reason: RuntimeVariableUnknown)
     /// The reflection library is not one whose task and actor layouts typeinfo has verified.
     case unverifiedTaskLayout(reason: String)
 
@@ -38,7 +44,14 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
         case .heapKeptChanging(let error, let readings):
             return "\(error); read \(readings) times while it ran: if it was allocating, run again with --pause to stop it for the reading"
         case .noConcurrencyRuntime(let target):
-            return "\(target): not using Swift concurrency: libswift_Concurrency is not loaded"
+            return
+                "\(target): not using Swift concurrency: libswift_Concurrency is not loaded, and its executable holds none of the concurrency runtime's code (no entry point that makes a task, an actor or a continuation)"
+        case .concurrencyRuntimeUnknown(let target, let executable):
+            return
+                "\(target): cannot tell whether it uses Swift concurrency: libswift_Concurrency is not loaded, and its executable \(executable) is stripped (no .symtab) and exports none of the runtime, so whether it holds the concurrency runtime is unknown"
+        case .taskMetadataUnknown(let target, let reason):
+            return
+                "\(target): its Swift concurrency runtime's task metadata could not be found (_swift_concurrency_debug_asyncTaskMetadata: \(reason)), so its tasks cannot be told from other allocations"
         case .unverifiedTaskLayout(let reason):
             return reason
         case .notAnObject(let target, let address):

@@ -7,7 +7,9 @@ import TypeLowering
 /// Tasks are found on the C library's heap (``GlibcHeap``): an allocation whose first word is the
 /// runtime's task metadata, the value of its `_swift_concurrency_debug_asyncTaskMetadata`
 /// variable (of `libswift_Concurrency.so`, or of an executable linked with the static standard
-/// library), read from the target at the address the image's symbol table gives. Task group
+/// library), read from the target at the address the image's symbol table gives; where the
+/// linker dropped that variable, the value `swift::taskHeapMetadataPtr` holds, checked to be
+/// metadata of kind `Task` (``RuntimeDebugVariables``). Task group
 /// children and `async let` tasks are added from their parents' child lists (an `async let`
 /// task lives in its parent's allocator, not on the heap). Actors are the Swift objects whose
 /// class the reflection library calls an actor's (`swift_reflection_metadataIsActor`). Each is
@@ -17,13 +19,6 @@ import TypeLowering
 /// (``FutureCompletion``); which thread runs a task, and on which actor, from the threads'
 /// thread-local variables, read with glibc's libthread_db in the worker (``RunningTasks``).
 public enum LiveTaskReader {
-    /// The runtime variable that holds the task metadata's address.
-    static let taskMetadataSymbol = "_swift_concurrency_debug_asyncTaskMetadata"
-    /// The runtime variable that holds the size of an `AsyncTask` (where a child's fragment starts).
-    static let taskSizeSymbol = "_swift_concurrency_debug_asyncTaskSize"
-    /// The runtime variable that holds the version of its internal layouts for tools, raised when
-    /// they change incompatibly.
-    static let layoutVersionSymbol = "_swift_concurrency_debug_internal_layout_version"
     /// The internal layout version whose future fragment ``FutureCompletion`` reads (Swift
     /// 6.3.1's runtime, where the fragment's place was read from `AsyncTask::completeFuture`).
     static let futureFragmentLayoutVersion: UInt64 = 1
@@ -49,7 +44,8 @@ public enum LiveTaskReader {
             let paused = pause != nil
             let inspector = try options.openInspector()
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
-            let runtime = try concurrencyRuntime(inspector.memory)
+            let runtime = try concurrencyRuntime(
+                inspector.memory, toolchainConcurrencyLibrary: inspector.configuration.toolchainConcurrencyLibrary)
             // Refused before the heap is walked: nothing of an unverified library is used.
             let refusal: String?
             do throws(TypeLoweringError) {
@@ -123,42 +119,39 @@ public enum LiveTaskReader {
         return statuses
     }
 
-    /// The task metadata's address (the value of ``taskMetadataSymbol`` in the target) and the
-    /// task size (of ``taskSizeSymbol``).
-    static func concurrencyRuntime(_ memory: TargetMemory) throws(LiveReadingError) -> Runtime {
-        // The concurrency library first; an executable linked statically holds the runtime itself.
-        let swift = memory.images.filter(\.isSwift)
-        let images = swift.filter(isConcurrencyLibrary) + swift.filter { !isConcurrencyLibrary($0) }
-        for image in images {
-            guard let symbols = try? TargetImageSymbols(image: image), let address = symbols.address(of: taskMetadataSymbol) else {
-                continue
+    /// The task metadata's address (the value of `_swift_concurrency_debug_asyncTaskMetadata` in
+    /// the target), the task size and the internal layout version, each where the target states
+    /// it (``RuntimeDebugVariables``: the runtime's variables, or where the linker dropped them,
+    /// the binary's symbol table and this toolchain's runtime of the same build).
+    ///
+    /// - Throws: ``LiveReadingError/noConcurrencyRuntime(target:)`` when no image holds the
+    ///   concurrency runtime, ``LiveReadingError/concurrencyRuntimeUnknown(target:executable:)`` when
+    ///   that cannot be told, ``LiveReadingError/taskMetadataUnknown(target:reason:)`` when the
+    ///   runtime is there but its task metadata cannot be found.
+    static func concurrencyRuntime(_ memory: TargetMemory, toolchainConcurrencyLibrary: String?) throws(LiveReadingError) -> Runtime {
+        let variables = RuntimeDebugVariables(memory: memory, toolchainConcurrencyLibrary: toolchainConcurrencyLibrary)
+        guard let image = variables.concurrencyImage else {
+            if let executable = variables.strippedExecutable {
+                throw .concurrencyRuntimeUnknown(target: memory.path, executable: executable)
             }
-            do throws(BinaryInfoError) {
-                let metadata = try memory.read(UInt64.self, at: address, what: taskMetadataSymbol)
-                guard metadata >= 4096, metadata & 7 == 0 else {
-                    throw BinaryInfoError.malformedELF(
-                        path: image.filePath, detail: "\(taskMetadataSymbol) holds 0x\(String(metadata, radix: 16)), not a metadata address"
-                    )
-                }
-                let taskSize = symbols.address(of: taskSizeSymbol).flatMap {
-                    try? memory.read(UInt64.self, at: $0, what: taskSizeSymbol)
-                }
-                let layoutVersion = symbols.address(of: layoutVersionSymbol).flatMap {
-                    // An `unsigned` (4 bytes).
-                    (try? memory.read(UInt32.self, at: $0, what: layoutVersionSymbol)).map(UInt64.init)
-                }
-                return Runtime(
-                    taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, layoutVersion: layoutVersion,
-                    image: image.loadAddress)
-            } catch {
-                throw .target(error)
-            }
+            throw .noConcurrencyRuntime(target: memory.path)
         }
-        throw .noConcurrencyRuntime(target: memory.path)
-    }
-
-    private static func isConcurrencyLibrary(_ image: TargetImage) -> Bool {
-        image.mappedPath.split(separator: "/").last?.hasPrefix("libswift_Concurrency") ?? false
+        let metadata: UInt64
+        switch variables.value(of: .asyncTaskMetadata, in: memory) {
+        case .success(let value): metadata = value
+        case .failure(.unreadable(let error)): throw .target(error)
+        case .failure(let unknown): throw .taskMetadataUnknown(target: memory.path, reason: unknown)
+        }
+        guard metadata >= 4096, metadata & 7 == 0 else {
+            throw .taskMetadataUnknown(
+                target: memory.path,
+                reason: .notMetadata(symbol: RuntimeDebugVariable.asyncTaskMetadata.rawValue, address: 0, value: metadata))
+        }
+        let taskSize = try? variables.value(of: .asyncTaskSize, in: memory).get()
+        let layoutVersion = try? variables.value(of: .internalLayoutVersion, in: memory).get()
+        return Runtime(
+            taskMetadata: metadata, taskSize: taskSize.flatMap { $0 > 0 && $0 < 1 << 16 ? $0 : nil }, layoutVersion: layoutVersion,
+            image: image.loadAddress)
     }
 
     /// The heap's task objects, and its actors with their metadata, in one walk: each distinct

@@ -2,7 +2,8 @@
 // Tests/BinaryFixtures/LoadServerFixture.swift). It sets up and keeps, unchanged until it ends:
 // - STABLE objects of class `StableRecord` and STABLE / 4 of `StableNode`, held by globals;
 // - LEDGERS actors of type `StableLedger`, idle;
-// - PARKED tasks suspended forever in `parkForever(_:)`.
+// - PARKED tasks suspended forever in `parkForever(_:)`;
+// - one `StableBox<StablePair<Int8, Double>>`, generic instantiations made at run time.
 // Then it prints that as one JSON line and, until it ends, keeps every core busy: WORKERS threads
 // and WORKERS tasks (default one per core, at least 2; 0 makes a quiet process) each allocate and
 // free `ChurnObject`s of many sizes (tcache, fastbin, small, large and mmapped chunks), strings
@@ -51,6 +52,18 @@ final class StableNode {
 
 actor StableLedger {
     var entries: [Int] = []
+}
+
+/// A generic class holding a generic struct, made once: instantiations the runtime makes at run
+/// time (their metadata is in its generic metadata caches).
+struct StablePair<A, B> {
+    var first: A
+    var second: B
+}
+
+final class StableBox<T> {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
 
 /// Allocated and freed without end; its tail varies the chunk size from 48 bytes to 256 KiB.
@@ -157,6 +170,7 @@ let records = (0..<stable).map { StableRecord(id: $0) }
 let nodes = (0..<stable / 4).map { StableNode(index: $0, record: records[$0 * 4]) }
 for index in nodes.indices.dropFirst() { nodes[index].neighbour = nodes[index - 1] }
 let stableLedgers = (0..<ledgers).map { _ in StableLedger() }
+let stableBox = StableBox(StablePair(first: Int8(1), second: 2.5))
 let parkedTasks = (0..<parked).map { index in Task.detached { await parkForever(index) } }
 while continuations.count < parked { usleep(1000) }
 
@@ -207,7 +221,13 @@ print(
         + "\"parked\":\(parked),\"parkedFunction\":\"LoadServer.parkForever(Swift.Int) async -> ()\","
         + "\"churnType\":\"LoadServer.ChurnObject\",\"workers\":\(workers),"
         + "\"firstRecord\":\(hex(address(records[0]))),\"firstNode\":\(hex(address(nodes[0]))),"
-        + "\"ledgerAddresses\":[\(stableLedgers.map { hex(address($0)) }.joined(separator: ","))]}")
+        + "\"ledgerAddresses\":[\(stableLedgers.map { hex(address($0)) }.joined(separator: ","))],"
+        + "\"stableBoxType\":\"\(String(reflecting: type(of: stableBox)))\","
+        + "\"stablePairType\":\"\(String(reflecting: StablePair<Int8, Double>.self))\","
+        + "\"stablePairSize\":\(MemoryLayout<StablePair<Int8, Double>>.size),"
+        + "\"stablePairAlignment\":\(MemoryLayout<StablePair<Int8, Double>>.alignment),"
+        + "\"stablePairStride\":\(MemoryLayout<StablePair<Int8, Double>>.stride),"
+        + "\"stablePairSecondOffset\":\(MemoryLayout<StablePair<Int8, Double>>.offset(of: \.second)!)}")
 fflush(stdout)
 
 // The lifetime limit, on a thread of its own.
