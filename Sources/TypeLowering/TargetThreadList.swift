@@ -84,6 +84,7 @@ struct TargetThreadList {
         // The target's own libthread_db first; another glibc's refuses with TD_VERSION.
         var attempts: [String] = []
         var isRead = false
+        var lastError = TD_OK
         for candidate in ThreadDBLibrary.candidates(for: memory, searchDirectories: searchDirectories) {
             let library: ThreadDBLibrary
             switch ThreadDBLibrary.open(candidate) {
@@ -103,12 +104,18 @@ struct TargetThreadList {
                 isRead = true
                 break
             }
+            lastError = error
             attempts.append("\(library.name): \(stageName(stage)) failed: \(errorName(error))")
             // Only a library of another release is worth replacing; other errors are the target's.
             guard error == TD_VERSION else { break }
         }
         guard isRead else {
-            return .failure(MirrorError(text: "libthread_db: " + attempts.joined(separator: "; ")))
+            // Every library found was another release's: the target's own was not found.
+            let hint =
+                lastError == TD_VERSION
+                ? "; none found is of the target's glibc: give the directory that holds its libthread_db.so.1 (or a copy of its root) with --image-path DIR"
+                : ""
+            return .failure(MirrorError(text: "libthread_db: " + attempts.joined(separator: "; ") + hint))
         }
         var list = Self(threads: [], isTruncated: truncated != 0)
         for thread in threads.prefix(min(count, threads.count)) {

@@ -41,6 +41,27 @@ struct ForeignLibCCommandTests {
         #expect(refused.errors.contains("give the directory that holds"), "\(refused.errors)")
         TasksCommandTests.expectFixtureState(
             try TasksCommandTests.report([core, "--image-path", root]), fixture.report, "core, --image-path")
+        // Its files copied flat into one directory, without the root's libthread_db: the host's is
+        // refused (TD_VERSION), and the report says where the target's would be looked for.
+        let flat = ScratchDirectory.path(named: "flat-root")
+        try FileManager.default.createDirectory(atPath: flat, withIntermediateDirectories: true)
+        // Read by cat: Foundation reads a /proc file (of size 0) only in part.
+        let maps = try FixtureToolchain.run("/bin/cat", ["/proc/\(fixture.processID)/maps"], in: "/")
+        let mapped = Set(maps.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+        for path in mapped where path.hasPrefix("/") {
+            let copy = flat + "/" + (path.split(separator: "/").last.map(String.init) ?? "")
+            // cp follows the root's symbolic links (ld.so's is one), which name files in the root.
+            if !FileManager.default.fileExists(atPath: copy) { try FixtureToolchain.run("/bin/cp", [root + path, copy], in: "/") }
+        }
+        let unread = try TasksCommandTests.report([core, "--image-path", flat])
+        TasksCommandTests.expectFixtureState(unread, fixture.report, "core, flat --image-path", threadsRead: false)
+        let reason = try #require(unread.threadsUnread)
+        #expect(reason.hasPrefix("libthread_db: "), "\(reason)")
+        #expect(reason.contains("(TD_VERSION)"), "\(reason)")
+        #expect(
+            reason.hasSuffix(
+                "none found is of the target's glibc: give the directory that holds its libthread_db.so.1 (or a copy of its root) with --image-path DIR"
+            ), "\(reason)")
     }
 }
 
