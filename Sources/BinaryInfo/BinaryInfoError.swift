@@ -53,6 +53,9 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The target's C library holds no malloc state this reader can find and verify: `library`
     /// is the C library's path (or the executable's, when it is linked statically).
     case mallocStateNotFound(path: String, library: String, detail: String)
+    /// Another allocator replaces glibc's `malloc` in the target: `allocator` names it
+    /// (`jemalloc`), `image` is the file the target mapped it from.
+    case foreignAllocator(path: String, allocator: String, image: String)
     /// A value of the target's malloc heap (a chunk header, a free list, an arena) that glibc's
     /// allocator could not have left there: the heap changed while it was read, or is corrupt.
     case malformedHeap(path: String, what: String, address: UInt64, detail: String)
@@ -66,7 +69,7 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .unmapped(let path, _, _, _), .truncatedCore(let path, _, _, _), .noSuchProcess(let path),
             .processAccessDenied(let path, _), .processExited(let path), .imageMissing(let path, _, _),
             .imageDiffers(let path, _, _, _, _), .imageUnverifiable(let path, _), .mallocStateNotFound(let path, _, _),
-            .malformedHeap(let path, _, _, _):
+            .foreignAllocator(let path, _, _), .malformedHeap(let path, _, _, _):
             return path
         }
     }
@@ -124,6 +127,9 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
                 "the target had \(image) (build id \(expected)) mapped, but \(foundPath) is another build (build id \(found)); give the directory that holds the build the target ran with --image-path DIR"
         case .mallocStateNotFound(_, let library, let detail):
             return "cannot find glibc's malloc state in \(library): \(detail)"
+        case .foreignAllocator(_, let allocator, let image):
+            return
+                "its malloc is \(allocator) (\(image)), not glibc's; typeinfo reads only glibc's heap, where it finds objects and tasks, so their allocations cannot be listed"
         case .malformedHeap(_, let what, let address, let detail):
             return
                 "malformed malloc heap: \(what) at 0x\(String(address, radix: 16)): \(detail) (the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"

@@ -26,11 +26,14 @@ struct TargetThreadList {
     var isTruncated: Bool
 
     /// Reads the threads of `memory` (at most `maximumThreads`), with the thread-locals of the
-    /// concurrency runtime in the image loaded at `runtimeImage`; the reason when they cannot be
-    /// read.
-    static func read(_ memory: TargetMemory, runtimeImage: UInt64, maximumThreads: Int = TargetThreadList.maximumThreads) -> Result<
-        Self, MirrorError
-    > {
+    /// concurrency runtime in the image loaded at `runtimeImage`, with the target's own
+    /// libthread_db (``ThreadDBLibrary``: found in its root, beside its C library, or in
+    /// `searchDirectories`) or else this program's; the reason when they cannot be read, naming
+    /// each library tried.
+    static func read(
+        _ memory: TargetMemory, runtimeImage: UInt64, searchDirectories: [String] = [],
+        maximumThreads: Int = TargetThreadList.maximumThreads
+    ) -> Result<Self, MirrorError> {
         guard let image = memory.images.first(where: { $0.loadAddress == runtimeImage }) else {
             return .failure(MirrorError(text: "no image is loaded at \(TargetWire.hex(runtimeImage))"))
         }
@@ -78,14 +81,41 @@ struct TargetThreadList {
                 address.pointee = value
                 return 0
             })
-        let error = offsets.withUnsafeBufferPointer { offsets in
-            threads.withUnsafeMutableBufferPointer { buffer in
-                typeinfo_read_threads(
-                    &target, linkMap, offsets.baseAddress, offsets.count, buffer.baseAddress, buffer.count, &count, &truncated, &stage)
+        // The target's own libthread_db first; another glibc's refuses with TD_VERSION.
+        var attempts: [String] = []
+        var isRead = false
+        var lastError = TD_OK
+        for candidate in ThreadDBLibrary.candidates(for: memory, searchDirectories: searchDirectories) {
+            let library: ThreadDBLibrary
+            switch ThreadDBLibrary.open(candidate) {
+            case .success(let opened): library = opened
+            case .failure(let reason):
+                attempts.append(reason.text)
+                continue
             }
+            let error = offsets.withUnsafeBufferPointer { offsets in
+                threads.withUnsafeMutableBufferPointer { buffer in
+                    typeinfo_read_threads(
+                        library.handle, &target, linkMap, offsets.baseAddress, offsets.count, buffer.baseAddress, buffer.count, &count,
+                        &truncated, &stage)
+                }
+            }
+            if error == TD_OK {
+                isRead = true
+                break
+            }
+            lastError = error
+            attempts.append("\(library.name): \(stageName(stage)) failed: \(errorName(error))")
+            // Only a library of another release is worth replacing; other errors are the target's.
+            guard error == TD_VERSION else { break }
         }
-        guard error == TD_OK else {
-            return .failure(MirrorError(text: "libthread_db: \(stageName(stage)) failed: \(errorName(error))"))
+        guard isRead else {
+            // Every library found was another release's: the target's own was not found.
+            let hint =
+                lastError == TD_VERSION
+                ? "; none found is of the target's glibc: give the directory that holds its libthread_db.so.1 (or a copy of its root) with --image-path DIR"
+                : ""
+            return .failure(MirrorError(text: "libthread_db: " + attempts.joined(separator: "; ") + hint))
         }
         var list = Self(threads: [], isTruncated: truncated != 0)
         for thread in threads.prefix(min(count, threads.count)) {

@@ -59,7 +59,7 @@ enum TargetWorker {
                 case nil: break
                 }
             case .threads(let image):
-                switch TargetThreadList.read(mirror.memory, runtimeImage: image) {
+                switch TargetThreadList.read(mirror.memory, runtimeImage: image, searchDirectories: request.imageSearchPaths) {
                 case .success(let list):
                     for thread in list.threads { emit(TargetReply.thread(thread).encoded) }
                     emit(TargetReply.threads(truncated: list.isTruncated, reason: "").encoded)

@@ -59,7 +59,13 @@ public final class LiveFixtureProcess<Report: Decodable> {
     }
 
     /// Starts an executable built elsewhere (a SwiftPM fixture package's product).
-    public init(executable product: String, runningCopyAt copy: String? = nil, environment: [String: String] = [:]) throws {
+    ///
+    /// - Parameter launcher: a program and its arguments that run the executable, its path last
+    ///   (``DebianRoot/container(_:)``: the process is then the executable's, as the launcher
+    ///   execs it).
+    public init(
+        executable product: String, runningCopyAt copy: String? = nil, environment: [String: String] = [:], launcher: [String] = []
+    ) throws {
         if let copy {
             try? FileManager.default.removeItem(atPath: copy)
             // Copied by cp, not in this process: a write descriptor held here would be inherited
@@ -67,7 +73,12 @@ public final class LiveFixtureProcess<Report: Decodable> {
             _ = try FixtureToolchain.run("/bin/cp", [product, copy], in: "/")
         }
         executable = copy ?? product
-        process.executableURL = URL(fileURLWithPath: executable)
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [executable]
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+        }
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         process.standardInput = input
         process.standardOutput = output

@@ -19,6 +19,14 @@ public final class LiveHeapFixture {
         report = try process.readReport()
     }
 
+    /// Starts the static-stdlib fixture in `root` (a ``DebianRoot``) as in a container
+    /// (``DebianRoot/container(_:)``): its C library is the root's, at the path the host's has.
+    public init(inRoot root: String) throws {
+        let inside = try DebianRoot.install(try Self.product(.staticStdlib), in: root)
+        process = try LiveFixtureProcess(executable: inside, launcher: DebianRoot.container(root))
+        report = try process.readReport()
+    }
+
     /// The release-built executable (compiled once per test process).
     public static func product(_ linking: Linking) throws -> String {
         try LiveFixtureProcess<LiveHeapReport>.product(module: "LiveHeap", linking: linking)

@@ -54,6 +54,15 @@ public final class LiveTasksFixture {
         report = try process.readReport()
     }
 
+    /// Starts the static-stdlib fixture in `root` (a ``DebianRoot``) as in a container
+    /// (``DebianRoot/container(_:)``): its C library is the root's, at the path the host's has.
+    public init(inRoot root: String) throws {
+        let inside = try DebianRoot.install(
+            try LiveFixtureProcess<LiveTasksReport>.product(module: "LiveTasks", linking: .staticStdlib), in: root)
+        process = try LiveFixtureProcess(executable: inside, launcher: DebianRoot.container(root))
+        report = try process.readReport()
+    }
+
     /// Kills the process and waits for it.
     public func finish() { process.finish() }
 }

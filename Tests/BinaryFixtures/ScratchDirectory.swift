@@ -18,6 +18,14 @@ public enum ScratchDirectory {
         return path
     }
 
+    /// Registers a directory made elsewhere (in a test root) for removal at exit.
+    public static func removeAtExit(_ path: String) {
+        paths.withLock { paths in
+            if paths.isEmpty { atexit { ScratchDirectory.removeAll() } }
+            if !paths.contains(path) { paths.append(path) }
+        }
+    }
+
     private static func removeAll() {
         for path in paths.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
     }

@@ -31,11 +31,12 @@ final class HeapProcess {
     static let builtStatically = TargetProcess.build("heap_process", arguments: ["-pthread", "-static"], output: "heap_process_static")
     let executable: String
 
-    init(statically: Bool = false, arguments: [String] = []) throws {
+    /// Starts the fixture: the host's build, or `executable` run by `launcher` (`chroot ROOT`).
+    init(statically: Bool = false, arguments: [String] = [], executable given: String? = nil, launcher: [String] = []) throws {
         let output = Pipe()
-        executable = try (statically ? Self.builtStatically : Self.built).get()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        executable = try given ?? (statically ? Self.builtStatically : Self.built).get()
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
+        process.arguments = launcher.dropFirst() + (launcher.isEmpty ? [] : [executable]) + arguments
         process.standardOutput = output
         try process.run()
         let text = Self.readUntilEnd(output)
@@ -246,9 +247,11 @@ struct GlibcHeapTests {
         #expect(throws: BinaryInfoError.processExited(path: "process \(target.processID)")) { try heap.forEachChunk { _ in } }
     }
 
-    @Test func libraryThatDiffersFromTheLoadedOneIsRefused() throws {
+    @Test func libraryReplacedAtItsPathIsReadFromTheLoadedFile() throws {
         // The process's libc named by a copy on disk whose first page differs (one byte of the
-        // ELF header's padding): as after an upgrade replaced the file, or another machine's copy.
+        // ELF header's padding): as after an upgrade replaced the file, or in a container whose
+        // libc is another than the host's at that path. The heap is read from the file the
+        // process loaded (the kernel's handle on the mapping), never from the other file.
         let target = try TargetProcess()
         defer { target.finish() }
         let map = try MemoryMap(processID: target.processID)
@@ -265,11 +268,13 @@ struct GlibcHeapTests {
                 if mapping.name == library { mapping.name = copy }
                 return mapping
             })
-        #expect(
-            throws: BinaryInfoError.mallocStateNotFound(
-                path: "process \(target.processID)", library: copy,
-                detail: "the file on disk is not the one the target loaded (their first pages differ)")
-        ) { try GlibcHeap(TargetMemory(processID: target.processID, map: renamed)) }
+        let memory = try TargetMemory(processID: target.processID, map: renamed)
+        let image = try #require(memory.cLibrary)
+        #expect(image.mappedPath == copy)
+        #expect(image.filePath.hasPrefix("/proc/\(target.processID)/map_files/"))
+        let heap = try GlibcHeap(memory)
+        #expect(heap.library == copy)
+        #expect(heap.arenaAddresses == (try GlibcHeap(TargetMemory(.process(target.processID)))).arenaAddresses)
     }
 
     @Test func processWithoutMallocStateIsNamed() throws {

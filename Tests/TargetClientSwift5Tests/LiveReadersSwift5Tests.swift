@@ -40,4 +40,21 @@ struct LiveReadersSwift5Tests {
             try LiveObjectReader.object(at: inside, depth: 0, options)
         }
     }
+
+    @Test func cLibraryAndTheFilesBesideIt() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let memory = try TargetMemory(.process(fixture.processID))
+        let library = try #require(memory.cLibrary)
+        #expect(library.mappedPath.hasSuffix("/libc.so.6"))
+        let directory = String(library.mappedPath[..<(library.mappedPath.lastIndex(of: "/") ?? library.mappedPath.endIndex)])
+        let paths = memory.filePathsBesideCLibrary(named: "libthread_db.so.1", searchDirectories: ["/srv/copy"])
+        // The process's root first, then the path beside its libc, then below and in each directory.
+        #expect(paths.first == "/proc/\(fixture.processID)/root" + directory + "/libthread_db.so.1")
+        #expect(paths.contains(directory + "/libthread_db.so.1"))
+        #expect(paths.suffix(2) == ["/srv/copy" + directory + "/libthread_db.so.1", "/srv/copy/libthread_db.so.1"])
+        // A foreign allocator is a typed error with its message.
+        let error = BinaryInfoError.foreignAllocator(path: "process 1", allocator: "jemalloc", image: "/lib/libjemalloc.so.2")
+        #expect(error.description.hasPrefix("process 1: its malloc is jemalloc (/lib/libjemalloc.so.2), not glibc's;"))
+    }
 }

@@ -3,53 +3,75 @@
 struct GlibcLibrary {
     /// The library's path (the executable's, when glibc is linked statically).
     let path: String
+    /// The file read for it: ``path``, or where the target's file was found instead.
+    let filePath: String
     /// Where the target placed the file's `.data` section.
     let data: Range<UInt64>
     let layout: GlibcMallocLayout
 
-    /// Finds `libc.so.*` among the target's mapped files (or, when there is none, the mapped
-    /// executable that carries glibc's banner), and reads its section headers and release from
-    /// the file on disk.
+    /// Finds `libc.so.*` among the target's images (or, when there is none, the executable that
+    /// carries glibc's banner), and reads its section headers and release from the file matched to
+    /// it: the same file ``TargetMemory`` found for the image by build id (through the kernel's
+    /// handle on the mapping, the process's root, the path, or the image search directories), so
+    /// a process in a container, a library replaced since it was loaded, and a core whose
+    /// libraries moved are read from the file the target loaded.
+    ///
+    /// - Throws: ``BinaryInfoError/foreignAllocator(path:allocator:image:)`` when another
+    ///   allocator replaces glibc's `malloc`, and
+    ///   ``BinaryInfoError/mallocStateNotFound(path:library:detail:)``.
     init(in target: TargetMemory, regions: [TargetRegion]) throws(BinaryInfoError) {
-        let files = regions.compactMap(\.filePath)
-        var seen: Set<String> = []
-        let distinct = files.filter { seen.insert($0).inserted }
-        let named = distinct.filter {
-            let name = $0.split(separator: "/").last.map(String.init) ?? $0
-            return name.hasPrefix("libc.so") || (name.hasPrefix("libc-") && name.hasSuffix(".so"))
+        if let foreign = ForeignAllocator.find(in: target) {
+            throw BinaryInfoError.foreignAllocator(path: target.path, allocator: foreign.name, image: foreign.image)
         }
+        // One image per path: a file mapped from its start twice is the first image of it.
+        var seen: Set<String> = []
+        let distinct = target.images.filter { seen.insert($0.mappedPath).inserted }
+        let named = distinct.filter { Self.isLibC($0.mappedPath) }
         // A statically linked program carries glibc itself: its executable is the only candidate
         // without `.so` in its name.
-        let candidates = named.isEmpty ? distinct.filter { !$0.contains(".so") } : named
+        let candidates = named.isEmpty ? distinct.filter { !$0.mappedPath.contains(".so") } : named
         var problems: [BinaryInfoError] = []
         for candidate in candidates {
             do {
-                self = try Self(path: candidate, in: target, regions: regions)
+                self = try Self(image: candidate, in: target)
                 return
             } catch {
                 problems.append(error)
             }
         }
         if candidates.isEmpty {
+            // A libc the target maps whose loaded bytes are no ELF image cannot be matched to a file.
+            if let mapped = regions.compactMap(\.filePath).first(where: Self.isLibC) {
+                throw BinaryInfoError.mallocStateNotFound(
+                    path: target.path, library: mapped, detail: "the target's bytes where it mapped the file's start are not an ELF image")
+            }
             throw BinaryInfoError.mallocStateNotFound(
                 path: target.path, library: "the target", detail: "it maps no libc.so and no executable (is it a glibc program?)")
         }
         if problems.count == 1, let only = problems.first { throw only }
         throw BinaryInfoError.mallocStateNotFound(
-            path: target.path, library: candidates.joined(separator: ", "), detail: problems.map(\.problem).joined(separator: "; "))
+            path: target.path, library: candidates.map(\.mappedPath).joined(separator: ", "),
+            detail: problems.map(\.problem).joined(separator: "; "))
     }
 
-    private init(path: String, in target: TargetMemory, regions: [TargetRegion]) throws(BinaryInfoError) {
+    /// Whether `path` names glibc's C library (`libc.so.6`, or `libc-2.NN.so` before 2.34).
+    static func isLibC(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.hasPrefix("libc.so") || (name.hasPrefix("libc-") && name.hasSuffix(".so"))
+    }
+
+    private init(image: TargetImage, in target: TargetMemory) throws(BinaryInfoError) {
+        let path = image.mappedPath
         func notFound(_ detail: String) -> BinaryInfoError { .mallocStateNotFound(path: target.path, library: path, detail: detail) }
-        let bytes = try ImageLoader.readFile(path)
-        // The file's first page as the target mapped it (ELF header, program headers, build id):
-        // a different file at the path (an upgraded library, another machine's) differs there.
-        if let mapping = regions.first(where: { $0.filePath == path && $0.fileOffset == 0 }) {
-            let count = Int(min(UInt64(bytes.count), mapping.end - mapping.start, 4096))
-            if let loaded = try? target.bytes(at: mapping.start, count: count, what: "the library's first page"),
+        let bytes = image.file
+        // The image was matched to its file by build id; without one, by the file's first page as
+        // the target holds it (ELF header, program headers): another build differs there.
+        if image.buildID == nil {
+            let count = Int(min(UInt64(bytes.count), image.addressRange.upperBound - image.loadAddress, 4096))
+            if let loaded = try? target.bytes(at: image.loadAddress, count: count, what: "the library's first page"),
                 !loaded.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes.buffer[0..<count]))
             {
-                throw notFound("the file on disk is not the one the target loaded (their first pages differ)")
+                throw notFound("the file on disk (\(image.filePath)) is not the one the target loaded (their first pages differ)")
             }
         }
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
@@ -66,16 +88,11 @@ struct GlibcLibrary {
         guard let section = file.sections.first(where: { $0.name == ".data" && $0.isAllocated }) else {
             throw notFound("the file on disk has no .data section")
         }
-        // The load bias: where the mapping of file offset 0 starts, less the first segment's address.
-        guard let firstLoad = file.segments.filter(\.isLoadable).min(by: { $0.address < $1.address }),
-            let mapping = regions.first(where: { $0.filePath == path && $0.fileOffset == 0 })
-        else { throw notFound("the target has no mapping of the file's first page") }
-        let page: UInt64 = 0xFFF
-        let (bias, biasOverflow) = mapping.start.subtractingReportingOverflow(firstLoad.address & ~page)
-        let (start, startOverflow) = bias.addingReportingOverflow(section.address)
+        let (start, startOverflow) = image.loadBias.addingReportingOverflow(section.address)
         let (end, endOverflow) = start.addingReportingOverflow(section.size)
-        guard !biasOverflow, !startOverflow, !endOverflow else { throw notFound("its .data does not fit the address space") }
+        guard !startOverflow, !endOverflow else { throw notFound("its .data does not fit the address space") }
         self.path = path
+        self.filePath = image.filePath
         self.data = start..<end
         self.layout = layout
     }

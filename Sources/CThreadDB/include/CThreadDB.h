@@ -50,14 +50,29 @@ typedef enum typeinfo_thread_stage {
     TYPEINFO_THREAD_STAGE_ITERATE,
 } typeinfo_thread_stage_t;
 
-/// Lists the target's threads (at most `capacity`) with the addresses, in each, of the
+/// The libthread_db a reading uses: the program's own, or one loaded from a file.
+typedef struct typeinfo_thread_db typeinfo_thread_db_t;
+
+/// Opens the libthread_db at `path` with dlopen (the target's own, which matches its C library),
+/// or the one the program links when `path` is NULL. Returns NULL, with the reason in `error`
+/// (dlerror's text, or a missing function), when it cannot be loaded.
+typeinfo_thread_db_t *typeinfo_thread_db_open(const char *path, char *error, size_t error_size);
+
+/// The path of the libthread_db the program links (the file the dynamic linker loaded), or NULL
+/// when it cannot be told.
+const char *typeinfo_thread_db_linked_path(void);
+
+/// Closes what typeinfo_thread_db_open opened.
+void typeinfo_thread_db_close(typeinfo_thread_db_t *db);
+
+/// Lists, with `db`, the target's threads (at most `capacity`) with the addresses, in each, of the
 /// thread-local variables at `tls_offsets` (`tls_count` of them, at most
 /// TYPEINFO_THREAD_TLS_VARIABLES) of the module whose `struct link_map` is at `link_map`.
 ///
 /// Returns TD_OK, or libthread_db's error with `*stage` naming the call that failed. `*count`
 /// threads were filled; `*truncated` is 1 when the list held more than `capacity` (a list that
 /// loops in damaged memory ends there).
-td_err_e typeinfo_read_threads(const typeinfo_thread_target_t *target, uint64_t link_map, const uint64_t *tls_offsets,
+td_err_e typeinfo_read_threads(const typeinfo_thread_db_t *db, const typeinfo_thread_target_t *target, uint64_t link_map, const uint64_t *tls_offsets,
                                size_t tls_count, typeinfo_thread_t *threads, size_t capacity, size_t *count, int *truncated,
                                typeinfo_thread_stage_t *stage);
 
