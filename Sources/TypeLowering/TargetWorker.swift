@@ -121,6 +121,7 @@ enum TargetWorker {
                 return 4
             }
         }
+        emit(TargetReply.done.encoded)
         return 0
     }
 
