@@ -37,12 +37,15 @@ let package = Package(
         // System libraries, each wrapped by exactly one Swift module.
         .systemLibrary(name: "CLibElf", pkgConfig: "libelf", providers: [.apt(["libelf-dev"])]),
         .systemLibrary(name: "CLibDwarf", providers: [.apt(["libdwarf-dev"])]),
+        // The four ptrace(2) requests that hold a process still for `--pause` (seize, interrupt,
+        // continue, detach): none reads or writes the target.
+        .target(name: "CPtrace"),
 
         // On-disk readers: they never execute the target.
         .target(
             name: "BinaryInfo",
             dependencies: [
-                "TypeLayout", "CLibElf", .product(name: "SystemPackage", package: "swift-system"),
+                "TypeLayout", "CLibElf", "CPtrace", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
             ]
         ),

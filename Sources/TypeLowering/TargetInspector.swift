@@ -259,30 +259,48 @@ public final class TargetInspector: Sendable {
         }
         let request = TargetRequest(libraryPath: libraryPath, target: memory.target, imageSearchPaths: imageSearchPaths, queries: queries)
         var sawHeader = false
+        var sawDone = false
         var failure: String?
-        let ending = try WorkerProcess.run(executable: workerPath, input: try request.encoded(), silenceLimit: configuration.silenceLimit) {
-            line throws(TypeLoweringError) in
-            guard sawHeader else {
-                guard line == TargetWire.header else {
-                    throw .protocolViolation(detail: "worker replied '\(line.prefix(80))', not '\(TargetWire.header)'")
+        var process = try WorkerProcess(executable: workerPath)
+        process.keepsErrorOutput = true
+        process.send(try request.encoded())
+        let ending: WorkerProcess.Ending
+        do throws(TypeLoweringError) {
+            ending = try process.finish(silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
+                guard sawHeader else {
+                    guard line == TargetWire.header else {
+                        throw .protocolViolation(detail: "worker replied '\(line.prefix(80))', not '\(TargetWire.header)'")
+                    }
+                    sawHeader = true
+                    return
                 }
-                sawHeader = true
-                return
+                let reply = try TargetReply.decode(line)
+                if case .failed(let reason) = reply { failure = reason }
+                if case .done = reply { sawDone = true }
+                onReply(reply)
             }
-            let reply = try TargetReply.decode(line)
-            if case .failed(let reason) = reply { failure = reason }
-            onReply(reply)
+        } catch {
+            process.discardErrorOutput()
+            throw error
         }
+        if ending == .exited(0), sawDone, failure == nil {
+            process.discardErrorOutput()
+            return
+        }
+        // What the worker wrote to its standard error (a crash's backtrace) is kept in a file the
+        // message names, rather than poured onto the user's terminal.
+        let kept = process.keptErrorOutput().map { ", its error output kept in \($0)," } ?? ""
         if let failure {
             // The worker's reason as a typed error, where this process finds the same.
             try checkReadable()
-            throw .workerEnded(path: memory.path, reason: "failed: \(failure)")
+            throw .workerEnded(path: memory.path, reason: "failed: \(failure)\(kept)")
         }
         switch ending {
-        case .exited(0): return
-        case .exited(let status): throw .workerEnded(path: memory.path, reason: "exited with status \(status)")
-        case .signalled(let signal): throw .workerEnded(path: memory.path, reason: "crashed (signal \(signal))")
-        case .timedOut: throw .workerEnded(path: memory.path, reason: "hung (killed after its time limit)")
+        case .exited(0):
+            throw .workerUnanswered(path: memory.path, question: TargetRequest.describe(queries), errorOutput: process.keptErrorOutput())
+        case .exited(let status): throw .workerEnded(path: memory.path, reason: "exited with status \(status)\(kept)")
+        case .signalled(let signal): throw .workerEnded(path: memory.path, reason: "crashed (signal \(signal))\(kept)")
+        case .timedOut: throw .workerEnded(path: memory.path, reason: "hung (killed after its time limit)\(kept)")
         }
     }
 }

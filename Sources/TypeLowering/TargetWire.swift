@@ -84,6 +84,26 @@ struct TargetRequest: Sendable, Equatable {
         case threads(UInt64)
     }
 
+    /// The questions `queries` ask, in words: `5003 questions (tasks, actors)`.
+    static func describe(_ queries: [Query]) -> String {
+        var kinds: [String] = []
+        for query in queries {
+            let kind: String
+            switch query {
+            case .name: kind = "type names"
+            case .fields: kind = "class fields"
+            case .layout: kind = "type layouts"
+            case .enumCase: kind = "enum cases"
+            case .generics: kind = "the generic metadata list"
+            case .task: kind = "tasks"
+            case .actor: kind = "actors"
+            case .threads: kind = "threads"
+            }
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        return "its \(queries.count) question\(queries.count == 1 ? "" : "s") (\(kinds.joined(separator: ", ")))"
+    }
+
     var libraryPath: String
     var target: TargetSpecifier
     var imageSearchPaths: [String] = []
@@ -216,6 +236,8 @@ enum TargetReply: Sendable, Equatable {
     case thread(TargetThread)
     /// The end of the thread list (whether it was cut short), or nil and why there is none.
     case threads(truncated: Bool?, reason: String)
+    /// Every query was answered: the last line of a complete reply.
+    case done
 
     /// The reply line, without its newline.
     var encoded: String {
@@ -250,6 +272,7 @@ enum TargetReply: Sendable, Equatable {
                 + (thread.executorIdentity.map(TargetWire.hex) ?? "?")
         case .threads(let truncated?, _): return "threads listed \(truncated ? 1 : 0)"
         case .threads(nil, let reason): return "threads unavailable " + String(reason.map { $0 == "\n" ? " " : $0 })
+        case .done: return "done"
         }
     }
 
@@ -292,6 +315,8 @@ enum TargetReply: Sendable, Equatable {
             if parts[0] == "unavailable" { return .threads(truncated: nil, reason: String(parts[1])) }
         case "failed":
             return .failed(rest)
+        case "done" where rest.isEmpty:
+            return .done
         case "name" where parts.count == 2:
             if let address = TargetWire.address(parts[0]) { return .name(address, mangling: parts[1] == "?" ? nil : String(parts[1])) }
         case "fields" where parts.count == 2:

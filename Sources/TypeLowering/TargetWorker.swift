@@ -123,6 +123,7 @@ enum TargetWorker {
                 return 4
             }
         }
+        emit(TargetReply.done.encoded)
         return 0
     }
 

@@ -15,6 +15,10 @@ public enum TypeLoweringError: Error, Hashable, Sendable, CustomStringConvertibl
     case target(BinaryInfoError)
     /// The worker ended (crashed, hung or exited) before it answered about a target.
     case workerEnded(path: String, reason: String)
+    /// The worker exited with status 0 without answering every question of `question` (a
+    /// complete reply ends with `done`); `errorOutput` is the file that keeps what it wrote to
+    /// its standard error, if it wrote anything.
+    case workerUnanswered(path: String, question: String, errorOutput: String?)
 
     /// One line saying what went wrong and what to do.
     public var description: String {
@@ -33,6 +37,9 @@ public enum TypeLoweringError: Error, Hashable, Sendable, CustomStringConvertibl
             return error.description
         case .workerEnded(let path, let reason):
             return "\(path): the lowering worker \(reason) before it answered; the target was not changed"
+        case .workerUnanswered(let path, let question, let errorOutput):
+            return
+                "\(path): the lowering worker exited (status 0) without answering \(question)\(errorOutput.map { " (its error output is kept in \($0))" } ?? ""); nothing was read from its partial answer, and the target was not changed"
         }
     }
 }

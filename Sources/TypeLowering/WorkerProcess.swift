@@ -24,6 +24,12 @@ struct WorkerProcess {
     }
 
     let executable: String
+    /// The file the worker's standard error goes to (a crash's backtrace, tens of lines, stays
+    /// off the user's terminal), nil when it could not be made (then it goes to /dev/null). It
+    /// is removed when the run ends, unless ``keepsErrorOutput``.
+    private(set) var errorOutputPath: String?
+    /// Whether the error output file outlives the run, for ``keptErrorOutput()`` to name.
+    var keepsErrorOutput = false
     /// Whether its request's preamble asked it to prepare for the whole file (`prepare whole-file`).
     var preparesWholeFile = false
     private let pid: pid_t
@@ -43,6 +49,13 @@ struct WorkerProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, theirs, 0)
         posix_spawn_file_actions_adddup2(&actions, theirs, 1)
+        let errorOutput = Self.makeErrorOutputFile()
+        if let errorOutput {
+            posix_spawn_file_actions_adddup2(&actions, errorOutput.descriptor, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        defer { if let errorOutput { close(errorOutput.descriptor) } }
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
         defer { for argument in argv { free(argument) } }
@@ -50,8 +63,10 @@ struct WorkerProcess {
         close(theirs)
         guard status == 0 else {
             close(ours)
+            if let errorOutput { unlink(errorOutput.path) }
             throw .workerUnavailable(path: executable, reason: String(cString: strerror(status)))
         }
+        self.errorOutputPath = errorOutput?.path
         self.executable = executable
         self.pid = pid
         self.socket = ours
@@ -83,6 +98,7 @@ struct WorkerProcess {
             kill(pid, SIGKILL)
         }
         let waited = reap()
+        if !keepsErrorOutput { discardErrorOutput() }
         if let ending { return ending }
         // WIFSIGNALED / WEXITSTATUS, spelled out (the C macros do not import).
         let signal = waited & 0x7F
@@ -96,6 +112,34 @@ struct WorkerProcess {
         kill(pid, SIGKILL)
         close(socket)
         reap()
+        discardErrorOutput()
+    }
+
+    /// The error output file's path when the worker wrote to it (the file is kept), or nil (it
+    /// is removed).
+    mutating func keptErrorOutput() -> String? {
+        guard let path = errorOutputPath else { return nil }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_size > 0 { return path }
+        discardErrorOutput()
+        return nil
+    }
+
+    /// Removes the error output file.
+    mutating func discardErrorOutput() {
+        if let path = errorOutputPath { unlink(path) }
+        errorOutputPath = nil
+    }
+
+    /// A new file for a worker's standard error, in `$TMPDIR` (or /tmp), open for writing.
+    private static func makeErrorOutputFile() -> (path: String, descriptor: Int32)? {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((directory + "/typeinfo-lowering-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        // Not inherited by other children (the worker gets it through its dup2, which clears this).
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return (template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, descriptor)
     }
 
     @discardableResult

@@ -13,7 +13,7 @@ struct HeapCommand: ParsableCommand {
         commandName: "heap",
         abstract: "Count a running process's (or a core file's) Swift objects by type: jmap -histo for Swift.",
         discussion: """
-            Walks every arena of the C library's allocator (the main heap, each thread's arena, mmapped chunks) and counts the live allocations whose first word is Swift class metadata, by the object's dynamic type, generic arguments included. Freed memory is never counted. The process is read, never written; without --pause it keeps running, and the report says the numbers were read while it ran.
+            Walks every arena of the C library's allocator (the main heap, each thread's arena, mmapped chunks) and counts the live allocations whose first word is Swift class metadata, by the object's dynamic type, generic arguments included. Freed memory is never counted.
 
             bytes are the allocations' sizes (malloc_usable_size); instance is the size the class's metadata states (a ManagedBuffer or array storage is larger). The totals line counts the whole heap, whatever --type and --top keep.
 
@@ -25,7 +25,9 @@ struct HeapCommand: ParsableCommand {
               typeinfo heap core.4711 --type MyApp.
               typeinfo heap 4711 --format json > before.json; sleep 600; typeinfo heap 4711 --baseline before.json
 
-            Reading another process needs the same user (or root) and a Yama ptrace_scope that allows it; the error says what to change. Exit status: 0 success, 2 the target could not be read.
+            \(LiveHelp.reading)
+
+            Exit status: 0 success, 2 the target could not be read, or the baseline is not a census typeinfo wrote.
             """
     )
 

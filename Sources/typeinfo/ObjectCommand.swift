@@ -20,6 +20,8 @@ struct ObjectCommand: ParsableCommand {
               typeinfo object 4711 0x55d0c1a2b3c0 --depth 2 --format json
               typeinfo object core.4711 0x55d0c1a2b3c0
 
+            \(LiveHelp.reading)
+
             Exit status: 0 success, 2 the target could not be read or holds no Swift object at ADDRESS.
             """
     )

@@ -33,11 +33,17 @@ struct TargetOptions: ParsableArguments {
     var liveOptions: LiveTargetOptions { access.liveOptions(specifier, lowering: lowering) }
 }
 
+/// What every command reading a live process says of how it reads one, in its --help.
+enum LiveHelp {
+    static let reading =
+        "The process is read, never written. Without --pause it keeps running, and the report says it was read while it ran; with --pause it is held still (ptrace stops) for the reading, the report says for how long, and it runs again afterwards whatever happens to typeinfo. A core file is read as it was when dumped; --image-path DIR names where its executable and libraries are when they have moved. Reading another process needs the same user (or root) and a Yama ptrace_scope that allows it; the error says what to change. A process that exits while it is read is one line: process PID: the process exited while it was being read."
+}
+
 /// How a live target is read: whether the process is stopped for it, and where moved image files are.
 struct TargetAccessOptions: ParsableArguments {
     @Flag(
         help:
-            "Stop the process (SIGSTOP) while it is read, for numbers from one instant; it is resumed afterwards, also when typeinfo fails or is killed. Without it the process keeps running and is only read."
+            "Hold the process still (ptrace stops; nothing is written) while it is read, for numbers from one instant; the report says how long. It runs again afterwards, also when typeinfo fails or is killed (the kernel ends a ptrace stop with its tracer); a process found stopped is left stopped. Without it the process keeps running and is only read."
     )
     var pause = false
 

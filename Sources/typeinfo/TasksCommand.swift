@@ -23,6 +23,8 @@ struct TasksCommand: ParsableCommand {
               typeinfo tasks 4711 --pause --all
               typeinfo tasks core.4711 --format json
 
+            \(LiveHelp.reading)
+
             Exit status: 0 success, 2 the target could not be read, does not use Swift concurrency, or the reflection library is not a verified one.
             """
     )

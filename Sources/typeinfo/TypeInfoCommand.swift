@@ -11,9 +11,11 @@ import Foundation
 struct TypeInfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "typeinfo",
-        abstract: "Inspect Swift type layouts: in this process, or in ELF binaries on disk.",
+        abstract: "Inspect Swift types and objects: in ELF binaries on disk, in running processes and core files, or in this process.",
         discussion: """
             Run with no arguments to see the toolkit at work: `typeinfo dump` on the typeinfo executable itself, every Swift type it contains with sizes and field offsets read from disk. `typeinfo inspect` shows the in-process view of a few demo types.
+
+            A running process (its id) or a core file is read, never written: `heap` counts its live objects by type, `object` prints one object's fields, `tasks` lists its async tasks and actors, `dump --pid` its types and the generic instantiations it made. Each takes --pause (hold the process still while it is read), --image-path and --format json.
 
             Exit status: 0 success; 1 a check found changes (check, diff) or a file could not be read (dump); 2 a usage or input error.
             """,

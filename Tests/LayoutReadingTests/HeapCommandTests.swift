@@ -54,6 +54,11 @@ struct HeapCommandTests {
         defer { fixture.finish() }
         let paused = try Self.census([String(fixture.processID), "--pause", "--type", "LiveHeap.Box<", "--sort", "count"])
         #expect(!paused.target.readWhileRunning)
+        // How long the process was held, stated.
+        #expect(paused.target.stop?.seconds.map { $0 > 0 } == true, "\(String(describing: paused.target.stop))")
+        let pausedText = try DumpCommandTests.run(["heap", String(fixture.processID), "--pause", "--top", "1"]).output
+        #expect(pausedText.hasPrefix("process \(fixture.processID) ("), "\(pausedText)")
+        #expect(pausedText.split(separator: "\n").first?.contains("), read while paused (stopped for ") == true, "\(pausedText)")
         let boxes = fixture.report.types.filter { $0.type.hasPrefix("LiveHeap.Box<") }.sorted { $0.count > $1.count }
         #expect(paused.types.map(\.type) == boxes.map(\.type))
         #expect(paused.types.map(\.count) == boxes.map(\.count))

@@ -25,6 +25,23 @@ struct LiveReadersSwift5Tests {
             #expect(entry?.bytes == held.bytes, "\(held.type)")
         }
         #expect(!census.target.readWhileRunning)
+        // The pause's length, stated as a typed value.
+        guard case .paused(let length)? = census.target.stop else {
+            Issue.record("no pause length: \(String(describing: census.target.stop))")
+            return
+        }
+        #expect(length > .zero)
+        #expect(census.target.stop?.seconds.map { $0 > 0 } == true)
+        // The library's pause itself, as a Swift 5 client holds one.
+        let pause = try ProcessPause(processID: fixture.processID)
+        #expect(pause.stoppedIt)
+        pause.resume()
+        #expect(pause.stopLength != nil)
+        #expect(!ProcessMemory.hasExited(processID: fixture.processID))
+        // A baseline with an impossible count is refused, naming the entry.
+        #expect(
+            HeapCensusDocumentError.invalidEntry(index: 0, type: "A.B", detail: "the type is listed twice").description
+                == "not a heap census typeinfo wrote: types[0] (A.B): the type is listed twice")
         let root = try #require(fixture.report.sample("root"))
         let object = try LiveObjectReader.object(at: UInt64(root.address.dropFirst(2), radix: 16) ?? 0, depth: 0, options)
         #expect(object.type == root.type)

@@ -57,6 +57,51 @@ import TypeLayout
         #expect(error.description == "not a typeinfo heap census (write one with `typeinfo heap --format json`): missing key 'target' at $")
     }
 
+    /// A census document with one entry's or total's value replaced by `value`.
+    static func document(entry field: String? = nil, total: String? = nil, value: Int, twice: Bool = false) throws -> Data {
+        let text = String(decoding: try census([("A.B", 1, 10), ("A.C", 2, 20)]).jsonData(pretty: false), as: UTF8.self)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        var types = try #require(object["types"] as? [[String: Any]])
+        if let field { types[1][field] = value }
+        if twice { types[1]["type"] = types[0]["type"] }
+        object["types"] = types
+        if let total {
+            var totals = try #require(object["totals"] as? [String: Any])
+            totals[total] = value
+            object["totals"] = totals
+        }
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test func aBaselineWithImpossibleAmountsIsRefusedNamingTheEntry() throws {
+        // The document lists A.C (more bytes) first, A.B second.
+        for field in ["count", "bytes", "instanceSize"] {
+            for value in [Int.min, -1, HeapCensus.largestAmount + 1, Int.max] {
+                let error = HeapCensusDocumentError.invalidEntry(
+                    index: 1, type: "A.B", detail: "\(field) is \(value), not between 0 and 144115188075855872")
+                #expect(throws: error) { try HeapCensus(jsonData: try Self.document(entry: field, value: value)) }
+                #expect(
+                    error.description
+                        == "not a heap census typeinfo wrote: types[1] (A.B): \(field) is \(value), not between 0 and 144115188075855872")
+            }
+        }
+        #expect(throws: HeapCensusDocumentError.invalidTotal(field: "heapBytes", value: Int.min)) {
+            try HeapCensus(jsonData: try Self.document(total: "heapBytes", value: Int.min))
+        }
+        #expect(
+            HeapCensusDocumentError.invalidTotal(field: "heapBytes", value: -3).description
+                == "not a heap census typeinfo wrote: totals.heapBytes is -3, not between 0 and 144115188075855872")
+        #expect(throws: HeapCensusDocumentError.invalidEntry(index: 1, type: "A.C", detail: "the type is listed twice")) {
+            try HeapCensus(jsonData: try Self.document(value: 0, twice: true))
+        }
+        // The largest amounts a baseline may hold compare without overflow, both ways.
+        let most = HeapCensus.largestAmount
+        let huge = try HeapCensus(jsonData: try Self.document(entry: "count", value: most))
+        let compared = Self.census([("A.B", 0, 0)]).compared(with: huge)
+        #expect(compared.types.first { $0.type == "A.B" }?.countDelta == -most)
+        #expect(huge.compared(with: Self.census([("A.B", 0, 0)])).types.first { $0.type == "A.B" }?.countDelta == most)
+    }
+
     @Test func textHasOneGreppableRowPerType() {
         let text = Self.census([("A.Order", 6002, 624_208), ("A.Box<Swift.Int>", 1500, 36000)]).text()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

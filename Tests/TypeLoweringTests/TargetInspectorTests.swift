@@ -124,6 +124,52 @@ struct TargetInspectorTests {
         }
     }
 
+    /// A worker that exits 0 without its closing `done` has not answered: an error naming the
+    /// questions, never an empty answer. What a worker writes to its standard error stays off
+    /// the terminal, in a file the message names.
+    @Test func aWorkerThatEndsWithoutAnsweringIsAnError() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let directory = ScratchDirectory.path(named: "target-workers")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = "process \(fixture.processID)"
+        let metadata = Self.address(fixture.report.types[0].metadata)
+        func inspector(_ name: String, _ action: String) throws -> TargetInspector {
+            let script = directory + "/\(name)-worker.sh"
+            let text =
+                "#!/bin/sh\nwhile IFS= read -r line; do [ \"$line\" = end ] && break; done\necho '\(TargetWire.header)'\necho 'ready 1'\n\(action)\n"
+            _ = FileManager.default.createFile(atPath: script, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+            let configuration = LoweringConfiguration(remoteMirrorPath: lowering.remoteMirrorPath, workerPath: script, silenceLimit: 5)
+            return try TargetInspector(.process(fixture.processID), configuration: configuration)
+        }
+
+        let silent = try inspector("silent", "exit 0")
+        #expect(throws: TypeLoweringError.workerUnanswered(path: path, question: "its 1 question (type names)", errorOutput: nil)) {
+            try silent.typeNames(ofMetadata: [metadata])
+        }
+        #expect(
+            TypeLoweringError.workerUnanswered(path: path, question: "its 1 question (type names)", errorOutput: nil).description
+                == "\(path): the lowering worker exited (status 0) without answering its 1 question (type names); nothing was read from its partial answer, and the target was not changed"
+        )
+
+        let loud = try inspector("loud", "for i in 1 2 3 4 5; do echo \"backtrace line $i\" >&2; done\nkill -SEGV $$")
+        do {
+            _ = try loud.typeNames(ofMetadata: [metadata])
+            Issue.record("the crashing worker gave names")
+        } catch {
+            guard case .workerEnded(path, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            let prefix = "crashed (signal 11), its error output kept in "
+            #expect(reason.hasPrefix(prefix) && reason.hasSuffix(","), "\(reason)")
+            let file = String(reason.dropFirst(prefix.count).dropLast())
+            let kept = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(kept == (1...5).map { "backtrace line \($0)\n" }.joined())
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+
     @Test func wireRoundTrips() throws {
         let request = TargetRequest(
             libraryPath: "/lib/rm.so", target: .core(path: "/tmp/core 1"), imageSearchPaths: ["/a", "/b c"],

@@ -38,6 +38,16 @@ enum ProcessAccess {
             "the kernel refused to let typeinfo read the process (it may have made itself undumpable, or run a setuid program); run typeinfo as root (CAP_SYS_PTRACE)"
     }
 
+    /// The process tracing `processID` (a debugger), or nil when none does.
+    static func tracer(of processID: Int32) -> Int32? {
+        statusField("TracerPid", of: "\(processID)").flatMap { Int32($0) }.flatMap { $0 == 0 ? nil : $0 }
+    }
+
+    /// The command name of `processID` (`/proc/PID/comm`).
+    static func command(of processID: Int32) -> String? {
+        text(of: "/proc/\(processID)/comm").map { String($0.prefix { $0 != "\n" }) }
+    }
+
     /// The value of `field:` in `/proc/<process>/status`, without the tab after the colon.
     private static func statusField(_ field: String, of process: String) -> String? {
         text(of: "/proc/\(process)/status")?.split(separator: "\n").first { $0.hasPrefix(field + ":") }

@@ -33,6 +33,15 @@ public struct ProcessMemory: Sendable {
         }
     }
 
+    /// Whether the process `processID` has exited: no longer listed, or a zombie (its memory is
+    /// gone).
+    public static func hasExited(processID: Int32) -> Bool {
+        guard processID > 0, let status = try? ImageLoader.readFile("/proc/\(processID)/stat") else { return true }
+        let text = status.text
+        guard let close = text.lastIndex(of: ")"), let state = text[close...].dropFirst(2).first else { return true }
+        return state == "Z" || state == "X"
+    }
+
     /// The program's name as the kernel keeps it (`/proc/PID/comm`: at most 15 bytes).
     ///
     /// - Throws: ``BinaryInfoError/processExited(path:)`` when the process is gone.

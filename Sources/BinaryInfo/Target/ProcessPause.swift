@@ -1,186 +1,253 @@
+import CPtrace
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// A process stopped with `SIGSTOP` for a consistent reading, and resumed whatever happens to
-/// the reader.
+/// A process held still for a consistent reading, and running again whatever happens to the
+/// reader.
 ///
-/// Stopping is all it does to the target: no `ptrace`, nothing written. Resuming is guaranteed by
-/// a guardian, a `/bin/sh` in its own process group (so a Ctrl-C meant for typeinfo does not reach
-/// it) that waits on a pipe only typeinfo holds: ``resume()`` tells it the target was resumed; any
-/// other end of typeinfo (an error, a signal, `SIGKILL`, a crash) closes the pipe unannounced, and
-/// the guardian sends `SIGCONT`. A process that was already stopped is left stopped.
+/// Each thread is attached with `PTRACE_SEIZE` and stopped with `PTRACE_INTERRUPT` (the threads
+/// of `/proc/PID/task`, listed again until no new one appears); ``resume()`` detaches them. A
+/// ptrace stop belongs to the tracer: when typeinfo ends, however it ends (an error, `SIGKILL` to
+/// its whole process group, the OOM killer), the kernel detaches its tracees and they run again.
+/// It is not a job-control stop either, so a shell does not report the target `Stopped`. Only
+/// the four requests `CPtrace` offers are made: the target's memory and registers are never
+/// written. A process that was already stopped (every thread in state `T`) is left as it was.
 public final class ProcessPause {
-    /// The stopped process.
+    /// The process held still.
     public let processID: Int32
     /// Whether this pause stopped the process (false when it was stopped already: it stays so).
     public let stoppedIt: Bool
-    private var guardianInput: Int32 = -1
-    private var guardian: pid_t = 0
+    /// How long the process was held stopped by this pause, from the moment its last thread
+    /// stopped until ``resume()`` (nil before that, and when the pause did not stop it).
+    public private(set) var stopLength: Duration?
+    /// The threads held, each with the signal it stopped to receive (delivered when it is let go).
+    private var held: [pid_t: Int32] = [:]
+    private var stoppedAt: ContinuousClock.Instant?
     private var resumed = false
 
     /// How long the process's threads get to stop.
-    static let stopLimit: Double = 5
+    static let stopLimit: Duration = .seconds(5)
 
-    /// Stops the process `processID` and waits until every thread of it has stopped.
+    /// Stops every thread of the process `processID`.
     ///
     /// - Throws: ``BinaryInfoError/noSuchProcess(path:)``,
-    ///   ``BinaryInfoError/processAccessDenied(path:reason:)`` when it may not be signalled,
-    ///   ``BinaryInfoError/processExited(path:)``, or ``BinaryInfoError/unsupported(path:detail:)``
-    ///   when no guardian could be started (then the process is not stopped) or its threads did not
-    ///   stop in time (then it is resumed).
+    ///   ``BinaryInfoError/processAccessDenied(path:reason:)`` when it may not be traced (another
+    ///   tracer holds it, `ptrace_scope`, another user), ``BinaryInfoError/processExited(path:)``,
+    ///   or ``BinaryInfoError/unsupported(path:detail:)`` when its threads did not stop in time.
+    ///   Whatever is thrown, the process runs as before.
     public init(processID: Int32) throws(BinaryInfoError) {
         self.processID = processID
-        let path = "process \(processID)"
         let states = try Self.threadStates(processID: processID)
         if states.allSatisfy({ $0 == "T" || $0 == "t" }) {
             stoppedIt = false
             return
         }
         stoppedIt = true
-        try startGuardian(path: path)
-        guard kill(processID, SIGSTOP) == 0 else {
-            let code = errno
-            finishGuardian()
-            if code == ESRCH { throw .processExited(path: path) }
-            throw .processAccessDenied(path: path, reason: "it may not be signalled (\(String(cString: strerror(code))))")
+        do {
+            try holdEveryThread()
+        } catch {
+            release()
+            throw error
         }
-        try waitUntilStopped()
+        stoppedAt = .now
     }
 
-    /// Waits until every thread of the process has stopped; resumes it and throws when they do not.
-    private func waitUntilStopped() throws(BinaryInfoError) {
+    /// Seizes and stops each thread not held yet, listing the threads again until a listing finds
+    /// none new (a thread made while others were being stopped is found by the next listing; once
+    /// all are stopped, none can make another).
+    private func holdEveryThread() throws(BinaryInfoError) {
         let path = "process \(processID)"
-        let start = Self.now()
+        let deadline = ContinuousClock.now + Self.stopLimit
         while true {
-            let states: [Character]
+            let threads: [(id: pid_t, state: Character)]
             do {
-                states = try Self.threadStates(processID: processID)
+                threads = try Self.threads(processID: processID)
             } catch {
-                resume()
                 throw .processExited(path: path)
             }
-            if states.allSatisfy({ $0 == "T" || $0 == "t" || $0 == "Z" || $0 == "X" }) { break }
-            guard Self.now() - start < Self.stopLimit else {
-                resume()
-                throw .unsupported(
-                    path: path,
-                    detail: "its threads did not stop within \(Int(Self.stopLimit)) s of SIGSTOP; it was resumed (read it without --pause)")
+            // A zombie thread (a main thread that called pthread_exit) never stops: it runs nothing.
+            let new = threads.filter { held[$0.id] == nil && $0.state != "Z" && $0.state != "X" }
+            if new.isEmpty { return }
+            for thread in new {
+                guard typeinfo_ptrace_seize(thread.id) == 0 else {
+                    let code = errno
+                    if code == ESRCH { continue }  // it exited meanwhile
+                    throw .processAccessDenied(path: path, reason: Self.refusal(processID: processID, code: code))
+                }
+                held[thread.id] = 0
+                // Failing, it is exiting: waiting collects its exit.
+                _ = typeinfo_ptrace_interrupt(thread.id)
             }
-            usleep(1000)
+            for thread in new where held[thread.id] != nil {
+                try waitForStop(of: thread.id, deadline: deadline)
+            }
         }
     }
 
-    /// Lets the process run for a moment and stops it again: `SIGSTOP` can catch a thread inside
-    /// the allocator, with a free list half changed, and a moment's running lets it finish.
-    /// Nothing happens to a process that was stopped before this pause.
+    /// Waits for the seized thread's stop: the interrupt's, or a signal's delivery stop (the
+    /// signal is kept, delivered when the thread is let go). A thread that exits is forgotten.
+    private func waitForStop(of thread: pid_t, deadline: ContinuousClock.Instant) throws(BinaryInfoError) {
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(thread, &status, __WALL | WNOHANG)
+            if result < 0 {
+                if errno == EINTR { continue }
+                held[thread] = nil  // ECHILD: it is gone
+                return
+            }
+            if result == thread {
+                if Self.exited(status) {
+                    held[thread] = nil
+                    return
+                }
+                if status & 0xff == 0x7f {
+                    let signal = (status >> 8) & 0xff
+                    let event = status >> 16
+                    // An interrupt's or a group stop's report carries the event; a signal's
+                    // delivery stop does not, and the signal would be lost unless delivered later.
+                    held[thread] = event == TYPEINFO_PTRACE_EVENT_STOP ? 0 : signal
+                    return
+                }
+            }
+            // The stop's report can be taken by another waiter of this process (a test harness
+            // reaping its children): the thread's state says it is in a tracing stop all the same.
+            // (A thread that exits meanwhile is a zombie until its exit is collected above:
+            // a traced thread's exit is its tracer's to reap, or it stays until typeinfo ends.)
+            let state = Self.state(processID: processID, thread: thread)
+            if state == "t" { return }
+            // A main thread that ended (pthread_exit) stays a zombie while other threads run,
+            // and its end is reported only with the process's: it runs nothing to stop.
+            if thread == processID, state == "Z" || state == "X" {
+                _ = typeinfo_ptrace_detach(thread, 0)
+                held[thread] = nil
+                return
+            }
+            guard ContinuousClock.now < deadline else {
+                throw .unsupported(
+                    path: "process \(processID)",
+                    detail:
+                        "thread \(thread) did not stop within \(Self.stopLimit.components.seconds) s of PTRACE_INTERRUPT (it may be in an uninterruptible wait); it was let go (read it without --pause)"
+                )
+            }
+            usleep(200)
+        }
+    }
+
+    /// Lets the process run for a moment and stops it again: a stop can catch a thread inside the
+    /// allocator, with a free list half changed, and a moment's running lets it finish. Nothing
+    /// happens to a process that was stopped before this pause.
     public func letRunBriefly() throws(BinaryInfoError) {
         guard stoppedIt, !resumed else { return }
-        kill(processID, SIGCONT)
+        for (thread, signal) in held {
+            if typeinfo_ptrace_continue(thread, signal) != 0 { Self.collectExit(of: thread) }
+            held[thread] = 0
+        }
         usleep(5000)
-        guard kill(processID, SIGSTOP) == 0 else {
+        let running = Array(held.keys)
+        do {
+            for thread in running { _ = typeinfo_ptrace_interrupt(thread) }
+            let deadline = ContinuousClock.now + Self.stopLimit
+            for thread in running where held[thread] != nil { try waitForStop(of: thread, deadline: deadline) }
+            try holdEveryThread()
+        } catch {
+            resume()
+            throw error
+        }
+        if held.isEmpty {
             resume()
             throw .processExited(path: "process \(processID)")
         }
-        try waitUntilStopped()
     }
 
-    /// Resumes the process (if this pause stopped it) and lets the guardian go. Idempotent.
+    /// Lets every thread go (when this pause stopped the process). Idempotent.
     public func resume() {
         guard !resumed else { return }
         resumed = true
-        guard stoppedIt else { return }
-        kill(processID, SIGCONT)
-        finishGuardian()
+        if let stoppedAt { stopLength = ContinuousClock.now - stoppedAt }
+        release()
     }
 
     deinit { resume() }
 
-    /// Lets the guardian end without resuming: only for tests of what it does when typeinfo ends
-    /// unannounced (closing the pipe without the line is what the kernel does when typeinfo dies).
+    /// Forgets the held threads without letting them go: only for tests of what happens when the
+    /// tracer ends without resuming (the kernel lets them go).
     func abandonForTesting() {
         resumed = true
-        if guardianInput >= 0 { close(guardianInput) }
-        guardianInput = -1
-        if guardian > 0 {
-            var status: Int32 = 0
-            while waitpid(guardian, &status, 0) < 0, errno == EINTR {}
-        }
-        guardian = 0
+        held = [:]
     }
 
-    private func startGuardian(path: String) throws(BinaryInfoError) {
-        var ends: [Int32] = [-1, -1]
-        // Close-on-exec, so no other child of typeinfo (a lowering worker) holds the pipe open.
-        guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
-            throw .unsupported(
-                path: path, detail: "could not start the guardian that resumes it: pipe: \(String(cString: strerror(errno)))")
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        // A line on the pipe means "resumed"; end of file without one means typeinfo is gone.
-        let script = "if read -r line; then exit 0; fi; kill -CONT \"$1\""
-        let argv: [UnsafeMutablePointer<CChar>?] = [
-            strdup("sh"), strdup("-c"), strdup(script), strdup("sh"), strdup(String(processID)), nil,
-        ]
-        defer { for argument in argv { free(argument) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
-        close(ends[0])
-        guard status == 0 else {
-            close(ends[1])
-            throw .unsupported(
-                path: path, detail: "could not start the guardian that resumes it: /bin/sh: \(String(cString: strerror(status)))")
-        }
-        guardian = child
-        guardianInput = ends[1]
+    /// Detaches every held thread, delivering the signal each stopped to receive.
+    private func release() {
+        for (thread, signal) in held where typeinfo_ptrace_detach(thread, signal) != 0 { Self.collectExit(of: thread) }
+        held = [:]
     }
 
-    private func finishGuardian() {
-        if guardianInput >= 0 {
-            _ = "\n".withCString { write(guardianInput, $0, 1) }
-            close(guardianInput)
-            guardianInput = -1
-        }
-        if guardian > 0 {
+    /// Reaps a held thread that could not be let go because it is exiting (SIGKILL): a traced
+    /// thread's exit is its tracer's to collect, and until then the process cannot be reaped.
+    /// Waits at most 100 ms (a thread that is not exiting is not waited for).
+    private static func collectExit(of thread: pid_t) {
+        for _ in 0..<100 {
             var status: Int32 = 0
-            while waitpid(guardian, &status, 0) < 0, errno == EINTR {}
-            guardian = 0
+            let result = waitpid(thread, &status, __WALL | WNOHANG)
+            if result < 0 && errno != EINTR { return }
+            if result == thread && exited(status) { return }
+            usleep(1000)
         }
+    }
+
+    /// Whether a wait status reports an end (an exit or a fatal signal), not a stop.
+    private static func exited(_ status: Int32) -> Bool {
+        status & 0x7f != 0x7f
+    }
+
+    /// Why `PTRACE_SEIZE` failed with `code`, in words that say what to do.
+    static func refusal(processID: Int32, code: Int32) -> String {
+        guard code == EPERM else {
+            return "--pause could not attach to it with ptrace (\(String(cString: strerror(code)))); read it without --pause"
+        }
+        if let tracer = ProcessAccess.tracer(of: processID), tracer != getpid() {
+            let name = ProcessAccess.command(of: tracer).map { " (\($0))" } ?? ""
+            return
+                "it is already traced by process \(tracer)\(name), a debugger or tracer, and --pause stops it with ptrace, which allows one tracer at a time; detach that tracer, or read without --pause"
+        }
+        return "--pause stops it with ptrace, and " + ProcessAccess.denialReason(processID: processID)
     }
 
     /// The state letter (`R`, `S`, `T`, …) of each thread of the process.
     static func threadStates(processID: Int32) throws(BinaryInfoError) -> [Character] {
-        guard let directory = opendir("/proc/\(processID)/task") else { throw .noSuchProcess(path: "process \(processID)") }
-        defer { closedir(directory) }
-        var states: [Character] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.first?.isNumber == true, let stat = try? ImageLoader.readFile("/proc/\(processID)/task/\(name)/stat") else {
-                continue
-            }
-            // The state follows the parenthesised command, which may itself hold ") ".
-            let text = stat.text
-            if let close = text.lastIndex(of: ")"), let state = text[close...].dropFirst(2).first { states.append(state) }
-        }
-        guard !states.isEmpty else { throw .processExited(path: "process \(processID)") }
-        return states
+        try threads(processID: processID).map(\.state)
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    /// The state letter of one thread, nil when it is gone.
+    static func state(processID: Int32, thread: pid_t) -> Character? {
+        guard let stat = try? ImageLoader.readFile("/proc/\(processID)/task/\(thread)/stat") else { return nil }
+        return state(inStat: stat.text)
+    }
+
+    /// The state letter in a `stat` file's text: it follows the parenthesised command, which may
+    /// itself hold ") ".
+    private static func state(inStat text: String) -> Character? {
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        return text[close...].dropFirst(2).first
+    }
+
+    /// Each thread of the process, with its state letter.
+    static func threads(processID: Int32) throws(BinaryInfoError) -> [(id: pid_t, state: Character)] {
+        guard let directory = opendir("/proc/\(processID)/task") else { throw .noSuchProcess(path: "process \(processID)") }
+        defer { closedir(directory) }
+        var threads: [(id: pid_t, state: Character)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let id = pid_t(name), let stat = try? ImageLoader.readFile("/proc/\(processID)/task/\(name)/stat") else {
+                continue
+            }
+            if let state = state(inStat: stat.text) { threads.append((id, state)) }
+        }
+        guard !threads.isEmpty else { throw .processExited(path: "process \(processID)") }
+        return threads
     }
 }

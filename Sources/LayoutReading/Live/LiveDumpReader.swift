@@ -47,6 +47,11 @@ public enum LiveDumpReader {
             return (inspector, instantiations)
         }
         let images = imageTypes(of: inspector.images.filter(\.isSwift), in: inspector.memory, selection: selection, reading: reading)
+        // An image read from a process that exited meanwhile fails for that reason alone.
+        if images.contains(where: { if case .failure = $0.result { return true } else { return false } }) {
+            let error = options.vanishedOr(.notSwift(target: options.target.description))
+            if case .target(.processExited) = error { throw error }
+        }
         return LiveDump(images: images, instantiations: instantiations)
     }
 

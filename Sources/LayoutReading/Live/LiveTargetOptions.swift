@@ -1,4 +1,5 @@
 import BinaryInfo
+import TypeLayout
 import TypeLowering
 
 /// How to open a live process or a core file: the options `heap`, `object` and `tasks` share.
@@ -35,14 +36,77 @@ public struct LiveTargetOptions: Sendable {
 
     /// Runs `body` with the process stopped when ``pauses`` asks for it, resuming it afterwards.
     func whilePaused<Result>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result) throws(LiveReadingError) -> Result {
-        guard pauses, case .process(let processID) = target else { return try body(nil) }
+        try whilePausedStating(body).result
+    }
+
+    /// ``whilePaused(_:)`` for a report that states how the process was held (the pause's
+    /// length, or that it was found stopped).
+    func whilePaused<Result: StatesReadingStop>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
+        throws(LiveReadingError) -> Result
+    {
+        var (result, stop) = try whilePausedStating(body)
+        if let stop { result.record(stop) }
+        return result
+    }
+
+    /// Runs `body` as ``whilePaused(_:)`` does, and says how the process was held.
+    func whilePausedStating<Result>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
+        throws(LiveReadingError) -> (result: Result, stop: ReadingStop?)
+    {
+        guard pauses, case .process(let processID) = target else {
+            do {
+                return (try body(nil), nil)
+            } catch {
+                throw vanishedOr(error)
+            }
+        }
         let pause: ProcessPause
         do {
             pause = try ProcessPause(processID: processID)
         } catch {
-            throw .target(error)
+            throw vanishedOr(.target(error))
         }
-        defer { pause.resume() }
-        return try body(pause)
+        let result: Result
+        do {
+            result = try body(pause)
+        } catch {
+            pause.resume()
+            throw vanishedOr(error)
+        }
+        pause.resume()
+        return (result, pause.stoppedIt ? pause.stopLength.map { .paused(length: $0) } : .foundStopped)
     }
+}
+
+extension LiveTargetOptions {
+    /// Whether the target is a process that has exited (gone, or a zombie): whatever went wrong
+    /// in reading it then is that, not what the half-read memory seemed to say ("not a Swift
+    /// process", a malformed heap).
+    var processVanished: Bool {
+        guard case .process(let processID) = target else { return false }
+        return ProcessMemory.hasExited(processID: processID)
+    }
+
+    /// `error`, or the process's exit when it exited: the one true description of a reading cut
+    /// short.
+    func vanishedOr(_ error: LiveReadingError) -> LiveReadingError {
+        // "No such process" stands: the process was never seen, so it did not exit while read.
+        if case .target(.noSuchProcess) = error { return error }
+        if case .lowering(.target(.noSuchProcess)) = error { return error }
+        guard case .process(let processID) = target, processVanished else { return error }
+        return .target(.processExited(path: "process \(processID)"))
+    }
+}
+
+/// A report that states how a live process was held while it was read.
+protocol StatesReadingStop {
+    mutating func record(_ stop: ReadingStop)
+}
+
+extension HeapCensus: StatesReadingStop {
+    mutating func record(_ stop: ReadingStop) { target.stop = stop }
+}
+
+extension TaskReport: StatesReadingStop {
+    mutating func record(_ stop: ReadingStop) { target.stop = stop }
 }

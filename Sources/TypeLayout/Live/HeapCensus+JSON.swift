@@ -10,6 +10,10 @@ public enum HeapCensusDocumentError: Error, Hashable, Sendable, CustomStringConv
     case unsupportedSchemaVersion(found: Int, supported: Int)
     /// The bytes are not a heap census; `detail` says where it went wrong.
     case malformed(detail: String)
+    /// An entry of `types` (at `index`, naming `type`) holds a value no census has: `detail` says which.
+    case invalidEntry(index: Int, type: String, detail: String)
+    /// A total (`totals.<field>`) holds a value no census has.
+    case invalidTotal(field: String, value: Int)
 
     public var description: String {
         switch self {
@@ -17,6 +21,11 @@ public enum HeapCensusDocumentError: Error, Hashable, Sendable, CustomStringConv
             return "heap census has schema version \(found), this typeinfo reads up to \(supported): upgrade typeinfo"
         case .malformed(let detail):
             return "not a typeinfo heap census (write one with `typeinfo heap --format json`): \(detail)"
+        case .invalidEntry(let index, let type, let detail):
+            return "not a heap census typeinfo wrote: types[\(index)] (\(type)): \(detail)"
+        case .invalidTotal(let field, let value):
+            return
+                "not a heap census typeinfo wrote: totals.\(field) is \(value), not between 0 and \(HeapCensus.largestAmount)"
         }
     }
 }
@@ -61,6 +70,29 @@ extension HeapCensus: Codable {
         order = try container.decode(Order.self, forKey: .order)
         isComparison = try container.decode(Bool.self, forKey: .comparison)
         types = try container.decode([Entry].self, forKey: .types)
+        try validate()
+    }
+
+    /// Refuses values no census has (a count or size below 0 or beyond any address space, a type
+    /// listed twice), so that a hand-edited or damaged baseline is named, not compared with.
+    private func validate() throws(HeapCensusDocumentError) {
+        let totals: [(String, Int)] = [
+            ("allocations", totals.allocations), ("heapBytes", totals.heapBytes), ("swiftObjects", totals.swiftObjects),
+            ("swiftObjectBytes", totals.swiftObjectBytes),
+        ]
+        for (field, value) in totals where !(0...Self.largestAmount).contains(value) {
+            throw .invalidTotal(field: field, value: value)
+        }
+        var seen: Set<String> = []
+        for (index, entry) in types.enumerated() {
+            let fields: [(String, Int?)] = [("count", entry.count), ("bytes", entry.bytes), ("instanceSize", entry.instanceSize)]
+            for case (let field, let value?) in fields where !(0...Self.largestAmount).contains(value) {
+                throw .invalidEntry(index: index, type: entry.type, detail: "\(field) is \(value), not between 0 and \(Self.largestAmount)")
+            }
+            guard seen.insert(entry.type).inserted else {
+                throw .invalidEntry(index: index, type: entry.type, detail: "the type is listed twice")
+            }
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -78,7 +110,7 @@ extension HeapCensus.Order: Codable {}
 
 extension HeapCensus.Target: Codable {
     private enum CodingKeys: String, CodingKey {
-        case processID, command, core, readWhileRunning
+        case processID, command, core, readWhileRunning, pauseSeconds, foundStopped
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,6 +119,12 @@ extension HeapCensus.Target: Codable {
         command = try container.decodeIfPresent(String.self, forKey: .command)
         corePath = try container.decodeIfPresent(String.self, forKey: .core)
         readWhileRunning = try container.decode(Bool.self, forKey: .readWhileRunning)
+        // Absent from documents of typeinfo versions before the ptrace pause.
+        if try container.decodeIfPresent(Bool.self, forKey: .foundStopped) == true {
+            stop = .foundStopped
+        } else if let seconds = try container.decodeIfPresent(Double.self, forKey: .pauseSeconds), seconds.isFinite, seconds >= 0 {
+            stop = .paused(length: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -95,6 +133,8 @@ extension HeapCensus.Target: Codable {
         try container.encode(command, forKey: .command)
         try container.encode(corePath, forKey: .core)
         try container.encode(readWhileRunning, forKey: .readWhileRunning)
+        try container.encode(stop?.seconds, forKey: .pauseSeconds)
+        try container.encode(stop == .foundStopped, forKey: .foundStopped)
     }
 }
 

@@ -20,7 +20,7 @@ extension HeapCensus {
             let instance = entry.instanceSize.map(String.init) ?? "?"
             if isComparison {
                 rows.append([
-                    String(entry.count), Self.signed(entry.countDelta ?? 0), String(entry.bytes), Self.signed(entry.bytesDelta ?? 0),
+                    String(entry.count), entry.countDelta.map(Self.signed) ?? "?", String(entry.bytes), entry.bytesDelta.map(Self.signed) ?? "?",
                     instance,
                     entry.type,
                 ])
@@ -46,7 +46,7 @@ extension HeapCensus {
         if target.corePath != nil { return name + ", as it was when dumped" }
         return target.readWhileRunning
             ? name + ", read while it ran: counts may be off by what it allocated or freed meanwhile (--pause stops it for the read)"
-            : name + ", stopped while it was read"
+            : name + ", " + (target.stop?.phrase ?? "stopped while it was read")
     }
 
     var totalsLine: String {

@@ -7,6 +7,10 @@ public struct HeapCensus: Sendable, Hashable {
     /// The version of the JSON document this build writes; readers accept documents up to it.
     public static let currentSchemaVersion = 1
 
+    /// The largest count or size a census read back holds: 2^57, the bytes of the largest address
+    /// space (x86-64 with 5-level paging), so that any difference of two fits an `Int`.
+    public static let largestAmount = 1 << 57
+
     /// Which process was read, and how.
     public struct Target: Sendable, Hashable {
         /// The process's id: the target's, or the one a core file records.
@@ -18,6 +22,8 @@ public struct HeapCensus: Sendable, Hashable {
         /// Whether the process ran while its heap was read: counts may then be off by the
         /// allocations it made or freed meanwhile. False for a core and for a paused process.
         public var readWhileRunning: Bool
+        /// How `--pause` held the process (nil when it ran, and for a core).
+        public var stop: ReadingStop?
 
         public init(processID: Int32?, command: String?, corePath: String?, readWhileRunning: Bool) {
             self.processID = processID
@@ -127,18 +133,27 @@ public struct HeapCensus: Sendable, Hashable {
         var seen: Set<String> = []
         for var entry in types {
             seen.insert(entry.type)
-            entry.countDelta = entry.count - (before[entry.type]?.count ?? 0)
-            entry.bytesDelta = entry.bytes - (before[entry.type]?.bytes ?? 0)
+            entry.countDelta = Self.difference(entry.count, before[entry.type]?.count ?? 0)
+            entry.bytesDelta = Self.difference(entry.bytes, before[entry.type]?.bytes ?? 0)
             entries.append(entry)
         }
         for old in baseline.types where !seen.contains(old.type) {
             entries.append(
-                Entry(type: old.type, count: 0, bytes: 0, instanceSize: old.instanceSize, countDelta: -old.count, bytesDelta: -old.bytes))
+                Entry(
+                    type: old.type, count: 0, bytes: 0, instanceSize: old.instanceSize, countDelta: Self.difference(0, old.count),
+                    bytesDelta: Self.difference(0, old.bytes)))
         }
         var result = self
         result.isComparison = true
         result.types = entries.sorted(by: Self.precedes(order: order, comparing: true))
         return result
+    }
+
+    /// `now - then`, or nil where it does not fit an `Int` (never, for censuses read back, whose
+    /// amounts are at most ``largestAmount``).
+    private static func difference(_ now: Int, _ then: Int) -> Int? {
+        let (result, overflow) = now.subtractingReportingOverflow(then)
+        return overflow ? nil : result
     }
 
     private static func precedes(order: Order, comparing: Bool) -> (Entry, Entry) -> Bool {

@@ -59,7 +59,7 @@ extension TaskReport {
     private var heading: String {
         let name = target.name
         if target.corePath != nil { return name + ", as it was when dumped" }
-        return target.readWhileRunning ? name + ", read while it ran" : name + ", read while paused"
+        return target.readWhileRunning ? name + ", read while it ran" : name + ", " + (target.stop?.phrase ?? "read while paused")
     }
 
     private static func line(of task: Task) -> String {
