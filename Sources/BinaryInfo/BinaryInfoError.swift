@@ -66,6 +66,9 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     /// when opened: the bytes of the segment for `segmentAddress` (nil: of its headers or notes)
     /// reach to byte `neededSize`. It was cut short or replaced while it was read.
     case coreChangedWhileRead(path: String, segmentAddress: UInt64?, neededSize: UInt64, fileSize: UInt64)
+    /// A core file that was written, truncated or replaced while it was read (its size, its
+    /// modification time or its inode changed): what was read of it may mix two contents.
+    case coreModifiedWhileRead(path: String)
 
     /// The file the error is about.
     public var path: String {
@@ -77,7 +80,7 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .processAccessDenied(let path, _), .processExited(let path), .imageMissing(let path, _, _),
             .imageDiffers(let path, _, _, _, _), .imageUnverifiable(let path, _), .mallocStateNotFound(let path, _, _),
             .malformedHeap(let path, _, _, _), .notRegularFile(let path, _), .coreHeadersOutsideFile(let path, _, _, _),
-            .coreChangedWhileRead(let path, _, _, _):
+            .coreChangedWhileRead(let path, _, _, _), .coreModifiedWhileRead(let path):
             return path
         }
     }
@@ -152,6 +155,9 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
         case .coreChangedWhileRead(_, let address, let needed, let size):
             let what = address.map { "its segment for 0x\(String($0, radix: 16)) needs" } ?? "its headers need"
             return "the core file ends at byte \(size), \(what) up to \(needed): it was cut short or changed while read"
+        case .coreModifiedWhileRead:
+            return
+                "the core file was written, truncated or replaced while it was read (its size, modification time or inode changed), so what was read may mix two contents: read it again once nothing writes it"
         }
     }
 }

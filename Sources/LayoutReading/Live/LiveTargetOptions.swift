@@ -35,6 +35,7 @@ public struct LiveTargetOptions: Sendable {
 
     /// Runs `body` with the process stopped when ``pauses`` asks for it, resuming it afterwards.
     func whilePaused<Result>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result) throws(LiveReadingError) -> Result {
+        if case .core(let path) = target { return try whileUnchanged(path, body) }
         guard pauses, case .process(let processID) = target else { return try body(nil) }
         let pause: ProcessPause
         do {
@@ -44,5 +45,21 @@ public struct LiveTargetOptions: Sendable {
         }
         defer { pause.resume() }
         return try body(pause)
+    }
+
+    /// Runs `body` on the core file at `path`, and refuses its outcome (a result, or an error that
+    /// may come of the change) when the file was written meanwhile: a read that only failed on
+    /// the changed bytes (a class not recognised) would otherwise give wrong numbers quietly.
+    private func whileUnchanged<Result>(_ path: String, _ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
+        throws(LiveReadingError) -> Result
+    {
+        let version = CoreFile.Version(ofFileAt: path)
+        let outcome = Swift.Result { () throws(LiveReadingError) in try body(nil) }
+        do throws(BinaryInfoError) {
+            try CoreFile.checkUnchanged(path, since: version)
+        } catch {
+            throw .target(error)
+        }
+        return try outcome.get()
     }
 }
