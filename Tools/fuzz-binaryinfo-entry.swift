@@ -50,8 +50,11 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
     return 0
 }
 
-/// The file the changing core is written to, one per fuzzing process.
-let changingCorePath = "/dev/shm/fuzz-binaryinfo-core-\(getpid())"
+/// The file the changing core is written to, one per fuzzing process, removed when it exits.
+let changingCorePath: String = {
+    atexit { unlink("/dev/shm/fuzz-binaryinfo-core-\(getpid())") }
+    return "/dev/shm/fuzz-binaryinfo-core-\(getpid())"
+}()
 
 /// Writes `bytes` to ``changingCorePath``, opens it as a core, then cuts the file short and
 /// overwrites a stretch of what is left, both at places derived from `seed`.
