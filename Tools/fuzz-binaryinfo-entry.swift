@@ -40,28 +40,60 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
     }
     // A core file: segments, notes (NT_FILE, NT_AUXV, NT_PRPSINFO), reads of its memory.
     if let core = try? CoreFile(bytes: bytes, name: "fuzz-input") {
-        _ = core.mappedFiles.count + core.auxiliaryVector.count + core.threadCount
-        for segment in core.segments.prefix(16) {
-            _ = try? core.bytes(at: segment.address, count: 64)
-            _ = try? core.bytes(at: segment.address &+ segment.memorySize &- 8, count: 16)
-            // An image's ELF header and build-id note, as a target's images are matched to files.
-            _ = try? BuildID.loaded(in: core, headerAt: segment.address)
-        }
-        for file in core.mappedFiles.prefix(16) where file.fileOffset == 0 {
-            _ = try? BuildID.loaded(in: core, headerAt: file.start)
-        }
-        // The Swift runtime's metadata allocator pool, as `dump --pid` walks it, its two debug
-        // variables placed in the first segment (where mutations reach them and what they point at).
-        if let first = core.segments.first {
-            _ = MetadataAllocationPool.walk(memory: core, iterationEnabled: first.address, poolPointer: first.address &+ 8)
-        }
-        // Its glibc heap: arenas, every chunk, the free lists, the mmapped chunks.
-        if let heap = try? GlibcHeap(TargetMemory(core: core)) {
-            var chunks = 0
-            _ = try? heap.forEachChunk { _ in chunks += 1 }
-        }
+        readCore(core)
+    }
+    // The same core read from a file that is cut short and overwritten after it was opened, as a
+    // dump still being written or replaced is: its reads must fail cleanly, never crash.
+    if let core = changingCore(bytes, seed: size) {
+        readCore(core)
     }
     return 0
+}
+
+/// The file the changing core is written to, one per fuzzing process, removed when it exits.
+let changingCorePath: String = {
+    atexit { unlink("/dev/shm/fuzz-binaryinfo-core-\(getpid())") }
+    return "/dev/shm/fuzz-binaryinfo-core-\(getpid())"
+}()
+
+/// Writes `bytes` to ``changingCorePath``, opens it as a core, then cuts the file short and
+/// overwrites a stretch of what is left, both at places derived from `seed`.
+func changingCore(_ bytes: [UInt8], seed: Int) -> CoreFile? {
+    let descriptor = open(changingCorePath, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count,
+        let core = try? CoreFile(path: changingCorePath)
+    else { return nil }
+    let cut = bytes.isEmpty ? 0 : (seed &* 2_654_435_761) % bytes.count
+    _ = ftruncate(descriptor, off_t(cut))
+    let junk = [UInt8](repeating: 0xA5, count: min(4096, cut / 2))
+    _ = junk.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(cut / 4)) }
+    return core
+}
+
+/// Reads what the live commands read of a core: its memory, its images' headers, its heap.
+func readCore(_ core: CoreFile) {
+    _ = core.mappedFiles.count + core.auxiliaryVector.count + core.threadCount
+    for segment in core.segments.prefix(16) {
+        _ = try? core.bytes(at: segment.address, count: 64)
+        _ = try? core.bytes(at: segment.address &+ segment.memorySize &- 8, count: 16)
+        // An image's ELF header and build-id note, as a target's images are matched to files.
+        _ = try? BuildID.loaded(in: core, headerAt: segment.address)
+    }
+    for file in core.mappedFiles.prefix(16) where file.fileOffset == 0 {
+        _ = try? BuildID.loaded(in: core, headerAt: file.start)
+    }
+    // The Swift runtime's metadata allocator pool, as `dump --pid` walks it, its two debug
+    // variables placed in the first segment (where mutations reach them and what they point at).
+    if let first = core.segments.first {
+        _ = MetadataAllocationPool.walk(memory: core, iterationEnabled: first.address, poolPointer: first.address &+ 8)
+    }
+    // Its glibc heap: arenas, every chunk, the free lists, the mmapped chunks.
+    if let heap = try? GlibcHeap(TargetMemory(core: core)) {
+        var chunks = 0
+        _ = try? heap.forEachChunk { _ in chunks += 1 }
+    }
 }
 
 @_silgen_name("LLVMFuzzerMutate")

@@ -59,6 +59,19 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     /// A value of the target's malloc heap (a chunk header, a free list, an arena) that glibc's
     /// allocator could not have left there: the heap changed while it was read, or is corrupt.
     case malformedHeap(path: String, what: String, address: UInt64, detail: String)
+    /// The path names something that is not a regular file (a FIFO, a device, a socket): it is
+    /// refused before anything is read from it, since reading it could block or never end.
+    case notRegularFile(path: String, kind: SpecialFileKind)
+    /// A core file whose program headers (`size` bytes at file offset `offset`, from `e_phoff`)
+    /// do not fit its `fileSize` bytes: cut short inside them, or `e_phoff` is corrupt.
+    case coreHeadersOutsideFile(path: String, offset: UInt64, size: UInt64, fileSize: UInt64)
+    /// A core file that ended at byte `fileSize` while it was read, though it was long enough
+    /// when opened: the bytes of the segment for `segmentAddress` (nil: of its headers or notes)
+    /// reach to byte `neededSize`. It was cut short or replaced while it was read.
+    case coreChangedWhileRead(path: String, segmentAddress: UInt64?, neededSize: UInt64, fileSize: UInt64)
+    /// A core file that was written, truncated or replaced while it was read (its size, its
+    /// modification time or its inode changed): what was read of it may mix two contents.
+    case coreModifiedWhileRead(path: String)
 
     /// The file the error is about.
     public var path: String {
@@ -69,7 +82,8 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .unmapped(let path, _, _, _), .truncatedCore(let path, _, _, _), .noSuchProcess(let path),
             .processAccessDenied(let path, _), .processExited(let path), .imageMissing(let path, _, _),
             .imageDiffers(let path, _, _, _, _), .imageUnverifiable(let path, _), .mallocStateNotFound(let path, _, _),
-            .foreignAllocator(let path, _, _), .malformedHeap(let path, _, _, _):
+            .foreignAllocator(let path, _, _), .malformedHeap(let path, _, _, _), .notRegularFile(let path, _),
+            .coreHeadersOutsideFile(let path, _, _, _), .coreChangedWhileRead(let path, _, _, _), .coreModifiedWhileRead(let path):
             return path
         }
     }
@@ -131,8 +145,25 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             return
                 "its malloc is \(allocator) (\(image)), not glibc's; typeinfo reads only glibc's heap, where it finds objects and tasks, so their allocations cannot be listed"
         case .malformedHeap(_, let what, let address, let detail):
+            // A core cannot change or be stopped: its heap was corrupt when dumped, or the file was damaged since.
+            let advice =
+                TargetSpecifier.namesProcess(path)
+                ? "the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read"
+                : "the heap was corrupt when the process was dumped, or the core file was damaged since"
+            return "malformed malloc heap: \(what) at 0x\(String(address, radix: 16)): \(detail) (\(advice))"
+        case .notRegularFile(_, let kind):
+            return "is \(kind), not a regular file: give an ELF file or a core file"
+        case .coreHeadersOutsideFile(_, let offset, let size, let fileSize):
+            let headers = size == .max ? "its program headers" : "its program headers (\(size) bytes at offset \(offset))"
+            return offset >= fileSize
+                ? "truncated or malformed core file: \(headers) start past its end at byte \(fileSize) (e_phoff is corrupt, or the dump was cut short)"
+                : "truncated core file: it ends at byte \(fileSize), inside \(headers) (the dump was cut short: check the core size limit, `ulimit -c`, and free disk space)"
+        case .coreChangedWhileRead(_, let address, let needed, let size):
+            let what = address.map { "its segment for 0x\(String($0, radix: 16)) needs" } ?? "its headers need"
+            return "the core file ends at byte \(size), \(what) up to \(needed): it was cut short or changed while read"
+        case .coreModifiedWhileRead:
             return
-                "malformed malloc heap: \(what) at 0x\(String(address, radix: 16)): \(detail) (the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"
+                "the core file was written, truncated or replaced while it was read (its size, modification time or inode changed), so what was read may mix two contents: read it again once nothing writes it"
         }
     }
 }

@@ -209,28 +209,54 @@ struct ELFFile: Sendable {
         throws(BinaryInfoError)
     {
         let path = bytes.path
-        self.path = path
-        guard bytes.count >= 4,
-            let base = bytes.buffer.baseAddress,
-            base.load(as: UInt8.self) == 0x7F,
-            base.load(fromByteOffset: 1, as: UInt8.self) == UInt8(ascii: "E"),
-            base.load(fromByteOffset: 2, as: UInt8.self) == UInt8(ascii: "L"),
-            base.load(fromByteOffset: 3, as: UInt8.self) == UInt8(ascii: "F")
-        else { throw BinaryInfoError.notELF(path: path) }
-        guard bytes.count >= 64 else {
-            throw BinaryInfoError.malformedELF(path: path, detail: "truncated ELF header (\(bytes.count) bytes)")
-        }
-        guard base.load(fromByteOffset: 4, as: UInt8.self) == UInt8(ELFCLASS64) else {
-            throw BinaryInfoError.unsupported(path: path, detail: "32-bit ELF; only 64-bit images are read")
-        }
-        guard base.load(fromByteOffset: 5, as: UInt8.self) == UInt8(ELFDATA2LSB) else {
-            throw BinaryInfoError.unsupported(path: path, detail: "big-endian ELF; only little-endian images are read")
-        }
+        guard let base = bytes.buffer.baseAddress else { throw BinaryInfoError.notELF(path: path) }
+        try Self.checkIdentification(Array(UnsafeRawBufferPointer(start: base, count: min(bytes.count, 64))), path: path)
         _ = elf_version(UInt32(EV_CURRENT))
         guard let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
             throw BinaryInfoError.malformedELF(path: path, detail: Self.lastError())
         }
         defer { elf_end(elf) }
+        try self.init(
+            elf: elf, fileSize: UInt64(bytes.count), path: path, includeStaticSymbols: includeStaticSymbols, includeTables: includeTables,
+            sortsSymbols: sortsSymbols)
+    }
+
+    /// Parses the ELF structure of the open file `descriptor` (`size` bytes, its first bytes
+    /// `identification`) with libelf reading it piece by piece with `pread` (`ELF_C_READ`):
+    /// nothing is mapped, so a file that shrinks meanwhile gives libelf a short read, not this
+    /// process a `SIGBUS`, and a file of any size is read. Headers and notes only, as a core
+    /// file needs (no symbols or relocations).
+    init(descriptor: Int32, size: UInt64, identification: [UInt8], path: String) throws(BinaryInfoError) {
+        try Self.checkIdentification(identification, path: path)
+        guard size >= 64 else { throw BinaryInfoError.malformedELF(path: path, detail: "truncated ELF header (\(size) bytes)") }
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let elf = elf_begin(descriptor, ELF_C_READ, nil) else {
+            throw BinaryInfoError.malformedELF(path: path, detail: Self.lastError())
+        }
+        defer { elf_end(elf) }
+        try self.init(elf: elf, fileSize: size, path: path, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
+    }
+
+    /// Checks the identification bytes (`e_ident`) libelf would accept but BinaryInfo does not
+    /// read: only 64-bit little-endian ELF files.
+    private static func checkIdentification(_ bytes: [UInt8], path: String) throws(BinaryInfoError) {
+        guard bytes.count >= 4, bytes[0] == 0x7F, bytes[1] == UInt8(ascii: "E"), bytes[2] == UInt8(ascii: "L"), bytes[3] == UInt8(ascii: "F")
+        else { throw BinaryInfoError.notELF(path: path) }
+        guard bytes.count >= 64 else {
+            throw BinaryInfoError.malformedELF(path: path, detail: "truncated ELF header (\(bytes.count) bytes)")
+        }
+        guard bytes[4] == UInt8(ELFCLASS64) else {
+            throw BinaryInfoError.unsupported(path: path, detail: "32-bit ELF; only 64-bit images are read")
+        }
+        guard bytes[5] == UInt8(ELFDATA2LSB) else {
+            throw BinaryInfoError.unsupported(path: path, detail: "big-endian ELF; only little-endian images are read")
+        }
+    }
+
+    private init(
+        elf: OpaquePointer, fileSize: UInt64, path: String, includeStaticSymbols: Bool, includeTables: Bool, sortsSymbols: Bool
+    ) throws(BinaryInfoError) {
+        self.path = path
         guard elf_kind(elf) == ELF_K_ELF else { throw BinaryInfoError.notELF(path: path) }
 
         var header = GElf_Ehdr()
@@ -266,7 +292,7 @@ struct ELFFile: Sendable {
             }
             if entry.hasFileBytes {
                 let (end, overflow) = entry.offset.addingReportingOverflow(entry.size)
-                if overflow || end > UInt64(bytes.count) {
+                if overflow || end > fileSize {
                     throw BinaryInfoError.outOfBounds(
                         path: path, what: "section \(name.isEmpty ? "#\(index)" : name)", address: entry.offset, length: entry.size)
                 }
@@ -280,10 +306,28 @@ struct ELFFile: Sendable {
 
         var segments: [ImageSegment] = []
         var programHeaderCount = 0
-        if elf_getphdrnum(elf, &programHeaderCount) == 0 {
+        let isCore = header.e_type == UInt16(ET_CORE)
+        let counted = elf_getphdrnum(elf, &programHeaderCount) == 0
+        // A core's memory and notes are all in its program headers: one it cannot read is an
+        // error. libelf counts only the headers that fit the file; the ELF header's own count
+        // says how many there are (unless it overflowed into section header 0's sh_info).
+        if isCore {
+            guard counted || header.e_phnum != UInt16(PN_XNUM) else {
+                throw BinaryInfoError.malformedELF(path: path, detail: "unreadable program header count: \(Self.lastError())")
+            }
+            let statedCount = header.e_phnum == UInt16(PN_XNUM) ? programHeaderCount : Int(header.e_phnum)
+            try Self.checkCoreProgramHeaders(
+                offset: header.e_phoff, entrySize: UInt64(header.e_phentsize), count: statedCount, fileSize: fileSize, path: path)
+        }
+        if counted {
             for index in 0..<programHeaderCount {
                 var ph = GElf_Phdr()
-                guard gelf_getphdr(elf, Int32(index), &ph) != nil else { continue }
+                guard gelf_getphdr(elf, Int32(index), &ph) != nil else {
+                    if isCore {
+                        throw BinaryInfoError.malformedELF(path: path, detail: "unreadable program header #\(index): \(Self.lastError())")
+                    }
+                    continue
+                }
                 segments.append(
                     ImageSegment(
                         type: ph.p_type, flags: ph.p_flags, offset: ph.p_offset, address: ph.p_vaddr, fileSize: ph.p_filesz,
@@ -292,7 +336,7 @@ struct ELFFile: Sendable {
         }
         self.segments = segments
         hasInterpreter = segments.contains { $0.type == UInt32(PT_INTERP) }
-        notes = header.e_type == UInt16(ET_CORE) ? try Self.readNotes(elf: elf, segments: segments, fileSize: bytes.count, path: path) : []
+        notes = isCore ? try Self.readNotes(elf: elf, segments: segments, fileSize: fileSize, path: path) : []
 
         var relocationSections: [ELFRelocationSection] = []
         scn = includeTables ? elf_nextscn(elf, nil) : nil
@@ -433,16 +477,16 @@ struct ELFFile: Sendable {
     /// The notes of every `PT_NOTE` segment of a core file; a note segment past the file's end
     /// (a truncated core) or a note libelf cannot parse is an error: a core's notes say which
     /// process it was and what it mapped.
-    private static func readNotes(elf: OpaquePointer, segments: [ImageSegment], fileSize: Int, path: String) throws(BinaryInfoError)
+    private static func readNotes(elf: OpaquePointer, segments: [ImageSegment], fileSize: UInt64, path: String) throws(BinaryInfoError)
         -> [ImageNote]
     {
         var notes: [ImageNote] = []
         for segment in segments where segment.isNote && segment.fileSize > 0 {
             let (end, overflow) = segment.offset.addingReportingOverflow(segment.fileSize)
-            guard !overflow, end <= UInt64(fileSize), let size = Int(exactly: segment.fileSize), let offset = Int64(exactly: segment.offset)
+            guard !overflow, end <= fileSize, let size = Int(exactly: segment.fileSize), let offset = Int64(exactly: segment.offset)
             else {
                 throw BinaryInfoError.truncatedCore(
-                    path: path, segmentAddress: nil, neededSize: overflow ? .max : end, fileSize: UInt64(fileSize))
+                    path: path, segmentAddress: nil, neededSize: overflow ? .max : end, fileSize: fileSize)
             }
             guard let data = elf_getdata_rawchunk(elf, offset, size, ELF_T_NHDR) else {
                 throw BinaryInfoError.malformedELF(

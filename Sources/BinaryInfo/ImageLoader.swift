@@ -7,7 +7,7 @@ import SystemPackage
 
 /// Reads files into owned storage, turning every system failure into a ``BinaryInfoError``.
 ///
-/// BinaryInfo's only file I/O. Opening, `fstat` and reading go through swift-system's
+/// BinaryInfo's only file I/O, with ``CoreFileDescriptor`` (a core read with `pread`). Opening, `fstat` and reading go through swift-system's
 /// `FileDescriptor`, which retries interrupted calls (`retryOnInterrupt`); `mmap` (which
 /// swift-system lacks) is called here and cannot be interrupted.
 enum ImageLoader {
@@ -17,27 +17,11 @@ enum ImageLoader {
     /// Reads the whole file at `path`.
     ///
     /// - Throws: ``BinaryInfoError/fileNotFound(path:)``, ``BinaryInfoError/isDirectory(path:)``,
-    ///   ``BinaryInfoError/unreadable(path:detail:)`` or ``BinaryInfoError/tooLarge(path:size:limit:)``.
+    ///   ``BinaryInfoError/notRegularFile(path:kind:)``, ``BinaryInfoError/unreadable(path:detail:)``
+    ///   or ``BinaryInfoError/tooLarge(path:size:limit:)``.
     static func readFile(_ path: String) throws(BinaryInfoError) -> FileBytes {
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
-        } catch {
-            // swift-system throws only Errno, under an untyped signature.
-            if let code = error as? Errno, code == .noSuchFileOrDirectory || code == .notDirectory {
-                throw BinaryInfoError.fileNotFound(path: path)
-            }
-            throw BinaryInfoError.unreadable(path: path, detail: "\(error)")
-        }
+        let (file, status) = try openRegularFile(path)
         defer { try? file.close() }
-        let status: Stat
-        do {
-            status = try file.stat()
-        } catch {
-            throw BinaryInfoError.unreadable(path: path, detail: error.description)
-        }
-        if status.type == .directory { throw BinaryInfoError.isDirectory(path: path) }
-        guard status.type == .regular else { throw BinaryInfoError.unreadable(path: path, detail: "not a regular file") }
         // procfs files report size 0 and are read until end of file instead.
         if status.size == 0 { return try readToEnd(file, path: path) }
         guard status.size <= maximumFileSize, let size = Int(exactly: status.size) else {
@@ -63,6 +47,45 @@ enum ImageLoader {
             filled += count
         }
         return FileBytes(adopting: buffer, count: filled, storage: .allocated, path: path)
+    }
+
+    /// Opens the regular file at `path` for reading, with its status; the caller closes it.
+    ///
+    /// Opened without blocking (`O_NONBLOCK`), so that a FIFO with no writer is refused at once
+    /// rather than waited on; the flag changes nothing for the reads of a regular file.
+    ///
+    /// - Throws: ``BinaryInfoError/fileNotFound(path:)``, ``BinaryInfoError/isDirectory(path:)``,
+    ///   ``BinaryInfoError/notRegularFile(path:kind:)`` or ``BinaryInfoError/unreadable(path:detail:)``.
+    static func openRegularFile(_ path: String) throws(BinaryInfoError) -> (FileDescriptor, Stat) {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+        } catch {
+            // swift-system throws only Errno, under an untyped signature.
+            if let code = error as? Errno, code == .noSuchFileOrDirectory || code == .notDirectory {
+                throw BinaryInfoError.fileNotFound(path: path)
+            }
+            throw BinaryInfoError.unreadable(path: path, detail: "\(error)")
+        }
+        let status: Stat
+        do {
+            status = try file.stat()
+        } catch {
+            try? file.close()
+            throw BinaryInfoError.unreadable(path: path, detail: error.description)
+        }
+        guard status.type == .regular else {
+            try? file.close()
+            switch status.type {
+            case .directory: throw BinaryInfoError.isDirectory(path: path)
+            case .fifo: throw BinaryInfoError.notRegularFile(path: path, kind: .fifo)
+            case .characterSpecial: throw BinaryInfoError.notRegularFile(path: path, kind: .characterDevice)
+            case .blockSpecial: throw BinaryInfoError.notRegularFile(path: path, kind: .blockDevice)
+            case .socket: throw BinaryInfoError.notRegularFile(path: path, kind: .socket)
+            default: throw BinaryInfoError.notRegularFile(path: path, kind: .other)
+            }
+        }
+        return (file, status)
     }
 
     /// Reads a file whose size is not known in advance (procfs), up to ``maximumFileSize``.

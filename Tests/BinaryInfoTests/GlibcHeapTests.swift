@@ -345,7 +345,7 @@ struct GlibcHeapCoreTests {
                         path: name, what: "the chunk", address: victim - 16, detail: "its size field 0x39 is not a heap chunk's"))
             #expect(
                 error.description
-                    == "\(name): malformed malloc heap: the chunk at 0x\(String(victim - 16, radix: 16)): its size field 0x39 is not a heap chunk's (the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"
+                    == "\(name): malformed malloc heap: the chunk at 0x\(String(victim - 16, radix: 16)): its size field 0x39 is not a heap chunk's (the heap was corrupt when the process was dumped, or the core file was damaged since)"
             )
         }
         // A size that runs past the top chunk.

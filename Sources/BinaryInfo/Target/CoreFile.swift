@@ -27,9 +27,11 @@ public struct AuxiliaryEntry: Sendable, Hashable {
 /// Its memory is the bytes of the `PT_LOAD` segments; which process it was, how many threads it
 /// had and which files it had mapped come from the notes. Every read is bounds-checked against
 /// the segments, and a segment the file is too short for is refused when the core is opened.
+/// The file is read with `pread`, never mapped (``CoreFileReader``): a core of any size is read,
+/// and one that shrinks while it is read is an error naming the offset, never a crash.
 public struct CoreFile: Sendable {
     /// The core file's path.
-    public var path: String { bytes.path }
+    public var path: String { reader.path }
     /// The dumped process's machine, as `uname -m` spells it.
     public let architecture: String
     /// The dumped process's id (`NT_PRPSINFO`), when the core records it.
@@ -44,24 +46,28 @@ public struct CoreFile: Sendable {
     public let mappedFiles: [MappedFile]
     /// The process's auxiliary vector (`NT_AUXV`), without its terminating `AT_NULL`.
     public let auxiliaryVector: [AuxiliaryEntry]
-    let bytes: FileBytes
+    let reader: CoreFileReader
 
     /// Opens the core file at `path`.
     ///
-    /// - Throws: ``BinaryInfoError`` when the file cannot be read, is not an ELF core file, is a
-    ///   core of another machine (``BinaryInfoError/unsupported(path:detail:)``), is shorter than
-    ///   its segments (``BinaryInfoError/truncatedCore(path:segmentAddress:neededSize:fileSize:)``)
+    /// - Throws: ``BinaryInfoError`` when the file cannot be read or is not a regular file
+    ///   (``BinaryInfoError/notRegularFile(path:kind:)``), is not an ELF core file, is a core of
+    ///   another machine (``BinaryInfoError/unsupported(path:detail:)``), is shorter than its
+    ///   program headers (``BinaryInfoError/coreHeadersOutsideFile(path:offset:size:fileSize:)``)
+    ///   or its segments (``BinaryInfoError/truncatedCore(path:segmentAddress:neededSize:fileSize:)``)
     ///   or has malformed notes.
     public init(path: String) throws(BinaryInfoError) {
-        try self.init(bytes: try ImageLoader.readFile(path))
+        let file = try CoreFileDescriptor(path: path)
+        let elf = try ELFFile(descriptor: file.descriptor.rawValue, size: file.size, identification: try file.prefix(64), path: path)
+        try self.init(file: elf, reader: CoreFileReader(file, size: file.size))
     }
 
     /// Whether the file at `path` is an ELF core file (`e_type` `ET_CORE`, in the byte order its
     /// header states, so that a core of another machine is still recognised and refused by
     /// ``init(path:)`` with its architecture); false for any other file, or one that cannot be read.
     public static func isCoreFile(atPath path: String) -> Bool {
-        guard let bytes = try? ImageLoader.readFile(path) else { return false }
-        let header = bytes
+        guard let file = try? CoreFileDescriptor(path: path), let prefix = try? file.prefix(64) else { return false }
+        let header = FileBytes(prefix, path: path)
         guard (try? header.read(UInt32.self, at: 0, what: "ELF magic")) == 0x464C_457F,
             let encoding = try? header.read(UInt8.self, at: 5, what: "ELF data encoding"),
             let type = try? header.read(UInt16.self, at: 16, what: "ELF type")
@@ -78,8 +84,12 @@ public struct CoreFile: Sendable {
     }
 
     init(bytes: FileBytes) throws(BinaryInfoError) {
-        let path = bytes.path
         let file = try ELFFile(bytes: bytes, includeStaticSymbols: false, includeTables: false, sortsSymbols: false)
+        try self.init(file: file, reader: CoreFileReader(bytes, size: UInt64(bytes.count)))
+    }
+
+    private init(file: ELFFile, reader: CoreFileReader) throws(BinaryInfoError) {
+        let path = reader.path
         guard file.fileType == ELFFile.typeCore else {
             throw BinaryInfoError.unsupported(
                 path: path, detail: "not a core file (ELF type \(file.fileType)); give a PID or a core file made by gcore or the kernel")
@@ -92,13 +102,13 @@ public struct CoreFile: Sendable {
             )
         }
         architecture = file.architecture
-        self.bytes = bytes
+        self.reader = reader
         segments = file.segments.filter(\.isLoadable).sorted { $0.address < $1.address }
         for segment in segments {
             let (end, overflow) = segment.offset.addingReportingOverflow(segment.fileSize)
-            guard !overflow, end <= UInt64(bytes.count) else {
+            guard !overflow, end <= reader.size else {
                 throw BinaryInfoError.truncatedCore(
-                    path: path, segmentAddress: segment.address, neededSize: overflow ? .max : end, fileSize: UInt64(bytes.count))
+                    path: path, segmentAddress: segment.address, neededSize: overflow ? .max : end, fileSize: reader.size)
             }
             guard segment.fileSize <= segment.memorySize, !segment.address.addingReportingOverflow(segment.memorySize).overflow else {
                 throw BinaryInfoError.malformedELF(
@@ -111,7 +121,8 @@ public struct CoreFile: Sendable {
                 path: path,
                 detail: "core segments at 0x\(String(lower.address, radix: 16)) and 0x\(String(upper.address, radix: 16)) overlap")
         }
-        let notes = CoreNotes(bytes: bytes)
+        try Self.checkFileOrder(segments, path: path)
+        let notes = CoreNotes(reader: reader)
         threadCount = file.notes.filter(\.isThreadStatus).count
         let info = try file.notes.first(where: \.isProcessInfo).map { note throws(BinaryInfoError) in try notes.processInfo(note) }
         processID = info?.processID
@@ -131,15 +142,23 @@ public struct CoreFile: Sendable {
 }
 
 extension CoreFile {
-    /// Lets the system drop this process's resident copy of the core's bytes of the memory
-    /// range at `address` (a reader that copied them and is done: a heap walk's window), so that
-    /// reading a core of any size does not keep it resident. Reads afterwards give the same bytes.
-    func releasePages(address: UInt64, count: Int) {
-        let end = address &+ UInt64(count)
-        for segment in segments where segment.address < end && address < segment.address &+ segment.fileSize {
-            let first = max(address, segment.address) - segment.address
-            let last = min(end, segment.address + segment.fileSize) - segment.address
-            bytes.releasePages(in: (segment.offset + first)..<(segment.offset + last))
+    /// Checks that the segments' bytes lie in the file in the order of their addresses, each after
+    /// the one before: the kernel and gcore write every segment so, one after another. A segment
+    /// whose bytes come before a lower one's, or share its bytes, was moved by an edit or a
+    /// damaged header, and its memory would be read as another's (and the heap's numbers be wrong).
+    ///
+    /// - Throws: ``BinaryInfoError/malformedELF(path:detail:)`` naming both segments.
+    static func checkFileOrder(_ segments: [ImageSegment], path: String) throws(BinaryInfoError) {
+        let stored = segments.filter { $0.fileSize > 0 }
+        for (lower, upper) in zip(stored, stored.dropFirst()) where upper.offset < lower.offset + lower.fileSize {
+            func named(_ segment: ImageSegment) -> String {
+                "0x\(String(segment.address, radix: 16)) (file bytes \(segment.offset)..<\(segment.offset + segment.fileSize))"
+            }
+            throw BinaryInfoError.malformedELF(
+                path: path,
+                detail:
+                    "the core's segments at \(named(lower)) and \(named(upper)) are stored out of address order or share bytes, which no dump writes: the core was edited or its program headers are damaged"
+            )
         }
     }
 }
@@ -164,9 +183,15 @@ extension CoreFile: ByteReader {
                     path: path, what: "\(what()) (left out of the core)", address: address, length: UInt64(destination.count))
             }
             let piece = Int(min(UInt64(destination.count - copied), segment.fileSize - within))
-            try bytes.fetch(
-                into: UnsafeMutableRawBufferPointer(rebasing: destination[copied..<(copied + piece)]), fromOffset: segment.offset + within,
-                what: what())
+            do {
+                try reader.fetch(
+                    into: UnsafeMutableRawBufferPointer(rebasing: destination[copied..<(copied + piece)]),
+                    fromOffset: segment.offset + within, what: what())
+            } catch .coreChangedWhileRead(let path, nil, _, let fileSize) {
+                // The file was long enough for every segment when opened: name the segment it no longer holds.
+                throw BinaryInfoError.coreChangedWhileRead(
+                    path: path, segmentAddress: segment.address, neededSize: segment.offset + segment.fileSize, fileSize: fileSize)
+            }
             copied += piece
         }
     }

@@ -14,6 +14,15 @@ public enum TargetSpecifier: Sendable, Hashable, CustomStringConvertible {
         case .core(let path): return path
         }
     }
+
+    /// Whether `description` is how a process is named (`process 1234`): what an error whose
+    /// path names its target says, so that its advice fits a process (stop it, read it again)
+    /// or a core (which can be neither).
+    static func namesProcess(_ description: String) -> Bool {
+        guard description.hasPrefix("process ") else { return false }
+        let id = description.dropFirst("process ".count)
+        return !id.isEmpty && id.allSatisfy(\.isASCII) && Int32(id) != nil
+    }
 }
 
 /// A target's memory and the images it had loaded: the one reader of a process or a core file.

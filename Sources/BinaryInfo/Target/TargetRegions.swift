@@ -2,10 +2,9 @@ import Algorithms
 
 extension TargetMemory {
     /// Lets the system drop resident copies of the target's bytes at `address` that a reader
-    /// has copied and is done with (a core's mapped pages; nothing for a process).
-    func releasePages(address: UInt64, count: Int) {
-        if case .core(let core) = source { core.releasePages(address: address, count: count) }
-    }
+    /// has copied and is done with. Nothing holds any: a process is read with
+    /// `process_vm_readv` and a core with `pread`, each into the reader's own buffer.
+    func releasePages(address: UInt64, count: Int) {}
 
     /// The readable regions, sorted by address: the maps of a process; the memory segments of a
     /// core, each named by the `NT_FILE` entry that covers it (segments the core left out of

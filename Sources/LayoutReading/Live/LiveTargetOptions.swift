@@ -53,6 +53,7 @@ public struct LiveTargetOptions: Sendable {
     func whilePausedStating<Result>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
         throws(LiveReadingError) -> (result: Result, stop: ReadingStop?)
     {
+        if case .core(let path) = target { return (try whileUnchanged(path, body), nil) }
         guard pauses, case .process(let processID) = target else {
             do {
                 return (try body(nil), nil)
@@ -75,6 +76,22 @@ public struct LiveTargetOptions: Sendable {
         }
         pause.resume()
         return (result, pause.stoppedIt ? pause.stopLength.map { .paused(length: $0) } : .foundStopped)
+    }
+
+    /// Runs `body` on the core file at `path`, and refuses its outcome (a result, or an error that
+    /// may come of the change) when the file was written meanwhile: a read that only failed on
+    /// the changed bytes (a class not recognised) would otherwise give wrong numbers quietly.
+    private func whileUnchanged<Result>(_ path: String, _ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
+        throws(LiveReadingError) -> Result
+    {
+        let version = CoreFile.Version(ofFileAt: path)
+        let outcome = Swift.Result { () throws(LiveReadingError) in try body(nil) }
+        do throws(BinaryInfoError) {
+            try CoreFile.checkUnchanged(path, since: version)
+        } catch {
+            throw .target(error)
+        }
+        return try outcome.get()
     }
 }
 
