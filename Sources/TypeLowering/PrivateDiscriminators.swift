@@ -31,7 +31,7 @@ final class PrivateDiscriminators: Sendable {
             defer { index += 1 }
             guard bytes[index] == UInt8(ascii: "$") else { continue }
             var end = index + 1
-            while end < bytes.count, let _ = hexValue(bytes[end]) { end += 1 }
+            while end < bytes.count, hexValue(bytes[end]) != nil { end += 1 }
             let hexCount = end - index - 1
             guard hexCount > 0, hexCount <= 16, end + 1 < bytes.count, bytes[end] == UInt8(ascii: "L"), bytes[end + 1] == UInt8(ascii: "L")
             else { continue }

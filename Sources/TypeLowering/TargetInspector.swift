@@ -114,7 +114,9 @@ public final class TargetInspector: Sendable {
     /// existential's requirement: ``LibraryManglings/isGarbledConstraint(_:)``).
     public func typeName(libraryMangling mangling: String) -> String? {
         let mangling = privateNames.resolved(LibraryManglings.corrected(mangling))
-        guard let name = SwiftDemangler.demangle(symbol: "$s" + mangling + "D"), !LibraryManglings.isGarbledConstraint(name) else { return nil }
+        guard let name = SwiftDemangler.demangle(symbol: "$s" + mangling + "D"), !LibraryManglings.isGarbledConstraint(name) else {
+            return nil
+        }
         return TypeNameSugar.apply(LibraryManglings.withoutRepresentations(name))
     }
 

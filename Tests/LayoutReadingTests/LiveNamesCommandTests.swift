@@ -110,9 +110,10 @@ struct LiveNamesCommandTests {
         let instantiations = try #require(documents.last?["types"] as? [[String: Any]])
         let box = try #require(instantiations.first { $0["name"] as? String == fixture.report.box.type }, "no \(fixture.report.box.type)")
         let fields = try #require(box["fields"] as? [[String: Any]])
-        let mutability = Dictionary(uniqueKeysWithValues: fields.compactMap { field in
-            (field["name"] as? String).map { ($0, field["isVar"] as? Bool) }
-        })
+        let mutability = Dictionary(
+            uniqueKeysWithValues: fields.compactMap { field in
+                (field["name"] as? String).map { ($0, field["isVar"] as? Bool) }
+            })
         #expect(mutability == ["value": false, "count": true])
     }
 }
