@@ -232,12 +232,22 @@ final class ObjectWalk {
         {
             let box = word & Self.objectPointerBits
             switch boxPayload(of: box) {
-            case .known(let inside)?:
+            case .known(let boxed)?:
+                if let boxedType = boxed.mangling {
+                    guard let found = layout(boxedType) else { return nil }
+                    if case .known((let boxedLayout, _)) = found {
+                        guard
+                            let payload = try value(
+                                at: boxed.address, mangling: boxedType, kind: boxedLayout.kind, depth: depth, nesting: nesting + 1)
+                        else { return nil }
+                        return .enumCase(name, payload: payload)
+                    }
+                }
                 return .enumCase(
                     name,
                     payload: .unknown(
-                        "an indirect case: its payload is at 0x\(String(inside, radix: 16)) in the box 0x\(String(box, radix: 16)), "
-                            + "and the reflection library does not give its type"))
+                        "an indirect case: its payload is at 0x\(String(boxed.address, radix: 16)) in the box 0x\(String(box, radix: 16)), "
+                            + "whose type neither the reflection library nor the box's metadata gives"))
             case .unknown(let reason)?: return .enumCase(name, payload: .unknown(reason))
             case nil: break
             }
