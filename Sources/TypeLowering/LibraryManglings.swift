@@ -42,7 +42,8 @@ public enum LibraryManglings {
         return String(decoding: current, as: UTF8.self)
     }
 
-    /// Whether `new` is `old` with exactly one `.Protocol` written `.Type`.
+    /// Whether `new` is `old` with exactly one `.Protocol` written `.Type` (a composition's
+    /// without its parentheses).
     static func isOneProtocolMadeType(_ old: String, _ new: String) -> Bool {
         let old = Array(old.utf8)
         let protocolSuffix = Array(".Protocol".utf8)
@@ -53,6 +54,21 @@ public enum LibraryManglings {
             guard old[start..<(start + protocolSuffix.count)].elementsEqual(protocolSuffix) else { continue }
             let rewritten = old[..<start] + typeSuffix + old[(start + protocolSuffix.count)...]
             if rewritten.elementsEqual(new.utf8) { return true }
+            // A composition's metatype is printed `(P & Q).Protocol`, its existential metatype
+            // `P & Q.Type` (the runtime's spelling, without parentheses).
+            guard start > 0, old[start - 1] == UInt8(ascii: ")") else { continue }
+            var depth = 0
+            var open = start - 1
+            while open >= 0 {
+                if old[open] == UInt8(ascii: ")") { depth += 1 }
+                if old[open] == UInt8(ascii: "(") { depth -= 1 }
+                if depth == 0 { break }
+                open -= 1
+            }
+            guard open >= 0 else { continue }
+            let unparenthesized =
+                old[..<open] + old[(open + 1)..<(start - 1)] + typeSuffix + old[(start + protocolSuffix.count)...]
+            if unparenthesized.elementsEqual(new.utf8) { return true }
         }
         return false
     }

@@ -124,6 +124,12 @@ struct LiveNamesCommandTests {
         #expect(LibraryManglings.corrected("10LiveShapes6Schema_pm") == "10LiveShapes6Schema_pXp")
         #expect(LibraryManglings.corrected("Say10LiveShapes6Schema_pmG") == "Say10LiveShapes6Schema_pXpG")
         #expect(SwiftDemangler.typeName(mangling: LibraryManglings.corrected("Say10LiveShapes6Schema_pmG")) == "[LiveShapes.Schema.Type]")
+        // With an AnyObject constraint, inside a class's generic arguments (an array's storage).
+        let storage = LibraryManglings.corrected("s23_ContiguousArrayStorageCy10LiveShapes6Schema_XlmG")
+        #expect(storage == "s23_ContiguousArrayStorageCy10LiveShapes6Schema_XlXpG")
+        // The runtime's demangler writes a composition's existential metatype without parentheses.
+        #expect(SwiftDemangler.typeName(mangling: storage) == "Swift._ContiguousArrayStorage<LiveShapes.Schema & Swift.AnyObject.Type>")
+        #expect(LibraryManglings.corrected("ypm") == "ypXp")
         // A true metatype keeps its representation, and an `m` inside an identifier is no operator.
         #expect(LibraryManglings.corrected("10LiveShapes6Schema_pXMt") == "10LiveShapes6Schema_pXMt")
         #expect(LibraryManglings.corrected("4main5Xa_pmV") == "4main5Xa_pmV")
