@@ -57,8 +57,9 @@ extension LayoutNote: CustomStringConvertible {
             let advice = " (start the process with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1 to list them all)"
             return "only what the heap shows: \(reason)"
                 + (keepsNoList ? ", so its runtime keeps no list of the generic metadata it made" : "")
-                + "; listed are the generic classes with live objects and the generic types their stored fields hold "
-                + "(\(depth) levels deep), not every instantiation" + (keepsNoList ? advice : "")
+                + "; listed are the generic classes with live objects (their metadata is the objects' first word) and the "
+                + "generic types their stored fields hold (\(depth) levels deep), inferred from the field types: the runtime may "
+                + "not have made those types' metadata; not every instantiation" + (keepsNoList ? advice : "")
         case .instantiationsUnavailable(let reason, let keepsNoList, let heapProblem):
             return "no instantiations listed: \(reason)"
                 + (keepsNoList ? ", so its runtime keeps no list of the generic metadata it made" : "")

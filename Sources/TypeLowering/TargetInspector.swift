@@ -16,6 +16,8 @@ public struct TargetField: Sendable, Equatable {
     public var mangledTypeName: String?
     /// The metadata of the class that declares it (the object's class or an ancestor).
     public var declaringClass: UInt64
+    /// Whether it is a `var` (its field record's flag); nil when the record was not read.
+    public var isVar: Bool? = nil
 }
 
 /// A target (a running process or a core file) opened for questions about its Swift heap: the
@@ -43,6 +45,8 @@ public final class TargetInspector: Sendable {
     public let imageSearchPaths: [String]
     /// Where the worker and the reflection library are.
     public let configuration: LoweringConfiguration
+    /// The private discriminators of the target's private types, found as names need them.
+    let privateNames: PrivateDiscriminators
 
     /// Opens `target` and matches its images to their files by build id.
     ///
@@ -60,6 +64,7 @@ public final class TargetInspector: Sendable {
         }
         self.imageSearchPaths = imageSearchPaths
         self.configuration = configuration
+        privateNames = PrivateDiscriminators(memory: memory)
     }
 
     /// The ELF images the target had loaded, by load address.
@@ -97,9 +102,22 @@ public final class TargetInspector: Sendable {
         guard !valid.isEmpty else { return [:] }
         var names: [UInt64: String] = [:]
         try ask(Array(Set(valid)).sorted().map { .name($0) }) { reply in
-            if case .name(let address, let mangling?) = reply { names[address] = SwiftDemangler.typeName(mangling: mangling) }
+            if case .name(let address, let mangling?) = reply { names[address] = typeName(libraryMangling: mangling) }
         }
         return names
+    }
+
+    /// The name of a type as the reflection library spelled its mangling (without `$s`), written
+    /// as the runtime writes it (``LibraryManglings``), a private type with its discriminator
+    /// (``PrivateDiscriminators``), with the sugar of ``TypeNameSugar``; nil when the runtime's
+    /// demangler cannot spell it, or the library's spelling is one it garbles (a parameterized
+    /// existential's requirement: ``LibraryManglings/isGarbledConstraint(_:)``).
+    public func typeName(libraryMangling mangling: String) -> String? {
+        let mangling = privateNames.resolved(LibraryManglings.corrected(mangling))
+        guard let name = SwiftDemangler.demangle(symbol: "$s" + mangling + "D"), !LibraryManglings.isGarbledConstraint(name) else {
+            return nil
+        }
+        return TypeNameSugar.apply(LibraryManglings.withoutRepresentations(name))
     }
 
     /// The stored properties of an instance of the class whose metadata is at `metadata`: its
@@ -134,11 +152,21 @@ public final class TargetInspector: Sendable {
                 fields[address, default: []].append(
                     TargetField(
                         name: record.name, offset: record.offset, kind: record.kind,
-                        typeName: record.mangledType.flatMap(SwiftDemangler.typeName(mangling:)), mangledTypeName: record.mangledType,
+                        typeName: record.mangledType.flatMap(typeName(libraryMangling:)),
+                        mangledTypeName: record.mangledType.map(LibraryManglings.corrected),
                         declaringClass: address))
             case .fields(let address, let count?):
                 if fields[address, default: []].count == count { answered.insert(address) }
             default: break
+            }
+        }
+        for (address, list) in fields {
+            guard let descriptor = classMetadata(at: address)?.descriptor, let mutability = fieldMutability(ofDescriptor: descriptor)
+            else { continue }
+            fields[address] = list.map { field in
+                var field = field
+                field.isVar = mutability[field.name]
+                return field
             }
         }
         return chains.filter { $0.value.allSatisfy(answered.contains) }.mapValues { chain in
@@ -173,7 +201,8 @@ public final class TargetInspector: Sendable {
         var outcome: Result<GenericsListing, TargetListingUnavailable>?
         try ask([.generics]) { reply in
             switch reply {
-            case .name(let address, let mangling): records.append(.init(metadata: address, mangling: mangling))
+            case .name(let address, let mangling):
+                records.append(.init(metadata: address, mangling: mangling.map(LibraryManglings.corrected)))
             case .generics(let result): outcome = result
             default: break
             }
@@ -206,7 +235,8 @@ public final class TargetInspector: Sendable {
                 children[mangling, default: []].append(
                     TargetField(
                         name: record.name, offset: record.offset, kind: record.kind,
-                        typeName: record.mangledType.flatMap(SwiftDemangler.typeName(mangling:)), mangledTypeName: record.mangledType,
+                        typeName: record.mangledType.flatMap(typeName(libraryMangling:)),
+                        mangledTypeName: record.mangledType.map(LibraryManglings.corrected),
                         declaringClass: 0))
             case .layout(let mangling, let layout?):
                 if children[mangling, default: []].count == layout.childCount { layouts[mangling] = (layout, children[mangling] ?? []) }

@@ -14,6 +14,10 @@ public struct LiveShapesReport: Decodable, Sendable {
     /// `String(reflecting:)` of `Router.responder`'s declared type and of `Migrations.models`'.
     public var responderFieldType: String
     public var modelsFieldType: String
+    /// `String(reflecting:)` of `Metatypes.existential`'s type (`any Schema.Type`) and of
+    /// `Metatypes.protocolMetatype`'s (`(any Schema).Type`).
+    public var existentialMetatypeFieldType: String
+    public var protocolMetatypeFieldType: String
     /// The private class `Secret`, as the runtime names it, and its object.
     public var secretType: String
     public var secretAddress: String
@@ -28,6 +32,8 @@ public struct LiveShapesReport: Decodable, Sendable {
     public var handler: Object
     public var list: Object
     public var keeper: Object
+    /// An existential metatype beside a protocol metatype.
+    public var metatypes: Object
 }
 
 /// A running LiveShapes: a SwiftPM release build holding one object of each shape that live

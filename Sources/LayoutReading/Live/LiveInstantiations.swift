@@ -33,7 +33,7 @@ enum LiveInstantiations {
         switch try lowering({ () throws(TypeLoweringError) in try inspector.genericMetadata() }) {
         case .success(let listing):
             for record in listing.records {
-                guard let mangling = record.mangling, SwiftDemangler.typeName(mangling: mangling) != nil else {
+                guard let mangling = record.mangling, inspector.typeName(libraryMangling: mangling) != nil else {
                     unnamed += 1
                     continue
                 }
@@ -170,7 +170,7 @@ enum LiveInstantiations {
             layouts.merge(read) { a, _ in a }
         }
         return manglings.compactMap { mangling -> TypeLayout? in
-            guard let name = SwiftDemangler.typeName(mangling: mangling), let kind = values[mangling] else { return nil }
+            guard let name = inspector.typeName(libraryMangling: mangling), let kind = values[mangling] else { return nil }
             guard let (layout, children) = layouts[mangling] else {
                 // Named, not laid out: listed with its facts unknown.
                 return TypeLayout(name: name, mangledName: mangling, kind: kind, module: module(ofMangling: mangling))
@@ -204,6 +204,8 @@ enum LiveInstantiations {
         var result = FieldLayout(
             name: field.name, type: field.typeName ?? "?", mangledType: field.mangledTypeName, offset: field.offset, size: layout?.size,
             alignment: layout?.alignment)
+        // A field whose record was not read keeps the default, `var`.
+        if let isVar = field.isVar { result.isVar = isVar }
         switch field.kind {
         case .weakReference?: result.ownership = .weak
         case .unownedReference?: result.ownership = .unowned

@@ -225,7 +225,33 @@ final class ObjectWalk {
         guard case .known((let index, let name)) = answered else { return .unknown(answered.reason) }
         guard index < children.count else { return .unknown("case \(index) of an enum with \(children.count) cases") }
         guard let payloadType = children[index].mangledTypeName else { return .enumCase(name, payload: nil) }
-        // A payload starts at the value's address, whatever the case (indirect cases are boxes).
+        // A payload starts at the value's address, whatever the case; an indirect case's is a
+        // reference to a box that holds it, which the library types as Builtin.NativeObject.
+        if children[index].kind == .strongReference, payloadType == "Bo",
+            let word = try? memory.read(UInt64.self, at: address, what: "an indirect payload")
+        {
+            let box = word & Self.objectPointerBits
+            switch boxPayload(of: box) {
+            case .known(let boxed)?:
+                if let boxedType = boxed.mangling {
+                    guard let found = layout(boxedType) else { return nil }
+                    if case .known((let boxedLayout, _)) = found {
+                        guard
+                            let payload = try value(
+                                at: boxed.address, mangling: boxedType, kind: boxedLayout.kind, depth: depth, nesting: nesting + 1)
+                        else { return nil }
+                        return .enumCase(name, payload: payload)
+                    }
+                }
+                return .enumCase(
+                    name,
+                    payload: .unknown(
+                        "an indirect case: its payload is at 0x\(String(boxed.address, radix: 16)) in the box 0x\(String(box, radix: 16)), "
+                            + "whose type neither the reflection library nor the box's metadata gives"))
+            case .unknown(let reason)?: return .enumCase(name, payload: .unknown(reason))
+            case nil: break
+            }
+        }
         guard
             let payload = try value(
                 at: address, mangling: payloadType, kind: children[index].kind, depth: depth, nesting: nesting + 1)

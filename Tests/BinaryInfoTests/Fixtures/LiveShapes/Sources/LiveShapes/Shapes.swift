@@ -100,3 +100,9 @@ public final class SecretKeeper {
     public var secretTypeName: String { String(reflecting: type(of: secret)) }
     public var secretAddress: UInt { UInt(bitPattern: Unmanaged.passUnretained(secret).toOpaque()) }
 }
+
+/// An existential metatype beside a protocol metatype: `any Schema.Type` is not `(any Schema).Type`.
+public final class Metatypes {
+    public var existential: any Schema.Type = UserSchema.self
+    public var protocolMetatype: (any Schema).Type = (any Schema).self
+}

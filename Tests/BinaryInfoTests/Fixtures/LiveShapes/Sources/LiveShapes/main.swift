@@ -25,6 +25,7 @@ let listLength = 20
 var head: ListNode? = nil
 for index in (0..<listLength).reversed() { head = ListNode(index: index, next: head) }
 let keeper = SecretKeeper()
+let metatypes = Metatypes()
 
 var entries: [String] = []
 func entry(_ key: String, _ object: AnyObject) {
@@ -40,11 +41,14 @@ entry("session", session)
 entry("handler", session.handler!)
 entry("list", head!)
 entry("keeper", keeper)
+entry("metatypes", metatypes)
 print(
     "{\"pid\":\(getpid()),\"listLength\":\(listLength),"
         + "\"responderType\":\(quoted(String(reflecting: type(of: router.responder)))),"
         + "\"responderFieldType\":\(quoted(String(reflecting: (any Responder<BasicContext>).self))),"
         + "\"modelsFieldType\":\(quoted(String(reflecting: [any Schema.Type].self))),"
+        + "\"existentialMetatypeFieldType\":\(quoted(String(reflecting: (any Schema.Type).self))),"
+        + "\"protocolMetatypeFieldType\":\(quoted(String(reflecting: (any Schema).Type.self))),"
         + "\"secretType\":\(quoted(keeper.secretTypeName)),\"secretAddress\":\"0x\(String(keeper.secretAddress, radix: 16))\","
         + entries.joined(separator: ",") + "}")
 fflush(stdout)

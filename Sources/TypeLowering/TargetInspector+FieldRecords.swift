@@ -1,0 +1,48 @@
+import BinaryInfo
+
+extension TargetInspector {
+    /// Whether each stored property a type descriptor's field records list is a `var` (its
+    /// record's `IsVar` flag), by name, read from the target's memory: the reflection library
+    /// does not say, and a generic type's instantiations share their generic type's records.
+    ///
+    /// A descriptor's field descriptor is its fifth word (`Fields`, a relative pointer); a
+    /// field descriptor is `int32 mangledTypeName`, `int32 superclass`, `uint16 kind`,
+    /// `uint16 fieldRecordSize`, `uint32 numFields`, then the records (`uint32 flags`,
+    /// `int32 mangledTypeName`, `int32 fieldName`; RemoteInspection/Records.h).
+    ///
+    /// - Parameter descriptor: a struct's or class's type descriptor in the target.
+    /// - Returns: nil when the records cannot be read (none, or not in the target).
+    public func fieldMutability(ofDescriptor descriptor: UInt64) -> [String: Bool]? {
+        guard let offset = try? memory.read(Int32.self, at: descriptor &+ 16, what: "type descriptor fields"), offset != 0 else {
+            return nil
+        }
+        let fields = UInt64(bitPattern: Int64(bitPattern: descriptor &+ 16) &+ Int64(offset))
+        guard let recordSize = try? memory.read(UInt16.self, at: fields &+ 10, what: "field record size"), recordSize >= 12,
+            let count = try? memory.read(UInt32.self, at: fields &+ 12, what: "field count"), count <= 1 << 16
+        else { return nil }
+        var result: [String: Bool] = [:]
+        var record = fields &+ 16
+        for _ in 0..<count {
+            guard let flags = try? memory.read(UInt32.self, at: record, what: "field record flags"),
+                let nameOffset = try? memory.read(Int32.self, at: record &+ 8, what: "field record name"),
+                let name = memory.cString(at: UInt64(bitPattern: Int64(bitPattern: record &+ 8) &+ Int64(nameOffset)))
+            else { return nil }
+            result[name] = flags & 0x2 != 0
+            record &+= UInt64(recordSize)
+        }
+        return result
+    }
+}
+
+extension TargetMemory {
+    /// The NUL-terminated string at `address` (a name: at most 256 bytes).
+    func cString(at address: UInt64) -> String? {
+        // A name near the end of the image's readable bytes: a shorter read.
+        for count in [256, 32] {
+            guard let read = try? self.bytes(at: address, count: count, what: "a name") else { continue }
+            guard let end = read.firstIndex(of: 0), end > 0 else { return nil }
+            return String(decoding: read[..<end], as: UTF8.self)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,145 @@
+import BinaryFixtures
+import Foundation
+import Testing
+import TypeLayout
+import TypeLowering
+
+/// The names and values `heap`, `object` and `dump --pid` print for LiveShapes' objects are the
+/// runtime's own (`String(reflecting:)`, as the fixture prints them) or marked unknown; private
+/// types are named by their discriminator, the same in every run.
+@Suite(
+    "live names are the runtime's",
+    .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
+struct LiveNamesCommandTests {
+    /// The field of an `object --format json` report named `name`.
+    static func field(_ json: [String: Any], _ name: String) throws -> [String: Any] {
+        try #require((json["fields"] as? [[String: Any]])?.first { $0["name"] as? String == name }, "no field \(name)")
+    }
+
+    /// The runtime's name with the sugar typeinfo writes (`Swift.Array<X>` as `[X]`).
+    static func sugared(_ runtimeName: String) -> String { TypeNameSugar.apply(runtimeName) }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func fieldTypesAreTheRuntimesOrUnknown(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking)
+        defer { fixture.finish() }
+        let report = fixture.report
+        let pid = String(fixture.processID)
+        let migrations = try ObjectCommandTests.json([pid, report.migrations.address])
+        #expect(try Self.field(migrations, "models")["type"] as? String == Self.sugared(report.modelsFieldType))
+        let metatypes = try ObjectCommandTests.json([pid, report.metatypes.address])
+        #expect(try Self.field(metatypes, "existential")["type"] as? String == report.existentialMetatypeFieldType)
+        #expect(try Self.field(metatypes, "protocolMetatype")["type"] as? String == report.protocolMetatypeFieldType)
+        // The library garbles a parameterized existential's requirement: the runtime's name, or none.
+        let router = try ObjectCommandTests.json([pid, report.router.address])
+        let responder = try Self.field(router, "responder")["type"]
+        #expect(responder is NSNull || responder as? String == report.responderFieldType, "\(String(describing: responder))")
+        // Each object's own type, as the runtime names it.
+        for object in [report.router, report.migrations, report.fields, report.box, report.book, report.metatypes] {
+            #expect(try ObjectCommandTests.json([pid, object.address])["type"] as? String == object.type)
+        }
+    }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func aPrivateTypeIsNamedByItsDiscriminatorEverywhere(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking)
+        defer { fixture.finish() }
+        let pid = String(fixture.processID)
+        // `dump --pid` reads each image as `dump FILE` reads its file: its name for the class is the oracle.
+        let dump = try DumpCommandTests.run(["dump", "--pid", pid, "--module", "LiveShapes", "--format", "json"])
+        #expect(dump.status == 0, "\(dump.errors)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [[String: Any]])
+        let fileNames = documents.dropLast().flatMap { ($0["types"] as? [[String: Any]]) ?? [] }.compactMap { $0["name"] as? String }
+        let secret = try #require(fileNames.first { $0.hasPrefix("LiveShapes.(Secret in _") }, "\(fileNames)")
+        let keeper = try ObjectCommandTests.json([pid, fixture.report.keeper.address])
+        #expect(try Self.field(keeper, "secret")["type"] as? String == secret)
+        let object = try ObjectCommandTests.json([pid, fixture.report.secretAddress])
+        #expect(object["type"] as? String == secret)
+        let census = try HeapCommandTests.census([pid])
+        #expect(census.types.contains { $0.type == secret }, "\(census.types.map(\.type))")
+        #expect(!census.types.contains { $0.type.contains("in $") })
+    }
+
+    @Test func aBaselineFromAnotherRunListsNoPrivateTypeAsGoneAndNew() throws {
+        let first = try LiveShapesFixture()
+        let firstCensus = try HeapCommandTests.census([String(first.processID)])
+        first.finish()
+        let second = try LiveShapesFixture()
+        defer { second.finish() }
+        let secondCensus = try HeapCommandTests.census([String(second.processID)])
+        let ours = { (census: HeapCensus) in Set(census.types.map(\.type).filter { $0.hasPrefix("LiveShapes.") }) }
+        #expect(ours(firstCensus) == ours(secondCensus), "\(ours(firstCensus).symmetricDifference(ours(secondCensus)))")
+    }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func noCensusNameIsAProtocolMetatype(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking)
+        defer { fixture.finish() }
+        let census = try HeapCommandTests.census([String(fixture.processID)])
+        // The fixture holds `[any Schema.Type]` and no protocol metatype in any collection.
+        #expect(!census.types.contains { $0.type.contains(".Protocol") }, "\(census.types.map(\.type))")
+        #expect(census.types.contains { $0.type == "Swift._ContiguousArrayStorage<LiveShapes.Schema.Type>" })
+    }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func anIndirectCaseIsItsPayloadOrUnknownWithItsBox(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking)
+        defer { fixture.finish() }
+        let holder = try ObjectCommandTests.json([String(fixture.processID), fixture.report.fields.address])
+        // A payload of a fixed-size type is in a box whose metadata states its type: read.
+        let key = try #require(try Self.field(holder, "key")["value"] as? [String: Any])
+        #expect(key["case"] as? String == "string" && key["payload"] as? String == "title", "\(key)")
+        // One whose type the box states with a reference the library is not asked about: never the
+        // box taken for the payload, but the payload read, or unknown with the box's address.
+        let nested = try #require(try Self.field(holder, "nested")["value"] as? [String: Any])
+        #expect(nested["case"] as? String == "prefixed")
+        if !(nested["payload"] is [String: Any]) {
+            let reason = try #require(nested["unknown"] as? String, "\(nested)")
+            #expect(reason.contains("in the box 0x"), "\(reason)")
+        }
+        #expect(try Self.field(holder, "plain")["value"] as? [String: String] == ["case": "id"])
+    }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func aLetOfAnInstantiationIsLet(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking)
+        defer { fixture.finish() }
+        let dump = try DumpCommandTests.run(["dump", "--pid", String(fixture.processID), "--format", "json"])
+        #expect(dump.status == 0, "\(dump.errors)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [[String: Any]])
+        let instantiations = try #require(documents.last?["types"] as? [[String: Any]])
+        let box = try #require(instantiations.first { $0["name"] as? String == fixture.report.box.type }, "no \(fixture.report.box.type)")
+        let fields = try #require(box["fields"] as? [[String: Any]])
+        let mutability = Dictionary(
+            uniqueKeysWithValues: fields.compactMap { field in
+                (field["name"] as? String).map { ($0, field["isVar"] as? Bool) }
+            })
+        #expect(mutability == ["value": false, "count": true])
+    }
+}
+
+/// The corrections to the reflection library's manglings, on the shapes it spells.
+@Suite struct LibraryManglingsTests {
+    @Test func anExistentialMetatypeIsOneWhereverItIs() {
+        #expect(LibraryManglings.corrected("10LiveShapes6Schema_pm") == "10LiveShapes6Schema_pXp")
+        #expect(LibraryManglings.corrected("Say10LiveShapes6Schema_pmG") == "Say10LiveShapes6Schema_pXpG")
+        #expect(SwiftDemangler.typeName(mangling: LibraryManglings.corrected("Say10LiveShapes6Schema_pmG")) == "[LiveShapes.Schema.Type]")
+        // With an AnyObject constraint, inside a class's generic arguments (an array's storage).
+        let storage = LibraryManglings.corrected("s23_ContiguousArrayStorageCy10LiveShapes6Schema_XlmG")
+        #expect(storage == "s23_ContiguousArrayStorageCy10LiveShapes6Schema_XlXpG")
+        // The runtime's demangler writes a composition's existential metatype without parentheses.
+        #expect(SwiftDemangler.typeName(mangling: storage) == "Swift._ContiguousArrayStorage<LiveShapes.Schema & Swift.AnyObject.Type>")
+        #expect(LibraryManglings.corrected("ypm") == "ypXp")
+        // A true metatype keeps its representation, and an `m` inside an identifier is no operator.
+        #expect(LibraryManglings.corrected("10LiveShapes6Schema_pXMt") == "10LiveShapes6Schema_pXMt")
+        #expect(LibraryManglings.corrected("4main5Xa_pmV") == "4main5Xa_pmV")
+    }
+
+    @Test func aGarbledRequirementIsRecognised() {
+        let library = SwiftDemangler.demangle(symbol: "$s10LiveShapes9Responder_pAA12BasicContextV0E0AaBPQxAGRS_XPD")
+        let runtime = SwiftDemangler.demangle(symbol: "$s10LiveShapes9Responder_pAA12BasicContextV0E0AaBPRts_XPD")
+        #expect(library.map(LibraryManglings.isGarbledConstraint) == true)
+        #expect(runtime.map(LibraryManglings.isGarbledConstraint) == false)
+        #expect(LibraryManglings.withoutRepresentations("@thin LiveShapes.Schema.Protocol") == "LiveShapes.Schema.Protocol")
+    }
+}

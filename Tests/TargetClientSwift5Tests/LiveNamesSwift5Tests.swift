@@ -1,0 +1,27 @@
+import BinaryFixtures
+import Foundation
+import Testing
+import TypeLowering
+
+/// The name corrections and field mutability as a Swift 5 language mode client calls them,
+/// against what the LiveShapes fixture prints of itself.
+@Suite(
+    "live names from a Swift 5 client",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: LoweringConfiguration.resolved().remoteMirrorPath ?? ""),
+        "the toolchain has no libswiftRemoteMirror.so"))
+struct LiveNamesSwift5Tests {
+    @Test func correctedNamesAndLetFields() throws {
+        #expect(LibraryManglings.corrected("Say10LiveShapes6Schema_pmG") == "Say10LiveShapes6Schema_pXpG")
+        #expect(!LibraryManglings.isGarbledConstraint("any M.P<Self.M.P.A == M.X>"))
+        let fixture = try LiveShapesFixture(.dynamic)
+        defer { fixture.finish() }
+        let inspector = try TargetInspector(.process(fixture.processID), imageSearchPaths: [], configuration: .resolved())
+        #expect(inspector.typeName(libraryMangling: "Say10LiveShapes6Schema_pmG") == "[LiveShapes.Schema.Type]")
+        let box = UInt64(fixture.report.box.address.dropFirst(2), radix: 16) ?? 0
+        let metadata = try #require(inspector.classMetadata(at: try inspector.memory.read(UInt64.self, at: box, what: "isa")))
+        #expect(inspector.fieldMutability(ofDescriptor: metadata.descriptor) == ["value": false, "count": true])
+        let fields = try #require(try inspector.storedFields(ofClassAt: metadata.address))
+        #expect(fields.map(\.isVar) == [false, true])
+    }
+}
