@@ -240,7 +240,8 @@ struct ELFFile: Sendable {
     /// Checks the identification bytes (`e_ident`) libelf would accept but BinaryInfo does not
     /// read: only 64-bit little-endian ELF files.
     private static func checkIdentification(_ bytes: [UInt8], path: String) throws(BinaryInfoError) {
-        guard bytes.count >= 4, bytes[0] == 0x7F, bytes[1] == UInt8(ascii: "E"), bytes[2] == UInt8(ascii: "L"), bytes[3] == UInt8(ascii: "F")
+        guard bytes.count >= 4, bytes[0] == 0x7F, bytes[1] == UInt8(ascii: "E"), bytes[2] == UInt8(ascii: "L"),
+            bytes[3] == UInt8(ascii: "F")
         else { throw BinaryInfoError.notELF(path: path) }
         guard bytes.count >= 64 else {
             throw BinaryInfoError.malformedELF(path: path, detail: "truncated ELF header (\(bytes.count) bytes)")

@@ -41,7 +41,8 @@ struct CoreFileDamageTests {
         let (path, target) = try Self.dump()
         let copy = try Self.copy(path, suffix: ".shrinking")
         let core = try CoreFile(path: copy)
-        let segment = try #require(core.segments.first { $0.address <= target.bufferAddress && target.bufferAddress < $0.address + $0.fileSize })
+        let segment = try #require(
+            core.segments.first { $0.address <= target.bufferAddress && target.bufferAddress < $0.address + $0.fileSize })
         // The core is cut inside the buffer's segment after it was opened, as a dump still being written or replaced would be.
         let cut = segment.offset + (target.bufferAddress - segment.address)
         #expect(truncate(copy, off_t(cut)) == 0)
@@ -170,7 +171,9 @@ struct CoreFileDamageTests {
         // Two stored segments of one size, their file offsets exchanged: each reads as the other's memory.
         let pair = try #require(
             loads.indices.lazy.compactMap { first in
-                loads[(first + 1)...].first { Self.word(data, at: $0 + 32) == Self.word(data, at: loads[first] + 32) }.map { (loads[first], $0) }
+                loads[(first + 1)...].first { Self.word(data, at: $0 + 32) == Self.word(data, at: loads[first] + 32) }.map {
+                    (loads[first], $0)
+                }
             }.first)
         let swapped = try Self.copy(path, suffix: ".swapped")
         let (firstOffset, secondOffset) = (Self.word(data, at: pair.0 + 8), Self.word(data, at: pair.1 + 8))
@@ -190,7 +193,8 @@ struct CoreFileDamageTests {
             #expect(detail.hasPrefix("the core's segments at 0x"))
             #expect(
                 detail.hasSuffix(
-                    "are stored out of address order or share bytes, which no dump writes: the core was edited or its program headers are damaged"))
+                    "are stored out of address order or share bytes, which no dump writes: the core was edited or its program headers are damaged"
+                ))
             #expect(detail.contains("0x\(String(lowAddress, radix: 16)) (file bytes \(secondOffset)..<\(secondOffset + size))"))
             _ = highAddress
         }
@@ -204,7 +208,11 @@ struct CoreFileDamageTests {
         )
         #expect(!core.description.contains("stop") && !core.description.contains("--pause"))
         let process = BinaryInfoError.malformedHeap(path: "process 12", what: "chunk", address: 0x10, detail: "size 3")
-        #expect(process.description.hasSuffix("(the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"))
-        #expect(TargetSpecifier.namesProcess("process 12") && !TargetSpecifier.namesProcess("process 1x") && !TargetSpecifier.namesProcess("/tmp/process 12"))
+        #expect(
+            process.description.hasSuffix(
+                "(the heap changed while it was read, or is corrupt: read a core file of it, or stop the process while it is read)"))
+        #expect(
+            TargetSpecifier.namesProcess("process 12") && !TargetSpecifier.namesProcess("process 1x")
+                && !TargetSpecifier.namesProcess("/tmp/process 12"))
     }
 }

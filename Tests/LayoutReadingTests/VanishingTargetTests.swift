@@ -65,7 +65,9 @@ struct VanishingTargetTests {
                 #expect(outcome.status == 2, "\(context)")
                 #expect(outcome.output.isEmpty, "\(context)")
                 // Gone before typeinfo first looked (a loaded machine starts it slowly): no such process.
-                let messages = ["the process exited while it was being read", "no such process"].map { "typeinfo: process \(processID): \($0)\n" }
+                let messages = ["the process exited while it was being read", "no such process"].map {
+                    "typeinfo: process \(processID): \($0)\n"
+                }
                 #expect(messages.contains(outcome.errors), "\(context)")
             }
         }

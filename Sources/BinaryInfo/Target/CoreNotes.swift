@@ -13,7 +13,8 @@ struct CoreNotes {
         guard note.descriptorSize <= Self.maximumDescriptorSize else {
             throw BinaryInfoError.malformedELF(
                 path: reader.path,
-                detail: "\(what): the note at offset \(note.descriptorOffset) claims \(note.descriptorSize) bytes, more than any note holds")
+                detail: "\(what): the note at offset \(note.descriptorOffset) claims \(note.descriptorSize) bytes, more than any note holds"
+            )
         }
         let bytes = try filledBytes(count: Int(note.descriptorSize)) { buffer throws(BinaryInfoError) in
             try reader.fetch(into: buffer, fromOffset: note.descriptorOffset, what: what)

@@ -16,7 +16,7 @@ public enum LiveHeapReader {
     /// - Throws: ``LiveReadingError`` naming what could not be read.
     /// - Parameter addressesPerType: how many object addresses to keep per type (``HeapCensus/Entry/addresses``).
     public static func census(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> HeapCensus {
-        try options.whilePaused { pause throws(LiveReadingError) in
+        try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
             let paused = pause != nil
             let inspector = try options.openInspector()
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }

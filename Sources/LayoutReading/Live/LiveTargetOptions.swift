@@ -41,7 +41,7 @@ public struct LiveTargetOptions: Sendable {
 
     /// ``whilePaused(_:)`` for a report that states how the process was held (the pause's
     /// length, or that it was found stopped).
-    func whilePaused<Result: StatesReadingStop>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
+    func whilePausedRecordingStop<Result: StatesReadingStop>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
         throws(LiveReadingError) -> Result
     {
         var (result, stop) = try whilePausedStating(body)

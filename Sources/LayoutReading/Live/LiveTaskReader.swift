@@ -40,7 +40,7 @@ public enum LiveTaskReader {
     /// - Throws: ``LiveReadingError``: the target could not be read, it does not use Swift
     ///   concurrency, or the reflection library is not one whose task layout is verified.
     public static func report(_ options: LiveTargetOptions) throws(LiveReadingError) -> TaskReport {
-        try options.whilePaused { pause throws(LiveReadingError) in
+        try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
             let paused = pause != nil
             let inspector = try options.openInspector()
             guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }

@@ -20,7 +20,8 @@ extension HeapCensus {
             let instance = entry.instanceSize.map(String.init) ?? "?"
             if isComparison {
                 rows.append([
-                    String(entry.count), entry.countDelta.map(Self.signed) ?? "?", String(entry.bytes), entry.bytesDelta.map(Self.signed) ?? "?",
+                    String(entry.count), entry.countDelta.map(Self.signed) ?? "?", String(entry.bytes),
+                    entry.bytesDelta.map(Self.signed) ?? "?",
                     instance,
                     entry.type,
                 ])
