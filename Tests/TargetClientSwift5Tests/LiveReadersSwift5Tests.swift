@@ -74,4 +74,18 @@ struct LiveReadersSwift5Tests {
         let error = BinaryInfoError.foreignAllocator(path: "process 1", allocator: "jemalloc", image: "/lib/libjemalloc.so.2")
         #expect(error.description.hasPrefix("process 1: its malloc is jemalloc (/lib/libjemalloc.so.2), not glibc's;"))
     }
+
+    @Test func censusOfARunningProcessStatesWhatChanged() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let census = try LiveHeapReader.census(LiveTargetOptions(target: .process(fixture.processID)))
+        #expect(census.target.readWhileRunning)
+        let changes: HeapReadChanges = try #require(census.readChanges)
+        #expect(changes.arenaReadings >= 1)
+        #expect(changes.text.hasPrefix("changed while read: "))
+        let heap = try GlibcHeap(TargetMemory(.process(fixture.processID)), changing: true)
+        #expect(heap.changing)
+        let totals = try heap.forEachChunk { _ in }
+        #expect(totals.changes != nil)
+    }
 }

@@ -32,8 +32,10 @@ struct GlibcHeapSegment: Sendable, Hashable {
 /// The main arena (`main_arena`, a static `struct malloc_state` in the C library's `.data`,
 /// without a symbol) is found by its shape: each empty bin of an initialised arena points at
 /// itself (`bin_at (m, i)`, 16 bytes before `bins[2 (i - 1)]`), a bin is either empty or has two
-/// links elsewhere, `top` is an aligned chunk in writable memory whose size ends the heap at
-/// exactly `system_mem` bytes past its start, and the `next` chain of arenas returns to it. Each
+/// links elsewhere, `next` holds the arena itself or another arena (which tells it from the same
+/// bytes read one bin off, whose bins have the same shape), `top` is an aligned chunk in
+/// writable memory whose size ends the heap at exactly `system_mem` bytes past its start, and
+/// the `next` chain of arenas returns to it. Each
 /// other arena must sit right after the `heap_info` at the start of a `HEAP_MAX_SIZE`-aligned
 /// heap whose `ar_ptr` names it, have the same bin shape, and its heaps (the `prev` chain from
 /// the heap holding `top`) must add up to its `system_mem`. Exactly one candidate must pass;
@@ -67,6 +69,7 @@ struct GlibcArenaLocator {
             let candidate = dataAddress + UInt64(offset)
             let hasShape = data.withUnsafeBytes { bytes in
                 binsHaveShape(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + size]), at: candidate)
+                    && nextIsAnArena(bytes.loadUnaligned(fromByteOffset: offset + Int(layout.nextOffset), as: UInt64.self), of: candidate)
             }
             guard hasShape else { continue }
             do {
@@ -90,6 +93,17 @@ struct GlibcArenaLocator {
             )
         }
         return arenas
+    }
+
+    /// Whether `next`, read as the `next` field of a main arena at `main`, can be one: the main
+    /// arena itself (the only arena) or another arena, which follows its heap's `heap_info` at
+    /// the start of a `HEAP_MAX_SIZE`-aligned heap.
+    ///
+    /// The bins alone do not tell the main arena from the same bytes read 16 bytes off: each bin
+    /// is 16 bytes, so shifted by one bin the empty bins still point to themselves. Shifted that
+    /// way, `next` falls on `attached_threads` (a count) or on `binmap` (bits), neither an arena.
+    func nextIsAnArena(_ next: UInt64, of main: UInt64) -> Bool {
+        next == main || next & (GlibcMallocLayout.heapMaximumSize - 1) == layout.heapInfoSize
     }
 
     /// Whether the bins of a `struct malloc_state` held in `bytes` (at `address`) have the shape

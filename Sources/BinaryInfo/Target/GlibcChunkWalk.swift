@@ -3,9 +3,12 @@
 final class TargetWindow {
     static let defaultSize = 4 << 20
     let target: TargetMemory
-    private let buffer: UnsafeMutableRawBufferPointer
-    private var start: UInt64 = 0
-    private var count = 0
+    let buffer: UnsafeMutableRawBufferPointer
+    var start: UInt64 = 0
+    var count = 0
+    /// Called before each fresh read of a changing heap (``wordIfReadable(at:limit:)``) with its
+    /// address: tests change the memory there, as a running process does between two reads.
+    var beforeReading: ((UInt64) -> Void)?
 
     init(target: TargetMemory, size: Int = TargetWindow.defaultSize) {
         self.target = target

@@ -1,4 +1,5 @@
 import Algorithms
+import TypeLayout
 
 /// The free chunks whose next chunk still has `PREV_INUSE` set: those in each arena's fastbins
 /// and in each thread's tcache. Every other free chunk clears that bit, so these lists are what
@@ -15,6 +16,10 @@ import Algorithms
 /// chains do not verify is an error, never skipped; a candidate whose bins fail but whose counts
 /// are all small is remembered, and the walk stops with an error when one of its bins starts
 /// with a chunk holding `tcache_key` (a freed tcache entry of a tcache that does not verify).
+///
+/// A running process's lists change while they are read (``cutsShort``): a list is then taken up
+/// to its first entry that does not verify and no further, and the cut is recorded (``cuts``).
+/// Only which chunks count as allocations depends on the lists, never which are Swift objects.
 struct GlibcFreeLists {
     let target: TargetMemory
     let layout: GlibcMallocLayout
@@ -32,6 +37,10 @@ struct GlibcFreeLists {
     private(set) var rejectedBinHeads: [UInt64: UInt64] = [:]
     /// How many of the members are on fastbins.
     private(set) var fastbinCount = 0
+    /// Whether a list that does not verify is cut short (a running process) instead of an error.
+    var cutsShort = false
+    /// The lists cut short.
+    private(set) var cuts: [HeapReadChanges.CutList] = []
 
     init(target: TargetMemory, layout: GlibcMallocLayout, parameters: GlibcMallocParameters, arenas: [GlibcArenaState]) {
         self.target = target
@@ -66,31 +75,42 @@ struct GlibcFreeLists {
         let heapBytes = arena.heaps.reduce(0) { $0 + ($1.end - $1.firstChunk) }
         let limit = heapBytes / GlibcMallocLayout.minimumChunkSize + 1
         for (bin, head) in arena.fastbins.enumerated() {
-            let size = UInt64(bin + 2) * GlibcMallocLayout.alignment
-            let list = "fastbin \(bin) of the arena at 0x\(String(arena.address, radix: 16))"
-            var chunk = head
             var count: UInt64 = 0
-            while chunk != 0 {
-                guard self.arena(holding: chunk) == index else {
-                    throw malformed(
-                        "fastbin \(bin) of the arena", arena.address, "its chunk 0x\(String(chunk, radix: 16)) is not in the arena's heaps")
-                }
-                let header = try target.bytes(at: chunk + 8, count: 16, what: "a fastbin chunk")
-                let (sizeField, link) = header.withUnsafeBytes {
-                    ($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                }
-                guard sizeField & ~GlibcMallocLayout.flagBits == size else {
-                    throw malformed(
-                        list, chunk, "the chunk's size 0x\(String(sizeField, radix: 16)) is not the bin's 0x\(String(size, radix: 16))")
-                }
-                try insert(chunk, list: list)
-                fastbinCount += 1
-                count += 1
-                guard count <= limit else {
-                    throw malformed("fastbin \(bin) of the arena", arena.address, "it is longer than the arena has chunks (a loop)")
-                }
-                chunk = layout.reveal(link, storedAt: chunk + 16)
+            do throws(BinaryInfoError) {
+                try addFastbin(bin, head: head, of: arena, index: index, limit: limit, count: &count)
+            } catch {
+                guard cutsShort else { throw error }
+                cuts.append(.init(kind: .fastbin, owner: arena.address, bin: bin, entriesTaken: Int(count)))
             }
+        }
+    }
+
+    private mutating func addFastbin(
+        _ bin: Int, head: UInt64, of arena: GlibcArenaState, index: Int, limit: UInt64, count: inout UInt64
+    ) throws(BinaryInfoError) {
+        let size = UInt64(bin + 2) * GlibcMallocLayout.alignment
+        let list = "fastbin \(bin) of the arena at 0x\(String(arena.address, radix: 16))"
+        var chunk = head
+        while chunk != 0 {
+            guard self.arena(holding: chunk) == index else {
+                throw malformed(
+                    "fastbin \(bin) of the arena", arena.address, "its chunk 0x\(String(chunk, radix: 16)) is not in the arena's heaps")
+            }
+            let header = try target.bytes(at: chunk + 8, count: 16, what: "a fastbin chunk")
+            let (sizeField, link) = header.withUnsafeBytes {
+                ($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            guard sizeField & ~GlibcMallocLayout.flagBits == size else {
+                throw malformed(
+                    list, chunk, "the chunk's size 0x\(String(sizeField, radix: 16)) is not the bin's 0x\(String(size, radix: 16))")
+            }
+            try insert(chunk, list: list)
+            fastbinCount += 1
+            count += 1
+            guard count <= limit else {
+                throw malformed("fastbin \(bin) of the arena", arena.address, "it is longer than the arena has chunks (a loop)")
+            }
+            chunk = layout.reveal(link, storedAt: chunk + 16)
         }
     }
 
@@ -136,41 +156,62 @@ struct GlibcFreeLists {
         }
         var chainMembers: [UInt64] = []
         for (bin, (count, first)) in bins.enumerated() where count > 0 {
-            let size = GlibcMallocLayout.tcacheChunkSize(bin: bin)
-            let list = "bin \(bin) of the tcache"
-            var entry = first
-            for position in 0..<count {
-                guard entry >= 16, arena(holding: entry - 16) != nil else {
-                    throw malformed(list, chunk, "entry \(position) of \(count), 0x\(String(entry, radix: 16)), is not in a heap")
-                }
-                let words = try target.bytes(at: entry - 8, count: 24, what: "a tcache entry")
-                let (sizeField, link, key) = words.withUnsafeBytes {
-                    (
-                        $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                        $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-                    )
-                }
-                guard sizeField & ~GlibcMallocLayout.flagBits == size else {
-                    throw malformed(
-                        list, chunk,
-                        "entry \(position), 0x\(String(entry, radix: 16)), is not a chunk of 0x\(String(size, radix: 16)) bytes")
-                }
-                switch layout.tcacheKey {
-                case .none:
-                    break
-                case .tcacheAddress:
-                    guard key == user else { throw malformed(list, chunk, "entry \(position)'s key is not the tcache's address") }
-                case .shared:
-                    if tcacheKey == nil { tcacheKey = key }
-                    guard key == tcacheKey else { throw malformed(list, chunk, "entry \(position)'s key differs from the other entries'") }
-                }
-                chainMembers.append(entry - 16)
-                entry = layout.reveal(link, storedAt: entry)
+            let before = chainMembers.count
+            do throws(BinaryInfoError) {
+                try followChain(bin: bin, count: count, first: first, tcache: chunk, into: &chainMembers)
+            } catch {
+                guard cutsShort else { throw error }
+                cuts.append(.init(kind: .tcache, owner: chunk, bin: bin, entriesTaken: chainMembers.count - before))
             }
-            guard entry == 0 else { throw malformed(list, chunk, "its chain is longer than its count, \(count)") }
         }
-        for member in chainMembers { try insert(member, list: "the tcache at 0x\(String(chunk, radix: 16))") }
+        for member in chainMembers {
+            do throws(BinaryInfoError) {
+                try insert(member, list: "the tcache at 0x\(String(chunk, radix: 16))")
+            } catch {
+                guard cutsShort else { throw error }
+            }
+        }
         tcaches.insert(chunk)
         return true
+    }
+
+    /// Appends the entries of bin `bin` of the tcache at `tcache` (`count` of them from `first`)
+    /// to `members`, each verified as it is met.
+    private mutating func followChain(bin: Int, count: UInt64, first: UInt64, tcache chunk: UInt64, into members: inout [UInt64])
+        throws(BinaryInfoError)
+    {
+        let user = chunk + 16
+        let size = GlibcMallocLayout.tcacheChunkSize(bin: bin)
+        let list = "bin \(bin) of the tcache"
+        var entry = first
+        for position in 0..<count {
+            guard entry >= 16, arena(holding: entry - 16) != nil else {
+                throw malformed(list, chunk, "entry \(position) of \(count), 0x\(String(entry, radix: 16)), is not in a heap")
+            }
+            let words = try target.bytes(at: entry - 8, count: 24, what: "a tcache entry")
+            let (sizeField, link, key) = words.withUnsafeBytes {
+                (
+                    $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                    $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                )
+            }
+            guard sizeField & ~GlibcMallocLayout.flagBits == size else {
+                throw malformed(
+                    list, chunk,
+                    "entry \(position), 0x\(String(entry, radix: 16)), is not a chunk of 0x\(String(size, radix: 16)) bytes")
+            }
+            switch layout.tcacheKey {
+            case .none:
+                break
+            case .tcacheAddress:
+                guard key == user else { throw malformed(list, chunk, "entry \(position)'s key is not the tcache's address") }
+            case .shared:
+                if tcacheKey == nil { tcacheKey = key }
+                guard key == tcacheKey else { throw malformed(list, chunk, "entry \(position)'s key differs from the other entries'") }
+            }
+            members.append(entry - 16)
+            entry = layout.reveal(link, storedAt: entry)
+        }
+        guard entry == 0 else { throw malformed(list, chunk, "its chain is longer than its count, \(count)") }
     }
 }

@@ -1,4 +1,5 @@
 import Algorithms
+import TypeLayout
 
 /// One allocation in use in a target's glibc heap.
 public struct HeapChunk: Sendable, Hashable {
@@ -42,6 +43,9 @@ public struct HeapTotals: Sendable, Hashable {
     public var fastbinChunks: Int
     /// The free chunks on the threads' tcaches.
     public var tcacheChunks: Int
+    /// For a heap read while it changed (``GlibcHeap/changing``): what the walk read again,
+    /// stepped over or cut short. Nil for a stable heap, where any of that is an error.
+    public var changes: HeapReadChanges? = nil
 }
 
 extension GlibcHeap {
@@ -49,11 +53,18 @@ extension GlibcHeap {
     /// then the mmapped chunks. The heaps are read in windows of a few MiB;
     /// nothing that grows with the heap is kept beyond the free-list entries.
     ///
-    /// - Throws: ``BinaryInfoError/malformedHeap(path:what:address:detail:)`` when a chunk, a free
-    ///   list or the mmapped chunks' count do not fit glibc's invariants (chunks already passed to
-    ///   `body` are then not the whole heap); a read error of the target.
+    /// A heap opened as ``changing`` is walked without failing on what the running process
+    /// changes meanwhile (``HeapTotals/changes`` says what was read again, stepped over or cut
+    /// short): every allocation alive throughout the walk is passed to `body` exactly once; one
+    /// made or freed meanwhile may or may not be, and a free chunk whose list was cut short is
+    /// passed as an allocation (its first word is a list link, never an object's metadata).
+    ///
+    /// - Throws: for a stable heap, ``BinaryInfoError/malformedHeap(path:what:address:detail:)``
+    ///   when a chunk, a free list or the mmapped chunks' count do not fit glibc's invariants
+    ///   (chunks already passed to `body` are then not the whole heap); a read error of the target.
     public func forEachChunk(_ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
-        try forEachChunk(findingTcachesFirst: false, checkingEveryPage: false, body)
+        if changing { return try forEachChunkWhileChanging(body) }
+        return try forEachChunk(findingTcachesFirst: false, checkingEveryPage: false, body)
     }
 
     /// As ``forEachChunk(_:)``, taking the longer way on purpose: `findingTcachesFirst` walks the

@@ -3,19 +3,22 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import TypeLayout
 
 /// The glibc malloc heap of a running process or a core file: every allocation in use, found by
 /// walking glibc's own structures through the target's memory (never written, never stopped).
 ///
 /// Opening it finds the C library the target loaded (`libc.so.6` among its mapped files, or the
 /// executable when glibc is linked statically), reads that file's section headers and glibc
-/// release from disk, and finds glibc's arenas in the target's memory. The main arena has no
-/// symbol: it is the one place in the library's `.data` with an initialised arena's bins (each
-/// empty bin points to itself), a top chunk in writable memory that ends the `sbrk` heap
-/// `system_mem` bytes after its start, and a `next` chain of arenas that returns to it. Every
+/// release from disk, and finds glibc's arenas in the target's memory. The main arena is
+/// `main_arena` when the file's symbol table names it (an executable linking glibc statically,
+/// not stripped); a shared libc has no such symbol, and the main arena is the one place in its
+/// `.data` with an initialised arena's bins (each empty bin points to itself) and a `next` field
+/// holding an arena. Either way it must have a top chunk in writable memory that ends the `sbrk`
+/// heap `system_mem` bytes after its start, and a `next` chain of arenas that returns to it. Every
 /// other arena must follow the `heap_info` of a 64 MiB-aligned heap that names it, and its heaps
 /// must add up to its `system_mem`. `mp_` (`struct malloc_par`) is found by the main heap's
-/// start, which it holds as `sbrk_base`.
+/// start, which it holds as `sbrk_base` (within `mp_`'s symbol, when the file names it).
 ///
 /// ``forEachChunk(_:)`` then walks every heap of every arena chunk by chunk, from its first chunk
 /// to exactly its top chunk, and finds the mmapped chunks. A chunk is in use when the next
@@ -36,9 +39,12 @@ import Musl
 /// }
 /// ```
 ///
-/// A process that runs while it is read may change its heap under the reader: what no longer
-/// fits glibc's invariants is ``BinaryInfoError/malformedHeap(path:what:address:detail:)``,
-/// never a partial walk presented as complete. A core file (or a stopped process) reads stably.
+/// A core file or a stopped process reads stably: what does not fit glibc's invariants there is
+/// ``BinaryInfoError/malformedHeap(path:what:address:detail:)``, never a partial walk presented
+/// as complete. A process that runs while it is read (``init(_:changing:)`` with `changing`)
+/// changes its heap under the reader: its arenas are looked for again when they do not verify,
+/// and the walk reads again, steps over, or cuts short what changed, stating each in
+/// ``HeapTotals/changes``. An allocation that stays alive throughout the walk is always met.
 public struct GlibcHeap {
     /// The C library's path (the executable's, when glibc is linked statically).
     public let library: String
@@ -53,27 +59,81 @@ public struct GlibcHeap {
     let parameters: GlibcMallocParameters
     let regions: [TargetRegion]
 
+    /// Whether the target runs while it is read (its walk then works around what changes).
+    public let changing: Bool
+    /// How many times the arenas were looked for before they verified (1: at once).
+    let arenaReadings: Int
+
+    /// How many times a running process's arenas are looked for, each time in fresh memory,
+    /// before the last reason they did not verify is the error.
+    static let arenaReadingsOfARunningProcess = 5
+
     /// Opens the heap of a target: a running process, or the process a core file holds.
     ///
+    /// - Parameter changing: the target runs while it is read (a process not stopped): the
+    ///   arenas are looked for again in fresh memory when they do not verify, and
+    ///   ``forEachChunk(_:)`` works around what changes instead of failing. False for a core
+    ///   file or a stopped process, whose heap does not change: what does not fit is an error.
     /// - Throws: ``BinaryInfoError/mallocStateNotFound(path:library:detail:)`` when its glibc's
     ///   arenas cannot be found and verified, ``BinaryInfoError/malformedHeap(path:what:address:detail:)``,
     ///   ``BinaryInfoError/unmapped(path:what:address:length:)`` when a core left out memory the
     ///   heap needs, and for a process ``BinaryInfoError/processExited(path:)`` or
     ///   ``BinaryInfoError/processAccessDenied(path:reason:)``.
-    public init(_ target: TargetMemory) throws(BinaryInfoError) {
+    public init(_ target: TargetMemory, changing: Bool = false) throws(BinaryInfoError) {
         self.target = target
-        regions = try target.regions()
-        let library = try GlibcLibrary(in: target, regions: regions)
-        self.library = library.path
-        layout = library.layout
+        self.changing = changing
+        var attempt = 1
+        var symbols: GlibcStaticSymbols?
+        while true {
+            do throws(BinaryInfoError) {
+                let found = try Self.find(in: target, symbols: &symbols)
+                (regions, library, layout, arenas, parameters) = (
+                    found.regions, found.library, found.layout, found.arenas, found.parameters
+                )
+                break
+            } catch {
+                switch error {
+                case .malformedHeap, .mallocStateNotFound, .unmapped: break
+                default: throw error
+                }
+                guard changing, attempt < Self.arenaReadingsOfARunningProcess else { throw error }
+                attempt += 1
+            }
+        }
+        arenaReadings = attempt
         release = "\(layout.major).\(layout.minor)"
+    }
+
+    /// Finds the C library, its arenas and `mp_`: by their symbols when the file names them
+    /// (`symbols`, read once), verified as the shape search verifies what it finds, else by shape.
+    private static func find(in target: TargetMemory, symbols: inout GlibcStaticSymbols?) throws(BinaryInfoError) -> (
+        regions: [TargetRegion], library: String, layout: GlibcMallocLayout, arenas: [GlibcArenaState], parameters: GlibcMallocParameters
+    ) {
+        let regions = try target.regions()
+        let library = try GlibcLibrary(in: target, regions: regions)
+        let layout = library.layout
+        let named = symbols ?? GlibcStaticSymbols(path: library.path, bias: library.bias)
+        symbols = named
         let dataCount = Int(library.data.upperBound - library.data.lowerBound)
         let data = try target.bytes(at: library.data.lowerBound, count: dataCount, what: "the C library's .data")
         let locator = GlibcArenaLocator(target: target, regions: regions, layout: layout, library: library.path)
-        arenas = try locator.mainArena(in: data, at: library.data.lowerBound)
+        var arenas: [GlibcArenaState]
+        if let main = named.mainArena {
+            do {
+                arenas = try locator.arenas(startingAt: main)
+            } catch {
+                // The symbol's arena does not verify: the shape search may still find one; if not, this error says more.
+                guard let found = try? locator.mainArena(in: data, at: library.data.lowerBound) else { throw error }
+                arenas = found
+            }
+        } else {
+            arenas = try locator.mainArena(in: data, at: library.data.lowerBound)
+        }
         let sbrkBase = arenas[0].heaps[0].occupied.lowerBound
-        parameters = try GlibcMallocParameters.find(
-            in: data, at: library.data.lowerBound, sbrkBase: sbrkBase, layout: layout, target: target, library: library.path)
+        let parameters = try GlibcMallocParameters.find(
+            in: data, at: library.data.lowerBound, sbrkBase: sbrkBase, layout: layout, target: target, library: library.path,
+            within: named.mainArena == arenas[0].address ? named.mallocParametersRange : nil)
+        return (regions, library.path, layout, arenas, parameters)
     }
 
     /// The anonymous writable memory outside the heaps, where mmapped chunks live.

@@ -8,6 +8,8 @@ struct GlibcLibrary {
     /// Where the target placed the file's `.data` section.
     let data: Range<UInt64>
     let layout: GlibcMallocLayout
+    /// What the target added to the file's addresses where it loaded it.
+    let bias: UInt64
 
     /// Finds `libc.so.*` among the target's images (or, when there is none, the executable that
     /// carries glibc's banner), and reads its section headers and release from the file matched to
@@ -95,6 +97,7 @@ struct GlibcLibrary {
         self.filePath = image.filePath
         self.data = start..<end
         self.layout = layout
+        self.bias = bias
     }
 }
 
@@ -116,7 +119,8 @@ struct GlibcMallocParameters: Sendable, Hashable {
     /// `mmapped_mem` and `max_mmapped_mem` before it and the tcache tunables after it, with values
     /// glibc could hold. Exactly one must match.
     static func find(
-        in data: [UInt8], at dataAddress: UInt64, sbrkBase: UInt64, layout: GlibcMallocLayout, target: TargetMemory, library: String
+        in data: [UInt8], at dataAddress: UInt64, sbrkBase: UInt64, layout: GlibcMallocLayout, target: TargetMemory, library: String,
+        within symbol: Range<UInt64>? = nil
     ) throws(BinaryInfoError) -> GlibcMallocParameters {
         var found: [GlibcMallocParameters] = []
         let counts = layout.mmapCountsOffsetFromSbrkBase
@@ -133,6 +137,8 @@ struct GlibcMallocParameters: Sendable, Hashable {
                 guard count >= 0, countMaximum >= 0, countPeak >= count, mappedPeak >= mapped, (count == 0) == (mapped == 0),
                     mapped % 4096 == 0, bins <= UInt64(GlibcMallocLayout.tcacheBinCount), binCount <= UInt64(UInt16.max)
                 else { continue }
+                // The symbol's bytes, when the file names mp_.
+                if let symbol, !symbol.contains(dataAddress + UInt64(offset)) { continue }
                 found.append(
                     GlibcMallocParameters(
                         sbrkBaseField: dataAddress + UInt64(offset), mmappedChunks: UInt64(count), mmappedBytes: mapped,

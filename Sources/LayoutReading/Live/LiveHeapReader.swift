@@ -46,7 +46,7 @@ public enum LiveHeapReader {
                 target: identity(of: inspector.memory, readWhileRunning: !paused),
                 totals: .init(
                     allocations: walk.allocations, heapBytes: walk.heapBytes, swiftObjects: swiftObjects, swiftObjectBytes: swiftBytes),
-                types: Array(entries.values))
+                types: Array(entries.values), readChanges: walk.changes)
         }
     }
 
@@ -61,7 +61,7 @@ public enum LiveHeapReader {
     /// state not found is read again too; the last error says to stop the process (`--pause`).
     static func walkRetrying(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int) throws(LiveReadingError) -> Walk {
         try readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-            try objectsByMetadata(inspector, addressesPerType: addressesPerType)
+            try objectsByMetadata(inspector, pause: pause, addressesPerType: addressesPerType)
         }
     }
 
@@ -101,11 +101,15 @@ public enum LiveHeapReader {
         var addresses: [UInt64: [UInt64]] = [:]
         var allocations = 0
         var heapBytes = 0
+        /// What changed under the reading of a running process; nil for a stable heap.
+        var changes: HeapReadChanges?
     }
 
     /// Every live allocation, and those that are Swift objects by their metadata.
-    static func objectsByMetadata(_ inspector: TargetInspector, addressesPerType: Int = 0) throws(LiveReadingError) -> Walk {
-        let heap = try heap(of: inspector)
+    static func objectsByMetadata(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int = 0) throws(LiveReadingError)
+        -> Walk
+    {
+        let heap = try heap(of: inspector, pause: pause)
         var walk = Walk()
         // Each distinct first word is judged once: its tally's index, or -1 when it is not class
         // metadata. Most allocations repeat a few words, so a small direct-mapped cache in front of
@@ -114,7 +118,7 @@ public enum LiveHeapReader {
         var recent = [(word: UInt64, tally: Int)](repeating: (0, -1), count: 1024)
         var tallies: [(metadata: UInt64, count: Int, bytes: Int, addresses: [UInt64])] = []
         do throws(BinaryInfoError) {
-            _ = try heap.forEachChunk { chunk in
+            walk.changes = try heap.forEachChunk { chunk in
                 walk.allocations += 1
                 walk.heapBytes += Int(chunk.usableSize)
                 let word = chunk.firstWord
@@ -142,7 +146,7 @@ public enum LiveHeapReader {
                 tallies[tally].count += 1
                 tallies[tally].bytes += Int(chunk.usableSize)
                 if tallies[tally].addresses.count < addressesPerType { tallies[tally].addresses.append(chunk.address) }
-            }
+            }.changes
         } catch {
             throw .target(error)
         }
@@ -153,10 +157,12 @@ public enum LiveHeapReader {
         return walk
     }
 
-    /// The C library's heap of the target.
-    static func heap(of inspector: TargetInspector) throws(LiveReadingError) -> GlibcHeap {
+    /// The C library's heap of the target: read as changing while it is read (a process not
+    /// stopped), or as stable (a core, a process stopped by `pause`), where what does not fit
+    /// is an error.
+    static func heap(of inspector: TargetInspector, pause: ProcessPause?) throws(LiveReadingError) -> GlibcHeap {
         do throws(BinaryInfoError) {
-            return try GlibcHeap(inspector.memory)
+            return try GlibcHeap(inspector.memory, changing: inspector.memory.core == nil && pause == nil)
         } catch {
             throw .target(error)
         }

@@ -13,8 +13,10 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case notSwift(target: String)
     /// A `--type` pattern that does not compile.
     case invalidSelection(TypeFilterError)
-    /// A running process's heap (or its main arena) failed every one of `readings` readings: a
-    /// busy allocator changes under a reading; `error` is the last reading's.
+    /// A running process's allocator arenas did not verify in any of `readings` readings (each
+    /// itself looking for them several times): a busy allocator changes under a reading;
+    /// `error` is the last reading's. The walk of the heap itself never fails this way: it goes
+    /// around what changes (``HeapCensus/readChanges``).
     case heapKeptChanging(BinaryInfoError, readings: Int)
     /// No Swift object starts at the address: its first word is not class metadata.
     case notAnObject(target: String, address: UInt64)
@@ -42,7 +44,8 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalidSelection(let error):
             return "\(error)"
         case .heapKeptChanging(let error, let readings):
-            return "\(error); read \(readings) times while it ran: if it was allocating, run again with --pause to stop it for the reading"
+            return
+                "\(error.path): its heap kept changing while typeinfo looked for the allocator's arenas (\(readings) readings while it ran; the last found \(error.problem)): run again, or with --pause to stop the process for the reading"
         case .noConcurrencyRuntime(let target):
             return
                 "\(target): not using Swift concurrency: libswift_Concurrency is not loaded, and its executable holds none of the concurrency runtime's code (no entry point that makes a task, an actor or a continuation)"

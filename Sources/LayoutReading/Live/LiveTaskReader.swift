@@ -55,7 +55,7 @@ public enum LiveTaskReader {
             }
             if let refusal { throw .unverifiedTaskLayout(reason: refusal) }
             let found = try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-                try findObjects(inspector, taskMetadata: runtime.taskMetadata)
+                try findObjects(inspector, taskMetadata: runtime.taskMetadata, pause: pause)
             }
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
@@ -156,10 +156,10 @@ public enum LiveTaskReader {
 
     /// The heap's task objects, and its actors with their metadata, in one walk: each distinct
     /// first word is judged once (task metadata, an actor's class metadata, or neither).
-    static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64) throws(LiveReadingError) -> (
+    static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64, pause: ProcessPause?) throws(LiveReadingError) -> (
         tasks: [UInt64], actors: [UInt64: UInt64]
     ) {
-        let heap = try LiveHeapReader.heap(of: inspector)
+        let heap = try LiveHeapReader.heap(of: inspector, pause: pause)
         var tasks: [UInt64] = []
         var actors: [UInt64: UInt64] = [:]
         var isActor: [UInt64: Bool] = [:]

@@ -55,7 +55,7 @@ extension HeapCensus {
 
 extension HeapCensus: Codable {
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion, target, totals, order, comparison, types
+        case schemaVersion, target, totals, order, comparison, types, readChanges
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +70,7 @@ extension HeapCensus: Codable {
         order = try container.decode(Order.self, forKey: .order)
         isComparison = try container.decode(Bool.self, forKey: .comparison)
         types = try container.decode([Entry].self, forKey: .types)
+        readChanges = try container.decodeIfPresent(HeapReadChanges.self, forKey: .readChanges)
         try validate()
     }
 
@@ -103,6 +104,7 @@ extension HeapCensus: Codable {
         try container.encode(order, forKey: .order)
         try container.encode(isComparison, forKey: .comparison)
         try container.encode(types, forKey: .types)
+        try container.encode(readChanges, forKey: .readChanges)
     }
 }
 

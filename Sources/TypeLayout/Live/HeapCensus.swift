@@ -101,10 +101,15 @@ public struct HeapCensus: Sendable, Hashable {
     public var order: Order
     /// Whether ``types`` carries deltas against an earlier census (then ordered by growth).
     public var isComparison: Bool
+    /// For a process read while it ran: what changed under the reading and how the reader went
+    /// around it (memory read again, runs stepped over, free lists cut short). Nil for a core
+    /// or a stopped process, whose heap did not change.
+    public var readChanges: HeapReadChanges?
 
     /// A census; `types` are put in `order` (ties by name).
-    public init(target: Target, totals: Totals, types: [Entry], order: Order = .bytes) {
+    public init(target: Target, totals: Totals, types: [Entry], order: Order = .bytes, readChanges: HeapReadChanges? = nil) {
         schemaVersion = Self.currentSchemaVersion
+        self.readChanges = readChanges
         self.target = target
         self.totals = totals
         self.order = order

@@ -1,0 +1,77 @@
+import BinaryFixtures
+import BinaryInfo
+import Foundation
+import LayoutReading
+import Testing
+import TypeLayout
+import TypeLowering
+
+/// `typeinfo heap` of a server under full load, without `--pause`: every reading completes, and
+/// the objects that stay alive throughout are counted exactly, as the server states them.
+@Suite(
+    "heap of a busy server, read while it runs",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: LoweringConfiguration.resolved().remoteMirrorPath ?? ""),
+        "the toolchain has no libswiftRemoteMirror.so"))
+struct HeapUnderLoadTests {
+    static let readings = 20
+
+    @Test(arguments: FixtureLinking.allCases)
+    func stableObjectsAreCountedExactlyWhileItChurns(_ linking: FixtureLinking) throws {
+        let server = try LoadServerFixture(linking)
+        defer { server.finish() }
+        let report = server.report
+        let options = LiveTargetOptions(target: .process(server.processID))
+        let madeBefore = try server.stats().made
+        var exact = 0
+        var failures: [String] = []
+        var churned = 0
+        for reading in 0..<Self.readings {
+            let before = try server.stats().made
+            do {
+                let census = try LiveHeapReader.census(options)
+                let after = try server.stats().made
+                if after > before { churned += 1 }
+                let counts = Dictionary(census.types.map { ($0.type, $0.count) }, uniquingKeysWith: +)
+                let records = counts[report.stableRecordType] ?? 0
+                let nodes = counts[report.stableNodeType] ?? 0
+                #expect(census.target.readWhileRunning)
+                // Each reading of a running process says what changed under it, even when nothing did.
+                let changes = try #require(census.readChanges, "reading \(reading) states no changes")
+                #expect(census.text().contains("changed while read: "))
+                if records == report.stableRecords, nodes == report.stableNodes {
+                    exact += 1
+                } else {
+                    failures.append("reading \(reading): \(records) records, \(nodes) nodes; \(changes.text)")
+                }
+            } catch {
+                failures.append("reading \(reading): \(error)")
+            }
+        }
+        let madeAfter = try server.stats().made
+        // The server allocated and freed throughout: the readings were made under load.
+        #expect(madeAfter > madeBefore + 10_000, "the churn made \(madeAfter - madeBefore) objects during the readings")
+        #expect(churned == Self.readings, "the server churned during \(churned) of \(Self.readings) readings")
+        #expect(exact >= Self.readings - 1, "\(exact) of \(Self.readings) exact: \(failures.prefix(3))")
+    }
+
+    @Test func aCensusReadWhileRunningStatesItsChangesInJSON() throws {
+        let server = try LoadServerFixture(.dynamic)
+        defer { server.finish() }
+        let census = try LiveHeapReader.census(LiveTargetOptions(target: .process(server.processID)))
+        let changes = try #require(census.readChanges)
+        let decoded = try HeapCensus(jsonData: try census.jsonData())
+        #expect(decoded.readChanges == changes)
+        let object = try #require(try JSONSerialization.jsonObject(with: try census.jsonData()) as? [String: Any])
+        let document = try #require(object["readChanges"] as? [String: Any])
+        #expect(
+            Set(document.keys) == [
+                "arenaReadings", "windowsReread", "skipped", "skippedRuns", "skippedBytes", "cutLists", "listsCutShort",
+                "listEntriesGone", "heapsEndedEarly", "mmappedChunksFound", "mmappedChunksCounted",
+            ])
+        // Stopped, the heap does not change: strict reading, no changes to state.
+        let paused = try LiveHeapReader.census(LiveTargetOptions(target: .process(server.processID), pauses: true))
+        #expect(paused.readChanges == nil)
+        #expect(!paused.text().contains("changed while read"))
+    }
+}
