@@ -112,7 +112,7 @@ public struct GlibcHeap {
         let regions = try target.regions()
         let library = try GlibcLibrary(in: target, regions: regions)
         let layout = library.layout
-        let named = symbols ?? GlibcStaticSymbols(path: library.path, bias: library.bias)
+        let named = symbols ?? GlibcStaticSymbols(path: library.filePath, bias: library.bias)
         symbols = named
         let dataCount = Int(library.data.upperBound - library.data.lowerBound)
         let data = try target.bytes(at: library.data.lowerBound, count: dataCount, what: "the C library's .data")

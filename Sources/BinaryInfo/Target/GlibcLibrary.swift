@@ -97,7 +97,7 @@ struct GlibcLibrary {
         self.filePath = image.filePath
         self.data = start..<end
         self.layout = layout
-        self.bias = bias
+        self.bias = image.loadBias
     }
 }
 
