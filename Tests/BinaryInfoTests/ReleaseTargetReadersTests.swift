@@ -25,7 +25,7 @@ enum ReleaseTargetReaders {
                 }
             }
             var objects: [String] = []
-            for module in ["SystemPackage", "CSystem", "Algorithms", "RealModule", "_NumericsShims"] {
+            for module in ["SystemPackage", "CSystem", "Algorithms", "RealModule", "_NumericsShims", "CPtrace"] {
                 let folder = build.appendingPathComponent("\(module).build")
                 let map = folder.appendingPathComponent("output-file-map.json")
                 let entries = (try? JSONSerialization.jsonObject(with: Data(contentsOf: map))) as? [String: [String: String]] ?? [:]
@@ -44,6 +44,8 @@ enum ReleaseTargetReaders {
                 "-I", directory + "/modules", "-I", build.appendingPathComponent("Modules").path, "-I", root.path + "/Sources/CLibElf",
                 "-I", checkouts + "/swift-system/Sources/CSystem/include", "-I",
                 checkouts + "/swift-numerics/Sources/_NumericsShims/include",
+                // CPtrace's module map is the one SwiftPM generated for the C target.
+                "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CPtrace.build/module.modulemap").path,
             ]
             let swiftc = FixtureToolchain.swiftc
             _ = try FixtureToolchain.run(
