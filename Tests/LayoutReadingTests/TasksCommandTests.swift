@@ -199,12 +199,17 @@ struct TasksCommandTests {
     }
 
     /// A worker that crashes when asked for the threads (what a damaged core's thread list could
-    /// do to libthread_db; a stand-in script passes every other request to the real worker) costs
-    /// the threads only: the report stands, running tasks have no thread, and it says why.
-    @Test func aWorkerCrashOnTheThreadsCostsTheThreadsOnly() throws {
+    /// do to libthread_db), or exits without answering, costs the threads only (a stand-in script
+    /// passes every other request to the real worker): the report stands, running tasks have no
+    /// thread, and it says why.
+    @Test(arguments: [
+        ("kill -SEGV $$", "the worker reading them crashed (signal 11)"),
+        ("exit 0", "the worker reading them exited without answering"),
+    ])
+    func aWorkerFailingOnTheThreadsCostsTheThreadsOnly(_ failure: String, _ reason: String) throws {
         let typeinfo = try #require(TypeinfoExecutable.path)
         let worker = URL(fileURLWithPath: typeinfo).deletingLastPathComponent().appendingPathComponent("typeinfo-lowering").path
-        let directory = ScratchDirectory.path(named: "threads-crash")
+        let directory = ScratchDirectory.path(named: failure.hasPrefix("exit") ? "threads-exit" : "threads-crash")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let script = directory + "/worker.sh"
         let text = """
@@ -214,7 +219,7 @@ struct TasksCommandTests {
             while IFS= read -r line; do
               printf '%s\\n' "$line" >> "$input"
               case "$line" in
-                "threads "*) kill -SEGV $$;;
+                "threads "*) \(failure);;
                 end) break;;
               esac
             done
@@ -227,8 +232,8 @@ struct TasksCommandTests {
         let result = try DumpCommandTests.run(["tasks", String(fixture.processID), "--format", "json", "--lowering-worker", script])
         #expect(result.status == 0, "\(result.errors)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.output.utf8))
-        Self.expectFixtureState(report, fixture.report, "threads worker crashed", threadsRead: false)
-        #expect(report.threadsUnread == "the worker reading them crashed (signal 11)")
+        Self.expectFixtureState(report, fixture.report, "threads worker failed", threadsRead: false)
+        #expect(report.threadsUnread == reason)
     }
 
     @Test func aProcessWithoutTheConcurrencyRuntimeIsOneLine() throws {

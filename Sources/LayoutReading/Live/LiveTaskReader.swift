@@ -92,13 +92,17 @@ public enum LiveTaskReader {
         }
     }
 
-    /// The target's threads, or why they were not read: a worker that crashed or hung on them (a
-    /// damaged core's thread list) leaves the rest of the report standing.
+    /// The target's threads, or why they were not read: a worker that crashed, hung or exited
+    /// without answering on them (a damaged core's thread list) leaves the rest of the report standing.
     static func threads(_ inspector: TargetInspector, runtimeImage: UInt64) throws(TypeLoweringError) -> TargetThreads {
         do {
             return try inspector.threads(concurrencyRuntimeAt: runtimeImage)
         } catch {
             if case .workerEnded(_, let reason) = error { return .unavailable(reason: "the worker reading them \(reason)") }
+            if case .workerUnanswered(_, _, let errorOutput) = error {
+                let kept = errorOutput.map { " (its error output is kept in \($0))" } ?? ""
+                return .unavailable(reason: "the worker reading them exited without answering" + kept)
+            }
             throw error
         }
     }
