@@ -1,3 +1,5 @@
+import TypeLayout
+
 /// Why a binary could not be read.
 ///
 /// Every case names the file (`path`: the path it was read from, or the name given to bytes

@@ -17,6 +17,16 @@ public enum LayoutReadingError: Error, Hashable, Sendable, CustomStringConvertib
     /// An instantiation the file does not define, which could not be laid out, and why.
     case cannotLayOut(path: String, name: String, reason: String)
 
+    /// The one line for an error of a file with no Swift metadata where other files were read
+    /// (`dump` of several files): the file is not Swift, whatever its DWARF says.
+    public var shortDescription: String {
+        switch self {
+        case .unreadable(_, let error): return error.description
+        case .noTypes(let path): return BinaryInfoError.notSwift(path: path).description
+        default: return description
+        }
+    }
+
     public var description: String {
         switch self {
         case .unreadable(_, let error):

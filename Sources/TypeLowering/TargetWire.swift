@@ -1,4 +1,5 @@
 import BinaryInfo
+import TypeLayout
 
 /// The worker's message format for reading a target (a process or a core file) rather than
 /// files: UTF-8 lines as in ``LoweringWire``, with a header of its own so that either side

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BinaryInfo
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -73,7 +72,7 @@ struct DumpCommand: ParsableCommand {
     mutating func validate() throws {
         if processID != nil, !paths.isEmpty { throw ValidationError("give either --pid or paths, not both") }
         if let processID, processID <= 0 { throw ValidationError("'\(processID)' is not a process id") }
-        if processID == nil, access.pause || !access.imageSearchPaths.isEmpty, !paths.contains(where: CoreFile.isCoreFile(atPath:)) {
+        if processID == nil, access.pause || !access.imageSearchPaths.isEmpty, !paths.contains(where: LiveDumpReader.isCoreFile(atPath:)) {
             throw ValidationError("--pause and --image-path are for a running process (--pid) or a core file")
         }
         if showHoles, format == .json {
@@ -101,7 +100,7 @@ struct DumpCommand: ParsableCommand {
         }
         let targets = processID != nil ? [] : paths.isEmpty ? [Self.ownExecutablePath()] : paths
         for path in targets {
-            if CoreFile.isCoreFile(atPath: path) {
+            if LiveDumpReader.isCoreFile(atPath: path) {
                 try readTarget(.core(path: path), filter: filter, options: options, into: &documents, holes: &holeReports, failed: &failed)
                 continue
             }
@@ -180,13 +179,7 @@ struct DumpCommand: ParsableCommand {
 
     /// What dump says about a file it cannot read: a file without Swift metadata is "not Swift"
     /// (and, when its DWARF could not be read either, what is wrong with that too, as the error says).
-    private static func message(for error: LayoutReadingError) -> String {
-        switch error {
-        case .unreadable(_, let reason): return reason.description
-        case .noTypes(let path): return BinaryInfoError.notSwift(path: path).description
-        default: return error.description
-        }
-    }
+    private static func message(for error: LayoutReadingError) -> String { error.shortDescription }
 
     /// The running executable, so `typeinfo dump` with no argument has something to show.
     static func ownExecutablePath() -> String {

@@ -1,12 +1,11 @@
 import ArgumentParser
-import BinaryInfo
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import LayoutReading
-import TypeLowering
+import TypeLayout
 
 /// The target argument and options every command reading a live process or a core file shares
 /// (`heap`, `object`, `tasks`; `dump` takes the target its own way, with the same access options).
@@ -19,15 +18,15 @@ struct TargetOptions: ParsableArguments {
     @OptionGroup var lowering: LoweringOptions
 
     func validate() throws {
-        if target.isEmpty || (target.allSatisfy(\.isNumber) && Int32(target) == nil) {
+        if TargetSpecifier(argument: target) == nil {
             throw ValidationError("'\(target)' is neither a process id nor a core file")
         }
     }
 
     /// A PID when the argument is all digits, else a core file's path.
     var specifier: TargetSpecifier {
-        if target.allSatisfy(\.isNumber), let processID = Int32(target) { return .process(processID) }
-        return .core(path: target)
+        // validate() refused an argument that names neither.
+        TargetSpecifier(argument: target) ?? .core(path: target)
     }
 
     var liveOptions: LiveTargetOptions { access.liveOptions(specifier, lowering: lowering) }
@@ -56,7 +55,7 @@ struct TargetAccessOptions: ParsableArguments {
 
     func liveOptions(_ target: TargetSpecifier, lowering: LoweringOptions) -> LiveTargetOptions {
         LiveTargetOptions(
-            target: target, imageSearchPaths: imageSearchPaths, pauses: pause,
-            lowering: .resolved(remoteMirrorPath: lowering.remoteMirror, workerPath: lowering.worker))
+            target: target, imageSearchPaths: imageSearchPaths, pauses: pause, remoteMirrorPath: lowering.remoteMirror,
+            workerPath: lowering.worker)
     }
 }

@@ -1,6 +1,7 @@
 import BinaryFixtures
 import Foundation
 import Testing
+import TypeLayout
 
 @testable import BinaryInfo
 

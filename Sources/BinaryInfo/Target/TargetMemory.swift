@@ -1,20 +1,7 @@
 import Algorithms
+import TypeLayout
 
-/// What a target is: a running process or a core file.
-public enum TargetSpecifier: Sendable, Hashable, CustomStringConvertible {
-    /// A running process, read with `process_vm_readv` (never written, never stopped).
-    case process(Int32)
-    /// An ELF core file (`gcore`, systemd-coredump, the kernel's dumps).
-    case core(path: String)
-
-    /// `process 1234`, or the core file's path: how errors name the target.
-    public var description: String {
-        switch self {
-        case .process(let id): return "process \(id)"
-        case .core(let path): return path
-        }
-    }
-
+extension TargetSpecifier {
     /// Whether `description` is how a process is named (`process 1234`): what an error whose
     /// path names its target says, so that its advice fits a process (stop it, read it again)
     /// or a core (which can be neither).

@@ -27,6 +27,10 @@ public struct LiveDump: Sendable {
 /// ``LiveTargetOptions/pauses``; the images' files are read after it runs again (their bytes do
 /// not change while it runs).
 public enum LiveDumpReader {
+    /// Whether the file at `path` is an ELF core file (so `dump` reads it as a target, not as a
+    /// binary); false for anything that cannot be read.
+    public static func isCoreFile(atPath path: String) -> Bool { CoreFile.isCoreFile(atPath: path) }
+
     /// Reads the target's types.
     ///
     /// - Parameters:

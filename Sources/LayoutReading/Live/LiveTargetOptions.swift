@@ -24,6 +24,16 @@ public struct LiveTargetOptions: Sendable {
         self.lowering = lowering
     }
 
+    /// Options whose reflection library and worker are given by path (nil: the toolchain's
+    /// library, the worker beside the running executable), as the command line gives them.
+    public init(
+        target: TargetSpecifier, imageSearchPaths: [String] = [], pauses: Bool = false, remoteMirrorPath: String?, workerPath: String?
+    ) {
+        self.init(
+            target: target, imageSearchPaths: imageSearchPaths, pauses: pauses,
+            lowering: .resolved(remoteMirrorPath: remoteMirrorPath, workerPath: workerPath))
+    }
+
     /// The target opened for questions: its images matched to their files, its class metadata
     /// recognised, the reflection library in the worker.
     func openInspector() throws(LiveReadingError) -> TargetInspector {

@@ -4,6 +4,7 @@
 // Prints `object<TAB>METADATA<TAB>COUNT<TAB>BYTES` for each metadata given, then
 // `type<TAB>NAME<TAB>SIZE` for each type of the executable; `error<TAB>TEXT` and status 1 on failure.
 import BinaryInfo
+import TypeLayout
 
 #if canImport(Glibc)
 import Glibc
