@@ -219,6 +219,26 @@ struct GlibcHeapTests {
         #expect(walks + errors.count == 20)
     }
 
+    @Test func arenasOfAHeapThatGrowsWithoutPauseAreFoundEveryTime() throws {
+        // Every thread's heap grows a page at a time: its arena's top, its heap_info's size and
+        // the maps are read at different moments. A Hummingbird server under load failed here on
+        // every reading ("the top chunk … does not end its heap", "… not in writable memory").
+        let target = try HeapProcess(arguments: ["grow"])
+        defer { target.finish() }
+        var opened = 0
+        var errors: [String] = []
+        for _ in 0..<20 {
+            do {
+                let heap = try GlibcHeap(TargetMemory(.process(target.processID)), changing: true)
+                #expect(heap.arenas.count == HeapProcess.threads + 2, "the main arena, one per thread, and the reused exited thread's")
+                opened += 1
+            } catch {
+                errors.append(error.description)
+            }
+        }
+        #expect(opened == 20, "\(errors.prefix(3))")
+    }
+
     /// A running process's maps and arenas are read at different moments: a heap may reach past
     /// the region that held it when the maps were read. (A release run of the churning test
     /// trapped here on `start..<region.end` with start past the end.)

@@ -42,7 +42,8 @@ struct GlibcHeapSegment: Sendable, Hashable {
 /// anything else is ``BinaryInfoError/mallocStateNotFound(path:library:detail:)``.
 struct GlibcArenaLocator {
     let target: TargetMemory
-    let regions: [TargetRegion]
+    /// The regions, read again where a running process's heap grew since (``TargetRegionView``).
+    let view: TargetRegionView
     let layout: GlibcMallocLayout
     let library: String
 
@@ -127,17 +128,39 @@ struct GlibcArenaLocator {
 
     /// The main arena at `main` and every arena its `next` chain reaches, verified.
     func arenas(startingAt main: UInt64) throws(BinaryInfoError) -> [GlibcArenaState] {
-        var arenas = [try mainArenaState(at: main)]
+        var arenas = [try whileChangingReadAgain { () throws(BinaryInfoError) in try mainArenaState(at: main) }]
         var visited: Set<UInt64> = [main]
         var next = try target.read(UInt64.self, at: main + layout.nextOffset, what: "malloc_state.next")
         while next != main {
             guard visited.insert(next).inserted, visited.count <= Self.maximumArenas else {
                 throw malformed("the arena list", main, "it loops without returning to the main arena")
             }
-            arenas.append(try arenaState(at: next))
+            let arena = next
+            arenas.append(try whileChangingReadAgain { () throws(BinaryInfoError) in try arenaState(at: arena) })
             next = try target.read(UInt64.self, at: next + layout.nextOffset, what: "malloc_state.next")
         }
         return arenas
+    }
+
+    /// How many times one arena of a running process is read before what does not fit is the
+    /// error: its `malloc_state`, its `heap_info`s and the maps are read at different moments,
+    /// and a heap that grows between them (each `grow_heap` moves `top` and `heap_info.size`)
+    /// reads as parts that disagree. A fresh reading of the one arena is short enough to fall
+    /// between two growths.
+    static let readingsOfAChangingArena = 16
+
+    /// `read()`, read again while it finds the heap malformed and the target runs.
+    private func whileChangingReadAgain<Value>(_ read: () throws(BinaryInfoError) -> Value) throws(BinaryInfoError) -> Value {
+        var attempt = 1
+        while true {
+            do {
+                return try read()
+            } catch {
+                guard view.isChanging, case .malformedHeap = error, attempt < Self.readingsOfAChangingArena else { throw error }
+                attempt += 1
+                view.arenasReread += 1
+            }
+        }
     }
 
     private struct ArenaFields {
@@ -154,12 +177,14 @@ struct GlibcArenaLocator {
         guard hasShape else { throw malformed("the arena", arena, "its bins are not a malloc_state's") }
         func word(_ offset: UInt64) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: Int(offset), as: UInt64.self) } }
         let top = word(layout.topOffset)
-        guard top != 0, top % GlibcMallocLayout.alignment == 0, let region = regions.region(containing: top), region.isWritable else {
+        guard top != 0, top % GlibcMallocLayout.alignment == 0, try view.check({ $0.region(containing: top)?.isWritable == true }) else {
             throw malformed("the arena", arena, "its top chunk 0x\(String(top, radix: 16)) is not an aligned chunk in writable memory")
         }
         let topSize = try target.read(UInt64.self, at: top + 8, what: "the top chunk's size") & ~GlibcMallocLayout.flagBits
         let (topEnd, overflow) = top.addingReportingOverflow(topSize)
-        guard !overflow, topSize % GlibcMallocLayout.alignment == 0, let end = regions.contiguousEnd(from: top), topEnd <= end else {
+        guard !overflow, topSize % GlibcMallocLayout.alignment == 0,
+            try view.check({ $0.contiguousEnd(from: top).map { topEnd <= $0 } == true })
+        else {
             throw malformed("the top chunk", top, "its size 0x\(String(topSize, radix: 16)) runs past its memory")
         }
         let fastbins = (0..<GlibcMallocLayout.fastbinCount).map { word(layout.fastbinsOffset + UInt64($0) * 8) }
@@ -178,7 +203,7 @@ struct GlibcArenaLocator {
         }
         let end = fields.top + fields.topSize
         let (start, overflow) = end.subtractingReportingOverflow(fields.systemMemory)
-        guard !overflow, start <= fields.top, let regionStart = regions.contiguousStart(to: fields.top), start >= regionStart else {
+        guard !overflow, start <= fields.top, try view.check({ $0.contiguousStart(to: fields.top).map { start >= $0 } == true }) else {
             throw malformed(
                 "the main arena", address,
                 "its system_mem 0x\(String(fields.systemMemory, radix: 16)) does not fit the memory before its top chunk 0x\(String(fields.top, radix: 16))"
@@ -214,7 +239,7 @@ struct GlibcArenaLocator {
                     "heap_info", heap, "its ar_ptr 0x\(String(owner, radix: 16)) is not its arena 0x\(String(address, radix: 16))")
             }
             guard size <= GlibcMallocLayout.heapMaximumSize, protected >= size, protected <= GlibcMallocLayout.heapMaximumSize,
-                let end = regions.contiguousEnd(from: heap), heap + size <= end
+                try view.check({ $0.contiguousEnd(from: heap).map { heap + size <= $0 } == true })
             else {
                 throw malformed("heap_info", heap, "its size 0x\(String(size, radix: 16)) does not fit its readable memory")
             }

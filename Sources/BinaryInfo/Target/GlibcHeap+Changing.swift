@@ -6,7 +6,7 @@ extension GlibcHeap {
     /// fitting is read again, stepped over or cut short (``TargetWindow/walkWhileChanging(_:arena:changes:visit:)``,
     /// ``GlibcFreeLists/cutsShort``), and the totals say so instead of the walk failing.
     func forEachChunkWhileChanging(_ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
-        var changes = HeapReadChanges(arenaReadings: arenaReadings)
+        var changes = HeapReadChanges(arenaReadings: arenaReadings, windowsReread: arenasReread)
         let window = TargetWindow(target: target)
         // mp_ counts at another moment than the mappings are read: a difference is noted, and
         // the longer search at every page is made once.

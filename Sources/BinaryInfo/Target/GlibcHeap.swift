@@ -63,6 +63,8 @@ public struct GlibcHeap {
     public let changing: Bool
     /// How many times the arenas were looked for before they verified (1: at once).
     let arenaReadings: Int
+    /// How many times one arena was read again because its parts disagreed (a running heap grew).
+    let arenasReread: Int
 
     /// How many times a running process's arenas are looked for, each time in fresh memory,
     /// before the last reason they did not verify is the error.
@@ -86,9 +88,9 @@ public struct GlibcHeap {
         var symbols: GlibcStaticSymbols?
         while true {
             do throws(BinaryInfoError) {
-                let found = try Self.find(in: target, symbols: &symbols)
-                (regions, library, layout, arenas, parameters) = (
-                    found.regions, found.library, found.layout, found.arenas, found.parameters
+                let found = try Self.find(in: target, changing: changing, symbols: &symbols)
+                (regions, library, layout, arenas, parameters, arenasReread) = (
+                    found.regions, found.library, found.layout, found.arenas, found.parameters, found.arenasReread
                 )
                 break
             } catch {
@@ -106,8 +108,9 @@ public struct GlibcHeap {
 
     /// Finds the C library, its arenas and `mp_`: by their symbols when the file names them
     /// (`symbols`, read once), verified as the shape search verifies what it finds, else by shape.
-    private static func find(in target: TargetMemory, symbols: inout GlibcStaticSymbols?) throws(BinaryInfoError) -> (
-        regions: [TargetRegion], library: String, layout: GlibcMallocLayout, arenas: [GlibcArenaState], parameters: GlibcMallocParameters
+    private static func find(in target: TargetMemory, changing: Bool, symbols: inout GlibcStaticSymbols?) throws(BinaryInfoError) -> (
+        regions: [TargetRegion], library: String, layout: GlibcMallocLayout, arenas: [GlibcArenaState], parameters: GlibcMallocParameters,
+        arenasReread: Int
     ) {
         let regions = try target.regions()
         let library = try GlibcLibrary(in: target, regions: regions)
@@ -116,7 +119,9 @@ public struct GlibcHeap {
         symbols = named
         let dataCount = Int(library.data.upperBound - library.data.lowerBound)
         let data = try target.bytes(at: library.data.lowerBound, count: dataCount, what: "the C library's .data")
-        let locator = GlibcArenaLocator(target: target, regions: regions, layout: layout, library: library.path)
+        // A running process's maps are read again where its heap grew after they were read.
+        let view = TargetRegionView(regions, reread: changing ? { () throws(BinaryInfoError) in try target.regions() } : nil)
+        let locator = GlibcArenaLocator(target: target, view: view, layout: layout, library: library.path)
         var arenas: [GlibcArenaState]
         if let main = named.mainArena {
             do {
@@ -133,7 +138,7 @@ public struct GlibcHeap {
         let parameters = try GlibcMallocParameters.find(
             in: data, at: library.data.lowerBound, sbrkBase: sbrkBase, layout: layout, target: target, library: library.path,
             within: named.mainArena == arenas[0].address ? named.mallocParametersRange : nil)
-        return (regions, library.path, layout, arenas, parameters)
+        return (view.regions, library.path, layout, arenas, parameters, view.arenasReread)
     }
 
     /// The anonymous writable memory outside the heaps, where mmapped chunks live.

@@ -9,7 +9,9 @@
 //   malloc_info(3)'s XML
 //   end
 // and waits to be killed. Nothing is allocated or freed after the frees: stdout has a static
-// buffer, and the records live in static arrays. With the argument `churn`, every thread then
+// buffer, and the records live in static arrays. With the argument `grow`, every thread then
+// allocates a page of small blocks at a time and frees none (its heap grows without pause, each
+// growth moving its arena's top and heap_info.size), up to 96 MiB each. With the argument `churn`, every thread then
 // allocates and frees without end instead (a heap that changes while it is read).
 #include <malloc.h>
 #include <pthread.h>
@@ -132,6 +134,21 @@ static void churn(unsigned seed) {
     }
 }
 
+static int grows;
+
+// Allocates small blocks a page at a time, never freeing, up to 96 MiB.
+static void grow(void) {
+    for (size_t made = 0; made < (96u << 20); made += 4096) {
+        if (made % (4u << 20) == 0) endWithParent();
+        for (int i = 0; i < 64; i++) (void)malloc(48);
+        usleep(50);
+    }
+    for (;;) {
+        endWithParent();
+        sleep(1);
+    }
+}
+
 static void *thread(void *argument) {
     mySlice = 1 + (int)(uintptr_t)argument;
     // The first thread outgrows its arena's first 64 MiB heap, so its arena has two.
@@ -141,6 +158,7 @@ static void *thread(void *argument) {
     pthread_barrier_wait(&allocated);
     pthread_barrier_wait(&freed);
     if (churns) churn(2000 + (unsigned)(uintptr_t)argument);
+    if (grows) grow();
     for (;;) pause();
 }
 
@@ -148,6 +166,7 @@ int main(int argc, char **argv) {
     parent = getppid();
     setvbuf(stdout, output, _IOFBF, sizeof output);
     churns = argc > 1 && strcmp(argv[1], "churn") == 0;
+    grows = argc > 1 && strcmp(argv[1], "grow") == 0;
     // The main thread's first allocation is a malloc, which makes its tcache first.
     size_t firstSize = 100;
     record(malloc(firstSize), firstSize);
@@ -201,6 +220,7 @@ int main(int argc, char **argv) {
     printf("end\n");
     fflush(stdout);
     if (churns) churn(1);
+    if (grows) grow();
     for (;;) {
         endWithParent();
         sleep(1);
