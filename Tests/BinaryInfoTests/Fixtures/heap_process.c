@@ -10,8 +10,8 @@
 //   end
 // and waits to be killed. Nothing is allocated or freed after the frees: stdout has a static
 // buffer, and the records live in static arrays. With the argument `grow`, every thread then
-// allocates a page of small blocks at a time and frees none (its heap grows without pause, each
-// growth moving its arena's top and heap_info.size), up to 96 MiB each. With the argument `churn`, every thread then
+// grows and shrinks its heap without end (each growth and trim moves its arena's top and its
+// heap_info's size). With the argument `churn`, every thread then
 // allocates and frees without end instead (a heap that changes while it is read).
 #include <malloc.h>
 #include <pthread.h>
@@ -136,16 +136,23 @@ static void churn(unsigned seed) {
 
 static int grows;
 
-// Allocates small blocks a page at a time, never freeing, up to 96 MiB.
+// Grows its heap by a mebibyte of 2 KiB blocks, then frees them newest first (each merges into
+// the top chunk, and past glibc's trim threshold the heap shrinks), without end: its arena's top,
+// its heap_info's size and the maps move all the time.
 static void grow(void) {
-    for (size_t made = 0; made < (96u << 20); made += 4096) {
-        if (made % (4u << 20) == 0) endWithParent();
-        for (int i = 0; i < 64; i++) (void)malloc(48);
-        usleep(50);
-    }
-    for (;;) {
-        endWithParent();
-        sleep(1);
+    void *held[512];
+    for (unsigned long turn = 0;; turn++) {
+        if (turn % 256 == 0) endWithParent();
+        // In bursts of 16 with a pause between (usleep's shortest, tens of microseconds), as a
+        // busy server allocates: the reader can find an arena still between two bursts.
+        for (int i = 0; i < 512; i++) {
+            held[i] = malloc(2048);
+            if (i % 16 == 15) usleep(1);
+        }
+        for (int i = 511; i >= 0; i--) {
+            free(held[i]);
+            if (i % 16 == 0) usleep(1);
+        }
     }
 }
 
