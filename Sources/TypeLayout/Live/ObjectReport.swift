@@ -38,12 +38,15 @@ public struct ObjectField: Sendable, Hashable {
     /// Its offset in the object or the enclosing value.
     public var offset: Int
     public var value: ObjectValue
+    /// Why ``type`` is unknown, when it is.
+    public var typeUnknown: String?
 
-    public init(name: String, type: String?, offset: Int, value: ObjectValue) {
+    public init(name: String, type: String?, offset: Int, value: ObjectValue, typeUnknown: String? = nil) {
         self.name = name
         self.type = type
         self.offset = offset
         self.value = value
+        self.typeUnknown = typeUnknown
     }
 }
 

@@ -1,0 +1,177 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+/// The element class of array storage that does not name it: Swift stores every `[C]` of a class
+/// `C` as `_ContiguousArrayStorage<AnyObject>`, so by its class alone every array of objects is
+/// one type. Its elements say more: each is a reference whose object's first word is its class's
+/// metadata. Storage whose elements are all of one class, or of subclasses of one class, is
+/// attributed to that class (their nearest common superclass); empty storage, and storage holding
+/// an object of a class with nothing in common with the others (or a word that is no Swift
+/// object), stays unattributed. Its class's name stays beside the element type
+/// (``HeapCensus/Entry/elementType``), so the census never names a class the object does not have.
+enum ClassArrayElements {
+    /// The storage class whose elements are read, as the census names it.
+    static let storageName = "Swift._ContiguousArrayStorage<Swift.AnyObject>"
+    /// The most elements read in one census (a reference and an object's first word each); storage
+    /// past it stays unattributed.
+    static let elementLimit = 1 << 24
+    /// The widest span of the target read at once for objects' first words.
+    static let windowBytes: UInt64 = 1 << 16
+
+    /// Whether the class metadata is an instantiation of the standard library's
+    /// `_ContiguousArrayStorage` (its descriptor named so, its parent the module `Swift`): the
+    /// heap walk keeps every such object's address and size.
+    static func isArrayStorage(_ metadata: SwiftClassMetadata, _ inspector: TargetInspector) -> Bool {
+        let memory = inspector.memory
+        guard name(ofContextAt: metadata.descriptor, memory) == "_ContiguousArrayStorage",
+            let offset = try? memory.read(Int32.self, at: metadata.descriptor &+ 4, what: "class descriptor parent"), offset != 0
+        else { return false }
+        var parent = UInt64(bitPattern: Int64(bitPattern: metadata.descriptor &+ 4) &+ Int64(offset & ~1))
+        if offset & 1 != 0 {
+            guard let indirect = try? memory.read(UInt64.self, at: parent, what: "class descriptor parent") else { return false }
+            parent = indirect
+        }
+        // A module context descriptor's kind is 0 (the low five bits of its flags).
+        guard let flags = try? memory.read(UInt32.self, at: parent, what: "module descriptor flags"), flags & 0x1F == 0 else {
+            return false
+        }
+        return name(ofContextAt: parent, memory) == "Swift"
+    }
+
+    /// The name a context descriptor's third word points at (at most 63 bytes are read).
+    private static func name(ofContextAt descriptor: UInt64, _ memory: TargetMemory) -> String? {
+        guard let offset = try? memory.read(Int32.self, at: descriptor &+ 8, what: "context descriptor name") else { return nil }
+        let address = UInt64(bitPattern: Int64(bitPattern: descriptor &+ 8) &+ Int64(offset))
+        for count in [64, 24] {
+            guard let bytes = try? memory.bytes(at: address, count: count, what: "context descriptor name") else { continue }
+            guard let end = bytes.firstIndex(of: 0) else { return nil }
+            return String(decoding: bytes[..<end], as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// Splits the census entry of each `_ContiguousArrayStorage<AnyObject>` class (in `entries`,
+    /// keyed by ``HeapCensus/Entry/key``) by the element class its objects' elements state.
+    ///
+    /// - Parameters:
+    ///   - storages: every array storage object the walk met (address and allocation size), by
+    ///     its class metadata.
+    ///   - names: the census's names of class metadata (element classes are named here too).
+    static func attribute(
+        _ entries: inout [String: HeapCensus.Entry], storages: [UInt64: [(address: UInt64, bytes: Int)]], names: [UInt64: String],
+        addressesPerType: Int, _ inspector: TargetInspector
+    ) throws(LiveReadingError) {
+        let objects = storages.filter { names[$0.key] == storageName }.values.flatMap { $0 }.sorted { $0.address < $1.address }
+        guard !objects.isEmpty else { return }
+        let memory = inspector.memory
+        // Each storage's element references, while the limit lasts.
+        var elements: [[UInt64]?] = []
+        var taken = 0
+        for object in objects {
+            guard let contents = try? StandardLibraryValues.array(storage: object.address, elementAlignment: 8, in: memory),
+                contents.count > 0, taken + contents.count <= elementLimit,
+                let bytes = try? memory.bytes(at: contents.elementsAddress, count: contents.count * 8, what: "an array's elements")
+            else {
+                elements.append(nil)
+                continue
+            }
+            taken += contents.count
+            elements.append(
+                stride(from: 0, to: bytes.count, by: 8).map { offset in
+                    bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                })
+        }
+        let firstWords = firstWords(of: Set(elements.compactMap { $0 }.joined()), memory)
+        // The element class of each storage: the nearest common superclass of its elements' classes.
+        var classes: [UInt64: SwiftClassMetadata?] = [:]
+        func metadata(_ word: UInt64) -> SwiftClassMetadata? {
+            if let known = classes[word] { return known }
+            let found = inspector.classMetadata(at: word)
+            classes[word] = found
+            return found
+        }
+        func chain(_ start: SwiftClassMetadata) -> [UInt64] {
+            var chain = [start.address]
+            var current = start
+            while let superclass = current.superclass, chain.count < 64, let next = metadata(superclass) {
+                chain.append(next.address)
+                current = next
+            }
+            return chain
+        }
+        var elementClass: [UInt64?] = []
+        for references in elements {
+            guard let references else {
+                elementClass.append(nil)
+                continue
+            }
+            var common: [UInt64]?
+            var distinct: Set<UInt64> = []
+            for reference in references {
+                guard let word = firstWords[reference], let found = metadata(word) else {
+                    common = []
+                    break
+                }
+                guard distinct.insert(found.address).inserted else { continue }
+                let ancestors = chain(found)
+                common = common.map { known in known.filter(ancestors.contains) } ?? ancestors
+                if common?.isEmpty == true { break }
+            }
+            elementClass.append(common?.first)
+        }
+        // Element classes with live objects are named already; a common superclass may not be.
+        var elementNames = names
+        let unnamed = Set(elementClass.compactMap { $0 }).filter { names[$0] == nil }
+        if !unnamed.isEmpty {
+            let more = try LiveInstantiations.lowering { () throws(TypeLoweringError) in try inspector.typeNames(ofMetadata: Array(unnamed))
+            }
+            elementNames.merge(more) { known, _ in known }
+        }
+        guard var plain = entries[storageName] else { return }
+        plain.addresses = []
+        for (object, element) in zip(objects, elementClass) {
+            guard let element, let elementName = elementNames[element] else {
+                if plain.addresses.count < addressesPerType { plain.addresses.append(object.address) }
+                continue
+            }
+            var entry =
+                entries[storageName + " (of \(elementName))"]
+                ?? HeapCensus.Entry(type: storageName, count: 0, bytes: 0, instanceSize: plain.instanceSize, elementType: elementName)
+            entry.count += 1
+            entry.bytes += object.bytes
+            if entry.addresses.count < addressesPerType { entry.addresses.append(object.address) }
+            entries[entry.key] = entry
+            plain.count -= 1
+            plain.bytes -= object.bytes
+        }
+        entries[storageName] = plain.count > 0 ? plain : nil
+    }
+
+    /// The first word of each object at `addresses`, read in windows of up to ``windowBytes``
+    /// (objects lie close together in the heap); an object whose word cannot be read is left out.
+    static func firstWords(of addresses: Set<UInt64>, _ memory: TargetMemory) -> [UInt64: UInt64] {
+        let sorted = addresses.filter { $0 >= 4096 && $0 & 7 == 0 }.sorted()
+        var words: [UInt64: UInt64] = [:]
+        var start = 0
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count, sorted[end] &- sorted[start] < windowBytes - 8 { end += 1 }
+            let base = sorted[start]
+            let span = Int(sorted[end - 1] &- base) + 8
+            if let bytes = try? memory.bytes(at: base, count: span, what: "objects' first words") {
+                for address in sorted[start..<end] {
+                    let offset = Int(address - base)
+                    words[address] = bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                }
+            } else {
+                // A window across unmapped memory: each object on its own.
+                for address in sorted[start..<end] {
+                    if let word = try? memory.read(UInt64.self, at: address, what: "an object's first word") { words[address] = word }
+                }
+            }
+            start = end
+        }
+        return words
+    }
+}
