@@ -22,6 +22,8 @@ struct LoadServerObjectsTests {
                     if let value = field["value"] { found += unexplained(value, path: name) }
                 }
             }
+            // A reference whose type is unknown says why.
+            if object["address"] is String, object["type"] is NSNull, !(object["unknown"] is String) { found.append(path + " (reference)") }
             if object["payload"] is NSNull, !(object["unknown"] is String) { found.append(path + " (payload)") }
             if let payload = object["payload"] { found += unexplained(payload, path: path + ".payload") }
             if let followed = object["object"] { found += unexplained(followed, path: path + ".object") }

@@ -85,6 +85,7 @@ extension ObjectValue: Encodable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(ObjectReport.hex(address), forKey: .address)
             try container.encode(type, forKey: .type)
+            if type == nil { try container.encode(Self.unknownReferenceReason, forKey: .unknown) }
             try container.encodeIfPresent(object, forKey: .object)
         case .alreadyShown(let address, let type):
             var container = encoder.container(keyedBy: CodingKeys.self)
