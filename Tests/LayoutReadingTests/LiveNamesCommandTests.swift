@@ -176,6 +176,15 @@ struct LiveNamesCommandTests {
         let structMutability = Dictionary(
             uniqueKeysWithValues: structFields.compactMap { field in (field["name"] as? String).map { ($0, field["isVar"] as? Bool) } })
         #expect(structMutability == ["path": false, "methods": true])
+        // Its parameterized existential: the runtime's name, or `?` with the reason in the notes.
+        let methods = try #require(structFields.first { $0["name"] as? String == "methods" })
+        if methods["type"] as? String == "?" {
+            let notes = ((documents.last?["image"] as? [String: Any])?["notes"] as? [String]) ?? []
+            let name = try #require(responders["name"] as? String)
+            #expect(notes.contains { $0.hasPrefix("\(name).methods: its type is unknown (?): ") }, "\(notes)")
+        } else {
+            #expect(methods["type"] as? String == Self.sugared(fixture.report.methodsFieldType))
+        }
     }
 }
 

@@ -73,6 +73,12 @@ enum LiveInstantiations {
         if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
         var types = try classResults.layouts + valueLayouts(values, known: known, metadata: valueMetadata, inspector)
         types = types.filter(selection.matches).sorted { $0.name < $1.name }
+        for type in types {
+            for field in type.fields where field.type == "?" {
+                guard let mangling = field.mangledType else { continue }
+                notes.append(.fieldTypeUnnamed(type: type.name, field: field.name, reason: LibraryManglings.whyUnnamed(mangling)))
+            }
+        }
         let incomplete = types.filter { $0.size == nil || ($0.kind == .class && $0.instanceSize == nil) }.count + classResults.withoutFields
         if incomplete > 0 { notes.append(.instantiationsNotLaidOut(count: incomplete)) }
         let memory = inspector.memory
