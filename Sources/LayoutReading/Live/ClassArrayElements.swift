@@ -14,7 +14,8 @@ enum ClassArrayElements {
     /// The storage class whose elements are read, as the census names it.
     static let storageName = "Swift._ContiguousArrayStorage<Swift.AnyObject>"
     /// The most elements read in one census (a reference and an object's first word each); storage
-    /// past it stays unattributed.
+    /// past it stays unattributed. Storage whose elements have no class in common is left at
+    /// the first element that shows it, so arrays of unrelated objects cost little.
     static let elementLimit = 1 << 24
     /// The widest span of the target read at once for objects' first words.
     static let windowBytes: UInt64 = 1 << 16
@@ -64,26 +65,9 @@ enum ClassArrayElements {
     ) throws(LiveReadingError) {
         let objects = storages.filter { names[$0.key] == storageName }.values.flatMap { $0 }.sorted { $0.address < $1.address }
         guard !objects.isEmpty else { return }
-        let memory = inspector.memory
-        // Each storage's element references, while the limit lasts.
-        var elements: [[UInt64]?] = []
-        var taken = 0
-        for object in objects {
-            guard let contents = try? StandardLibraryValues.array(storage: object.address, elementAlignment: 8, in: memory),
-                contents.count > 0, taken + contents.count <= elementLimit,
-                let bytes = try? memory.bytes(at: contents.elementsAddress, count: contents.count * 8, what: "an array's elements")
-            else {
-                elements.append(nil)
-                continue
-            }
-            taken += contents.count
-            elements.append(
-                stride(from: 0, to: bytes.count, by: 8).map { offset in
-                    bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                })
-        }
-        let firstWords = firstWords(of: Set(elements.compactMap { $0 }.joined()), memory)
-        // The element class of each storage: the nearest common superclass of its elements' classes.
+        // The element class of each storage: the nearest common superclass of its elements'
+        // classes, read a chunk of elements at a time, and no further than the first element
+        // that has nothing in common with those before it.
         var classes: [UInt64: SwiftClassMetadata?] = [:]
         func metadata(_ word: UInt64) -> SwiftClassMetadata? {
             if let known = classes[word] { return known }
@@ -91,34 +75,21 @@ enum ClassArrayElements {
             classes[word] = found
             return found
         }
+        var ancestry: [UInt64: [UInt64]] = [:]
         func chain(_ start: SwiftClassMetadata) -> [UInt64] {
+            if let known = ancestry[start.address] { return known }
             var chain = [start.address]
             var current = start
             while let superclass = current.superclass, chain.count < 64, let next = metadata(superclass) {
                 chain.append(next.address)
                 current = next
             }
+            ancestry[start.address] = chain
             return chain
         }
-        var elementClass: [UInt64?] = []
-        for references in elements {
-            guard let references else {
-                elementClass.append(nil)
-                continue
-            }
-            var common: [UInt64]?
-            var distinct: Set<UInt64> = []
-            for reference in references {
-                guard let word = firstWords[reference], let found = metadata(word) else {
-                    common = []
-                    break
-                }
-                guard distinct.insert(found.address).inserted else { continue }
-                let ancestors = chain(found)
-                common = common.map { known in known.filter(ancestors.contains) } ?? ancestors
-                if common?.isEmpty == true { break }
-            }
-            elementClass.append(common?.first)
+        var budget = elementLimit
+        let elementClass = objects.map { object in
+            commonClass(ofElementsIn: object.address, budget: &budget, inspector.memory, metadata: metadata, chain: chain)
         }
         // Element classes with live objects are named already; a common superclass may not be.
         var elementNames = names
@@ -146,6 +117,44 @@ enum ClassArrayElements {
             plain.bytes -= object.bytes
         }
         entries[storageName] = plain.count > 0 ? plain : nil
+    }
+
+    /// How many element references are read at once.
+    static let chunkElements = 1 << 14
+
+    /// The nearest class every element of the array storage at `storage` is an instance of,
+    /// or nil: no elements, an element that is no Swift object of the images' classes, classes
+    /// with no common superclass, storage that does not read as an array, or the census's
+    /// `budget` of elements spent.
+    private static func commonClass(
+        ofElementsIn storage: UInt64, budget: inout Int, _ memory: TargetMemory, metadata: (UInt64) -> SwiftClassMetadata?,
+        chain: (SwiftClassMetadata) -> [UInt64]
+    ) -> UInt64? {
+        guard let contents = try? StandardLibraryValues.array(storage: storage, elementAlignment: 8, in: memory), contents.count > 0
+        else { return nil }
+        var common: [UInt64]?
+        var distinct: Set<UInt64> = []
+        for first in stride(from: 0, to: contents.count, by: chunkElements) {
+            let count = min(chunkElements, contents.count - first)
+            guard count <= budget else { return nil }
+            budget -= count
+            guard
+                let bytes = try? memory.bytes(
+                    at: contents.elementsAddress &+ UInt64(first * 8), count: count * 8, what: "an array's elements")
+            else { return nil }
+            let references = stride(from: 0, to: bytes.count, by: 8).map { offset in
+                bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            }
+            let words = firstWords(of: Set(references), memory)
+            for reference in references {
+                guard let word = words[reference], let found = metadata(word) else { return nil }
+                guard distinct.insert(found.address).inserted else { continue }
+                let ancestors = chain(found)
+                common = common.map { known in known.filter(ancestors.contains) } ?? ancestors
+                if common?.isEmpty == true { return nil }
+            }
+        }
+        return common?.first
     }
 
     /// The first word of each object at `addresses`, read in windows of up to ``windowBytes``
