@@ -134,6 +134,7 @@ enum ClassArrayElements {
         else { return nil }
         var common: [UInt64]?
         var distinct: Set<UInt64> = []
+        var lastWord: UInt64 = 0
         for first in stride(from: 0, to: contents.count, by: chunkElements) {
             let count = min(chunkElements, contents.count - first)
             guard count <= budget else { return nil }
@@ -142,12 +143,14 @@ enum ClassArrayElements {
                 let bytes = try? memory.bytes(
                     at: contents.elementsAddress &+ UInt64(first * 8), count: count * 8, what: "an array's elements")
             else { return nil }
-            let references = stride(from: 0, to: bytes.count, by: 8).map { offset in
-                bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            }
-            let words = firstWords(of: Set(references), memory)
-            for reference in references {
-                guard let word = words[reference], let found = metadata(word) else { return nil }
+            // The common class does not depend on the elements' order: in address order, an
+            // object held twice is read once and neighbours share a window.
+            var references = words(in: bytes)
+            references.sort()
+            guard let words = firstWords(ofSorted: references, memory) else { return nil }
+            for word in words where word != lastWord {
+                lastWord = word
+                guard let found = metadata(word) else { return nil }
                 guard distinct.insert(found.address).inserted else { continue }
                 let ancestors = chain(found)
                 common = common.map { known in known.filter(ancestors.contains) } ?? ancestors
@@ -157,11 +160,21 @@ enum ClassArrayElements {
         return common?.first
     }
 
-    /// The first word of each object at `addresses`, read in windows of up to ``windowBytes``
-    /// (objects lie close together in the heap); an object whose word cannot be read is left out.
-    static func firstWords(of addresses: Set<UInt64>, _ memory: TargetMemory) -> [UInt64: UInt64] {
-        let sorted = addresses.filter { $0 >= 4096 && $0 & 7 == 0 }.sorted()
-        var words: [UInt64: UInt64] = [:]
+    /// The little-endian words of `bytes` (a multiple of 8 long).
+    static func words(in bytes: [UInt8]) -> [UInt64] {
+        bytes.withUnsafeBytes { raw in
+            (0..<(raw.count / 8)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+        }
+    }
+
+    /// The first word of each object at `sorted` (ascending addresses, repeats allowed), read in
+    /// windows of up to ``windowBytes`` (objects lie close together in the heap); nil when one
+    /// cannot be read (no object is there).
+    static func firstWords(ofSorted sorted: [UInt64], _ memory: TargetMemory) -> [UInt64]? {
+        // An object's address is pointer-aligned and never in the first page.
+        guard (sorted.first ?? 4096) >= 4096, sorted.allSatisfy({ $0 & 7 == 0 }) else { return nil }
+        var result: [UInt64] = []
+        result.reserveCapacity(sorted.count)
         var start = 0
         while start < sorted.count {
             var end = start + 1
@@ -169,18 +182,20 @@ enum ClassArrayElements {
             let base = sorted[start]
             let span = Int(sorted[end - 1] &- base) + 8
             if let bytes = try? memory.bytes(at: base, count: span, what: "objects' first words") {
-                for address in sorted[start..<end] {
-                    let offset = Int(address - base)
-                    words[address] = bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                bytes.withUnsafeBytes { raw in
+                    for address in sorted[start..<end] {
+                        result.append(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Int(address - base), as: UInt64.self)))
+                    }
                 }
             } else {
                 // A window across unmapped memory: each object on its own.
                 for address in sorted[start..<end] {
-                    if let word = try? memory.read(UInt64.self, at: address, what: "an object's first word") { words[address] = word }
+                    guard let word = try? memory.read(UInt64.self, at: address, what: "an object's first word") else { return nil }
+                    result.append(word)
                 }
             }
             start = end
         }
-        return words
+        return result
     }
 }
