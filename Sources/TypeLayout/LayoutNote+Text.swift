@@ -78,6 +78,8 @@ extension LayoutNote: CustomStringConvertible {
                 "\(count) instantiations the reflection library could not lay out completely: their unknown sizes print as ?, and their fields are not listed"
         case .instantiationsReadWhileRunning:
             return "read while the process ran: instantiations it made during the reading may be missing (--pause stops it for the read)"
+        case .fieldTypeUnnamed(let type, let field, let reason):
+            return "\(type).\(field): its type is unknown (?): \(reason)"
         case .metadataUnreadable(let type, let address, let problem):
             return "\(type): static metadata at 0x\(String(address, radix: 16)) unreadable (\(problem)); layout unknown"
         case .metadataDisagreesWithComputed(let type, let fact, let metadata, let computed):

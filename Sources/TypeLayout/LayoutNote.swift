@@ -87,6 +87,8 @@ public enum LayoutNote: Hashable, Sendable {
     case runtimeMergedCTypes([MergedCType])
     /// Type lowering failed on one type, by mangling (`$s…`); the client's text.
     case loweringFailed(mangling: String, text: String)
+    /// A field of `type` whose type has no name (printed `?`), and why.
+    case fieldTypeUnnamed(type: String, field: String, reason: String)
 
     /// Why type lowering gave no layout for some types.
     public enum UncomputedCause: Hashable, Sendable {
@@ -135,7 +137,7 @@ public enum LayoutNote: Hashable, Sendable {
         case .foreignSuperclasses, .unlaidForeignSuperclasses, .loadTimeMetadata, .sizesStillUnknown, .layoutsNotComputed,
             .loweringGaveUp, .selectedSizesUnknown, .instantiationsUnnamed, .instantiationsNotLaidOut:
             return .fileCount
-        case .metadataUnreadable(let type, _, _), .metadataDisagreesWithComputed(let type, _, _, _):
+        case .metadataUnreadable(let type, _, _), .metadataDisagreesWithComputed(let type, _, _, _), .fieldTypeUnnamed(let type, _, _):
             return .type(type)
         case .runtimeMergedCTypes(let types):
             return .types(types.map(\.name))

@@ -14,12 +14,18 @@ public enum LibraryManglings {
     private static let existentialEnds = ["_p", "yp", "Xl", "Xc", "XP"]
 
     /// `mangling` with each existential metatype the library spelled as a metatype spelled as
-    /// one. A rewrite is kept only where the runtime's demangler confirms it changed exactly one
-    /// `.Protocol` into `.Type` (an `m` inside an identifier is never taken for an operator).
+    /// one, and each parameterized existential's requirement it spelled on its constraint type
+    /// spelled on `Self` (``correctedRequirements(_:)``). A rewrite is kept only where the
+    /// runtime's demangler confirms it changed exactly one `.Protocol` into `.Type` (an `m`
+    /// inside an identifier is never taken for an operator).
     ///
     /// - Parameter mangling: a type mangling without `$s`, as the library spells it.
     /// - Returns: the corrected mangling (the same when nothing needed correcting).
     public static func corrected(_ mangling: String) -> String {
+        correctedMetatypes(correctedRequirements(mangling))
+    }
+
+    private static func correctedMetatypes(_ mangling: String) -> String {
         guard mangling.contains("m") else { return mangling }
         var current = Array(mangling.utf8)
         var index = 2

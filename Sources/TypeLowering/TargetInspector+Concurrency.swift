@@ -96,7 +96,7 @@ extension TargetInspector {
         guard !valid.isEmpty else { return [:] }
         var names: [UInt64: String] = [:]
         try ask(valid.sorted().map { .name($0) }) { reply in
-            if case .name(let address, let mangling?) = reply { names[address] = SwiftDemangler.typeName(mangling: mangling) }
+            if case .name(let address, let mangling?) = reply { names[address] = typeName(libraryMangling: mangling) }
         }
         return names
     }

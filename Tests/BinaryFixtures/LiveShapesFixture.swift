@@ -18,6 +18,22 @@ public struct LiveShapesReport: Decodable, Sendable {
     /// `Metatypes.protocolMetatype`'s (`(any Schema).Type`).
     public var existentialMetatypeFieldType: String
     public var protocolMetatypeFieldType: String
+    /// `String(reflecting:)` of `EndpointResponders.methods`' declared type (a dictionary of a
+    /// parameterized existential of the struct's parameter), and of the class of the dictionary's
+    /// storage object in `endpoints.responders.methods`.
+    public var methodsFieldType: String
+    public var methodsStorageType: String
+    /// The private actor `Vault`, as the runtime names it.
+    public var vaultType: String
+    /// One array of class elements the program holds: its storage object, its count, and the
+    /// class its elements have in common (nil: none, or no elements).
+    public struct ClassArray: Decodable, Sendable {
+        public var storage: String
+        public var count: Int
+        public var elementType: String?
+    }
+    /// Every array of class elements it holds (`book.orders`, the shelves and their arrays).
+    public var classArrays: [ClassArray]
     /// The private class `Secret`, as the runtime names it, and its object.
     public var secretType: String
     public var secretAddress: String
@@ -34,6 +50,8 @@ public struct LiveShapesReport: Decodable, Sendable {
     public var keeper: Object
     /// An existential metatype beside a protocol metatype.
     public var metatypes: Object
+    /// A generic struct's instantiation (`EndpointResponders<BasicContext>`) in a class's field.
+    public var endpoints: Object
 }
 
 /// A running LiveShapes: a SwiftPM release build holding one object of each shape that live

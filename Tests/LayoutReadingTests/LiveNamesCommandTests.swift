@@ -30,10 +30,23 @@ struct LiveNamesCommandTests {
         let metatypes = try ObjectCommandTests.json([pid, report.metatypes.address])
         #expect(try Self.field(metatypes, "existential")["type"] as? String == report.existentialMetatypeFieldType)
         #expect(try Self.field(metatypes, "protocolMetatype")["type"] as? String == report.protocolMetatypeFieldType)
-        // The library garbles a parameterized existential's requirement: the runtime's name, or none.
+        // The library garbles a parameterized existential's requirement; corrected, it is the runtime's name.
         let router = try ObjectCommandTests.json([pid, report.router.address])
-        let responder = try Self.field(router, "responder")["type"]
-        #expect(responder is NSNull || responder as? String == report.responderFieldType, "\(String(describing: responder))")
+        #expect(try Self.field(router, "responder")["type"] as? String == report.responderFieldType)
+        // Inside an instantiation of a generic struct: the runtime's name, or unknown with the reason.
+        let endpoints = try ObjectCommandTests.json([pid, report.endpoints.address, "--depth", "1"])
+        let responders = try #require(try Self.field(endpoints, "responders")["value"] as? [String: Any])
+        let methods = try Self.field(responders, "methods")
+        if let type = methods["type"] as? String {
+            #expect(type == Self.sugared(report.methodsFieldType))
+        } else {
+            let reason = try #require(methods["typeUnknown"] as? String, "\(methods)")
+            #expect(reason.contains("parameterized existential"), "\(reason)")
+        }
+        // A class whose generic argument is one: the dictionary's storage, as the runtime names it.
+        let census = try HeapCommandTests.census([pid])
+        #expect(census.types.contains { $0.type == Self.sugared(report.methodsStorageType) }, "\(census.types.map(\.type))")
+        #expect(!census.types.contains { $0.type.hasPrefix("<class metadata") }, "\(census.types.map(\.type))")
         // Each object's own type, as the runtime names it.
         for object in [report.router, report.migrations, report.fields, report.box, report.book, report.metatypes] {
             #expect(try ObjectCommandTests.json([pid, object.address])["type"] as? String == object.type)
@@ -58,6 +71,13 @@ struct LiveNamesCommandTests {
         let census = try HeapCommandTests.census([pid])
         #expect(census.types.contains { $0.type == secret }, "\(census.types.map(\.type))")
         #expect(!census.types.contains { $0.type.contains("in $") })
+        // A private actor, as `tasks` lists it.
+        let vault = try #require(fileNames.first { $0.hasPrefix("LiveShapes.(Vault in _") }, "\(fileNames)")
+        let tasks = try DumpCommandTests.run(["tasks", pid, "--format", "json"])
+        #expect(tasks.status == 0, "\(tasks.errors)")
+        let actors = try #require(
+            (try JSONSerialization.jsonObject(with: Data(tasks.output.utf8)) as? [String: Any])?["actors"] as? [[String: Any]])
+        #expect(actors.compactMap { $0["type"] as? String } == [vault], "\(actors)")
     }
 
     @Test func aBaselineFromAnotherRunListsNoPrivateTypeAsGoneAndNew() throws {
@@ -69,6 +89,40 @@ struct LiveNamesCommandTests {
         let secondCensus = try HeapCommandTests.census([String(second.processID)])
         let ours = { (census: HeapCensus) in Set(census.types.map(\.type).filter { $0.hasPrefix("LiveShapes.") }) }
         #expect(ours(firstCensus) == ours(secondCensus), "\(ours(firstCensus).symmetricDifference(ours(secondCensus)))")
+        // `heap --baseline`: the first run's census against the second run.
+        let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("typeinfo-baseline-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: baseline) }
+        try firstCensus.jsonData().write(to: baseline)
+        let compared = try HeapCommandTests.census([String(second.processID), "--baseline", baseline.path])
+        let privateTypes = compared.types.filter { $0.type.hasPrefix("LiveShapes.(") }
+        #expect(privateTypes.count == 2, "\(privateTypes.map(\.type))")
+        // Each held as many times in both runs: neither gone (count 0) nor new (grown by all it has).
+        for entry in privateTypes {
+            #expect(
+                entry.count > 0 && entry.countDelta == 0, "\(entry.type): count \(entry.count), +\(String(describing: entry.countDelta))")
+        }
+    }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func arraysOfClassesAreAttributedToTheirElementsClass(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking)
+        defer { fixture.finish() }
+        let census = try HeapCommandTests.census([String(fixture.processID), "--addresses", "1000"])
+        let storage = "Swift._ContiguousArrayStorage<Swift.AnyObject>"
+        for array in fixture.report.classArrays {
+            let address = try #require(UInt64(array.storage.dropFirst(2), radix: 16))
+            let entry = try #require(census.types.first { $0.addresses.contains(address) }, "no entry holds \(array.storage)")
+            // Its class's true name, and the element class its elements state (none when empty or unrelated).
+            #expect(entry.type == storage, "\(entry.key)")
+            #expect(entry.elementType == array.elementType, "\(array.storage) (count \(array.count)): \(entry.key)")
+        }
+        // No other storage is attributed to the fixture's element classes: the counts are its own.
+        let expected = Dictionary(grouping: fixture.report.classArrays.compactMap(\.elementType)) { $0 }.mapValues(\.count)
+        let found = Dictionary(uniqueKeysWithValues: census.types.compactMap { entry in entry.elementType.map { ($0, entry.count) } })
+        #expect(found.filter { $0.key.hasPrefix("LiveShapes.") } == expected, "\(found)")
+        // The text names the storage's class with its elements' beside it.
+        let text = try DumpCommandTests.run(["heap", String(fixture.processID)])
+        #expect(text.output.contains("\(storage) (of LiveShapes.Item)"), "\(text.output)")
     }
 
     @Test(arguments: FixtureLinking.allCases)
@@ -115,6 +169,22 @@ struct LiveNamesCommandTests {
                 (field["name"] as? String).map { ($0, field["isVar"] as? Bool) }
             })
         #expect(mutability == ["value": false, "count": true])
+        // A generic struct's instantiation, reached from a field: its `let` from its field records.
+        let responders = try #require(
+            instantiations.first { ($0["name"] as? String)?.hasPrefix("LiveShapes.EndpointResponders<") == true }, "no EndpointResponders")
+        let structFields = try #require(responders["fields"] as? [[String: Any]])
+        let structMutability = Dictionary(
+            uniqueKeysWithValues: structFields.compactMap { field in (field["name"] as? String).map { ($0, field["isVar"] as? Bool) } })
+        #expect(structMutability == ["path": false, "methods": true])
+        // Its parameterized existential: the runtime's name, or `?` with the reason in the notes.
+        let methods = try #require(structFields.first { $0["name"] as? String == "methods" })
+        if methods["type"] as? String == "?" {
+            let notes = ((documents.last?["image"] as? [String: Any])?["notes"] as? [String]) ?? []
+            let name = try #require(responders["name"] as? String)
+            #expect(notes.contains { $0.hasPrefix("\(name).methods: its type is unknown (?): ") }, "\(notes)")
+        } else {
+            #expect(methods["type"] as? String == Self.sugared(fixture.report.methodsFieldType))
+        }
     }
 }
 
@@ -133,6 +203,21 @@ struct LiveNamesCommandTests {
         // A true metatype keeps its representation, and an `m` inside an identifier is no operator.
         #expect(LibraryManglings.corrected("10LiveShapes6Schema_pXMt") == "10LiveShapes6Schema_pXMt")
         #expect(LibraryManglings.corrected("4main5Xa_pmV") == "4main5Xa_pmV")
+    }
+
+    @Test func aRequirementOnItsConstraintTypeIsPutOnSelf() {
+        let library = "10LiveShapes9Responder_pAA12BasicContextV0E0AaBPQxAGRS_XP"
+        let corrected = LibraryManglings.corrected(library)
+        #expect(corrected == "10LiveShapes9Responder_pAA12BasicContextV0E0AaBPRts_XP")
+        #expect(
+            SwiftDemangler.typeName(mangling: corrected)
+                == "any LiveShapes.Responder<Self.LiveShapes.Responder.Context == LiveShapes.BasicContext>")
+        // A requirement left on a generic parameter is not guessed at: no name, and why.
+        let unsubstituted = "SDySS10LiveShapes9Responder_px7ContextAaBPRtz_XPG"
+        #expect(LibraryManglings.corrected(unsubstituted) == unsubstituted)
+        #expect(LibraryManglings.whyUnnamed(unsubstituted).contains("parameterized existential's requirement"))
+        // An `RS` that is not the library's shape is left alone.
+        #expect(LibraryManglings.corrected("4main2RSV") == "4main2RSV")
     }
 
     @Test func aGarbledRequirementIsRecognised() {

@@ -1,6 +1,7 @@
 import BinaryFixtures
 import Foundation
 import Testing
+import TypeLayout
 import TypeLowering
 
 /// The name corrections and field mutability as a Swift 5 language mode client calls them,
@@ -23,5 +24,21 @@ struct LiveNamesSwift5Tests {
         #expect(inspector.fieldMutability(ofDescriptor: metadata.descriptor) == ["value": false, "count": true])
         let fields = try #require(try inspector.storedFields(ofClassAt: metadata.address))
         #expect(fields.map(\.isVar) == [false, true])
+        // A requirement put on Self, and why one left on a generic parameter has no name.
+        #expect(
+            LibraryManglings.correctedRequirements("10LiveShapes9Responder_pAA12BasicContextV0E0AaBPQxAGRS_XP")
+                == "10LiveShapes9Responder_pAA12BasicContextV0E0AaBPRts_XP")
+        #expect(!LibraryManglings.whyUnnamed("10LiveShapes9Responder_px7ContextAaBPRtz_XP").isEmpty)
+        // A generic struct's instantiation's field records, by its descriptor symbol.
+        let descriptor = try #require(
+            inspector.genericTypeDescriptor(
+                ofInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", symbols: inspector.swiftImageSymbols()))
+        #expect(inspector.fieldMutability(ofDescriptor: descriptor) == ["path": false, "methods": true])
+        #expect(inspector.valueTypeDescriptor(ofMetadata: metadata.address) == nil)
+        // The census and object models' new facts.
+        let entry = HeapCensus.Entry(type: "S", count: 1, bytes: 8, instanceSize: 8, elementType: "E")
+        #expect(entry.key == "S (of E)" && entry.elementType == "E")
+        let field = ObjectField(name: "f", type: nil, offset: 0, value: .unknown("?"), typeUnknown: "why")
+        #expect(field.typeUnknown == "why" && !ObjectValue.unknownReferenceReason.isEmpty)
     }
 }

@@ -24,6 +24,33 @@ import TypeLayout
         #expect(compared.selecting(order: .count, limit: 1).types.map(\.type) == ["A.New"])
     }
 
+    @Test func arrayStorageByElementTypeIsItsOwnEntryEverywhere() throws {
+        let storage = "Swift._ContiguousArrayStorage<Swift.AnyObject>"
+        func entries(_ items: Int, _ plain: Int) -> HeapCensus {
+            var census = Self.census([(storage, plain, plain * 64)])
+            census.types.append(HeapCensus.Entry(type: storage, count: items, bytes: items * 64, instanceSize: 32, elementType: "M.Item"))
+            return census
+        }
+        let compared = entries(5, 1).compared(with: entries(2, 1))
+        #expect(compared.types.map(\.key) == ["\(storage) (of M.Item)", storage])
+        #expect(compared.types.map(\.countDelta) == [3, 0])
+        #expect(compared.types[0].type == storage)
+        // The text names the class, then its elements'; JSON keeps both, and reads back.
+        #expect(compared.text().contains("\(storage) (of M.Item)"))
+        let data = try compared.jsonData(pretty: false)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""elementType":"M.Item""#))
+        #expect(try HeapCensus(jsonData: data) == compared)
+        // A selection by the element type keeps the storage of those elements.
+        #expect(compared.selecting(where: { $0 == "M.Item" }, order: .count).types.map(\.key) == ["\(storage) (of M.Item)"])
+    }
+
+    @Test func anUnnamedReferenceSaysWhy() throws {
+        let field = ObjectField(name: "box", type: nil, offset: 16, value: .reference(0x1000, type: nil, object: nil), typeUnknown: "why")
+        let text = String(decoding: try JSONEncoder().encode(field), as: UTF8.self)
+        #expect(text.contains(#""typeUnknown":"why""#))
+        #expect(text.contains(#""unknown":"its object's first word"#))
+    }
+
     @Test func selectionKeepsTheWholeHeapsTotals() {
         let census = Self.census([("A.B", 1, 10), ("C.D", 5, 5)])
         let selected = census.selecting(where: { $0.hasPrefix("C.") }, order: .count)

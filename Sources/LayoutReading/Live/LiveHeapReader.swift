@@ -40,6 +40,8 @@ public enum LiveHeapReader {
                 if entry.instanceSize != instanceSize { entry.instanceSize = nil }
                 entries[name] = entry
             }
+            try ClassArrayElements.attribute(
+                &entries, storages: walk.arrayStorages, names: names, addressesPerType: addressesPerType, inspector)
             let swiftObjects = walk.objects.values.reduce(0) { $0 + $1.count }
             let swiftBytes = walk.objects.values.reduce(0) { $0 + $1.bytes }
             return HeapCensus(
@@ -99,6 +101,8 @@ public enum LiveHeapReader {
         var objects: [UInt64: (count: Int, bytes: Int)] = [:]
         var instanceSizes: [UInt64: Int] = [:]
         var addresses: [UInt64: [UInt64]] = [:]
+        /// Every array storage object (``ClassArrayElements``), by class metadata.
+        var arrayStorages: [UInt64: [(address: UInt64, bytes: Int)]] = [:]
         var allocations = 0
         var heapBytes = 0
         /// What changed under the reading of a running process; nil for a stable heap.
@@ -116,7 +120,7 @@ public enum LiveHeapReader {
         // the dictionary saves hashing almost every chunk's word.
         var verdicts: [UInt64: Int] = [:]
         var recent = [(word: UInt64, tally: Int)](repeating: (0, -1), count: 1024)
-        var tallies: [(metadata: UInt64, count: Int, bytes: Int, addresses: [UInt64])] = []
+        var tallies: [(metadata: UInt64, count: Int, bytes: Int, addresses: [UInt64], isArrayStorage: Bool)] = []
         do throws(BinaryInfoError) {
             walk.changes = try heap.forEachChunk { chunk in
                 walk.allocations += 1
@@ -133,7 +137,7 @@ public enum LiveHeapReader {
                         tally = known
                     } else if let metadata = inspector.classMetadata(at: word) {
                         tally = tallies.count
-                        tallies.append((word, 0, 0, []))
+                        tallies.append((word, 0, 0, [], ClassArrayElements.isArrayStorage(metadata, inspector)))
                         walk.instanceSizes[word] = Int(metadata.instanceSize)
                         verdicts[word] = tally
                     } else {
@@ -146,6 +150,7 @@ public enum LiveHeapReader {
                 tallies[tally].count += 1
                 tallies[tally].bytes += Int(chunk.usableSize)
                 if tallies[tally].addresses.count < addressesPerType { tallies[tally].addresses.append(chunk.address) }
+                if tallies[tally].isArrayStorage { walk.arrayStorages[word, default: []].append((chunk.address, Int(chunk.usableSize))) }
             }.changes
         } catch {
             throw .target(error)

@@ -26,6 +26,8 @@ enum LiveInstantiations {
         var classes: [UInt64] = []
         // Structs and enums by mangling, with the kind their metadata (or lowering) states.
         var values: [String: TypeKind] = [:]
+        // Their metadata, where the runtime's list gives it (its descriptor holds the field records).
+        var valueMetadata: [String: UInt64] = [:]
         var known: [String: Lowered] = [:]
         var classFields: [UInt64: [TargetField]]?
         // Records left out: not named, or not a class, struct or enum.
@@ -40,7 +42,9 @@ enum LiveInstantiations {
                 let kind = try? inspector.memory.read(UInt64.self, at: record.metadata, what: "metadata kind")
                 switch kind.flatMap({ UInt(exactly: $0) }).flatMap(MetadataKind.init(rawValue:)) {
                 case .class?: classes.append(record.metadata)
-                case .struct?: values[mangling] = .struct
+                case .struct?:
+                    values[mangling] = .struct
+                    valueMetadata[mangling] = record.metadata
                 case .enum?, .optional?: values[mangling] = .enum
                 default: unnamed += 1
                 }
@@ -67,8 +71,14 @@ enum LiveInstantiations {
         let classResults = try classLayouts(classes, fields: classFields, known: &known, inspector)
         unnamed += classResults.unnamed
         if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
-        var types = try classResults.layouts + valueLayouts(values, known: known, inspector)
+        var types = try classResults.layouts + valueLayouts(values, known: known, metadata: valueMetadata, inspector)
         types = types.filter(selection.matches).sorted { $0.name < $1.name }
+        for type in types {
+            for field in type.fields where field.type == "?" {
+                guard let mangling = field.mangledType else { continue }
+                notes.append(.fieldTypeUnnamed(type: type.name, field: field.name, reason: LibraryManglings.whyUnnamed(mangling)))
+            }
+        }
         let incomplete = types.filter { $0.size == nil || ($0.kind == .class && $0.instanceSize == nil) }.count + classResults.withoutFields
         if incomplete > 0 { notes.append(.instantiationsNotLaidOut(count: incomplete)) }
         let memory = inspector.memory
@@ -153,10 +163,21 @@ enum LiveInstantiations {
         return (layouts, unnamed, withoutFields)
     }
 
-    /// Layouts of structs and enums by mangling, from the library's lowering in the target.
+    /// Layouts of structs and enums by mangling, from the library's lowering in the target; a
+    /// struct's `let` and `var` from the field records of its descriptor (found from its
+    /// `metadata` where known, else by its generic type's descriptor symbol).
     static func valueLayouts(
-        _ values: [String: TypeKind], known: [String: Lowered], _ inspector: TargetInspector
+        _ values: [String: TypeKind], known: [String: Lowered], metadata: [String: UInt64] = [:], _ inspector: TargetInspector
     ) throws(LiveReadingError) -> [TypeLayout] {
+        var symbols: [TargetImageSymbols]?
+        func mutability(of mangling: String) -> [String: Bool]? {
+            var descriptor = metadata[mangling].flatMap(inspector.valueTypeDescriptor(ofMetadata:))
+            if descriptor == nil {
+                if symbols == nil { symbols = inspector.swiftImageSymbols() }
+                descriptor = inspector.genericTypeDescriptor(ofInstantiation: mangling, symbols: symbols ?? [])
+            }
+            return descriptor.flatMap(inspector.fieldMutability(ofDescriptor:))
+        }
         let manglings = values.keys.sorted()
         let missing = manglings.filter { known[$0] == nil }
         var layouts = known
@@ -190,7 +211,12 @@ enum LiveInstantiations {
                     return enumCase
                 }
             case .struct where kind == .struct:
-                type.fields = children.map { fieldLayout($0, layouts) }
+                let records = mutability(of: mangling)
+                type.fields = children.map { child in
+                    var child = child
+                    child.isVar = records?[child.name]
+                    return fieldLayout(child, layouts)
+                }
             default:
                 // A lowering of another kind than the metadata's: the sizes stand, its children are not the type's fields.
                 break

@@ -129,10 +129,19 @@ final class ObjectWalk {
         for field in list {
             let value = try value(
                 at: address &+ UInt64(field.offset), mangling: field.mangledTypeName, kind: field.kind, depth: depth, nesting: 0)
-            values.append(ObjectField(name: field.name, type: field.typeName, offset: field.offset, value: value ?? .unknown("pending")))
+            values.append(
+                ObjectField(
+                    name: field.name, type: field.typeName, offset: field.offset, value: value ?? .unknown("pending"),
+                    typeUnknown: Self.whyUntyped(field)))
         }
         guard let name else { return nil }
         return ObjectReport(address: address, type: name, size: Int(metadata.instanceSize), fields: values)
+    }
+
+    /// Why a field's type has no name (nil when it has one).
+    static func whyUntyped(_ field: TargetField) -> String? {
+        guard field.typeName == nil else { return nil }
+        return field.mangledTypeName.map(LibraryManglings.whyUnnamed) ?? "the reflection library gives no type for it"
     }
 
     /// An answer, nil while it is pending (the question noted in ``needs`` by `ask`); in the
@@ -207,7 +216,9 @@ final class ObjectWalk {
                     nesting: nesting + 1)
                 if value == nil { pending = true }
                 fields.append(
-                    ObjectField(name: child.name, type: child.typeName, offset: child.offset, value: value ?? .unknown("pending")))
+                    ObjectField(
+                        name: child.name, type: child.typeName, offset: child.offset, value: value ?? .unknown("pending"),
+                        typeUnknown: Self.whyUntyped(child)))
             }
             return pending ? nil : .aggregate(fields)
         case .noPayloadEnum?, .singlePayloadEnum?, .multiPayloadEnum?:

@@ -90,8 +90,8 @@ extension HeapCensus: Codable {
             for case (let field, let value?) in fields where !(0...Self.largestAmount).contains(value) {
                 throw .invalidEntry(index: index, type: entry.type, detail: "\(field) is \(value), not between 0 and \(Self.largestAmount)")
             }
-            guard seen.insert(entry.type).inserted else {
-                throw .invalidEntry(index: index, type: entry.type, detail: "the type is listed twice")
+            guard seen.insert(entry.key).inserted else {
+                throw .invalidEntry(index: index, type: entry.key, detail: "the type is listed twice")
             }
         }
     }
@@ -165,12 +165,13 @@ extension HeapCensus.Totals: Codable {
 
 extension HeapCensus.Entry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, count, bytes, instanceSize, countDelta, bytesDelta, addresses
+        case type, elementType, count, bytes, instanceSize, countDelta, bytesDelta, addresses
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
+        elementType = try container.decodeIfPresent(String.self, forKey: .elementType)
         count = try container.decode(Int.self, forKey: .count)
         bytes = try container.decode(Int.self, forKey: .bytes)
         instanceSize = try container.decodeIfPresent(Int.self, forKey: .instanceSize)
@@ -185,6 +186,7 @@ extension HeapCensus.Entry: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(elementType, forKey: .elementType)
         try container.encode(count, forKey: .count)
         try container.encode(bytes, forKey: .bytes)
         try container.encode(instanceSize, forKey: .instanceSize)

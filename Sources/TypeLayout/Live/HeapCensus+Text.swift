@@ -24,10 +24,10 @@ extension HeapCensus {
                     String(entry.count), entry.countDelta.map(Self.signed) ?? "?", String(entry.bytes),
                     entry.bytesDelta.map(Self.signed) ?? "?",
                     instance,
-                    entry.type,
+                    entry.key,
                 ])
             } else {
-                rows.append([String(entry.count), String(entry.bytes), instance, entry.type])
+                rows.append([String(entry.count), String(entry.bytes), instance, entry.key])
             }
         }
         let widths = (0..<(rows[0].count - 1)).map { column in rows.map { $0[column].count }.max() ?? 0 }

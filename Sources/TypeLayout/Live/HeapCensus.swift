@@ -37,6 +37,11 @@ public struct HeapCensus: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         /// The type's name, generic arguments spelled out (`MyApp.Box<Swift.String>`).
         public var type: String
+        /// For array storage whose class names no element type (`_ContiguousArrayStorage<AnyObject>`,
+        /// which holds every `[C]` of a class `C`): the class its elements state, every one of them
+        /// that class or a subclass of it (their nearest common superclass). Nil for other types,
+        /// and for storage whose elements state none (empty, or of unrelated classes).
+        public var elementType: String?
         /// How many live objects have this type.
         public var count: Int
         /// The sum of their allocations' sizes (what `malloc_usable_size` says of each).
@@ -52,8 +57,15 @@ public struct HeapCensus: Sendable, Hashable {
         /// address order within each arena; empty when none were asked for.
         public var addresses: [UInt64] = []
 
-        public init(type: String, count: Int, bytes: Int, instanceSize: Int?, countDelta: Int? = nil, bytesDelta: Int? = nil) {
+        /// How the entry is told from another: its type, and its element type where it has one.
+        public var key: String { elementType.map { "\(type) (of \($0))" } ?? type }
+
+        public init(
+            type: String, count: Int, bytes: Int, instanceSize: Int?, countDelta: Int? = nil, bytesDelta: Int? = nil,
+            elementType: String? = nil
+        ) {
             self.type = type
+            self.elementType = elementType
             self.count = count
             self.bytes = bytes
             self.instanceSize = instanceSize
@@ -118,12 +130,13 @@ public struct HeapCensus: Sendable, Hashable {
         self.types.sort(by: Self.precedes(order: order, comparing: false))
     }
 
-    /// The same census holding only the types `keep` accepts, ordered by `order`, at most `limit`
-    /// of them. The totals stay those of the whole heap.
+    /// The same census holding only the types `keep` accepts (by name, or by element type), ordered
+    /// by `order`, at most `limit` of them. The totals stay those of the whole heap.
     public func selecting(where keep: (String) -> Bool = { _ in true }, order: Order, limit: Int? = nil) -> HeapCensus {
         var result = self
         result.order = order
-        result.types = types.filter { keep($0.type) }.sorted(by: Self.precedes(order: order, comparing: isComparison))
+        result.types = types.filter { keep($0.type) || $0.elementType.map(keep) == true }.sorted(
+            by: Self.precedes(order: order, comparing: isComparison))
         if let limit { result.types = Array(result.types.prefix(max(limit, 0))) }
         return result
     }
@@ -133,20 +146,20 @@ public struct HeapCensus: Sendable, Hashable {
     /// type gone since the baseline is listed with count 0.
     public func compared(with baseline: HeapCensus) -> HeapCensus {
         var before: [String: Entry] = [:]
-        for entry in baseline.types { before[entry.type] = entry }
+        for entry in baseline.types { before[entry.key] = entry }
         var entries: [Entry] = []
         var seen: Set<String> = []
         for var entry in types {
-            seen.insert(entry.type)
-            entry.countDelta = Self.difference(entry.count, before[entry.type]?.count ?? 0)
-            entry.bytesDelta = Self.difference(entry.bytes, before[entry.type]?.bytes ?? 0)
+            seen.insert(entry.key)
+            entry.countDelta = Self.difference(entry.count, before[entry.key]?.count ?? 0)
+            entry.bytesDelta = Self.difference(entry.bytes, before[entry.key]?.bytes ?? 0)
             entries.append(entry)
         }
-        for old in baseline.types where !seen.contains(old.type) {
+        for old in baseline.types where !seen.contains(old.key) {
             entries.append(
                 Entry(
                     type: old.type, count: 0, bytes: 0, instanceSize: old.instanceSize, countDelta: Self.difference(0, old.count),
-                    bytesDelta: Self.difference(0, old.bytes)))
+                    bytesDelta: Self.difference(0, old.bytes), elementType: old.elementType))
         }
         var result = self
         result.isComparison = true
@@ -172,7 +185,7 @@ public struct HeapCensus: Sendable, Hashable {
             }
             if keys.0 != keys.1 { return keys.0 > keys.1 }
             if keys.2 != keys.3 { return keys.2 > keys.3 }
-            return left.type < right.type
+            return left.key < right.key
         }
     }
 }

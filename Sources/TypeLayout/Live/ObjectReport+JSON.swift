@@ -6,7 +6,8 @@ import Foundation
 
 extension ObjectReport {
     /// The report as JSON: `{"address", "type", "size", "fields": [{"name", "type", "offset", "value"}]}`,
-    /// keys sorted; an unknown value is `null`, with the reason under `unknown` beside it.
+    /// keys sorted; an unknown value is `null`, with the reason under `unknown` beside it, an
+    /// unknown type `null` with the reason under `typeUnknown`.
     public func jsonData(pretty: Bool = true) throws -> Data {
         try LayoutJSON.encode(self, pretty: pretty)
     }
@@ -32,13 +33,14 @@ extension ObjectReport: Encodable {
 
 extension ObjectField: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, type, offset, value, unknown
+        case name, type, offset, value, unknown, typeUnknown
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(typeUnknown, forKey: .typeUnknown)
         try container.encode(offset, forKey: .offset)
         try container.encode(value, forKey: .value)
         if case .unknown(let reason) = value { try container.encode(reason, forKey: .unknown) }
@@ -83,6 +85,7 @@ extension ObjectValue: Encodable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(ObjectReport.hex(address), forKey: .address)
             try container.encode(type, forKey: .type)
+            if type == nil { try container.encode(Self.unknownReferenceReason, forKey: .unknown) }
             try container.encodeIfPresent(object, forKey: .object)
         case .alreadyShown(let address, let type):
             var container = encoder.container(keyedBy: CodingKeys.self)

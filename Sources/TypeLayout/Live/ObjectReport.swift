@@ -38,12 +38,15 @@ public struct ObjectField: Sendable, Hashable {
     /// Its offset in the object or the enclosing value.
     public var offset: Int
     public var value: ObjectValue
+    /// Why ``type`` is unknown, when it is.
+    public var typeUnknown: String?
 
-    public init(name: String, type: String?, offset: Int, value: ObjectValue) {
+    public init(name: String, type: String?, offset: Int, value: ObjectValue, typeUnknown: String? = nil) {
         self.name = name
         self.type = type
         self.offset = offset
         self.value = value
+        self.typeUnknown = typeUnknown
     }
 }
 
@@ -61,7 +64,9 @@ public indirect enum ObjectValue: Sendable, Hashable {
     /// An enum case (`Optional` too: `some` and `none`) with its payload, if it has one.
     case enumCase(String, payload: ObjectValue?)
     /// A class reference: the object's address, its dynamic type when known, and the object itself
-    /// when it was followed (`--depth`).
+    /// when it was followed (`--depth`). The type is nil where the object's first word is not the
+    /// metadata of a class the target's images define (a box or object the runtime made), which
+    /// ``unknownReferenceReason`` says in JSON.
     case reference(UInt64, type: String?, object: ObjectReport?)
     /// A reference to an object the report shows elsewhere (before this place, in the order the
     /// text prints objects): a cycle, or an object held twice.
@@ -72,4 +77,8 @@ public indirect enum ObjectValue: Sendable, Hashable {
     case aggregate([ObjectField])
     /// What could not be read or typed, and why.
     case unknown(String)
+
+    /// Why a reference's type is unknown (JSON `unknown` beside a `null` type).
+    public static let unknownReferenceReason =
+        "its object's first word is not the metadata of a class the target's images define (a box or object the runtime made)"
 }

@@ -106,3 +106,55 @@ public final class Metatypes {
     public var existential: any Schema.Type = UserSchema.self
     public var protocolMetatype: (any Schema).Type = (any Schema).self
 }
+
+/// A generic struct whose field is a parameterized existential of its own parameter, beside a
+/// `let` (the shape of Hummingbird's `EndpointResponders`).
+public struct EndpointResponders<Context> {
+    public let path: String
+    public var methods: [String: any Responder<Context>]
+}
+
+public final class Endpoints {
+    public var responders = EndpointResponders<BasicContext>(path: "/", methods: ["GET": EchoResponder()])
+}
+
+/// Elements of arrays of classes: every `[C]` of a class `C` is stored as
+/// `_ContiguousArrayStorage<AnyObject>`.
+public class Animal {
+    public let name: String
+    public init(name: String) { self.name = name }
+}
+public final class Dog: Animal {}
+public final class Cat: Animal {}
+public final class Item {
+    public let id: Int
+    public init(id: Int) { self.id = id }
+}
+
+/// Arrays of class elements, each of a kind a reader must attribute (or not) by its elements.
+public final class Shelf {
+    /// Every element an `Item`.
+    public var items: [Item] = (0..<3).map(Item.init)
+    /// Elements of two subclasses of `Animal`: their common superclass.
+    public var animals: [Animal] = [Dog(name: "rex"), Cat(name: "tom")]
+    /// Declared `[Animal]`, every element a `Dog`.
+    public var dogs: [Animal] = [Dog(name: "a"), Dog(name: "b")]
+    /// Elements of unrelated classes: no common class.
+    public var mixed: [AnyObject] = [Item(id: 7), Order(number: 8)]
+    /// Empty, with storage of its own: nothing says its element type.
+    public var reserved: [Item] = {
+        var items: [Item] = []
+        items.reserveCapacity(4)
+        return items
+    }()
+}
+
+/// A private actor: named by its private discriminator, as the runtime names it.
+private actor Vault {
+    var opened = 0
+}
+
+public final class VaultKeeper {
+    fileprivate let vault = Vault()
+    public var vaultTypeName: String { String(reflecting: type(of: vault)) }
+}

@@ -26,6 +26,25 @@ var head: ListNode? = nil
 for index in (0..<listLength).reversed() { head = ListNode(index: index, next: head) }
 let keeper = SecretKeeper()
 let metatypes = Metatypes()
+let endpoints = Endpoints()
+let shelves = (0..<3).map { _ in Shelf() }
+let vaultKeeper = VaultKeeper()
+
+/// The storage object of `array` (an array is one reference to it) and the element type its
+/// elements have in common, as this program made them (nil: none).
+func storage<T>(_ array: [T], _ elementType: Any.Type?) -> String {
+    let object = "\"0x" + String(unsafeBitCast(array, to: UInt.self), radix: 16) + "\""
+    return "{\"storage\":\(object),\"count\":\(array.count),\"elementType\":"
+        + (elementType.map { quoted(String(reflecting: $0)) } ?? "null") + "}"
+}
+var arrays: [String] = [storage(book.orders, Order.self), storage(shelves, Shelf.self)]
+for shelf in shelves {
+    arrays.append(storage(shelf.items, Item.self))
+    arrays.append(storage(shelf.animals, Animal.self))
+    arrays.append(storage(shelf.dogs, Dog.self))
+    arrays.append(storage(shelf.mixed, nil))
+    arrays.append(storage(shelf.reserved, nil))
+}
 
 var entries: [String] = []
 func entry(_ key: String, _ object: AnyObject) {
@@ -42,6 +61,7 @@ entry("handler", session.handler!)
 entry("list", head!)
 entry("keeper", keeper)
 entry("metatypes", metatypes)
+entry("endpoints", endpoints)
 print(
     "{\"pid\":\(getpid()),\"listLength\":\(listLength),"
         + "\"responderType\":\(quoted(String(reflecting: type(of: router.responder)))),"
@@ -49,6 +69,10 @@ print(
         + "\"modelsFieldType\":\(quoted(String(reflecting: [any Schema.Type].self))),"
         + "\"existentialMetatypeFieldType\":\(quoted(String(reflecting: (any Schema.Type).self))),"
         + "\"protocolMetatypeFieldType\":\(quoted(String(reflecting: (any Schema).Type.self))),"
+        + "\"methodsFieldType\":\(quoted(String(reflecting: [String: any Responder<BasicContext>].self))),"
+        + "\"vaultType\":\(quoted(vaultKeeper.vaultTypeName)),"
+        + "\"methodsStorageType\":\(quoted(String(reflecting: type(of: unsafeBitCast(endpoints.responders.methods, to: AnyObject.self))))),"
+        + "\"classArrays\":[\(arrays.joined(separator: ","))],"
         + "\"secretType\":\(quoted(keeper.secretTypeName)),\"secretAddress\":\"0x\(String(keeper.secretAddress, radix: 16))\","
         + entries.joined(separator: ",") + "}")
 fflush(stdout)

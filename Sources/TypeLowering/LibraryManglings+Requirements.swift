@@ -1,0 +1,117 @@
+import TypeLayout
+
+extension LibraryManglings {
+    /// `mangling` with each parameterized existential's requirement that the library spelled on
+    /// its constraint type (`any P<X.P.Assoc == X.P.Assoc>`) spelled on `Self` as the compiler
+    /// and the runtime spell it (`any P<Self.P.Assoc == X>`).
+    ///
+    /// Swift 6.3's library writes the requirement `Self.Assoc == X` as `X Assoc Qx <substitution> RS`:
+    /// `Self` spelled as nothing, so `Qx` takes `X`, the type before it, as the subject's base. The
+    /// compiler writes `X Assoc Rts`: a same-type requirement on the associated type of `Self`
+    /// (`s`). A rewrite is kept only where the runtime's demangler confirms that it turned exactly
+    /// one `X.P.Assoc == X.P.Assoc` into `Self.P.Assoc == X` and changed nothing else.
+    ///
+    /// - Parameter mangling: a type mangling without `$s`.
+    /// - Returns: the corrected mangling (the same when nothing needed correcting).
+    public static func correctedRequirements(_ mangling: String) -> String {
+        guard mangling.contains("RS") else { return mangling }
+        var current = Array(mangling.utf8)
+        var index = 0
+        while index + 2 <= current.count {
+            defer { index += 1 }
+            guard current[index] == UInt8(ascii: "Q"), current[index + 1] == UInt8(ascii: "x"),
+                let end = substitutionEnd(in: current, from: index + 2), end + 2 <= current.count,
+                current[end] == UInt8(ascii: "R"), current[end + 1] == UInt8(ascii: "S")
+            else { continue }
+            var candidate = current
+            candidate.replaceSubrange(index..<(end + 2), with: Array("Rts".utf8))
+            let old = String(decoding: current, as: UTF8.self)
+            let new = String(decoding: candidate, as: UTF8.self)
+            guard let oldName = SwiftDemangler.demangle(symbol: "$s" + old + "D"),
+                let newName = SwiftDemangler.demangle(symbol: "$s" + new + "D"),
+                isOneRequirementMadeSelf(oldName, newName)
+            else { continue }
+            current = candidate
+        }
+        return String(decoding: current, as: UTF8.self)
+    }
+
+    /// Where the substitution operator starting at `start` ends (`AG`, `AaB`, `A12_`), or nil
+    /// when there is none there.
+    private static func substitutionEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "A") else { return nil }
+        var index = start + 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): return index + 1
+            case UInt8(ascii: "_"): return index + 1
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): index += 1
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Whether `new` is `old` with exactly one requirement `X.P.A == X.P.A` written
+    /// `Self.P.A == X`.
+    static func isOneRequirementMadeSelf(_ old: String, _ new: String) -> Bool {
+        let text = Array(new.utf8)
+        let selfPrefix = Array("Self.".utf8)
+        let equals = Array(" == ".utf8)
+        var start = 0
+        while start + selfPrefix.count <= text.count {
+            defer { start += 1 }
+            guard text[start..<(start + selfPrefix.count)].elementsEqual(selfPrefix), start > 0,
+                text[start - 1] == UInt8(ascii: "<") || text[start - 1] == UInt8(ascii: " ")
+            else { continue }
+            // The subject runs to ` == `; the constraint type to the `>` or `, ` that closes it.
+            guard let equalsAt = firstIndex(of: equals, in: text, from: start) else { continue }
+            let member = text[(start + selfPrefix.count)..<equalsAt]
+            let typeStart = equalsAt + equals.count
+            var depth = 0
+            var typeEnd = typeStart
+            scan: while typeEnd < text.count {
+                switch text[typeEnd] {
+                case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"):
+                    if depth == 0 { break scan }
+                    depth -= 1
+                case UInt8(ascii: ","): if depth == 0 { break scan }
+                default: break
+                }
+                typeEnd += 1
+            }
+            let type = text[typeStart..<typeEnd]
+            guard !type.isEmpty else { continue }
+            let garbled = Array(type) + [UInt8(ascii: ".")] + Array(member) + equals + Array(type) + [UInt8(ascii: ".")] + Array(member)
+            let rewritten = text[..<start] + garbled + text[typeEnd...]
+            if rewritten.elementsEqual(old.utf8) { return true }
+        }
+        return false
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + needle.count <= bytes.count {
+            if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Why a mangling the library spelled has no name (``TargetInspector/typeName(libraryMangling:)``
+    /// gives none), for a reader to print beside `?`.
+    ///
+    /// - Parameter mangling: the library's mangling, without `$s`, as ``corrected(_:)`` left it.
+    public static func whyUnnamed(_ mangling: String) -> String {
+        guard let name = SwiftDemangler.demangle(symbol: "$s" + mangling + "D") else {
+            return "the runtime's demangler cannot spell the reflection library's mangling $s\(mangling)"
+        }
+        if isGarbledConstraint(name) {
+            return "the reflection library spells a parameterized existential's requirement wrongly here (\(name)), "
+                + "and its true requirement is not known"
+        }
+        return "the reflection library's mangling $s\(mangling) names no type the runtime would"
+    }
+}

@@ -1,0 +1,47 @@
+import BinaryInfo
+import TypeLayout
+
+extension TargetInspector {
+    /// The type descriptor of the struct or enum whose value metadata is at `metadata` (its
+    /// second word, `Description`), or nil when the first word is not a struct's, enum's or
+    /// optional's metadata kind.
+    public func valueTypeDescriptor(ofMetadata metadata: UInt64) -> UInt64? {
+        guard let kind = try? memory.read(UInt64.self, at: metadata, what: "value metadata kind"),
+            [MetadataKind.struct, .enum, .optional].contains(where: { UInt64($0.rawValue) == kind }),
+            let descriptor = try? memory.read(UInt64.self, at: metadata &+ 8, what: "value metadata description"),
+            descriptor >= 4096, memory.image(containing: descriptor) != nil
+        else { return nil }
+        return descriptor
+    }
+
+    /// The type descriptor of the generic struct or enum a mangled instantiation binds
+    /// (`10LiveShapes18EndpointRespondersVyAA12BasicContextVG`), found by its descriptor symbol
+    /// (`$s10LiveShapes18EndpointRespondersVMn`) in the symbol tables of `symbols`.
+    ///
+    /// The symbol is the mangling's nominal part, before the generic arguments; each candidate
+    /// is kept only where the runtime's demangler names it the nominal type descriptor of the
+    /// type whose instantiation the mangling demangles to, so no other type's records are read.
+    ///
+    /// - Returns: nil when no image defines exactly one such symbol (a stripped image has none).
+    public func genericTypeDescriptor(ofInstantiation mangling: String, symbols: [TargetImageSymbols]) -> UInt64? {
+        guard mangling.hasSuffix("G"), let name = SwiftDemangler.demangle(symbol: "$s" + mangling + "D") else { return nil }
+        let bytes = Array(mangling.utf8)
+        for index in bytes.indices.dropFirst() where bytes[index] == UInt8(ascii: "y") {
+            let symbol = "$s" + String(decoding: bytes[..<index], as: UTF8.self) + "Mn"
+            let prefix = "nominal type descriptor for "
+            guard let text = SwiftDemangler.demangle(symbol: symbol), text.hasPrefix(prefix),
+                name.hasPrefix(text.dropFirst(prefix.count) + "<")
+            else { continue }
+            let found = Set(symbols.compactMap { $0.uniqueAddress(of: symbol) })
+            return found.count == 1 ? found.first : nil
+        }
+        return nil
+    }
+
+    /// The symbol tables of the target's Swift images (the files they were matched to), for
+    /// ``genericTypeDescriptor(ofInstantiation:symbols:)``; an image whose file cannot be read
+    /// is left out.
+    public func swiftImageSymbols() -> [TargetImageSymbols] {
+        images.filter(\.isSwift).compactMap { try? TargetImageSymbols(image: $0) }
+    }
+}
