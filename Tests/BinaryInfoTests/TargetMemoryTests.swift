@@ -105,6 +105,23 @@ struct TargetMemoryTests {
             if let single { #expect(Array(bytes[index * size..<(index + 1) * size]) == single) }
         }
         #expect(read.filter { $0 }.count == addresses.count / 5 * 4)
+        // Pieces close together are read as one span; a span that runs into unmapped memory is
+        // read piece by piece: here in this process, a page whose next page is unmapped.
+        let page = 4096
+        let mapped = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        try #require(mapped != nil && mapped != MAP_FAILED)
+        let pages = mapped!
+        defer { munmap(pages, page) }
+        munmap(pages + page, page)
+        for offset in 0..<page { pages.storeBytes(of: UInt8(truncatingIfNeeded: offset), toByteOffset: offset, as: UInt8.self) }
+        let own = try TargetMemory(.process(getpid()))
+        let start = UInt64(UInt(bitPattern: pages))
+        let near = [start + 4000, start + 4040, start + UInt64(page) - 8, start + 4064, start + 4000]
+        let nearBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: near.count * size, alignment: 8)
+        defer { nearBytes.deallocate() }
+        #expect(try own.fetchRecords(at: near, size: size, into: nearBytes) == [true, true, false, true, true])
+        #expect(Array(nearBytes[size..<2 * size]) == (4040..<4056).map { UInt8(truncatingIfNeeded: $0) })
+        #expect(Array(nearBytes[4 * size..<5 * size]) == (4000..<4016).map { UInt8(truncatingIfNeeded: $0) })
     }
 
     @Test func mapsHoldTheBuffer() throws {

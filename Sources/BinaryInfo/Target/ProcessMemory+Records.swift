@@ -9,8 +9,11 @@ extension ProcessMemory {
     static let piecesPerCall = 1024
 
     /// Copies `size` bytes at each of `addresses` into `destination` (the `index`th at
-    /// `index * size`), a thousand pieces per system call instead of one: a heap census checks
-    /// millions of words that may be metadata, and a call per word would be most of its time.
+    /// `index * size`), with few system calls: pieces that lie close together (metadata words
+    /// sorted, or a weak reference's side tables pointing at objects made one after another) in
+    /// one read of the memory they span, the others a thousand to a call. A heap census judges
+    /// millions of words that may be metadata, and a call, or a page walk, per word would be most
+    /// of its time.
     ///
     /// - Returns: for each address, whether all its bytes were read (false: some byte is not
     ///   mapped, and the piece's bytes in `destination` are not to be used).
@@ -20,21 +23,80 @@ extension ProcessMemory {
     {
         precondition(destination.count >= addresses.count * size)
         var read = [Bool](repeating: false, count: addresses.count)
-        guard size > 0, let base = destination.baseAddress, let readVector = Self.readVector else {
-            for (index, address) in addresses.enumerated() {
-                let piece = UnsafeMutableRawBufferPointer(rebasing: destination[index * size..<(index + 1) * size])
-                read[index] = (try? fetch(into: piece, from: address, what: "memory")) != nil
+        guard size > 0, size <= Self.spanLimit, destination.baseAddress != nil else { return read }
+        let order = addresses.indices.sorted { addresses[$0] < addresses[$1] }
+        var apart: [Int] = []
+        let span = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.spanLimit, alignment: 8)
+        defer { span.deallocate() }
+        var first = 0
+        while first < order.count {
+            let start = addresses[order[first]]
+            guard !start.addingReportingOverflow(UInt64(Self.spanLimit)).overflow else {
+                apart += order[first...]
+                break
             }
-            return read
+            var end = start + UInt64(size)
+            var last = first + 1
+            while last < order.count, addresses[order[last]] <= end + Self.gapLimit,
+                addresses[order[last]] + UInt64(size) - start <= UInt64(Self.spanLimit)
+            {
+                end = max(end, addresses[order[last]] + UInt64(size))
+                last += 1
+            }
+            let spanned = UnsafeMutableRawBufferPointer(rebasing: span[0..<Int(end - start)])
+            if last - first > 1, (try? readable(into: spanned, from: start)) == true {
+                for index in order[first..<last] {
+                    let offset = Int(addresses[index] - start)
+                    UnsafeMutableRawBufferPointer(rebasing: destination[index * size..<(index + 1) * size])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: spanned[offset..<offset + size]))
+                    read[index] = true
+                }
+            } else {
+                apart += order[first..<last]
+            }
+            first = last
+        }
+        try fetchRecords(apart, at: addresses, size: size, into: destination, read: &read)
+        return read
+    }
+
+    /// The most bytes one read spans for pieces close together.
+    static let spanLimit = 64 << 10
+    /// The most bytes between two pieces read in one span.
+    static let gapLimit: UInt64 = 256
+
+    /// Whether all of `destination.count` bytes at `address` were read (false: some are not mapped).
+    private func readable(into destination: UnsafeMutableRawBufferPointer, from address: UInt64) throws(BinaryInfoError) -> Bool {
+        do {
+            try fetch(into: destination, from: address, what: "memory")
+            return true
+        } catch {
+            switch error {
+            case .unmapped: return false
+            default: throw error
+            }
+        }
+    }
+
+    /// The pieces `indices` of `addresses`, a thousand to a system call.
+    private func fetchRecords(
+        _ indices: [Int], at addresses: [UInt64], size: Int, into destination: UnsafeMutableRawBufferPointer, read: inout [Bool]
+    ) throws(BinaryInfoError) {
+        guard let base = destination.baseAddress, let readVector = Self.readVector else {
+            for index in indices {
+                read[index] = try readable(
+                    into: UnsafeMutableRawBufferPointer(rebasing: destination[index * size..<(index + 1) * size]), from: addresses[index])
+            }
+            return
         }
         var local = [iovec](repeating: iovec(), count: Self.piecesPerCall)
         var remote = [iovec](repeating: iovec(), count: Self.piecesPerCall)
         var next = 0
-        while next < addresses.count {
+        while next < indices.count {
             // The kernel copies the pieces in order and stops at the first it cannot read whole.
             var pieces = 0
-            while pieces < Self.piecesPerCall, next + pieces < addresses.count {
-                let index = next + pieces
+            while pieces < Self.piecesPerCall, next + pieces < indices.count {
+                let index = indices[next + pieces]
                 let address = addresses[index]
                 guard !address.addingReportingOverflow(UInt64(size)).overflow,
                     let remoteBase = UnsafeMutableRawPointer(bitPattern: UInt(address))
@@ -51,7 +113,7 @@ extension ProcessMemory {
             let count = readVector(processID, local, UInt(pieces), remote, UInt(pieces), 0)
             if count >= 0 {
                 let whole = count / size
-                for index in next..<next + whole { read[index] = true }
+                for offset in 0..<whole { read[indices[next + offset]] = true }
                 // The piece after the whole ones did not read whole (unless all did).
                 next += whole < pieces ? whole + 1 : whole
                 continue
@@ -66,20 +128,12 @@ extension ProcessMemory {
                 next += 1
             default:
                 // Anything else: the first piece alone, with the single read's errors.
-                let piece = UnsafeMutableRawBufferPointer(rebasing: destination[next * size..<(next + 1) * size])
-                do {
-                    try fetch(into: piece, from: addresses[next], what: "memory")
-                    read[next] = true
-                } catch {
-                    switch error {
-                    case .unmapped: break
-                    default: throw error
-                    }
-                }
+                let index = indices[next]
+                read[index] = try readable(
+                    into: UnsafeMutableRawBufferPointer(rebasing: destination[index * size..<(index + 1) * size]), from: addresses[index])
                 next += 1
             }
         }
-        return read
     }
 }
 

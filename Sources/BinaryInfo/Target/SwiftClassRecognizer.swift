@@ -129,7 +129,7 @@ public struct SwiftClassRecognizer: Sendable {
     }
 
     /// Records read at once by ``classMetadata(each:)``.
-    static let recordsPerBatch = 4096
+    static let recordsPerBatch = 1024
 
     /// Whether `word` can be a metadata address at all: pointer-aligned, past the first page (never
     /// mapped), and a user-space address (below 2^57, the most any 64-bit Linux gives a process).

@@ -20,7 +20,12 @@ struct MetadataCensus {
 
     let inspector: TargetInspector
     let addressesPerType: Int
-    private(set) var tallies: [Tally] = []
+    /// Per class found, by its tally's index: its metadata address, objects, their bytes, the first
+    /// addresses (kept apart, so that counting touches two flat arrays).
+    private var classes: [UInt64] = []
+    private var counts: [Int] = []
+    private var bytes: [Int] = []
+    private var addresses: [[UInt64]] = []
     /// Each class's instance size, by metadata address.
     private(set) var instanceSizes: [UInt64: Int] = [:]
     /// The metadata found: its tally's index.
@@ -41,6 +46,7 @@ struct MetadataCensus {
 
     /// Counts `chunk` if its first word is class metadata, now or at the next ``settle()``; the
     /// allocations of one class are counted in the order they are met.
+    @inline(__always)
     mutating func count(_ chunk: HeapChunk) {
         let word = chunk.firstWord
         guard SwiftClassRecognizer.mayBeMetadata(word) else { return }
@@ -71,8 +77,11 @@ struct MetadataCensus {
         words.removeLast(words.count - distinct)
         for (word, metadata) in zip(words, inspector.classes.classMetadata(each: words)) {
             guard let metadata, known[word] == nil else { continue }
-            known.insert(word, tallies.count)
-            tallies.append(Tally(metadata: word))
+            known.insert(word, classes.count)
+            classes.append(word)
+            counts.append(0)
+            bytes.append(0)
+            addresses.append([])
             instanceSizes[word] = Int(metadata.instanceSize)
         }
         for chunk in pending {
@@ -85,11 +94,17 @@ struct MetadataCensus {
         pending.removeAll(keepingCapacity: true)
     }
 
+    @inline(__always)
     private mutating func add(_ chunk: HeapChunk, to tally: Int) {
         guard tally >= 0 else { return }
-        tallies[tally].count += 1
-        tallies[tally].bytes += Int(chunk.usableSize)
-        if tallies[tally].addresses.count < addressesPerType { tallies[tally].addresses.append(chunk.address) }
+        counts[tally] += 1
+        bytes[tally] += Int(chunk.usableSize)
+        if counts[tally] <= addressesPerType { addresses[tally].append(chunk.address) }
+    }
+
+    /// Each class's objects, in the order their metadata was found.
+    var tallies: [Tally] {
+        classes.indices.map { Tally(metadata: classes[$0], count: counts[$0], bytes: bytes[$0], addresses: addresses[$0]) }
     }
 }
 
