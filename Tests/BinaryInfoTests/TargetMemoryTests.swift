@@ -84,6 +84,46 @@ struct TargetMemoryTests {
                 == "process 7: memory at 0x10 (8 bytes) is not in the target's memory")
     }
 
+    @Test func recordsAreReadManyToACall() throws {
+        let target = try TargetProcess()
+        defer { target.finish() }
+        let memory = try TargetMemory(.process(target.processID))
+        // Readable pieces around unreadable ones (the first page, the top of user space, a piece
+        // running off it), more than one system call takes, each as a single read gives it.
+        let size = 16
+        let readable = (0..<8).map { target.bufferAddress + UInt64($0 * size * 3) }
+        let unreadable: [UInt64] = [0x10, 0x7FFF_FFFF_FFF8, 0x7FFF_FFFF_F000 - 8, UInt64.max - 4]
+        let addresses = (0..<3000).map { index in
+            index % 5 == 4 ? unreadable[index / 5 % unreadable.count] : readable[index % readable.count]
+        }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: addresses.count * size, alignment: 8)
+        defer { bytes.deallocate() }
+        let read = try memory.fetchRecords(at: addresses, size: size, into: bytes)
+        for (index, address) in addresses.enumerated() {
+            let single = try? memory.bytes(at: address, count: size, what: "memory")
+            #expect(read[index] == (single != nil), "0x\(String(address, radix: 16))")
+            if let single { #expect(Array(bytes[index * size..<(index + 1) * size]) == single) }
+        }
+        #expect(read.filter { $0 }.count == addresses.count / 5 * 4)
+        // Pieces close together are read as one span; a span that runs into unmapped memory is
+        // read piece by piece: here in this process, a page whose next page is unmapped.
+        let page = 4096
+        let mapped = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        try #require(mapped != nil && mapped != MAP_FAILED)
+        let pages = mapped!
+        defer { munmap(pages, page) }
+        munmap(pages + page, page)
+        for offset in 0..<page { pages.storeBytes(of: UInt8(truncatingIfNeeded: offset), toByteOffset: offset, as: UInt8.self) }
+        let own = try TargetMemory(.process(getpid()))
+        let start = UInt64(UInt(bitPattern: pages))
+        let near = [start + 4000, start + 4040, start + UInt64(page) - 8, start + 4064, start + 4000]
+        let nearBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: near.count * size, alignment: 8)
+        defer { nearBytes.deallocate() }
+        #expect(try own.fetchRecords(at: near, size: size, into: nearBytes) == [true, true, false, true, true])
+        #expect(Array(nearBytes[size..<2 * size]) == (4040..<4056).map { UInt8(truncatingIfNeeded: $0) })
+        #expect(Array(nearBytes[4 * size..<5 * size]) == (4000..<4016).map { UInt8(truncatingIfNeeded: $0) })
+    }
+
     @Test func mapsHoldTheBuffer() throws {
         let target = try TargetProcess()
         defer { target.finish() }

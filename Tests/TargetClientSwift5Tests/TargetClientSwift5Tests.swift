@@ -22,6 +22,15 @@ struct TargetClientSwift5Tests {
         // Through the existential: the first word of a class's metadata is its kind, 0.
         #expect(try reader.read(UInt64.self, at: metadata[0], what: "kind") == 0)
         #expect(inspector.classMetadata(candidates: metadata).count == metadata.count)
+        // Many words judged at once, and a word that cannot be metadata never read.
+        #expect(inspector.classes.classMetadata(each: metadata + [8]).map { $0?.address } == metadata + [nil])
+        #expect(SwiftClassRecognizer.mayBeMetadata(metadata[0]) && !SwiftClassRecognizer.mayBeMetadata(8))
+        // The heap through the allocator protocol: glibc's, its objects among its allocations.
+        let heap: any TargetHeap = try TargetHeaps.open(inspector.memory, changing: false)
+        #expect(heap.allocatorName.hasPrefix("glibc 2."))
+        var objects = 0
+        let totals = try heap.forEachChunk { chunk in if metadata.contains(chunk.firstWord) { objects += 1 } }
+        #expect(objects > 0 && totals.changes == nil)
         let names = try inspector.typeNames(ofMetadata: metadata)
         #expect(fixture.report.types.allSatisfy { names[UInt64($0.metadata.dropFirst(2), radix: 16) ?? 0] == $0.type })
         let dog = try #require(fixture.report.types.first { $0.type == "LiveHeap.Dog" })

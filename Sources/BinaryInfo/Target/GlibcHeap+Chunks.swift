@@ -63,50 +63,41 @@ extension GlibcHeap {
     ///   when a chunk, a free list or the mmapped chunks' count do not fit glibc's invariants
     ///   (chunks already passed to `body` are then not the whole heap); a read error of the target.
     public func forEachChunk(_ body: (HeapChunk) -> Void) throws(BinaryInfoError) -> HeapTotals {
-        if changing { return try forEachChunkWhileChanging(body) }
-        return try forEachChunk(findingTcachesFirst: false, checkingEveryPage: false, body)
+        try forEachChunk(findingTcachesFirst: false, checkingEveryPage: false, body)
     }
 
     /// As ``forEachChunk(_:)``, taking the longer way on purpose: `findingTcachesFirst` walks the
     /// heaps once more beforehand to find every tcache (as the walk does when no tcache with
     /// entries starts an arena), `checkingEveryPage` looks for mmapped chunks at every page (as it
     /// does when the mappings' starts do not hold what `mp_` counts).
+    ///
+    /// One walk for both kinds of heap: where a stable heap's walk fails on what does not fit, a
+    /// changing heap's reads again, steps over or cuts short (``GlibcChangingWalk``), and says so.
     func forEachChunk(findingTcachesFirst: Bool, checkingEveryPage: Bool, _ body: (HeapChunk) -> Void) throws(BinaryInfoError)
         -> HeapTotals
     {
-        let window = TargetWindow(target: target)
-        // The mappings' starts first; every page only when they do not hold what mp_ counts.
-        var mmapped = try window.mmappedChunks(in: mmapRanges, everyPage: checkingEveryPage)
-        var mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
-        if UInt64(mmapped.count) != parameters.mmappedChunks || mappedBytes != parameters.mmappedBytes {
-            mmapped = try window.mmappedChunks(in: mmapRanges, everyPage: true)
-            mappedBytes = mmapped.reduce(0) { $0 + $1.offset + $1.size }
-        }
-        guard UInt64(mmapped.count) == parameters.mmappedChunks, mappedBytes == parameters.mmappedBytes else {
-            throw BinaryInfoError.malformedHeap(
-                path: target.path, what: "mp_", address: parameters.sbrkBaseField,
-                detail:
-                    "it counts \(parameters.mmappedChunks) mmapped chunks of \(parameters.mmappedBytes) bytes, the target's anonymous memory holds \(mmapped.count) of \(mappedBytes)"
-            )
-        }
+        var walk = GlibcChangingWalk(heap: self)
+        let (mmapped, mappedBytes) = try walk.mmappedChunks(everyPage: checkingEveryPage)
         var lists = GlibcFreeLists(target: target, layout: layout, parameters: parameters, arenas: arenas)
+        lists.cutsShort = changing
         for (index, arena) in arenas.enumerated() { try lists.addFastbins(of: arena, index: index) }
         // A thread's tcache is its first allocation, so it usually starts its arena.
         for arena in arenas {
             let first = arena.heaps[0].firstChunk
-            if arena.heaps[0].end > first,
-                try target.read(UInt64.self, at: first + 8, what: "a chunk header") & ~GlibcMallocLayout.flagBits == layout.tcacheChunkSize
-            {
-                try lists.offerTcache(chunk: first)
-            }
+            guard arena.heaps[0].end > first,
+                let sizeField = try tolerating({ () throws(BinaryInfoError) in
+                    try target.read(UInt64.self, at: first + 8, what: "a chunk header")
+                }), sizeField & ~GlibcMallocLayout.flagBits == layout.tcacheChunkSize
+            else { continue }
+            try tolerating { () throws(BinaryInfoError) in try lists.offerTcache(chunk: first) }
         }
         // Without a known key, entries cannot be told apart during the walk: find every tcache first.
-        let walkFirst = findingTcachesFirst || layout.tcacheKey != .shared || lists.tcacheKey == nil
-        if walkFirst {
-            for arena in arenas {
+        if findingTcachesFirst || layout.tcacheKey != .shared || lists.tcacheKey == nil {
+            for (index, arena) in arenas.enumerated() {
                 for heap in arena.heaps {
-                    _ = try window.walk(heap) { chunk throws(BinaryInfoError) in
-                        if chunk.markedInUse, chunk.size == layout.tcacheChunkSize { try lists.offerTcache(chunk: chunk.address) }
+                    try walk.walk(heap, arena: index) { chunk throws(BinaryInfoError) in
+                        guard chunk.markedInUse, chunk.size == layout.tcacheChunkSize else { return }
+                        try tolerating { () throws(BinaryInfoError) in try lists.offerTcache(chunk: chunk.address) }
                     }
                 }
             }
@@ -115,8 +106,8 @@ extension GlibcHeap {
         // A chunk marked in use that holds tcache_key where a tcache entry keeps it is most likely
         // a freed entry (tcache_get clears the word when it hands a chunk out), so it is decided
         // once every tcache is known. It is an allocation when no tcache lists it (a thread that
-        // exits frees its entries to the arena without clearing the word), unless a tcache-sized
-        // chunk that failed the tcache checks starts a bin with it: that is an error.
+        // exits frees its entries to the arena without clearing the word), unless (a stable heap)
+        // a tcache-sized chunk that failed the tcache checks starts a bin with it: that is an error.
         let key = layout.tcacheKey == .shared ? lists.tcacheKey : nil
         var totals = HeapTotals(
             arenas: [], mmappedChunks: mmapped.count, mmappedBytes: mappedBytes, tcaches: 0, fastbinChunks: 0, tcacheChunks: 0)
@@ -131,14 +122,15 @@ extension GlibcHeap {
                 address: arena.address, heapBytes: arena.systemMemory, heaps: arena.heaps.count, chunksInUse: 0, bytesInUse: 0)
             for heap in arena.heaps {
                 var member = members.partitioningIndex { $0 >= heap.firstChunk }
-                _ = try window.walk(heap) { chunk throws(BinaryInfoError) in
+                try walk.walk(heap, arena: index) { chunk throws(BinaryInfoError) in
                     while member < members.count, members[member] < chunk.address { member += 1 }
                     guard chunk.markedInUse else { return }
                     if member < members.count, members[member] == chunk.address {
                         seenFree.insert(chunk.address)
                         return
                     }
-                    guard (chunk.flags & GlibcMallocLayout.nonMainArena != 0) == !arena.isMain else {
+                    // A changing heap's walk checks this where it can (the chunk after says in use).
+                    guard changing || (chunk.flags & GlibcMallocLayout.nonMainArena != 0) == !arena.isMain else {
                         throw BinaryInfoError.malformedHeap(
                             path: target.path, what: "the chunk", address: chunk.address,
                             detail:
@@ -157,13 +149,14 @@ extension GlibcHeap {
             }
             totals.arenas.append(arenaTotals)
         }
-        for candidate in candidates { try lists.offerTcache(chunk: candidate) }
+        for candidate in candidates { try tolerating { () throws(BinaryInfoError) in try lists.offerTcache(chunk: candidate) } }
         for (chunk, arena) in suspects {
+            // A freed tcache entry, or (its tcache not found, or, while changing, its list cut) an allocation.
             if lists.members.contains(chunk.address) {
                 seenFree.insert(chunk.address)
                 continue
             }
-            if let tcache = lists.rejectedBinHeads[chunk.address] {
+            if !changing, let tcache = lists.rejectedBinHeads[chunk.address] {
                 throw BinaryInfoError.malformedHeap(
                     path: target.path, what: "the tcache", address: tcache,
                     detail:
@@ -174,14 +167,23 @@ extension GlibcHeap {
             totals.arenas[arena].bytesInUse += chunk.size - GlibcMallocLayout.wordSize
             body(HeapChunk(chunk, arena: arena))
         }
-        if let missing = lists.members.subtracting(seenFree).min() {
+        let gone = lists.members.subtracting(seenFree)
+        if changing {
+            walk.changes.listEntriesGone = gone.count
+            for cut in lists.cuts { walk.changes.cut(cut) }
+        } else if let missing = gone.min() {
             throw BinaryInfoError.malformedHeap(
                 path: target.path, what: "the free chunk", address: missing,
                 detail: "a fastbin or tcache holds it, but the heap walk found no chunk marked in use there")
         }
         for chunk in mmapped {
             let user = chunk.address + 16
-            let words = try target.bytes(at: user, count: 16, what: "an mmapped chunk's user bytes")
+            // A changing heap's chunk unmapped since it was found was freed meanwhile.
+            guard
+                let words = try tolerating({ () throws(BinaryInfoError) in
+                    try target.bytes(at: user, count: 16, what: "an mmapped chunk's user bytes")
+                })
+            else { continue }
             let (first, second) = words.withUnsafeBytes {
                 ($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
             }
@@ -190,6 +192,7 @@ extension GlibcHeap {
         totals.tcaches = lists.tcaches.count
         totals.fastbinChunks = lists.fastbinCount
         totals.tcacheChunks = lists.members.count - lists.fastbinCount
+        totals.changes = changing ? walk.changes : nil
         return totals
     }
 }

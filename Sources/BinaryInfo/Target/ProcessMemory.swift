@@ -63,11 +63,11 @@ public struct ProcessMemory: Sendable {
 
     /// `process_vm_readv` from libc, looked up once: Glibc's module map leaves it out (it is a
     /// `_GNU_SOURCE` declaration).
-    private typealias ReadVector =
+    typealias ReadVector =
         @convention(c) (
             pid_t, UnsafePointer<iovec>?, UInt, UnsafePointer<iovec>?, UInt, UInt
         ) -> Int
-    private static let readVector: ReadVector? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "process_vm_readv").map {
+    static let readVector: ReadVector? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "process_vm_readv").map {
         unsafeBitCast($0, to: ReadVector.self)
     }
 }

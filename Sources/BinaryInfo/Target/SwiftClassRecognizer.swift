@@ -85,15 +85,64 @@ public struct SwiftClassRecognizer: Sendable {
     /// The class metadata at `address`, or nil when it is not one (unreadable, another kind, a
     /// descriptor no Swift image of the target lists as a class, sizes the runtime never writes).
     public func classMetadata(at address: UInt64) -> SwiftClassMetadata? {
-        guard address != 0, address & 7 == 0 else { return nil }
-        var record = [UInt8](repeating: 0, count: Self.recordSize)
-        let readable = record.withUnsafeMutableBytes { buffer in
-            (try? memory.fetch(into: buffer, from: address, what: "class metadata")) != nil
+        guard Self.mayBeMetadata(address) else { return nil }
+        return withUnsafeTemporaryAllocation(byteCount: Self.recordSize, alignment: 8) { record in
+            guard (try? memory.fetch(into: record, from: address, what: "class metadata")) != nil else { return nil }
+            return classMetadata(at: address, record: UnsafeRawBufferPointer(record))
         }
-        guard readable else { return nil }
-        func word(_ offset: Int) -> UInt64 { record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) } }
-        func half(_ offset: Int) -> UInt32 { record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) } }
-        let alignMask = UInt32(record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 28, as: UInt16.self) })
+    }
+
+    /// The class metadata among `candidates` (heap objects' first words: a few metadata
+    /// addresses repeated many times, and many words that are not), each distinct word checked
+    /// once, their records read many to a system call.
+    public func classMetadata(candidates: some Sequence<UInt64>) -> [UInt64: SwiftClassMetadata] {
+        var checked: Set<UInt64> = []
+        let words = candidates.filter { Self.mayBeMetadata($0) && checked.insert($0).inserted }
+        var found: [UInt64: SwiftClassMetadata] = [:]
+        for (word, metadata) in zip(words, classMetadata(each: words)) where metadata != nil { found[word] = metadata }
+        return found
+    }
+
+    /// The class metadata at each of `words`, nil where a word is not one (as
+    /// ``classMetadata(at:)`` decides), their records read many to a system call: for judging
+    /// many distinct words at once, where a read per word would cost most of the time.
+    public func classMetadata(each words: [UInt64]) -> [SwiftClassMetadata?] {
+        var result = [SwiftClassMetadata?](repeating: nil, count: words.count)
+        let batch = words.indices.filter { Self.mayBeMetadata(words[$0]) }
+        guard !batch.isEmpty else { return result }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: min(batch.count, Self.recordsPerBatch) * Self.recordSize, alignment: 8)
+        defer { bytes.deallocate() }
+        var start = 0
+        while start < batch.count {
+            let part = batch[start..<min(start + Self.recordsPerBatch, batch.count)]
+            let addresses = part.map { words[$0] }
+            // A process that cannot be read any more has no metadata to give: as an unreadable word.
+            let read = (try? memory.fetchRecords(at: addresses, size: Self.recordSize, into: bytes)) ?? []
+            for (offset, index) in part.enumerated() where offset < read.count && read[offset] {
+                let record = UnsafeRawBufferPointer(rebasing: bytes[offset * Self.recordSize..<(offset + 1) * Self.recordSize])
+                result[index] = classMetadata(at: words[index], record: record)
+            }
+            start += Self.recordsPerBatch
+        }
+        return result
+    }
+
+    /// Records read at once by ``classMetadata(each:)``.
+    static let recordsPerBatch = 1024
+
+    /// Whether `word` can be a metadata address at all: pointer-aligned, past the first page (never
+    /// mapped), and a user-space address (below 2^57, the most any 64-bit Linux gives a process).
+    /// A word that is not is never read.
+    public static func mayBeMetadata(_ word: UInt64) -> Bool {
+        word >= 4096 && word & 7 == 0 && word < 1 << 57
+    }
+
+    /// Decides from the ``recordSize`` bytes read at `address`.
+    private func classMetadata(at address: UInt64, record: UnsafeRawBufferPointer) -> SwiftClassMetadata? {
+        func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        func half(_ offset: Int) -> UInt32 { UInt32(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        let alignMask = UInt32(UInt16(littleEndian: record.loadUnaligned(fromByteOffset: 28, as: UInt16.self)))
         let instanceSize = half(24)
         guard word(0) == UInt64(MetadataKind.class.rawValue), let image = classDescriptors[word(40)],
             instanceSize >= Self.headerSize, (alignMask + 1) & alignMask == 0, half(36) <= half(32)
@@ -102,16 +151,5 @@ public struct SwiftClassRecognizer: Sendable {
         return SwiftClassMetadata(
             address: address, descriptor: word(40), superclass: superclass == 0 ? nil : superclass, instanceSize: instanceSize,
             instanceAlignment: alignMask + 1, imageLoadAddress: image)
-    }
-
-    /// The class metadata among `candidates` (heap objects' first words: a few metadata
-    /// addresses repeated many times), each distinct word checked once.
-    public func classMetadata(candidates: some Sequence<UInt64>) -> [UInt64: SwiftClassMetadata] {
-        var checked: Set<UInt64> = []
-        var found: [UInt64: SwiftClassMetadata] = [:]
-        for candidate in candidates where checked.insert(candidate).inserted {
-            if let metadata = classMetadata(at: candidate) { found[candidate] = metadata }
-        }
-        return found
     }
 }

@@ -4,10 +4,10 @@ import TypeLowering
 
 /// `typeinfo heap`: what a live process's or a core file's heap holds, by dynamic type.
 ///
-/// Every live allocation comes from the C library's allocator (``GlibcHeap``: every arena and
-/// mmapped chunk, freed chunks left out). An allocation is a Swift object when its first word is
-/// the address of Swift class metadata the target's images describe (``SwiftClassRecognizer``);
-/// its type is named by the toolchain's reflection library reading the same target, generic
+/// Every live allocation comes from the target's allocator, read through ``TargetHeap`` (glibc's
+/// ``GlibcHeap``: every arena and mmapped chunk, freed chunks left out). An allocation is a
+/// Swift object when its first word is the address of Swift class metadata the target's images
+/// describe (``SwiftClassRecognizer``, in batches: ``MetadataCensus``); its type is named by the toolchain's reflection library reading the same target, generic
 /// arguments included. Nothing is written to the target, and it keeps running unless
 /// ``LiveTargetOptions/pauses``.
 public enum LiveHeapReader {
@@ -115,46 +115,20 @@ public enum LiveHeapReader {
     {
         let heap = try heap(of: inspector, pause: pause)
         var walk = Walk()
-        // Each distinct first word is judged once: its tally's index, or -1 when it is not class
-        // metadata. Most allocations repeat a few words, so a small direct-mapped cache in front of
-        // the dictionary saves hashing almost every chunk's word.
-        var verdicts: [UInt64: Int] = [:]
-        var recent = [(word: UInt64, tally: Int)](repeating: (0, -1), count: 1024)
-        var tallies: [(metadata: UInt64, count: Int, bytes: Int, addresses: [UInt64], isArrayStorage: Bool)] = []
+        var census = MetadataCensus(inspector: inspector, addressesPerType: addressesPerType)
         do throws(BinaryInfoError) {
             walk.changes = try heap.forEachChunk { chunk in
                 walk.allocations += 1
                 walk.heapBytes += Int(chunk.usableSize)
-                let word = chunk.firstWord
-                // Metadata is pointer-aligned and never in the first page.
-                guard word >= 4096, word & 7 == 0 else { return }
-                let slot = Int(truncatingIfNeeded: (word >> 3) ^ (word >> 13)) & (recent.count - 1)
-                let tally: Int
-                if recent[slot].word == word {
-                    tally = recent[slot].tally
-                } else {
-                    if let known = verdicts[word] {
-                        tally = known
-                    } else if let metadata = inspector.classMetadata(at: word) {
-                        tally = tallies.count
-                        tallies.append((word, 0, 0, [], ClassArrayElements.isArrayStorage(metadata, inspector)))
-                        walk.instanceSizes[word] = Int(metadata.instanceSize)
-                        verdicts[word] = tally
-                    } else {
-                        tally = -1
-                        verdicts[word] = -1
-                    }
-                    recent[slot] = (word, tally)
-                }
-                guard tally >= 0 else { return }
-                tallies[tally].count += 1
-                tallies[tally].bytes += Int(chunk.usableSize)
-                if tallies[tally].addresses.count < addressesPerType { tallies[tally].addresses.append(chunk.address) }
-                if tallies[tally].isArrayStorage { walk.arrayStorages[word, default: []].append((chunk.address, Int(chunk.usableSize))) }
+                census.count(chunk)
             }.changes
         } catch {
             throw .target(error)
         }
+        census.settle()
+        walk.instanceSizes = census.instanceSizes
+        walk.arrayStorages = census.arrayStorages
+        let tallies = census.tallies
         for tally in tallies {
             walk.objects[tally.metadata] = (tally.count, tally.bytes)
             walk.addresses[tally.metadata] = tally.addresses
@@ -162,12 +136,13 @@ public enum LiveHeapReader {
         return walk
     }
 
-    /// The C library's heap of the target: read as changing while it is read (a process not
-    /// stopped), or as stable (a core, a process stopped by `pause`), where what does not fit
-    /// is an error.
-    static func heap(of inspector: TargetInspector, pause: ProcessPause?) throws(LiveReadingError) -> GlibcHeap {
+    /// The heap of the target's allocator (``TargetHeaps/open(_:changing:)``: glibc's, else the
+    /// allocator that replaces it is named in the error): read as changing while it is read (a
+    /// process not stopped), or as stable (a core, a process stopped by `pause`), where what does
+    /// not fit is an error.
+    static func heap(of inspector: TargetInspector, pause: ProcessPause?) throws(LiveReadingError) -> any TargetHeap {
         do throws(BinaryInfoError) {
-            return try GlibcHeap(inspector.memory, changing: inspector.memory.core == nil && pause == nil)
+            return try TargetHeaps.open(inspector.memory, changing: inspector.memory.core == nil && pause == nil)
         } catch {
             throw .target(error)
         }
