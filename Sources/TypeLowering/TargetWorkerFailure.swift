@@ -1,4 +1,5 @@
 import BinaryInfo
+import TypeLayout
 
 /// Why the worker could not answer about a target, as its `failed` reply states it: a kind the
 /// client turns into a ``TypeLoweringError`` (``error(target:libraryPath:images:errorOutput:)``)

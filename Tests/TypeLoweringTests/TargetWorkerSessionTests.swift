@@ -2,6 +2,7 @@ import BinaryFixtures
 import BinaryInfo
 import Foundation
 import Testing
+import TypeLayout
 
 @testable import TypeLowering
 

@@ -1,3 +1,5 @@
+import TypeLayout
+
 extension TargetMemory {
     /// The images as a ``TargetImageMap``: what another process needs to read this target the
     /// same way without reading its memory map and matching its files again.
