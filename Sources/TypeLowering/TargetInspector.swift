@@ -26,9 +26,11 @@ public struct TargetField: Sendable, Equatable {
 ///
 /// Images and class metadata are read in this process, from the target's memory alone
 /// (``TargetMemory``, ``SwiftClassRecognizer``). Names and fields come from the toolchain's
-/// libswiftRemoteMirror, run in the `typeinfo-lowering` worker, which opens the target itself:
-/// a crash, a hang or a target that vanishes is one ``TypeLoweringError``, never a hang here. The
-/// target is never written.
+/// libswiftRemoteMirror, run in one `typeinfo-lowering` worker kept for the inspector's life and
+/// asked in batches (``TargetWorkerSession``): it opens the target once, with the images matched
+/// here. A crash, a hang or a target that vanishes during a batch is one ``TypeLoweringError``
+/// for that batch, never a hang here; the next batch has a new worker. The target is never
+/// written.
 ///
 /// ```swift
 /// let target = try TargetInspector(.process(pid))
@@ -47,6 +49,8 @@ public final class TargetInspector: Sendable {
     public let configuration: LoweringConfiguration
     /// The private discriminators of the target's private types, found as names need them.
     let privateNames: PrivateDiscriminators
+    /// The worker the questions are asked of, kept between batches.
+    let session: TargetWorkerSession
 
     /// Opens `target` and matches its images to their files by build id.
     ///
@@ -65,6 +69,7 @@ public final class TargetInspector: Sendable {
         self.imageSearchPaths = imageSearchPaths
         self.configuration = configuration
         privateNames = PrivateDiscriminators(memory: memory)
+        session = TargetWorkerSession(memory: memory, imageSearchPaths: imageSearchPaths, configuration: configuration)
     }
 
     /// The ELF images the target had loaded, by load address.
@@ -279,59 +284,11 @@ public final class TargetInspector: Sendable {
         }
     }
 
-    /// Runs one worker on `queries`, feeding each reply to `onReply`.
+    /// Asks `queries` of the worker as one batch, feeding each reply to `onReply`.
+    ///
+    /// - Throws: as ``TargetWorkerSession/ask(_:onReply:)``.
     func ask(_ queries: [TargetRequest.Query], onReply: (TargetReply) -> Void) throws(TypeLoweringError) {
-        guard let libraryPath = configuration.remoteMirrorPath else {
-            throw .remoteMirrorUnavailable(path: "libswiftRemoteMirror.so", reason: "not found")
-        }
-        guard let workerPath = configuration.workerPath else {
-            throw .workerUnavailable(path: "typeinfo-lowering", reason: "not found")
-        }
-        let request = TargetRequest(libraryPath: libraryPath, target: memory.target, imageSearchPaths: imageSearchPaths, queries: queries)
-        var sawHeader = false
-        var sawDone = false
-        var failure: String?
-        var process = try WorkerProcess(executable: workerPath)
-        process.keepsErrorOutput = true
-        process.send(try request.encoded())
-        let ending: WorkerProcess.Ending
-        do throws(TypeLoweringError) {
-            ending = try process.finish(silenceLimit: configuration.silenceLimit) { line throws(TypeLoweringError) in
-                guard sawHeader else {
-                    guard line == TargetWire.header else {
-                        throw .protocolViolation(detail: "worker replied '\(line.prefix(80))', not '\(TargetWire.header)'")
-                    }
-                    sawHeader = true
-                    return
-                }
-                let reply = try TargetReply.decode(line)
-                if case .failed(let reason) = reply { failure = reason }
-                if case .done = reply { sawDone = true }
-                onReply(reply)
-            }
-        } catch {
-            process.discardErrorOutput()
-            throw error
-        }
-        if ending == .exited(0), sawDone, failure == nil {
-            process.discardErrorOutput()
-            return
-        }
-        // What the worker wrote to its standard error (a crash's backtrace) is kept in a file the
-        // message names, rather than poured onto the user's terminal.
-        let kept = process.keptErrorOutput().map { ", its error output kept in \($0)," } ?? ""
-        if let failure {
-            // The worker's reason as a typed error, where this process finds the same.
-            try checkReadable()
-            throw .workerEnded(path: memory.path, reason: "failed: \(failure)\(kept)")
-        }
-        switch ending {
-        case .exited(0):
-            throw .workerUnanswered(path: memory.path, question: TargetRequest.describe(queries), errorOutput: process.keptErrorOutput())
-        case .exited(let status): throw .workerEnded(path: memory.path, reason: "exited with status \(status)\(kept)")
-        case .signalled(let signal): throw .workerEnded(path: memory.path, reason: "crashed (signal \(signal))\(kept)")
-        case .timedOut: throw .workerEnded(path: memory.path, reason: "hung (killed after its time limit)\(kept)")
-        }
+        try session.ask(queries, onReply: onReply)
     }
 }
 

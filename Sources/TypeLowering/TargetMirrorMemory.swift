@@ -54,6 +54,10 @@ final class TargetMirrorMemory {
         for sections in reflectionSections { for section in sections.values { section.local.deallocate() } }
     }
 
+    /// Drops the windows of the process's memory read so far: the next batch of questions reads
+    /// the process as it is then.
+    func forgetReads() { windows?.forget() }
+
     /// A copy of `count` bytes at `address`, released by ``release(_:)``; nil when unreadable.
     func copy(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
         guard count <= Self.maximumRead else { return nil }

@@ -24,6 +24,11 @@ final class TargetReadWindows {
 
     deinit { storage.deallocate() }
 
+    /// Forgets every window: later reads read the process again.
+    func forget() {
+        for slot in tags.indices { tags[slot] = nil }
+    }
+
     /// Copies `destination.count` bytes at `address` from a window, reading the window first if
     /// needed; false when the bytes do not lie in one readable window (read them directly).
     func read(into destination: UnsafeMutableRawBufferPointer, at address: UInt64, memory: TargetMemory) -> Bool {

@@ -5,12 +5,24 @@ import TypeLayout
 /// files: UTF-8 lines as in ``LoweringWire``, with a header of its own so that either side
 /// refuses the other mode's messages.
 ///
+/// One worker serves a whole session of questions: the client sends the preamble once, then
+/// batch after batch of queries, each ended by `end`; the worker answers each batch, ending the
+/// answer with `done`, and exits when its input ends. A worker that fails (`failed`), crashes or
+/// hangs during a batch has answered none of that batch; the client starts another for the next.
+///
 /// Request (client → worker):
 ///
-///     typeinfo-target 1
+///     typeinfo-target 2
 ///     library /opt/swift/usr/lib/swift/linux/libswiftRemoteMirror.so
 ///     process 1234          |   core /path/to/core
-///     image-path /dir       (any number: where moved image files are searched)
+///     image-path /dir       (any number: where libthread_db and the C library's files are searched)
+///     image … / file … / mapping … / section … / executable …
+///                           (the images the client matched, ``TargetImageMap``: the worker
+///                            opens these files and reads no memory map)
+///     open                  (the end of the preamble: the worker opens the target)
+///
+/// then any number of batches, each of queries and `end`:
+///
 ///     name 0x7f…            (any number: a class metadata address to name)
 ///     fields 0x7f…          (a class metadata address: its own stored properties)
 ///     layout <mangling>     (a type's lowering and children: a struct's fields, a tuple's
@@ -23,10 +35,13 @@ import TypeLayout
 ///                            in the image loaded there: libthread_db)
 ///     end
 ///
-/// Reply (worker → client), one record per query, flushed after each:
+/// Reply (worker → client): once, after the preamble,
 ///
-///     typeinfo-target 1
-///     ready <swift images registered>     |   failed <error>   (the target could not be opened)
+///     typeinfo-target 2
+///     ready <swift images registered>     |   failed <failure>   (the target could not be opened)
+///
+/// then for each batch one record per query, flushed after each, and `done`:
+///
 ///     name 0x7f… <mangling>               (`?` when the library cannot name it)
 ///     field 0x7f… <offset> <kind> <mangled type or ?> <name>
 ///     fields 0x7f… <count>                (after its `field` lines; `?` when unknown)
@@ -45,9 +60,16 @@ import TypeLayout
 ///     thread <id> <task> <executor>       (`?` for each value not known)
 ///     threads listed 0|1                  (after its `thread` lines; 1: the list was cut short)
 ///     threads unavailable <reason>
-///     failed <error>                      (the target became unreadable: the process exited)
+///     done                                (every query of the batch was answered)
+///     failed <failure>                    (instead of `done`: the worker stops; the target
+///                                         became unreadable, the library was refused, …)
+///
+/// A failure is typed (``TargetWorkerFailure``): `target-gone exited`, `image 0x7f… <why>`,
+/// `library <why>`, `request <why>`, …
 enum TargetWire {
-    static let header = "typeinfo-target 1"
+    static let header = "typeinfo-target 2"
+    /// The line that ends the preamble.
+    static let openLine = "open"
 
     /// `0x…` in lowercase hex.
     static func hex(_ address: UInt64) -> String { "0x" + String(address, radix: 16) }
@@ -63,7 +85,8 @@ enum TargetWire {
     }
 }
 
-/// What the client asks of a target.
+/// What the client tells a worker once (the preamble), and the batches of questions it then
+/// asks of the target.
 struct TargetRequest: Sendable, Equatable {
     /// One question about the target.
     enum Query: Sendable, Equatable {
@@ -108,9 +131,10 @@ struct TargetRequest: Sendable, Equatable {
     var libraryPath: String
     var target: TargetSpecifier
     var imageSearchPaths: [String] = []
-    var queries: [Query] = []
+    /// The target's images, matched to their files by the client.
+    var imageMap = TargetImageMap(images: [], executable: nil)
 
-    /// The request as the worker reads it.
+    /// The preamble as the worker reads it, through `open`.
     func encoded() throws(TypeLoweringError) -> String {
         var lines = [TargetWire.header, "library " + libraryPath]
         switch target {
@@ -118,25 +142,15 @@ struct TargetRequest: Sendable, Equatable {
         case .core(let path): lines.append("core " + path)
         }
         lines += imageSearchPaths.map { "image-path " + $0 }
+        lines += imageMap.lines
         for line in lines where line.contains("\n") || line.utf8.count > LoweringWire.maximumLineLength {
             throw .protocolViolation(detail: "a path holds a newline or is too long to pass to the worker: \(line.prefix(80))")
         }
-        for query in queries {
-            switch query {
-            case .name(let address): lines.append("name " + TargetWire.hex(address))
-            case .fields(let address): lines.append("fields " + TargetWire.hex(address))
-            case .layout(let mangling): lines.append("layout " + mangling)
-            case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
-            case .generics: lines.append("generics")
-            case .task(let address): lines.append("task " + TargetWire.hex(address))
-            case .actor(let address): lines.append("actor " + TargetWire.hex(address))
-            case .threads(let image): lines.append("threads " + TargetWire.hex(image))
-            }
-        }
-        return (lines + ["end"]).joined(separator: "\n") + "\n"
+        return (lines + [TargetWire.openLine]).joined(separator: "\n") + "\n"
     }
 
-    /// Parses a request.
+    /// Parses a preamble (its lines through `open`), the image map checked as
+    /// ``TargetImageMap/init(lines:)`` checks it.
     static func decode(lines: [String]) -> Result<TargetRequest, TypeLoweringError> {
         guard lines.first == TargetWire.header else {
             return .failure(.protocolViolation(detail: "request does not start with '\(TargetWire.header)'"))
@@ -144,45 +158,34 @@ struct TargetRequest: Sendable, Equatable {
         var library: String?
         var target: TargetSpecifier?
         var request = TargetRequest(libraryPath: "", target: .process(0))
+        var mapLines: [String] = []
         for (number, line) in lines.enumerated().dropFirst() {
             let (keyword, rest) = LoweringWire.split(line)
             switch keyword {
             case "library": library = rest
             case "process":
-                guard let id = Int32(rest) else { return .failure(.protocolViolation(detail: "line \(number + 1): no process id")) }
+                guard let id = Int32(rest), id > 0 else { return .failure(.protocolViolation(detail: "line \(number + 1): no process id")) }
                 target = .process(id)
             case "core": target = .core(path: rest)
             case "image-path": request.imageSearchPaths.append(rest)
-            case "name", "fields":
-                guard let address = TargetWire.address(rest) else {
-                    return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
-                }
-                request.queries.append(keyword == "name" ? .name(address) : .fields(address))
-            case "task", "actor", "threads":
-                guard let address = TargetWire.address(rest) else {
-                    return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not an address"))
-                }
-                request.queries.append(keyword == "task" ? .task(address) : keyword == "actor" ? .actor(address) : .threads(address))
-            case "layout" where TargetWire.isMangling(rest):
-                request.queries.append(.layout(rest))
-            case "case":
-                let parts = rest.split(separator: " ")
-                guard parts.count == 2, TargetWire.isMangling(parts[0]), let address = TargetWire.address(parts[1]) else {
-                    return .failure(.protocolViolation(detail: "line \(number + 1): '\(rest.prefix(40))' is not a mangling and an address"))
-                }
-                request.queries.append(.enumCase(String(parts[0]), address))
-            case "generics" where rest.isEmpty: request.queries.append(.generics)
-            case "end": break
-            default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown request '\(keyword.prefix(40))'"))
+            case _ where TargetImageMap.keywords.contains(keyword): mapLines.append(line)
+            case TargetWire.openLine where rest.isEmpty && number == lines.count - 1: break
+            default: return .failure(.protocolViolation(detail: "line \(number + 1): unknown preamble line '\(keyword.prefix(40))'"))
             }
         }
-        guard let library, let target, lines.last == "end" else {
-            return .failure(.protocolViolation(detail: "request lacks 'library', a target or 'end'"))
+        guard let library, let target, lines.last == TargetWire.openLine else {
+            return .failure(.protocolViolation(detail: "request lacks 'library', a target or 'open'"))
+        }
+        do {
+            request.imageMap = try TargetImageMap(lines: mapLines)
+        } catch {
+            return .failure(.protocolViolation(detail: "\(error)"))
         }
         request.libraryPath = library
         request.target = target
         return .success(request)
     }
+
 }
 
 /// One stored property of a class, as the worker reports it.
@@ -215,7 +218,8 @@ struct GenericsListing: Sendable, Equatable {
 /// One reply record.
 enum TargetReply: Sendable, Equatable {
     case ready(swiftImages: Int)
-    case failed(String)
+    /// The worker could not go on: nothing more of the batch is answered, and it exits.
+    case failed(TargetWorkerFailure)
     case name(UInt64, mangling: String?)
     case field(UInt64, TargetFieldRecord)
     case fields(UInt64, count: Int?)
@@ -244,7 +248,7 @@ enum TargetReply: Sendable, Equatable {
     var encoded: String {
         switch self {
         case .ready(let count): return "ready \(count)"
-        case .failed(let reason): return "failed " + String(reason.map { $0 == "\n" ? " " : $0 })
+        case .failed(let failure): return "failed " + failure.encoded
         case .name(let address, let mangling): return "name \(TargetWire.hex(address)) \(mangling ?? "?")"
         case .field(let address, let field):
             let type = field.mangledType.flatMap { $0.isEmpty || $0.contains(" ") ? nil : $0 } ?? "?"
@@ -315,7 +319,7 @@ enum TargetReply: Sendable, Equatable {
             if parts[0] == "listed", parts[1] == "0" || parts[1] == "1" { return .threads(truncated: parts[1] == "1", reason: "") }
             if parts[0] == "unavailable" { return .threads(truncated: nil, reason: String(parts[1])) }
         case "failed":
-            return .failed(rest)
+            if let failure = TargetWorkerFailure(encoded: rest) { return .failed(failure) }
         case "done" where rest.isEmpty:
             return .done
         case "name" where parts.count == 2:

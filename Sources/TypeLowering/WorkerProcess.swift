@@ -9,6 +9,9 @@ import SystemPackage
 /// (a socket, so that writing to a worker that died fails with EPIPE instead of raising SIGPIPE
 /// in the reading process), killed when it falls silent for longer than the time limit.
 ///
+/// A worker either answers one request and exits (``finish(silenceLimit:onLine:)``), or is kept
+/// for batch after batch (``readBatch(silenceLimit:onLine:)``) until ``end(waitLimit:)``.
+///
 /// Reads go through swift-system's `FileDescriptor` (interrupted calls retried there); the calls
 /// swift-system lacks (`socketpair`, `posix_spawn`, `send` with `MSG_NOSIGNAL`, `poll`,
 /// `waitpid`) are TypeLowering's only raw system calls, here, each retried on EINTR once.
@@ -32,9 +35,19 @@ struct WorkerProcess {
     var keepsErrorOutput = false
     /// Whether its request's preamble asked it to prepare for the whole file (`prepare whole-file`).
     var preparesWholeFile = false
-    private let pid: pid_t
+    let pid: pid_t
     private let socket: Int32
     private var finished = false
+    /// Bytes read after the last whole reply line.
+    private var pending: [UInt8] = []
+
+    /// How one batch of a kept worker ended.
+    enum BatchEnding: Equatable {
+        /// Its last reply line came; the worker waits for the next batch.
+        case answered
+        /// The worker ended before (it is reaped).
+        case ended(Ending)
+    }
 
     /// Starts `executable` with a socket pair as its standard input and output.
     init(executable: String) throws(TypeLoweringError) {
@@ -86,7 +99,10 @@ struct WorkerProcess {
         shutdown(socket, Int32(SHUT_WR))
         var ending: Ending?
         do {
-            try Self.readLines(from: socket, silenceLimit: silenceLimit, onLine: onLine)
+            _ = try readLines(silenceLimit: silenceLimit) { line throws(TypeLoweringError) -> Bool in
+                try onLine(line)
+                return false
+            }
         } catch is TimedOut {
             kill(pid, SIGKILL)
             ending = .timedOut
@@ -103,6 +119,80 @@ struct WorkerProcess {
         // WIFSIGNALED / WEXITSTATUS, spelled out (the C macros do not import).
         let signal = waited & 0x7F
         return signal != 0 ? .signalled(signal) : .exited((waited >> 8) & 0xFF)
+    }
+
+    /// Feeds the reply lines of one batch to `onLine` until it returns true (the batch's last
+    /// line), leaving the worker running for the next batch; or until the worker ends (then
+    /// reaped) or falls silent for `silenceLimit` seconds (then killed and reaped).
+    ///
+    /// - Throws: what `onLine` throws, and a line longer than the format allows; the worker is
+    ///   killed and reaped first.
+    mutating func readBatch(silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Bool) throws(TypeLoweringError)
+        -> BatchEnding
+    {
+        var ending: Ending?
+        do {
+            if try readLines(silenceLimit: silenceLimit, onLine: onLine) { return .answered }
+        } catch is TimedOut {
+            kill(pid, SIGKILL)
+            ending = .timedOut
+        } catch let error as TypeLoweringError {
+            finished = true
+            kill(pid, SIGKILL)
+            close(socket)
+            reap()
+            throw error
+        } catch {
+            kill(pid, SIGKILL)
+        }
+        finished = true
+        close(socket)
+        let waited = reap()
+        if !keepsErrorOutput { discardErrorOutput() }
+        if let ending { return .ended(ending) }
+        let signal = waited & 0x7F
+        return .ended(signal != 0 ? .signalled(signal) : .exited((waited >> 8) & 0xFF))
+    }
+
+    /// Ends a worker kept between batches: closes its standard input (it exits at the end of its
+    /// input), waits up to `waitLimit` seconds for its output to end, kills it if it has not,
+    /// reaps it and removes its error output unless `keepingErrorOutput`.
+    mutating func end(waitLimit: Double, keepingErrorOutput: Bool = false) {
+        guard !finished else { return }
+        finished = true
+        shutdown(socket, Int32(SHUT_WR))
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        var ended = false
+        while !ended {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let elapsed = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
+            let remaining = Int32(max(0, (waitLimit - elapsed) * 1000))
+            let ready = poll(&descriptor, 1, remaining)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { break }
+            // Anything it still writes is not wanted; the end of its output is its exit.
+            let count = try? chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: socket).read(into: $0) }
+            ended = (count ?? 0) <= 0
+        }
+        if !ended { kill(pid, SIGKILL) }
+        close(socket)
+        reap()
+        if !keepingErrorOutput { discardErrorOutput() }
+    }
+
+    /// Whether a worker kept between batches has ended or written without being asked (its
+    /// output is readable or closed): it cannot be given the next batch.
+    func hasEndedOrSpoken() -> Bool {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, 0)
+            if ready < 0, errno == EINTR { continue }
+            return ready != 0
+        }
     }
 
     /// Kills and reaps a worker whose replies are no longer wanted.
@@ -123,6 +213,11 @@ struct WorkerProcess {
         if stat(path, &status) == 0, status.st_size > 0 { return path }
         discardErrorOutput()
         return nil
+    }
+
+    /// Removes the error output file, unless it is `kept` (the path a message names).
+    mutating func discardErrorOutputUnless(_ kept: String?) {
+        if kept == nil { discardErrorOutput() }
     }
 
     /// Removes the error output file.
@@ -178,31 +273,36 @@ struct WorkerProcess {
         }
     }
 
-    private static func readLines(from socket: Int32, silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Void) throws {
-        var pending: [UInt8] = []
+    /// Feeds each reply line to `onLine` until it returns true (then true: the bytes after that
+    /// line are kept for the next call) or the worker's output ends (then false).
+    private mutating func readLines(silenceLimit: Double, onLine: (String) throws(TypeLoweringError) -> Bool) throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         let timeout = Int32(min(silenceLimit * 1000, Double(Int32.max)))
         while true {
-            let ready = poll(&descriptor, 1, timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if ready == 0 { throw TimedOut() }
-            // A read error is a worker that has gone; its ending says why.
-            guard let count = try? chunk.withUnsafeMutableBytes({ try FileDescriptor(rawValue: socket).read(into: $0) }), count > 0
-            else { return }
-            pending.append(contentsOf: chunk[0..<count])
             var start = 0
             while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                try onLine(String(decoding: pending[start..<newline], as: UTF8.self))
+                let line = String(decoding: pending[start..<newline], as: UTF8.self)
                 start = newline + 1
+                if try onLine(line) {
+                    pending.removeFirst(start)
+                    return true
+                }
             }
             pending.removeFirst(start)
             if pending.count > LoweringWire.maximumLineLength {
                 throw TypeLoweringError.protocolViolation(detail: "reply line longer than \(LoweringWire.maximumLineLength) bytes")
             }
+            let ready = poll(&descriptor, 1, timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if ready == 0 { throw TimedOut() }
+            // A read error is a worker that has gone; its ending says why.
+            guard let count = try? chunk.withUnsafeMutableBytes({ try FileDescriptor(rawValue: socket).read(into: $0) }), count > 0
+            else { return false }
+            pending.append(contentsOf: chunk[0..<count])
         }
     }
 }

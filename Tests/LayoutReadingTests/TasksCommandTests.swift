@@ -200,8 +200,8 @@ struct TasksCommandTests {
 
     /// A worker that crashes when asked for the threads (what a damaged core's thread list could
     /// do to libthread_db), or exits without answering, costs the threads only (a stand-in script
-    /// passes every other request to the real worker): the report stands, running tasks have no
-    /// thread, and it says why.
+    /// passes every other line to the real worker, through a FIFO, batch after batch): the report
+    /// stands, running tasks have no thread, and it says why.
     @Test(arguments: [
         ("kill -SEGV $$", "the worker reading them crashed (signal 11)"),
         ("exit 0", "the worker reading them exited without answering"),
@@ -214,16 +214,19 @@ struct TasksCommandTests {
         let script = directory + "/worker.sh"
         let text = """
             #!/bin/sh
-            input="$0.$$.request"
-            : > "$input"
+            fifo="$0.$$.fifo"
+            mkfifo "$fifo"
+            "\(worker)" < "$fifo" &
+            exec 3> "$fifo"
+            rm -f "$fifo"
             while IFS= read -r line; do
-              printf '%s\\n' "$line" >> "$input"
               case "$line" in
                 "threads "*) \(failure);;
-                end) break;;
               esac
+              printf '%s\\n' "$line" >&3
             done
-            exec "\(worker)" < "$input"
+            exec 3>&-
+            wait
             """
         _ = FileManager.default.createFile(atPath: script, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
 

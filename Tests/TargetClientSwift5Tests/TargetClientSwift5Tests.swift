@@ -43,4 +43,24 @@ struct TargetClientSwift5Tests {
         let box = try reader.read(UInt64.self, at: UInt64(counter.address.dropFirst(2), radix: 16) ?? 0, what: "box header")
         #expect(inspector.contextMetadata(at: box)?.captureCount == counter.captures)
     }
+    /// The image map one reader hands another, written and read back, and a target opened on it.
+    @Test func aTargetOpenedOnItsImageMap() throws {
+        let fixture = try LiveHeapFixture(.dynamic)
+        defer { fixture.finish() }
+        let memory = try TargetMemory(.process(fixture.processID))
+        let map = memory.imageMap
+        let lines: [String] = map.lines
+        #expect(try TargetImageMap(lines: lines) == map)
+        let opened = try TargetMemory(.process(fixture.processID), imageMap: map)
+        #expect(opened.images.map(\.loadAddress) == memory.images.map(\.loadAddress))
+        #expect(opened.images.map(\.filePath) == memory.images.map(\.filePath))
+        #expect(opened.executable?.mappedPath == fixture.executable)
+        let refused = Result { try TargetImageMap(lines: ["file /a"]) }
+        guard case .failure(let error) = refused, let malformed = error as? TargetImageMap.MalformedLine else {
+            Issue.record("a map without an image was read: \(refused)")
+            return
+        }
+        #expect(malformed.line == 1)
+        #expect(malformed.description == "image map line 1: no image without a file before: file /a")
+    }
 }

@@ -60,11 +60,9 @@ struct ConcurrencyWireTests {
     }
 
     @Test func requestsRoundTrip() throws {
-        let request = TargetRequest(
-            libraryPath: "/lib/libswiftRemoteMirror.so", target: .process(7),
-            queries: [.task(0x10), .actor(0x20), .name(0x30), .threads(0x40)])
-        let lines = try request.encoded().split(separator: "\n").map(String.init)
-        #expect(lines.contains("task 0x10") && lines.contains("actor 0x20") && lines.contains("threads 0x40"))
-        #expect(try TargetRequest.decode(lines: lines).get() == request)
+        let queries: [TargetRequest.Query] = [.task(0x10), .actor(0x20), .name(0x30), .threads(0x40)]
+        let lines = TargetRequest.encodedBatch(queries).split(separator: "\n").map(String.init)
+        #expect(lines == ["task 0x10", "actor 0x20", "name 0x30", "threads 0x40", "end"])
+        #expect(try TargetRequest.decodeBatch(lines: lines).get() == queries)
     }
 }

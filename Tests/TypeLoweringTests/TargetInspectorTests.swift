@@ -171,13 +171,31 @@ struct TargetInspectorTests {
     }
 
     @Test func wireRoundTrips() throws {
+        let map = try TargetImageMap(lines: [
+            "image 0x1000 0x0 0x1000 0x3000 0a0b /lib/a b.so", "file /proc/1/map_files/1000-3000", "mapping 0x1000 0x2000 0x0",
+            "section swift5_fieldmd 0x1800 0x1900", "executable 0x1000",
+        ])
         let request = TargetRequest(
-            libraryPath: "/lib/rm.so", target: .core(path: "/tmp/core 1"), imageSearchPaths: ["/a", "/b c"],
-            queries: [.name(0x10), .fields(0xABC), .generics])
+            libraryPath: "/lib/rm.so", target: .core(path: "/tmp/core 1"), imageSearchPaths: ["/a", "/b c"], imageMap: map)
         let lines = try request.encoded().split(separator: "\n").map(String.init)
+        #expect(lines.last == "open")
         #expect(TargetRequest.decode(lines: lines) == .success(request))
+        // A malformed map is refused as the request.
+        #expect(
+            TargetRequest.decode(lines: [TargetWire.header, "library /l", "process 9", "file /a", "open"])
+                == .failure(.protocolViolation(detail: "image map line 1: no image without a file before: file /a")))
+        let queries: [TargetRequest.Query] = [
+            .name(0x10), .fields(0xABC), .generics, .layout("Si"), .enumCase("Sq", 0x20), .task(0x30), .actor(0x40), .threads(0x50),
+        ]
+        let batch = TargetRequest.encodedBatch(queries).split(separator: "\n").map(String.init)
+        #expect(TargetRequest.decodeBatch(lines: batch) == .success(queries))
+        #expect(TargetRequest.decodeBatch(lines: ["name 0x10"]) == .failure(.protocolViolation(detail: "batch lacks 'end'")))
+        #expect(
+            TargetRequest.decodeBatch(lines: ["library /l", "end"])
+                == .failure(.protocolViolation(detail: "batch line 1: unknown query 'library'")))
         let replies: [TargetReply] = [
-            .ready(swiftImages: 3), .failed("process 9: no such process"), .name(0x10, mangling: "8LiveHeap3BoxCySiG"),
+            .ready(swiftImages: 3), .failed(.targetGone(.noSuchProcess)), .failed(.image(loadAddress: 0x1000, "gone")),
+            .name(0x10, mangling: "8LiveHeap3BoxCySiG"),
             .name(0x20, mangling: nil),
             .field(0x10, TargetFieldRecord(offset: 16, kind: .strongReference, mangledType: nil, name: "a b")), .fields(0x10, count: 1),
             .generics(.success(GenericsListing(count: 84))),

@@ -89,9 +89,16 @@ public final class TargetMemory: ByteReader, Sendable {
         try self.init(target: .process(processID), source: .process(memory, fixedMap: map), imageSearchPaths: imageSearchPaths)
     }
 
-    private init(target: TargetSpecifier, source: Source, imageSearchPaths: [String]) throws(BinaryInfoError) {
+    /// A target whose images are already known (``init(_:imageMap:)``).
+    init(target: TargetSpecifier, source: Source, images: [TargetImage], executable: TargetImage?) {
         self.target = target
         self.source = source
+        self.images = images
+        self.executable = executable
+    }
+
+    /// Opens `source`, finding its images in its memory map or notes and matching each to its file.
+    private convenience init(target: TargetSpecifier, source: Source, imageSearchPaths: [String]) throws(BinaryInfoError) {
         var found: [TargetImage] = []
         var auxiliaryVector: [AuxiliaryEntry] = []
         switch source {
@@ -123,9 +130,10 @@ public final class TargetMemory: ByteReader, Sendable {
             auxiliaryVector = core.auxiliaryVector
         }
         let sorted = found.sorted { $0.loadAddress < $1.loadAddress }
-        images = sorted
         let entry = auxiliaryVector.first { $0.key == Self.entryKey }?.value
-        executable = entry.flatMap { entry in sorted.first { $0.addressRange.contains(entry) } }
+        self.init(
+            target: target, source: source, images: sorted,
+            executable: entry.flatMap { entry in sorted.first { $0.addressRange.contains(entry) } })
     }
 
     /// The image whose mappings hold `address`, if any.
