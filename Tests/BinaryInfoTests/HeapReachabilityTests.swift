@@ -17,6 +17,11 @@ struct HeapReachabilityTests {
         var processID: Int32 = 0
         var reachable: [(address: UInt64, how: String)] = []
         var leaked: [UInt64] = []
+        /// Each running thread's id and the address of a local variable of its waiting frame.
+        var threads: [(id: Int32, local: UInt64)] = []
+        /// The stack blocks of the threads that ended (`pthread_self()` of each).
+        var endedBlocks: [UInt64] = []
+        var threadIDs: Set<Int32> { Set(threads.map(\.id)) }
 
         init() throws {
             process.executableURL = URL(fileURLWithPath: try HeapReachabilityTests.built.get())
@@ -37,6 +42,9 @@ struct HeapReachabilityTests {
                 case "pid": processID = Int32(fields[1]) ?? 0
                 case "reachable": reachable.append((address ?? 0, fields.count > 2 ? String(fields[2]) : ""))
                 case "leaked": leaked.append(address ?? 0)
+                case "thread":
+                    threads.append((Int32(fields[1]) ?? 0, fields.count > 2 ? UInt64(fields[2].dropFirst(2), radix: 16) ?? 0 : 0))
+                case "ended": endedBlocks.append(address ?? 0)
                 default: break
                 }
             }
@@ -56,22 +64,33 @@ struct HeapReachabilityTests {
         for (address, how) in fixture.reachable {
             let index = position(address)
             #expect(index != nil, "0x\(String(address, radix: 16)) (\(how)) is not an allocation in use")
-            if let index { #expect(reachability.isReachable(index), "0x\(String(address, radix: 16)), held by a \(how), is called unreachable") }
+            if let index {
+                #expect(reachability.isReachable(index), "0x\(String(address, radix: 16)), held by a \(how), is called unreachable")
+            }
         }
         for address in fixture.leaked {
             let index = position(address)
             #expect(index != nil, "0x\(String(address, radix: 16)) (leaked) is not an allocation in use")
-            if let index { #expect(!reachability.isReachable(index), "0x\(String(address, radix: 16)), which nothing holds, is called reachable") }
+            if let index {
+                #expect(!reachability.isReachable(index), "0x\(String(address, radix: 16)), which nothing holds, is called reachable")
+            }
         }
         #expect(Set(["global", "chain", "stack", "thread-local", "mapping"]).isSubset(of: Set(fixture.reachable.map(\.how))))
-        #expect(fixture.leaked.count == 90)
+        #expect(fixture.leaked.count == 180)
         #expect(reachability.rootBytes > 0)
+        #expect(reachability.staleStackBytes > 0)
     }
 
     @Test func aStoppedProcessesBlocksAreReachedExactlyAsItSays() throws {
         let fixture = try Fixture()
-        // The fixture does nothing more once it has printed: its heap stands still.
-        let reachability = try HeapReachability(heap: GlibcHeap(TargetMemory(.process(fixture.processID))))
+        let pause = try ProcessPause(processID: fixture.processID)
+        defer { pause.resume() }
+        let threads = try pause.threads()
+        #expect(Set(threads.map(\.id)) == fixture.threadIDs)
+        let memory = try TargetMemory(.process(fixture.processID))
+        let stacks = try GlibcThreadStacks(memory)
+        Self.checkStacks(stacks, threads: threads, fixture)
+        let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
     }
 
@@ -79,8 +98,31 @@ struct HeapReachabilityTests {
     func aCoresBlocksAreReachedExactlyAsTheProcessSaid() throws {
         let fixture = try Fixture()
         let core = try CoreDump.make(of: fixture.processID)
-        let reachability = try HeapReachability(heap: GlibcHeap(TargetMemory(.core(path: core))))
+        let memory = try TargetMemory(.core(path: core))
+        let threads = try #require(memory.core).threads()
+        #expect(Set(threads.map(\.id)) == fixture.threadIDs)
+        let stacks = try GlibcThreadStacks(memory)
+        Self.checkStacks(stacks, threads: threads, fixture)
+        let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
+    }
+
+    /// Each thread's stack pointer lies in its waiting frame's stack, at or below the local the
+    /// fixture printed; glibc's lists hold each ended thread's block in its cache, and each running
+    /// one's, by its id.
+    static func checkStacks(_ stacks: GlibcThreadStacks, threads: [TargetThread], _ fixture: Fixture) {
+        for (id, local) in fixture.threads {
+            let thread = threads.first { $0.id == id }
+            #expect(thread != nil, "thread \(id) was not read")
+            if let thread {
+                #expect(
+                    thread.stackPointer <= local && local - thread.stackPointer < 1 << 16,
+                    "thread \(id): sp 0x\(String(thread.stackPointer, radix: 16)), local at 0x\(String(local, radix: 16))")
+            }
+        }
+        #expect(Set((stacks.used + stacks.user).map(\.threadID)).isSuperset(of: fixture.threadIDs))
+        #expect(Set(stacks.cached.map(\.address)).isSuperset(of: Set(fixture.endedBlocks)), "cached: \(stacks.cached)")
+        #expect(!fixture.endedBlocks.isEmpty)
     }
 
     @Test func rootsAreWritableMemoryLessTheHeaps() {

@@ -3,51 +3,82 @@ import Algorithms
 /// Which allocations of a target's glibc heap its roots reach, found conservatively: the
 /// memory graph under `typeinfo leaks`.
 ///
-/// Roots are every writable region of the target outside the heaps and the mmapped chunks: each
-/// image's data and bss, every thread's stack and thread-local storage, other anonymous
-/// mappings, and the words of ``init(heap:extraRoots:)``'s `extraRoots` (a core's registers).
-/// Every 8-byte-aligned word of a root or of a reached allocation that points into an allocation
-/// (its header, its bytes, or just past its end), once the bits no pointer of this machine uses
-/// are cleared (the tag bits Swift keeps in a `String`'s or a bridge object's high byte and an
-/// enum's low bits), reaches that allocation.
+/// Roots are the threads' registers and every writable region of the target outside the heaps
+/// and the mmapped chunks (each image's data and bss, the threads' stacks and thread-local
+/// storage, other anonymous mappings), less the stale parts of thread stacks
+/// (``StaleStackMemory``: below each running thread's stack pointer, and the stacks glibc keeps
+/// of ended threads). Every 8-byte-aligned word of a root or of a reached allocation that points
+/// into an allocation (its header, its bytes, or just past its end: interior pointers count, as
+/// C code holds them), once the bits no pointer of this machine uses are cleared (the tag bits
+/// Swift keeps in a `String`'s or a bridge object's high byte and an enum's low bits), reaches
+/// that allocation. The one word not followed is a Swift weak reference's side table's pointer
+/// back to its object (a weak reference does not keep its object alive): a side table is an
+/// allocation whose first word is an object whose reference count word names the side table.
 ///
-/// Every word counts, so a word that only looks like a pointer keeps its allocation "reachable":
-/// the answer errs toward missing a leak, never toward calling a reachable allocation a leak.
-/// It is only as true as the moment it was read at: a running process moves pointers between
-/// the reads, so read a core file or a stopped process.
+/// Every other word counts, so a word that only looks like a pointer keeps its allocation
+/// "reachable": the answer errs toward missing a leak, never toward calling a reachable
+/// allocation a leak. It is only as true as the moment it was read at: read a core file or a
+/// stopped process.
 public struct HeapReachability: Sendable {
     /// Each allocation's user address (what `malloc` returned), ascending.
     public let addresses: [UInt64]
     /// Each allocation's usable size, in the order of ``addresses``.
     public let sizes: [UInt64]
+    /// Each allocation's first word, in the order of ``addresses``.
+    public let firstWords: [UInt64]
     /// The bytes of roots scanned.
     public let rootBytes: UInt64
+    /// The bytes of thread stacks left out as stale.
+    public let staleStackBytes: UInt64
+    /// How many allocations are Swift weak references' side tables.
+    public let sideTables: Int
     private let marks: [UInt64]
 
     /// The bits of a 64-bit word that a user-space pointer can have set: clearing the others
     /// turns a tagged reference into its address.
     static let pointerBits: UInt64 = 0x0000_7FFF_FFFF_FFF8
+    /// The high bits of a Swift object's reference count word that hold a side table's address
+    /// (`UseSlowRC` and `SideTableMark`); the address is stored shifted right by 3.
+    static let sideTableMarks: UInt64 = 0xC000_0000_0000_0000
 
     /// Walks `heap` (a stopped process's, or a core's) and marks what its roots reach.
     ///
-    /// - Parameter extraRoots: words that are roots besides the target's memory (its threads'
-    ///   registers).
+    /// - Parameters:
+    ///   - threads: the target's running threads with their registers, which are roots and say
+    ///     where each stack's live part starts.
+    ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
+    ///     they could not be read (those stacks are then scanned as roots).
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
-    public init(heap: GlibcHeap, extraRoots: [UInt64] = []) throws(BinaryInfoError) {
-        var chunks: [(address: UInt64, size: UInt64)] = []
+    public init(heap: GlibcHeap, threads: [TargetThread], threadStacks: GlibcThreadStacks?) throws(BinaryInfoError) {
+        var chunks: [(address: UInt64, size: UInt64, firstWord: UInt64)] = []
         var mmapped: [Range<UInt64>] = []
         _ = try heap.forEachChunk { chunk in
-            chunks.append((chunk.address, chunk.usableSize))
+            chunks.append((chunk.address, chunk.usableSize, chunk.firstWord))
             if chunk.arena == nil { mmapped.append((chunk.address - 16)..<(chunk.address + chunk.usableSize)) }
         }
         chunks.sort { $0.address < $1.address }
         addresses = chunks.map(\.address)
         sizes = chunks.map(\.size)
+        firstWords = chunks.map(\.firstWord)
+        let heaps = (heap.arenas.flatMap { $0.heaps.map(\.occupied) } + mmapped).sorted { $0.lowerBound < $1.lowerBound }
+        let mainThread: Int32? =
+            switch heap.target.target {
+            case .process(let id): id
+            case .core: heap.target.core?.processID
+            }
+        let stale = StaleStackMemory.find(
+            regions: heap.regions, heap: heaps, threads: threads, stacks: threadStacks, guardEnds: try heap.target.guardEnds(),
+            mainThread: mainThread)
+        staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
-        for word in extraRoots { marker.reach(word) }
-        let excluded = (heap.arenas.flatMap { $0.heaps.map(\.occupied) } + mmapped).sorted { $0.lowerBound < $1.lowerBound }
+        marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
+        sideTables = marker.sideTables.count
+        for thread in threads {
+            for word in thread.registers { marker.reach(word) }
+        }
+        let excluded = (heaps + stale.ranges).sorted { $0.lowerBound < $1.lowerBound }
         var scanned: UInt64 = 0
         for region in heap.regions where region.isWritable {
             for range in Self.subtracting(excluded, from: region.start..<region.end) {
@@ -58,6 +89,19 @@ public struct HeapReachability: Sendable {
         try marker.markTransitively()
         rootBytes = scanned
         marks = marker.marks
+    }
+
+    /// The positions of the allocations that are Swift side tables: the first word is the start
+    /// of another allocation (the object), whose reference count word (its second) holds this
+    /// allocation's address with the side table marks.
+    static func sideTables(addresses: [UInt64], firstWords: [UInt64], target: TargetMemory) throws(BinaryInfoError) -> Set<Int> {
+        var found: Set<Int> = []
+        let starts = Set(addresses)
+        for (index, word) in firstWords.enumerated() where starts.contains(word) {
+            let count = try target.read(UInt64.self, at: word + 8, what: "a Swift object's reference count")
+            if count == (addresses[index] >> 3) | sideTableMarks { found.insert(index) }
+        }
+        return found
     }
 
     /// Whether the allocation at position `index` of ``addresses`` is reached from a root.
@@ -95,6 +139,8 @@ struct Marker {
     let target: TargetMemory
     let regions: [TargetRegion]
     private(set) var marks: [UInt64]
+    /// The allocations whose first word is not followed (side tables' object pointers).
+    var sideTables: Set<Int> = []
     private var reached: [UInt32] = []
     private let lowest: UInt64
     private let highest: UInt64
@@ -177,9 +223,9 @@ struct Marker {
             reached = []
             round.sort()
             for index in round.map(Int.init) {
-                let start = addresses[index] & ~7
+                let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
                 let end = addresses[index] + sizes[index]
-                let count = Int((end - start) & ~7)
+                let count = end > start ? Int((end - start) & ~7) : 0
                 if start >= windowStart, end <= windowStart + UInt64(windowCount) {
                     scanWindow(from: start, count: count)
                 } else if count <= Self.windowSize / 4, let limit = regions.contiguousEnd(from: start), limit >= end {

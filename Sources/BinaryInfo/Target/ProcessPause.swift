@@ -163,6 +163,24 @@ public final class ProcessPause {
         }
     }
 
+    /// Every thread this pause holds, with its registers, in thread id order.
+    ///
+    /// - Throws: ``BinaryInfoError/unsupported(path:detail:)`` when the process was found stopped
+    ///   (this pause holds none of its threads, so their registers cannot be asked for), or a
+    ///   thread's registers could not be read.
+    public func threads() throws(BinaryInfoError) -> [TargetThread] {
+        guard stoppedIt, !resumed else {
+            throw .unsupported(
+                path: "process \(processID)",
+                detail:
+                    "it was stopped already (job control), so its threads' registers cannot be read through ptrace; let it run (kill -CONT \(processID)) and run again, or read a core of it (gcore \(processID))"
+            )
+        }
+        var threads: [TargetThread] = []
+        for thread in held.keys.sorted() { threads.append(try Self.registers(ofHeldThread: thread, processID: processID)) }
+        return threads
+    }
+
     /// Lets every thread go (when this pause stopped the process). Idempotent.
     public func resume() {
         guard !resumed else { return }

@@ -5,6 +5,8 @@
 //   pid PID
 //   reachable ADDRESS HOW     (a block something still points to)
 //   leaked ADDRESS            (a block nothing points to)
+//   thread TID LOCAL          (a running thread, and the address of a local of its waiting frame)
+//   ended ADDRESS             (the thread block, pthread_self(), of a thread that ended)
 //   end
 // and waits until its standard input closes. Its own record of the leaked addresses is kept
 // XORed with a key, so that the record is no pointer to them.
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 enum { singles = 50, cycles = 20, chain = 30 };
@@ -24,10 +27,13 @@ struct node { struct node *next; char payload[40]; };
 static void *global_block;
 static struct node *global_chain;
 static __thread void *thread_local_block;
-static uintptr_t leaked[singles + 2 * cycles];
+static uintptr_t leaked[2 * (singles + 2 * cycles)];
 static int leaked_count;
 static void *thread_stack_block_seen;
 static pthread_barrier_t ready;
+static pid_t holder_id;
+static uintptr_t holder_local;
+static uintptr_t ended_block;
 
 static void *holder(void *argument) {
     (void)argument;
@@ -36,6 +42,9 @@ static void *holder(void *argument) {
     thread_stack_block_seen = (void *)((uintptr_t)on_stack ^ key);
     thread_local_block = malloc(88);
     *(uintptr_t *)argument = (uintptr_t)thread_local_block ^ key;
+    volatile int local = 0;
+    holder_id = (pid_t)syscall(SYS_gettid);
+    holder_local = (uintptr_t)&local;
     pthread_barrier_wait(&ready);
     for (;;) pause();
     return on_stack;
@@ -57,18 +66,13 @@ __attribute__((noinline)) static void make_leaks(void) {
     }
 }
 
-// Overwrites the stack below the caller, where make_leaks left its locals.
-__attribute__((noinline)) static void scrub_stack(void) {
-    volatile char scratch[1 << 16];
-    memset((char *)scratch, 0, sizeof scratch);
-}
-
-// Makes the leaks on a thread of its own, which scrubs its stack and ends: no frame or register
-// of the threads that go on holds a leaked block's address.
+// Makes the leaks on a thread of its own, which ends: no live frame or register of the threads
+// that go on holds a leaked block's address, only the stale memory of its stack. The first leaker's stack is reused by
+// the next thread (glibc's stack cache), below whose stack pointer the leaker's frames stay; the
+// second's (`argument` non-null) stays in the cache.
 static void *leaker(void *argument) {
-    (void)argument;
+    if (argument) ended_block = (uintptr_t)pthread_self();
     make_leaks();
-    scrub_stack();
     return NULL;
 }
 
@@ -100,7 +104,13 @@ int main(void) {
     pthread_t thread;
     pthread_create(&thread, NULL, holder, &thread_local_seen);
     pthread_barrier_wait(&ready);
+    pthread_create(&leaking, NULL, leaker, &leaking);
+    pthread_join(leaking, NULL);
+    volatile int local = 0;
     printf("pid %d\n", (int)getpid());
+    printf("thread %d %p\n", (int)getpid(), (void *)&local);
+    printf("thread %d 0x%lx\n", (int)holder_id, (unsigned long)holder_local);
+    printf("ended 0x%lx\n", (unsigned long)ended_block);
     printf("reachable %p global\n", global_block);
     for (struct node *node = global_chain; node; node = node->next) printf("reachable %p chain\n", (void *)node);
     printf("reachable 0x%lx stack\n", (unsigned long)((uintptr_t)thread_stack_block_seen ^ key));
@@ -109,8 +119,8 @@ int main(void) {
     for (int index = 0; index < leaked_count; index++) printf("leaked 0x%lx\n", (unsigned long)(leaked[index] ^ key));
     printf("end\n");
     fflush(stdout);
-    // printf's frames held the addresses it printed; the stack below main is scrubbed again.
-    scrub_stack();
+    // printf's frames, below main's stack pointer now, still hold the addresses it printed: stale
+    // memory, which must not keep the leaked blocks reachable.
     endWithParent();
     return 0;
 }
