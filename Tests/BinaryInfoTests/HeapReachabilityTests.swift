@@ -110,7 +110,7 @@ struct HeapReachabilityTests {
     /// Each thread's stack pointer lies in its waiting frame's stack, at or below the local the
     /// fixture printed; glibc's lists hold each ended thread's block in its cache, and each running
     /// one's, by its id.
-    static func checkStacks(_ stacks: GlibcThreadStacks, threads: [TargetThread], _ fixture: Fixture) {
+    static func checkStacks(_ stacks: GlibcThreadStacks, threads: [ThreadRegisters], _ fixture: Fixture) {
         for (id, local) in fixture.threads {
             let thread = threads.first { $0.id == id }
             #expect(thread != nil, "thread \(id) was not read")

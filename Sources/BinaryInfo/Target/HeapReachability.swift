@@ -51,7 +51,7 @@ public struct HeapReachability: Sendable {
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
-    public init(heap: GlibcHeap, threads: [TargetThread], threadStacks: GlibcThreadStacks?) throws(BinaryInfoError) {
+    public init(heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?) throws(BinaryInfoError) {
         var chunks: [(address: UInt64, size: UInt64, firstWord: UInt64)] = []
         var mmapped: [Range<UInt64>] = []
         _ = try heap.forEachChunk { chunk in

@@ -168,7 +168,7 @@ public final class ProcessPause {
     /// - Throws: ``BinaryInfoError/unsupported(path:detail:)`` when the process was found stopped
     ///   (this pause holds none of its threads, so their registers cannot be asked for), or a
     ///   thread's registers could not be read.
-    public func threads() throws(BinaryInfoError) -> [TargetThread] {
+    public func threads() throws(BinaryInfoError) -> [ThreadRegisters] {
         guard stoppedIt, !resumed else {
             throw .unsupported(
                 path: "process \(processID)",
@@ -176,7 +176,7 @@ public final class ProcessPause {
                     "it was stopped already (job control), so its threads' registers cannot be read through ptrace; let it run (kill -CONT \(processID)) and run again, or read a core of it (gcore \(processID))"
             )
         }
-        var threads: [TargetThread] = []
+        var threads: [ThreadRegisters] = []
         for thread in held.keys.sorted() { threads.append(try Self.registers(ofHeldThread: thread, processID: processID)) }
         return threads
     }

@@ -25,7 +25,7 @@ struct StaleStackMemory {
     ///   - guardEnds: the addresses just past each guard page.
     ///   - mainThread: the main thread's id (the process id): its stack is the kernel's.
     static func find(
-        regions: [TargetRegion], heap: [Range<UInt64>], threads: [TargetThread], stacks: GlibcThreadStacks?, guardEnds: Set<UInt64>,
+        regions: [TargetRegion], heap: [Range<UInt64>], threads: [ThreadRegisters], stacks: GlibcThreadStacks?, guardEnds: Set<UInt64>,
         mainThread: Int32?
     ) -> StaleStackMemory {
         func inHeap(_ address: UInt64) -> Bool { heap.contains { $0.contains(address) } }

@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// One thread of a stopped process or a core, with its general-purpose registers.
-public struct TargetThread: Sendable, Hashable {
+public struct ThreadRegisters: Sendable, Hashable {
     /// The thread's id (its LWP: `gettid()`, `NT_PRSTATUS`'s `pr_pid`).
     public var id: Int32
     /// The general-purpose registers, in the order of x86_64's `struct user_regs_struct` (r15,
@@ -32,13 +32,13 @@ extension CoreFile {
     ///
     /// - Throws: ``BinaryInfoError/malformedELF(path:detail:)`` naming the note's offset when a
     ///   note is too short for its fields or the core is not of an x86_64 process.
-    public func threads() throws(BinaryInfoError) -> [TargetThread] {
+    public func threads() throws(BinaryInfoError) -> [ThreadRegisters] {
         guard architecture == "x86_64" else {
             throw .unsupported(
                 path: path, detail: "threads' registers are read from x86_64 cores only, and this core is of \(architecture)")
         }
-        let wordCount = UInt64(TargetThread.registerCount)
-        var threads: [TargetThread] = []
+        let wordCount = UInt64(ThreadRegisters.registerCount)
+        var threads: [ThreadRegisters] = []
         for note in threadNotes {
             guard note.descriptorSize >= Self.statusRegistersOffset + wordCount * 8 else {
                 throw .malformedELF(
@@ -47,18 +47,18 @@ extension CoreFile {
                         "NT_PRSTATUS: the note at offset \(note.descriptorOffset) has \(note.descriptorSize) bytes, too few for a thread's registers"
                 )
             }
-            let bytes = try filledBytes(count: TargetThread.registerCount * 8) { buffer throws(BinaryInfoError) in
+            let bytes = try filledBytes(count: ThreadRegisters.registerCount * 8) { buffer throws(BinaryInfoError) in
                 try reader.fetch(
                     into: buffer, fromOffset: note.descriptorOffset + Self.statusRegistersOffset, what: "NT_PRSTATUS registers")
             }
-            let words = (0..<TargetThread.registerCount).map { index in
+            let words = (0..<ThreadRegisters.registerCount).map { index in
                 bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
             }
             var id: Int32 = 0
             try withUnsafeMutableBytes(of: &id) { buffer throws(BinaryInfoError) in
                 try reader.fetch(into: buffer, fromOffset: note.descriptorOffset + Self.statusProcessIDOffset, what: "NT_PRSTATUS pr_pid")
             }
-            threads.append(TargetThread(id: Int32(littleEndian: id), registers: words.map { UInt64(littleEndian: $0) }))
+            threads.append(ThreadRegisters(id: Int32(littleEndian: id), registers: words.map { UInt64(littleEndian: $0) }))
         }
         return threads
     }
@@ -70,17 +70,17 @@ extension ProcessPause {
     ///
     /// - Throws: ``BinaryInfoError/unsupported(path:detail:)`` naming the thread when the kernel
     ///   refuses (it exited meanwhile, or this is not an x86_64 process).
-    static func registers(ofHeldThread thread: pid_t, processID: Int32) throws(BinaryInfoError) -> TargetThread {
-        var words = [UInt64](repeating: 0, count: TargetThread.registerCount)
+    static func registers(ofHeldThread thread: pid_t, processID: Int32) throws(BinaryInfoError) -> ThreadRegisters {
+        var words = [UInt64](repeating: 0, count: ThreadRegisters.registerCount)
         let count = words.withUnsafeMutableBufferPointer { buffer in
             typeinfo_ptrace_getregs(thread, buffer.baseAddress, Int32(buffer.count))
         }
-        guard count == Int32(TargetThread.registerCount) else {
+        guard count == Int32(ThreadRegisters.registerCount) else {
             let reason = count < 0 && errno != 0 ? String(cString: strerror(errno)) : "not an x86_64 thread"
             throw .unsupported(
                 path: "process \(processID)",
                 detail: "the registers of its thread \(thread) could not be read with PTRACE_GETREGS (\(reason))")
         }
-        return TargetThread(id: thread, registers: words)
+        return ThreadRegisters(id: thread, registers: words)
     }
 }
