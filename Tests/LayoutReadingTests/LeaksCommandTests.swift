@@ -2,6 +2,10 @@ import BinaryFixtures
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `typeinfo leaks`: what `Fixtures/LiveLeaks/main.swift` says it leaked (two-object retain
 /// cycles, objects retained and forgotten, cycles weak references also point at) and what it
 /// keeps reachable (from a global, a thread's stack, a thread-specific value, a malloc'd block)
@@ -83,6 +87,33 @@ struct LeaksCommandTests {
             let row = lines.first { $0.hasSuffix("  " + type) }
             #expect(row?.split(separator: " ").first.map(String.init) == String(addresses.count), "\(type)")
         }
+    }
+
+    /// A process stopped by job control is left stopped, and its registers cannot be asked for:
+    /// one line says so and what to do.
+    @Test func aProcessFoundStoppedIsRefusedWithWhatToDo() throws {
+        let fixture = try LiveFixtureProcess<Report>(module: "LiveLeaks", linking: .dynamic)
+        defer { fixture.finish() }
+        _ = try fixture.readReport()
+        kill(fixture.processID, SIGSTOP)
+        defer { kill(fixture.processID, SIGCONT) }
+        // Stopping takes effect when the kernel next schedules each thread.
+        for _ in 0..<200 where !Self.allThreadsStopped(fixture.processID) { usleep(10_000) }
+        let result = try DumpCommandTests.run(["leaks", String(fixture.processID)])
+        #expect(result.status == 2)
+        #expect(
+            result.errors
+                == "typeinfo: process \(fixture.processID): the registers of its threads could not be read: it was stopped already (job control), and typeinfo leaves a stopped process as it is rather than hold it with ptrace; let it run (kill -CONT \(fixture.processID)) and run again, or read a core of it (gcore \(fixture.processID))\n"
+        )
+    }
+
+    static func allThreadsStopped(_ processID: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(processID)/task")) ?? []
+        return !tasks.isEmpty
+            && tasks.allSatisfy { task in
+                let stat = (try? String(contentsOfFile: "/proc/\(processID)/task/\(task)/stat", encoding: .utf8)) ?? ""
+                return stat.split(separator: ")").last?.dropFirst().first == "T"
+            }
     }
 
     @Test func aTargetThatIsNotThereIsOneLine() throws {

@@ -31,27 +31,28 @@ public struct GlibcThreadStacks: Sendable, Hashable {
 
     /// Reads the lists of `target`'s glibc.
     ///
-    /// - Throws: ``BinaryInfoError/unsupported(path:detail:)`` saying what is missing (no libc or
-    ///   ld.so image, a glibc older than 2.34 without these symbols), or
-    ///   ``BinaryInfoError/malformedRecord(path:what:address:detail:)`` naming a list that is not
-    ///   a well-formed circular list.
+    /// - Throws: ``BinaryInfoError/threadListsUnreadable(path:what:address:detail:)`` saying what
+    ///   is missing (no libc or ld.so image, a glibc older than 2.34 without these symbols) or
+    ///   which list is not a well-formed circular list, and a read error.
     public init(_ target: TargetMemory) throws(BinaryInfoError) {
         func image(_ matches: (String) -> Bool, _ what: String) throws(BinaryInfoError) -> TargetImageSymbols {
             guard let image = target.images.first(where: { matches(($0.mappedPath.split(separator: "/").last).map(String.init) ?? "") })
-            else { throw .unsupported(path: target.path, detail: "no \(what) is mapped, so glibc's thread lists cannot be found") }
+            else { throw .threadListsUnreadable(path: target.path, what: what, address: nil, detail: "not mapped") }
             return try TargetImageSymbols(image: image)
         }
         let libc = try image({ GlibcLibrary.isLibC($0) }, "C library (libc.so.6)")
         let loader = try image({ $0.hasPrefix("ld-linux") || $0.hasPrefix("ld64.so") }, "dynamic loader (ld-linux)")
         guard let global = loader.address(of: "_rtld_global") else {
-            throw .unsupported(path: target.path, detail: "\(loader.image.mappedPath) defines no _rtld_global")
+            throw .threadListsUnreadable(
+                path: target.path, what: "_rtld_global", address: nil, detail: "\(loader.image.mappedPath) defines no such symbol")
         }
         func field(_ name: String) throws(BinaryInfoError) -> (bits: UInt32, offset: UInt64) {
             guard let address = libc.address(of: "_thread_db_" + name) else {
-                throw .unsupported(
-                    path: target.path,
+                throw .threadListsUnreadable(
+                    path: target.path, what: "_thread_db_\(name)", address: nil,
                     detail:
-                        "\(libc.image.mappedPath) has no _thread_db_\(name) (glibc 2.34 or later keeps its thread lists in _rtld_global)")
+                        "\(libc.image.mappedPath) defines no such symbol (glibc 2.34 and later do; earlier releases keep the lists in libpthread)"
+                )
             }
             let bits = try target.read(UInt32.self, at: address, what: "_thread_db_\(name)")
             let offset = try target.read(UInt32.self, at: address + 8, what: "_thread_db_\(name)")
@@ -65,8 +66,9 @@ public struct GlibcThreadStacks: Sendable, Hashable {
         let previous = try field("list_t_prev")
         guard usedField.bits == 128, userField.bits == 128, link.bits == 128, tid.bits == 32, next.offset == 0, previous.offset == 8
         else {
-            throw .unsupported(
-                path: target.path, detail: "\(libc.image.mappedPath)'s thread descriptors are not of a 64-bit glibc's list_t")
+            throw .threadListsUnreadable(
+                path: target.path, what: "_thread_db_* descriptors", address: nil,
+                detail: "\(libc.image.mappedPath)'s descriptors are not those of a 64-bit glibc's list_t")
         }
         let walker = ListWalker(target: target, linkOffset: link.offset, threadIDOffset: tid.offset)
         used = try walker.blocks(headAt: global + usedField.offset, what: "_dl_stack_used")
@@ -75,7 +77,7 @@ public struct GlibcThreadStacks: Sendable, Hashable {
         cached = try walker.blocks(headAt: global + userField.offset + 16, what: "_dl_stack_cache")
         let running = Set((used + user).map(\.address))
         if let shared = cached.first(where: { running.contains($0.address) || $0.threadID > 0 }) {
-            throw .malformedRecord(
+            throw .threadListsUnreadable(
                 path: target.path, what: "_dl_stack_cache", address: shared.address,
                 detail: "a cached stack's thread block is in use (thread id \(shared.threadID)): this is not glibc's stack cache")
         }
@@ -95,7 +97,7 @@ public struct GlibcThreadStacks: Sendable, Hashable {
                 guard node & 7 == 0, node >= linkOffset, blocks.count < GlibcThreadStacks.listLimit,
                     try target.read(UInt64.self, at: node + 8, what: "\(what) link") == previous
                 else {
-                    throw .malformedRecord(
+                    throw .threadListsUnreadable(
                         path: target.path, what: what, address: node,
                         detail: "not a link of a circular list that returns to its head at 0x\(String(head, radix: 16))")
                 }

@@ -165,15 +165,15 @@ public final class ProcessPause {
 
     /// Every thread this pause holds, with its registers, in thread id order.
     ///
-    /// - Throws: ``BinaryInfoError/unsupported(path:detail:)`` when the process was found stopped
+    /// - Throws: ``BinaryInfoError/threadRegistersUnreadable(path:thread:reason:)`` when the process was found stopped
     ///   (this pause holds none of its threads, so their registers cannot be asked for), or a
     ///   thread's registers could not be read.
     public func threads() throws(BinaryInfoError) -> [ThreadRegisters] {
         guard stoppedIt, !resumed else {
-            throw .unsupported(
-                path: "process \(processID)",
-                detail:
-                    "it was stopped already (job control), so its threads' registers cannot be read through ptrace; let it run (kill -CONT \(processID)) and run again, or read a core of it (gcore \(processID))"
+            throw .threadRegistersUnreadable(
+                path: "process \(processID)", thread: nil,
+                reason:
+                    "it was stopped already (job control), and typeinfo leaves a stopped process as it is rather than hold it with ptrace; let it run (kill -CONT \(processID)) and run again, or read a core of it (gcore \(processID))"
             )
         }
         var threads: [ThreadRegisters] = []

@@ -31,11 +31,12 @@ extension CoreFile {
     /// Each dumped thread with its registers, from its `NT_PRSTATUS` note, in the core's order.
     ///
     /// - Throws: ``BinaryInfoError/malformedELF(path:detail:)`` naming the note's offset when a
-    ///   note is too short for its fields or the core is not of an x86_64 process.
+    ///   note is too short for its fields, ``BinaryInfoError/threadRegistersUnreadable(path:thread:reason:)``
+    ///   when the core is not of an x86_64 process.
     public func threads() throws(BinaryInfoError) -> [ThreadRegisters] {
         guard architecture == "x86_64" else {
-            throw .unsupported(
-                path: path, detail: "threads' registers are read from x86_64 cores only, and this core is of \(architecture)")
+            throw .threadRegistersUnreadable(
+                path: path, thread: nil, reason: "they are read from x86_64 cores only, and this core is of \(architecture)")
         }
         let wordCount = UInt64(ThreadRegisters.registerCount)
         var threads: [ThreadRegisters] = []
@@ -68,8 +69,8 @@ extension ProcessPause {
     /// Reads the registers of a thread this pause holds stopped (`PTRACE_GETREGS`, which only
     /// reads).
     ///
-    /// - Throws: ``BinaryInfoError/unsupported(path:detail:)`` naming the thread when the kernel
-    ///   refuses (it exited meanwhile, or this is not an x86_64 process).
+    /// - Throws: ``BinaryInfoError/threadRegistersUnreadable(path:thread:reason:)`` naming the
+    ///   thread when the kernel refuses (it exited meanwhile, or this is not an x86_64 process).
     static func registers(ofHeldThread thread: pid_t, processID: Int32) throws(BinaryInfoError) -> ThreadRegisters {
         var words = [UInt64](repeating: 0, count: ThreadRegisters.registerCount)
         let count = words.withUnsafeMutableBufferPointer { buffer in
@@ -77,9 +78,7 @@ extension ProcessPause {
         }
         guard count == Int32(ThreadRegisters.registerCount) else {
             let reason = count < 0 && errno != 0 ? String(cString: strerror(errno)) : "not an x86_64 thread"
-            throw .unsupported(
-                path: "process \(processID)",
-                detail: "the registers of its thread \(thread) could not be read with PTRACE_GETREGS (\(reason))")
+            throw .threadRegistersUnreadable(path: "process \(processID)", thread: thread, reason: "PTRACE_GETREGS refused (\(reason))")
         }
         return ThreadRegisters(id: thread, registers: words)
     }

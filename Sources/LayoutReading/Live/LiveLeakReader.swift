@@ -20,9 +20,16 @@ public enum LiveLeakReader {
     public static func leaks(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> LeakReport {
         var options = options
         options.pauses = true
+        // Opened before the stop: starting the worker and reading the images' metadata need no
+        // stopped process, and would lengthen the stop several times over.
+        let inspector: TargetInspector
+        do {
+            inspector = try options.openInspector()
+        } catch {
+            throw options.vanishedOr(error)
+        }
         return try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
-            let inspector = try options.openInspector()
-            return try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
+            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
                 try read(inspector, pause: pause, addressesPerType: addressesPerType)
             }
         }
@@ -40,7 +47,7 @@ public enum LiveLeakReader {
             } else if let pause {
                 threads = try pause.threads()
             } else {
-                throw .unsupported(path: memory.path, detail: "leaks reads a process only while it holds it stopped")
+                throw .threadRegistersUnreadable(path: memory.path, thread: nil, reason: "the process is not held stopped")
             }
             var stacks: GlibcThreadStacks?
             do {
