@@ -125,6 +125,37 @@ struct HeapReachabilityTests {
         #expect(!fixture.endedBlocks.isEmpty)
     }
 
+    /// Stale stack memory is cut only where a guard page or the main stack bounds the mapping,
+    /// never in a stack allocated on the heap, and never in a mapping a running thread uses.
+    @Test func staleStackMemoryIsCutOnlyWhereAGuardBoundsTheStack() {
+        func region(_ range: Range<UInt64>, writable: Bool = true, stack: Bool = false) -> TargetRegion {
+            TargetRegion(start: range.lowerBound, end: range.upperBound, isWritable: writable, filePath: nil, fileOffset: 0, isStack: stack)
+        }
+        func thread(_ id: Int32, sp: UInt64) -> ThreadRegisters {
+            var registers = [UInt64](repeating: 0, count: ThreadRegisters.registerCount)
+            registers[ThreadRegisters.stackPointerIndex] = sp
+            return ThreadRegisters(id: id, registers: registers)
+        }
+        let regions = [
+            region(0x1000..<0x2000, writable: false),  // a guard (as gcore writes it)
+            region(0x2000..<0x10000),  // a guarded thread stack
+            region(0x20000..<0x30000),  // a stack without a guard
+            region(0x40000..<0x50000, stack: true),  // the main stack
+            region(0x60000..<0x70000),  // an ended thread's guarded stack
+            region(0x80000..<0x90000),  // a heap holding a stack
+        ]
+        let stacks = GlibcThreadStacks(used: [], user: [], cached: [.init(address: 0x6f000, threadID: -1)])
+        let stale = StaleStackMemory.find(
+            regions: regions, heap: [0x80000..<0x90000],
+            threads: [thread(2, sp: 0x8000), thread(3, sp: 0x28000), thread(1, sp: 0x48000), thread(4, sp: 0x88000)],
+            stacks: stacks, guardEnds: [0x2000, 0x60000], mainThread: 1)
+        #expect(stale.ranges == [0x2000..<(0x8000 - 128), 0x40000..<(0x48000 - 128), 0x60000..<0x6f000])
+        // A cached block in a mapping a running thread's stack pointer is in is not cut.
+        let shared = StaleStackMemory.find(
+            regions: regions, heap: [], threads: [thread(5, sp: 0x68000)], stacks: stacks, guardEnds: [0x60000], mainThread: 1)
+        #expect(shared.ranges == [0x60000..<(0x68000 - 128)])
+    }
+
     @Test func rootsAreWritableMemoryLessTheHeaps() {
         let excluded: [Range<UInt64>] = [10..<20, 30..<40, 45..<50]
         #expect(HeapReachability.subtracting(excluded, from: 0..<100) == [0..<10, 20..<30, 40..<45, 50..<100])

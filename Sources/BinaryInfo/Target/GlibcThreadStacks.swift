@@ -26,6 +26,13 @@ public struct GlibcThreadStacks: Sendable, Hashable {
     /// Ended threads' stacks kept for reuse (`_dl_stack_cache`).
     public let cached: [Block]
 
+    /// Lists already read (tests).
+    init(used: [Block], user: [Block], cached: [Block]) {
+        self.used = used
+        self.user = user
+        self.cached = cached
+    }
+
     /// The most blocks a list is followed for: more means the list is damaged or loops.
     static let listLimit = 16_384
 
