@@ -74,6 +74,12 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
     /// A core file that was written, truncated or replaced while it was read (its size, its
     /// modification time or its inode changed): what was read of it may mix two contents.
     case coreModifiedWhileRead(path: String)
+    /// The registers of the target's threads could not be read (`thread`: the one refused, when
+    /// one was): `reason` says why and what to do.
+    case threadRegistersUnreadable(path: String, thread: Int32?, reason: String)
+    /// glibc's thread lists (`what`) could not be found or followed (`address`: where, when a
+    /// read went wrong there): `detail` says what was missing or malformed.
+    case threadListsUnreadable(path: String, what: String, address: UInt64?, detail: String)
 
     /// The file the error is about.
     public var path: String {
@@ -85,7 +91,8 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
             .processAccessDenied(let path, _), .processExited(let path), .imageMissing(let path, _, _),
             .imageDiffers(let path, _, _, _, _), .imageUnverifiable(let path, _), .mallocStateNotFound(let path, _, _),
             .foreignAllocator(let path, _, _), .malformedHeap(let path, _, _, _), .notRegularFile(let path, _),
-            .coreHeadersOutsideFile(let path, _, _, _), .coreChangedWhileRead(let path, _, _, _), .coreModifiedWhileRead(let path):
+            .coreHeadersOutsideFile(let path, _, _, _), .coreChangedWhileRead(let path, _, _, _), .coreModifiedWhileRead(let path),
+            .threadRegistersUnreadable(let path, _, _), .threadListsUnreadable(let path, _, _, _):
             return path
         }
     }
@@ -166,6 +173,10 @@ public enum BinaryInfoError: Error, Hashable, Sendable, CustomStringConvertible 
         case .coreModifiedWhileRead:
             return
                 "the core file was written, truncated or replaced while it was read (its size, modification time or inode changed), so what was read may mix two contents: read it again once nothing writes it"
+        case .threadRegistersUnreadable(_, let thread, let reason):
+            return "the registers of \(thread.map { "its thread \($0)" } ?? "its threads") could not be read: \(reason)"
+        case .threadListsUnreadable(_, let what, let address, let detail):
+            return "glibc's thread lists: \(what)\(address.map { " at 0x\(String($0, radix: 16))" } ?? ""): \(detail)"
         }
     }
 }

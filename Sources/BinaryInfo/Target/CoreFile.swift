@@ -46,6 +46,8 @@ public struct CoreFile: Sendable {
     public let mappedFiles: [MappedFile]
     /// The process's auxiliary vector (`NT_AUXV`), without its terminating `AT_NULL`.
     public let auxiliaryVector: [AuxiliaryEntry]
+    /// Each thread's `NT_PRSTATUS` note, in the file's order: decoded by ``threads()``.
+    let threadNotes: [ImageNote]
     let reader: CoreFileReader
 
     /// Opens the core file at `path`.
@@ -124,6 +126,7 @@ public struct CoreFile: Sendable {
         try Self.checkFileOrder(segments, path: path)
         let notes = CoreNotes(reader: reader)
         threadCount = file.notes.filter(\.isThreadStatus).count
+        threadNotes = file.notes.filter(\.isThreadStatus)
         let info = try file.notes.first(where: \.isProcessInfo).map { note throws(BinaryInfoError) in try notes.processInfo(note) }
         processID = info?.processID
         command = info?.command

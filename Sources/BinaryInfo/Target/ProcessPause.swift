@@ -163,6 +163,24 @@ public final class ProcessPause {
         }
     }
 
+    /// Every thread this pause holds, with its registers, in thread id order.
+    ///
+    /// - Throws: ``BinaryInfoError/threadRegistersUnreadable(path:thread:reason:)`` when the process was found stopped
+    ///   (this pause holds none of its threads, so their registers cannot be asked for), or a
+    ///   thread's registers could not be read.
+    public func threads() throws(BinaryInfoError) -> [ThreadRegisters] {
+        guard stoppedIt, !resumed else {
+            throw .threadRegistersUnreadable(
+                path: "process \(processID)", thread: nil,
+                reason:
+                    "it was stopped already (job control), and typeinfo leaves a stopped process as it is rather than hold it with ptrace; let it run (kill -CONT \(processID)) and run again, or read a core of it (gcore \(processID))"
+            )
+        }
+        var threads: [ThreadRegisters] = []
+        for thread in held.keys.sorted() { threads.append(try Self.registers(ofHeldThread: thread, processID: processID)) }
+        return threads
+    }
+
     /// Lets every thread go (when this pause stopped the process). Idempotent.
     public func resume() {
         guard !resumed else { return }

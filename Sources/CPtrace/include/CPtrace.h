@@ -1,10 +1,12 @@
 #ifndef TYPEINFO_CPTRACE_H
 #define TYPEINFO_CPTRACE_H
 
-// The four ptrace(2) requests `--pause` uses to hold a process's threads still, and nothing else:
-// no request that reads or writes the target's memory or registers is reachable from here.
-// (ptrace is variadic in C, which Swift does not call.)
+// The four ptrace(2) requests `--pause` uses to hold a process's threads still, and one that
+// reads a held thread's general-purpose registers (`leaks`: a register can hold the only
+// reference to an object). No request that writes the target, or reads its memory, is reachable
+// from here. (ptrace is variadic in C, which Swift does not call.)
 
+#include <stdint.h>
 #include <sys/types.h>
 
 /// PTRACE_SEIZE: attaches to the thread `thread` without stopping it. Returns 0, or -1 with errno.
@@ -15,6 +17,11 @@ int typeinfo_ptrace_interrupt(pid_t thread);
 int typeinfo_ptrace_continue(pid_t thread, int signal);
 /// PTRACE_DETACH: lets the stopped thread `thread` go, delivering `signal` (0: none).
 int typeinfo_ptrace_detach(pid_t thread, int signal);
+
+/// PTRACE_GETREGS: copies the stopped thread's `struct user_regs_struct` (x86_64: 27 words, in
+/// the kernel's order) into `registers`, which holds `count` words. Returns the number of words
+/// written, or -1 with errno (also on another machine, or when `count` is too small).
+int typeinfo_ptrace_getregs(pid_t thread, uint64_t *registers, int count);
 
 /// The wait status of a seized thread's PTRACE_INTERRUPT stop (`status >> 16`).
 #define TYPEINFO_PTRACE_EVENT_STOP 128

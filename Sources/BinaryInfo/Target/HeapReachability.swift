@@ -1,0 +1,241 @@
+import Algorithms
+
+/// Which allocations of a target's glibc heap its roots reach, found conservatively: the
+/// memory graph under `typeinfo leaks`.
+///
+/// Roots are the threads' registers and every writable region of the target outside the heaps
+/// and the mmapped chunks (each image's data and bss, the threads' stacks and thread-local
+/// storage, other anonymous mappings), less the stale parts of thread stacks
+/// (``StaleStackMemory``: below each running thread's stack pointer, and the stacks glibc keeps
+/// of ended threads). Every 8-byte-aligned word of a root or of a reached allocation that points
+/// into an allocation (its header, its bytes, or just past its end: interior pointers count, as
+/// C code holds them), once the bits no pointer of this machine uses are cleared (the tag bits
+/// Swift keeps in a `String`'s or a bridge object's high byte and an enum's low bits), reaches
+/// that allocation. The one word not followed is a Swift weak reference's side table's pointer
+/// back to its object (a weak reference does not keep its object alive): a side table is an
+/// allocation whose first word is an object whose reference count word names the side table.
+///
+/// Every other word counts, so a word that only looks like a pointer keeps its allocation
+/// "reachable": the answer errs toward missing a leak, never toward calling a reachable
+/// allocation a leak. It is only as true as the moment it was read at: read a core file or a
+/// stopped process.
+public struct HeapReachability: Sendable {
+    /// Each allocation's user address (what `malloc` returned), ascending.
+    public let addresses: [UInt64]
+    /// Each allocation's usable size, in the order of ``addresses``.
+    public let sizes: [UInt64]
+    /// Each allocation's first word, in the order of ``addresses``.
+    public let firstWords: [UInt64]
+    /// The bytes of roots scanned.
+    public let rootBytes: UInt64
+    /// The bytes of thread stacks left out as stale.
+    public let staleStackBytes: UInt64
+    /// How many allocations are Swift weak references' side tables.
+    public let sideTables: Int
+    private let marks: [UInt64]
+
+    /// The bits of a 64-bit word that a user-space pointer can have set: clearing the others
+    /// turns a tagged reference into its address.
+    static let pointerBits: UInt64 = 0x0000_7FFF_FFFF_FFF8
+    /// The high bits of a Swift object's reference count word that hold a side table's address
+    /// (`UseSlowRC` and `SideTableMark`); the address is stored shifted right by 3.
+    static let sideTableMarks: UInt64 = 0xC000_0000_0000_0000
+
+    /// Walks `heap` (a stopped process's, or a core's) and marks what its roots reach.
+    ///
+    /// - Parameters:
+    ///   - threads: the target's running threads with their registers, which are roots and say
+    ///     where each stack's live part starts.
+    ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
+    ///     they could not be read (those stacks are then scanned as roots).
+    /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
+    ///   or a read error when a root or a reached allocation cannot be read (an answer that
+    ///   skipped memory could call a reachable allocation a leak).
+    public init(heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?) throws(BinaryInfoError) {
+        var chunks: [(address: UInt64, size: UInt64, firstWord: UInt64)] = []
+        var mmapped: [Range<UInt64>] = []
+        _ = try heap.forEachChunk { chunk in
+            chunks.append((chunk.address, chunk.usableSize, chunk.firstWord))
+            if chunk.arena == nil { mmapped.append((chunk.address - 16)..<(chunk.address + chunk.usableSize)) }
+        }
+        chunks.sort { $0.address < $1.address }
+        addresses = chunks.map(\.address)
+        sizes = chunks.map(\.size)
+        firstWords = chunks.map(\.firstWord)
+        let heaps = (heap.arenas.flatMap { $0.heaps.map(\.occupied) } + mmapped).sorted { $0.lowerBound < $1.lowerBound }
+        let mainThread: Int32? =
+            switch heap.target.target {
+            case .process(let id): id
+            case .core: heap.target.core?.processID
+            }
+        let stale = StaleStackMemory.find(
+            regions: heap.regions, heap: heaps, threads: threads, stacks: threadStacks, guardEnds: try heap.target.guardEnds(),
+            mainThread: mainThread)
+        staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
+        var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
+        marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
+        sideTables = marker.sideTables.count
+        for thread in threads {
+            for word in thread.registers { marker.reach(word) }
+        }
+        let excluded = (heaps + stale.ranges).sorted { $0.lowerBound < $1.lowerBound }
+        var scanned: UInt64 = 0
+        for region in heap.regions where region.isWritable {
+            for range in Self.subtracting(excluded, from: region.start..<region.end) {
+                try marker.scan(range, what: "a root (writable memory outside the heap)")
+                scanned += range.upperBound - range.lowerBound
+            }
+        }
+        try marker.markTransitively()
+        rootBytes = scanned
+        marks = marker.marks
+    }
+
+    /// The positions of the allocations that are Swift side tables: the first word is the start
+    /// of another allocation (the object), whose reference count word (its second) holds this
+    /// allocation's address with the side table marks.
+    static func sideTables(addresses: [UInt64], firstWords: [UInt64], target: TargetMemory) throws(BinaryInfoError) -> Set<Int> {
+        var found: Set<Int> = []
+        let starts = Set(addresses)
+        for (index, word) in firstWords.enumerated() where starts.contains(word) {
+            let count = try target.read(UInt64.self, at: word + 8, what: "a Swift object's reference count")
+            if count == (addresses[index] >> 3) | sideTableMarks { found.insert(index) }
+        }
+        return found
+    }
+
+    /// Whether the allocation at position `index` of ``addresses`` is reached from a root.
+    public func isReachable(_ index: Int) -> Bool { marks[index >> 6] & (1 << UInt64(index & 63)) != 0 }
+
+    /// The positions of the allocations no root reaches.
+    public var unreachable: [Int] { addresses.indices.filter { !isReachable($0) } }
+
+    /// The position of the allocation `word` points into (its header, its bytes, or just past
+    /// its end), if any.
+    public func allocation(containing word: UInt64) -> Int? {
+        Marker.allocation(containing: word & Self.pointerBits, addresses: addresses, sizes: sizes)
+    }
+
+    /// The parts of `range` outside every range of `excluded` (sorted by their start).
+    static func subtracting(_ excluded: [Range<UInt64>], from range: Range<UInt64>) -> [Range<UInt64>] {
+        var parts: [Range<UInt64>] = []
+        var start = range.lowerBound
+        var index = excluded.partitioningIndex { $0.upperBound > start }
+        while index < excluded.count, excluded[index].lowerBound < range.upperBound, start < range.upperBound {
+            if excluded[index].lowerBound > start { parts.append(start..<excluded[index].lowerBound) }
+            start = max(start, excluded[index].upperBound)
+            index += 1
+        }
+        if start < range.upperBound { parts.append(start..<range.upperBound) }
+        return parts
+    }
+}
+
+/// The marking: a bit per allocation, the allocations reached but not yet scanned, and one
+/// window of the target's memory reused for every read.
+struct Marker {
+    let addresses: [UInt64]
+    let sizes: [UInt64]
+    let target: TargetMemory
+    let regions: [TargetRegion]
+    private(set) var marks: [UInt64]
+    /// The allocations whose first word is not followed (side tables' object pointers).
+    var sideTables: Set<Int> = []
+    private var reached: [UInt32] = []
+    private let lowest: UInt64
+    private let highest: UInt64
+    private var window: [UInt8] = Array(repeating: 0, count: Marker.windowSize)
+    private var windowStart: UInt64 = 0
+    private var windowCount = 0
+    static let windowSize = 4 << 20
+
+    init(addresses: [UInt64], sizes: [UInt64], target: TargetMemory, regions: [TargetRegion]) {
+        self.addresses = addresses
+        self.sizes = sizes
+        self.target = target
+        self.regions = regions
+        marks = Array(repeating: 0, count: (addresses.count + 63) / 64)
+        lowest = (addresses.first ?? 16) - 16
+        highest = zip(addresses, sizes).map { $0.0 &+ $0.1 }.max() ?? 0
+    }
+
+    /// The allocation whose header, bytes or end `address` is at.
+    static func allocation(containing address: UInt64, addresses: [UInt64], sizes: [UInt64]) -> Int? {
+        // The next allocation when the address is in its header, else the last one starting at
+        // or before the address.
+        let next = addresses.partitioningIndex { $0 > address }
+        if next < addresses.count, addresses[next] - 16 <= address { return next }
+        guard next > 0 else { return nil }
+        let index = next - 1
+        return address - addresses[index] <= sizes[index] ? index : nil
+    }
+
+    mutating func reach(_ word: UInt64) {
+        let address = word & HeapReachability.pointerBits
+        guard address >= lowest, address <= highest,
+            let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
+        else { return }
+        let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
+        guard marks[slot] & bit == 0 else { return }
+        marks[slot] |= bit
+        reached.append(UInt32(index))
+    }
+
+    /// Reaches what every aligned word of `range` points to, reading it in windows.
+    mutating func scan(_ range: Range<UInt64>, what: @autoclosure () -> String) throws(BinaryInfoError) {
+        var start = (range.lowerBound + 7) & ~7
+        while start < range.upperBound, range.upperBound - start >= 8 {
+            let count = Int(min(UInt64(Self.windowSize), (range.upperBound - start) & ~7))
+            try fill(from: start, count: count, what: what())
+            scanWindow(from: start, count: count)
+            start += UInt64(count)
+        }
+    }
+
+    private mutating func fill(from start: UInt64, count: Int, what: @autoclosure () -> String) throws(BinaryInfoError) {
+        var failure: BinaryInfoError?
+        window.withUnsafeMutableBytes { buffer in
+            do throws(BinaryInfoError) {
+                try target.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: start, what: what())
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        target.releasePages(address: start, count: count)
+        windowStart = start
+        windowCount = count
+    }
+
+    private mutating func scanWindow(from start: UInt64, count: Int) {
+        let offset = Int(start - windowStart)
+        let words = count / 8
+        window.withUnsafeBytes { buffer in
+            for word in 0..<words { reach(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self)) }
+        }
+    }
+
+    /// Scans every reached allocation until no new one is reached: each round takes what the
+    /// last one reached in address order, so that neighbours come from one window.
+    mutating func markTransitively() throws(BinaryInfoError) {
+        while !reached.isEmpty {
+            var round = reached
+            reached = []
+            round.sort()
+            for index in round.map(Int.init) {
+                let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
+                let end = addresses[index] + sizes[index]
+                let count = end > start ? Int((end - start) & ~7) : 0
+                if start >= windowStart, end <= windowStart + UInt64(windowCount) {
+                    scanWindow(from: start, count: count)
+                } else if count <= Self.windowSize / 4, let limit = regions.contiguousEnd(from: start), limit >= end {
+                    // A small allocation: read a whole window from it, which its neighbours share.
+                    try fill(from: start, count: Int(min(UInt64(Self.windowSize), limit - start)), what: "a reached allocation")
+                    scanWindow(from: start, count: count)
+                } else {
+                    try scan(start..<end, what: "a reached allocation")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+/// `typeinfo leaks`: the allocations of a stopped process's or a core file's heap that no root
+/// reaches, by dynamic type.
+///
+/// The marking is ``HeapReachability`` (conservative: interior pointers and words that only look
+/// like pointers count, so a leak can be missed but a reachable allocation is never listed). A
+/// process is always stopped for it (``ProcessPause``), since pointers that move while memory is
+/// read could make a reachable allocation look unreached; its threads' registers are read while
+/// it is held. A Swift object's type is named as `heap` names it (the class metadata its first
+/// word holds, named by the reflection library).
+public enum LiveLeakReader {
+    /// Lists the target's unreached allocations.
+    ///
+    /// - Parameter addressesPerType: how many addresses to keep per entry (``LeakReport/Entry/addresses``).
+    /// - Throws: ``LiveReadingError`` naming what could not be read (a process that cannot be
+    ///   stopped with ptrace, a heap or root that cannot be read).
+    public static func leaks(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> LeakReport {
+        var options = options
+        options.pauses = true
+        // Opened before the stop: starting the worker and reading the images' metadata need no
+        // stopped process, and would lengthen the stop several times over.
+        let inspector: TargetInspector
+        do {
+            inspector = try options.openInspector()
+        } catch {
+            throw options.vanishedOr(error)
+        }
+        return try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
+            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
+                try read(inspector, pause: pause, addressesPerType: addressesPerType)
+            }
+        }
+    }
+
+    /// One reading at the instant the target is held at.
+    static func read(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int) throws(LiveReadingError) -> LeakReport {
+        let memory = inspector.memory
+        let reachability: HeapReachability
+        let threads: [ThreadRegisters]
+        var notes: [LeakReport.Note] = []
+        do throws(BinaryInfoError) {
+            if let core = memory.core {
+                threads = try core.threads()
+            } else if let pause {
+                threads = try pause.threads()
+            } else {
+                throw .threadRegistersUnreadable(path: memory.path, thread: nil, reason: "the process is not held stopped")
+            }
+            var stacks: GlibcThreadStacks?
+            do {
+                stacks = try GlibcThreadStacks(memory)
+            } catch {
+                notes.append(.endedThreadStacksScanned(reason: error.description))
+            }
+            reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
+        } catch {
+            throw .target(error)
+        }
+        let unreached = reachability.unreachable
+        let names = inspector.images.contains(where: \.isSwift) ? try typeNames(of: unreached, reachability, inspector) : [:]
+        var entries: [LeakReport.Kind: LeakReport.Entry] = [:]
+        var leakedBytes = 0
+        for index in unreached {
+            let size = Int(reachability.sizes[index])
+            let word = reachability.firstWords[index]
+            let kind: LeakReport.Kind
+            if let name = names[word] {
+                kind = .swiftObject(type: name)
+            } else if inspector.images.contains(where: \.isSwift), inspector.classMetadata(at: word) != nil {
+                kind = .swiftObject(type: "<class metadata 0x\(String(word, radix: 16))>")
+            } else if inspector.images.contains(where: \.isSwift), let context = inspector.contextMetadata(at: word) {
+                kind = .swiftContext(captures: context.captureCount)
+            } else {
+                kind = .malloc(usableSize: size)
+            }
+            var entry = entries[kind] ?? LeakReport.Entry(kind: kind, count: 0, bytes: 0)
+            entry.count += 1
+            entry.bytes += size
+            if entry.addresses.count < addressesPerType { entry.addresses.append(reachability.addresses[index]) }
+            entries[kind] = entry
+            leakedBytes += size
+        }
+        let totals = LeakReport.Totals(
+            allocations: reachability.addresses.count, heapBytes: reachability.sizes.reduce(0) { $0 + Int($1) },
+            leakedAllocations: unreached.count, leakedBytes: leakedBytes, threads: threads.count, rootBytes: Int(reachability.rootBytes),
+            staleStackBytes: Int(reachability.staleStackBytes))
+        return LeakReport(
+            target: LiveHeapReader.identity(of: memory, readWhileRunning: false), totals: totals, entries: Array(entries.values),
+            notes: notes)
+    }
+
+    /// The names of the class metadata the unreached allocations start with.
+    static func typeNames(of unreached: [Int], _ reachability: HeapReachability, _ inspector: TargetInspector) throws(LiveReadingError)
+        -> [UInt64: String]
+    {
+        let words = Set(unreached.map { reachability.firstWords[$0] }.filter { $0 >= 4096 && $0 & 7 == 0 })
+        let metadata = inspector.classMetadata(candidates: words)
+        do throws(TypeLoweringError) {
+            return try inspector.typeNames(ofMetadata: Array(metadata.keys))
+        } catch {
+            throw .lowering(error)
+        }
+    }
+}
+
+extension LeakReport: StatesReadingStop {
+    mutating func record(_ stop: ReadingStop) { target.stop = stop }
+}

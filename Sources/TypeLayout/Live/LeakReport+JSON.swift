@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension LeakReport {
+    /// Encodes the report as stable JSON (keys sorted): `schemaVersion`, `target`, `totals`,
+    /// `leaks` (each with one of `swiftType`, `swiftContextCaptures` and `mallocUsableSize`, `count`, `bytes`, `addresses`) and
+    /// `notes` (their text).
+    ///
+    /// - Parameter pretty: indent the output for people and diffs (default) or write one line.
+    /// - Returns: UTF-8 JSON ending in a newline.
+    public func jsonData(pretty: Bool = true) throws -> Data {
+        try LayoutJSON.encode(self, pretty: pretty)
+    }
+}
+
+extension LeakReport: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, target, totals, leaks, notes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.currentSchemaVersion, forKey: .schemaVersion)
+        try container.encode(target, forKey: .target)
+        try container.encode(totals, forKey: .totals)
+        try container.encode(entries, forKey: .leaks)
+        try container.encode(notes.map(\.text), forKey: .notes)
+    }
+}
+
+extension LeakReport.Entry: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case swiftType, swiftContextCaptures, mallocUsableSize, count, bytes, addresses
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch kind {
+        case .swiftObject(let type):
+            try container.encode(type, forKey: .swiftType)
+        case .swiftContext(let captures):
+            try container.encode(captures, forKey: .swiftContextCaptures)
+        case .malloc(let size):
+            try container.encode(size, forKey: .mallocUsableSize)
+        }
+        try container.encode(count, forKey: .count)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(addresses, forKey: .addresses)
+    }
+}

@@ -1,0 +1,47 @@
+import BinaryFixtures
+import BinaryInfo
+import Foundation
+import LayoutReading
+import Testing
+import TypeLayout
+import TypeLowering
+
+/// `LiveLeakReader` (`typeinfo leaks`'s library entry point) and the reachability under it as a
+/// Swift 5 language mode client calls them, against what the LiveLeaks fixture says it leaked.
+@Suite(
+    "Leaks from a Swift 5 client",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: LoweringConfiguration.resolved().remoteMirrorPath ?? ""),
+        "the toolchain has no libswiftRemoteMirror.so"))
+struct LiveLeaksSwift5Tests {
+    struct Report: Decodable {
+        var pid: Int32
+        var leaked: [String: [String]]
+    }
+
+    @Test func leaksAndTheirRootsFromACore() throws {
+        let fixture = try LiveFixtureProcess<Report>(module: "LiveLeaks", linking: .dynamic)
+        defer { fixture.finish() }
+        let report = try fixture.readReport()
+        try #require(CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup")
+        let core = try CoreDump.make(of: fixture.processID)
+        let leaks = try LiveLeakReader.leaks(LiveTargetOptions(target: .core(path: core)), addressesPerType: 100)
+        for (type, addresses) in report.leaked {
+            let entry = leaks.entries.first { $0.kind == .swiftObject(type: type) }
+            #expect(entry?.count == addresses.count, "\(type)")
+            #expect(entry.map { Set($0.addresses) } == Set(addresses.map { UInt64($0.dropFirst(2), radix: 16) ?? 0 }), "\(type)")
+        }
+        #expect(leaks.totals.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count })
+        #expect(leaks.notes.isEmpty)
+        #expect(leaks.text.contains("no root reaches \(leaks.totals.leakedAllocations) of them"))
+        // The parts underneath, as a client calls them.
+        let memory = try TargetMemory(.core(path: core))
+        let threads: [ThreadRegisters] = try #require(memory.core).threads()
+        #expect(threads.contains { $0.id == fixture.processID && $0.stackPointer != 0 })
+        let stacks = try GlibcThreadStacks(memory)
+        #expect(stacks.user.contains { $0.threadID == fixture.processID })
+        let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
+        #expect(reachability.unreachable.count == leaks.totals.leakedAllocations)
+        #expect(reachability.sideTables >= 3)
+    }
+}
