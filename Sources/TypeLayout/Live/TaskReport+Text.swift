@@ -4,6 +4,7 @@ extension TaskReport {
     /// `all`, every task and every actor on a line of its own.
     public func text(all: Bool = false) -> String {
         var lines = [heading]
+        lines += target.coreMismatches.map { "warning: " + $0.text }
         if let readChanges { lines.append(readChanges.text) }
         lines.append("")
         let cancelled = tasks.filter(\.isCancelled).count
