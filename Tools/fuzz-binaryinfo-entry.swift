@@ -1,7 +1,8 @@
 // libFuzzer entry point for BinaryInfo: every input is parsed as an ELF image held in memory,
-// and as a core file (with its glibc heap and a Swift metadata allocator pool walked).
+// and as a core file (with its glibc heap and a Swift metadata allocator pool walked), also one
+// whose bytes change while it is read.
 // Built and run by Tools/fuzz-binaryinfo; a crash, trap, hang or sanitizer report is a bug.
-import BinaryInfo
+@_spi(Fuzzing) import BinaryInfo
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,6 +48,15 @@ public func binaryInfoFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
     if let core = changingCore(bytes, seed: size) {
         readCore(core)
     }
+    // The same core whose memory changes while it is read, as a running process's does: read as a
+    // running process's heap is (going around what changes) and strictly, after a number of
+    // stable reads derived from the input.
+    let seed = bytes.prefix(64).reduce(UInt64(size)) { $0 &* 31 &+ UInt64($1) }
+    for changing in [true, false] {
+        if let core = try? CoreFile(bytes: bytes, name: "fuzz-input", changingAfterReads: Int(seed % 48), seed: seed) {
+            readCore(core, heapChanging: changing)
+        }
+    }
     return 0
 }
 
@@ -73,7 +83,7 @@ func changingCore(_ bytes: [UInt8], seed: Int) -> CoreFile? {
 }
 
 /// Reads what the live commands read of a core: its memory, its images' headers, its heap.
-func readCore(_ core: CoreFile) {
+func readCore(_ core: CoreFile, heapChanging: Bool = false) {
     _ = core.mappedFiles.count + core.auxiliaryVector.count + core.threadCount
     for segment in core.segments.prefix(16) {
         _ = try? core.bytes(at: segment.address, count: 64)
@@ -90,7 +100,7 @@ func readCore(_ core: CoreFile) {
         _ = MetadataAllocationPool.walk(memory: core, iterationEnabled: first.address, poolPointer: first.address &+ 8)
     }
     // Its glibc heap: arenas, every chunk, the free lists, the mmapped chunks.
-    if let heap = try? GlibcHeap(TargetMemory(core: core)) {
+    if let heap = try? GlibcHeap(TargetMemory(core: core), changing: heapChanging) {
         var chunks = 0
         _ = try? heap.forEachChunk { _ in chunks += 1 }
     }

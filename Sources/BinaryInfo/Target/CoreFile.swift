@@ -90,7 +90,7 @@ public struct CoreFile: Sendable {
         try self.init(file: file, reader: CoreFileReader(bytes, size: UInt64(bytes.count)))
     }
 
-    private init(file: ELFFile, reader: CoreFileReader) throws(BinaryInfoError) {
+    init(file: ELFFile, reader: CoreFileReader) throws(BinaryInfoError) {
         let path = reader.path
         guard file.fileType == ELFFile.typeCore else {
             throw BinaryInfoError.unsupported(

@@ -155,7 +155,10 @@ public enum LiveHeapReader {
             let command = try? ProcessMemory(processID: processID).command
             return .init(processID: processID, command: command, corePath: nil, readWhileRunning: readWhileRunning)
         case .core(let path):
-            return .init(processID: memory.core?.processID, command: memory.core?.command, corePath: path, readWhileRunning: false)
+            var target = HeapCensus.Target(
+                processID: memory.core?.processID, command: memory.core?.command, corePath: path, readWhileRunning: false)
+            target.coreMismatches = memory.coreMismatches()
+            return target
         }
     }
 }

@@ -57,10 +57,13 @@ public enum LiveTaskReader {
             let found = try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
                 try findObjects(inspector, taskMetadata: runtime.taskMetadata, pause: pause)
             }
+            // A running process: tasks start and end under the reading (TaskReadSettling).
+            let changing = !paused && inspector.memory.core == nil
+            var changes = found.changes.map { TaskReadChanges(heap: $0) }
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
             var completion: FutureCompletion?
-            let names: [UInt64: String]
+            var names: [UInt64: String]
             let threads: TargetThreads
             do throws(TypeLoweringError) {
                 concurrency = try inspector.concurrency(tasks: found.tasks, actors: Array(found.actors.keys))
@@ -84,11 +87,49 @@ public enum LiveTaskReader {
             } catch {
                 throw .lowering(error)
             }
+            var reread: [UInt64] = []
+            if changing, var settled = changes {
+                if let taskSize = runtime.taskSize, let read = completion {
+                    // An enqueued task whose fragment reads as completed may have run and ended
+                    // between the two readings: it is read again, both parts.
+                    reread = TaskReadSettling.disagreeing(read, concurrency: concurrency, namedTypes: Set(names.keys))
+                    if !reread.isEmpty {
+                        do throws(TypeLoweringError) {
+                            let again = try inspector.concurrency(tasks: reread, actors: [])
+                            for address in reread {
+                                concurrency.tasks[address] = again.tasks[address]
+                                if let reason = again.unreadTasks[address] { concurrency.unreadTasks[address] = reason }
+                            }
+                            let fresh = FutureCompletion(
+                                tasks: reread.compactMap { again.tasks[$0] }, taskSize: taskSize, memory: inspector.memory)
+                            completion = FutureCompletion(fragments: read.fragments.merging(fresh.fragments) { _, new in new })
+                            names.merge(try inspector.typeNames(ofTypeMetadata: Array(fresh.resultTypes.subtracting(names.keys)))) {
+                                first, _ in first
+                            }
+                        } catch {
+                            throw .lowering(error)
+                        }
+                        settled.tasksReread += reread.count
+                    }
+                }
+                try TaskReadSettling.settle(
+                    &concurrency, taskMetadata: runtime.taskMetadata, actorMetadata: found.actors, inspector: inspector,
+                    changes: &settled)
+                changes = settled
+            }
             let statuses = completion.map { Self.futureStatuses($0, concurrency: concurrency, namedTypes: Set(names.keys)) } ?? [:]
+            if changing, completion != nil {
+                // Those read again whose completion still does not settle are left unread.
+                let unsettled = reread.filter { address in
+                    guard let task = concurrency.tasks[address] else { return false }
+                    return !task.isEnqueued && statuses[address] == nil
+                }
+                changes?.tasksUnsettled = unsettled.count
+            }
             return assemble(
                 concurrency, links: links, futures: statuses, threads: threads, actorTypes: found.actors.mapValues { names[$0] },
                 resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
-                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
+                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused), readChanges: changing ? changes : nil)
         }
     }
 
@@ -161,14 +202,15 @@ public enum LiveTaskReader {
     /// The heap's task objects, and its actors with their metadata, in one walk: each distinct
     /// first word is judged once (task metadata, an actor's class metadata, or neither).
     static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64, pause: ProcessPause?) throws(LiveReadingError) -> (
-        tasks: [UInt64], actors: [UInt64: UInt64]
+        tasks: [UInt64], actors: [UInt64: UInt64], changes: HeapReadChanges?
     ) {
         let heap = try LiveHeapReader.heap(of: inspector, pause: pause)
         var tasks: [UInt64] = []
         var actors: [UInt64: UInt64] = [:]
         var isActor: [UInt64: Bool] = [:]
+        var changes: HeapReadChanges?
         do throws(BinaryInfoError) {
-            _ = try heap.forEachChunk { chunk in
+            changes = try heap.forEachChunk { chunk in
                 let word = chunk.firstWord
                 guard word >= 4096, word & 7 == 0 else { return }
                 if word == taskMetadata {
@@ -183,11 +225,11 @@ public enum LiveTaskReader {
                     isActor[word] = actor
                 }
                 if actor { actors[chunk.address] = word }
-            }
+            }.changes
         } catch {
             throw .target(error)
         }
-        return (tasks, actors)
+        return (tasks, actors, changes)
     }
 
     /// Whether the class whose metadata is at `metadata` is an actor: its nominal type
@@ -209,7 +251,7 @@ public enum LiveTaskReader {
     /// named.
     static func assemble(
         _ concurrency: TargetConcurrency, links: ChildTaskLinks?, futures: [UInt64: FutureCompletion.Status], threads: TargetThreads,
-        actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames, target: HeapCensus.Target
+        actorTypes: [UInt64: String?], resumeNames: ResumeFunctionNames, target: HeapCensus.Target, readChanges: TaskReadChanges? = nil
     ) -> TaskReport {
         var parents: [UInt64: UInt64] = links?.parents ?? [:]
         for task in concurrency.tasks.values { for child in task.children { parents[child] = task.address } }
@@ -269,6 +311,7 @@ public enum LiveTaskReader {
             threadsUnread = "the thread list went on past \(list.count) threads; the rest were not read"
         case .listed: break
         }
-        return TaskReport(target: target, tasks: tasks, actors: actors, unread: unread, threadsUnread: threadsUnread)
+        return TaskReport(
+            target: target, tasks: tasks, actors: actors, unread: unread, threadsUnread: threadsUnread, readChanges: readChanges)
     }
 }

@@ -112,7 +112,7 @@ extension HeapCensus.Order: Codable {}
 
 extension HeapCensus.Target: Codable {
     private enum CodingKeys: String, CodingKey {
-        case processID, command, core, readWhileRunning, pauseSeconds, foundStopped
+        case processID, command, core, readWhileRunning, pauseSeconds, foundStopped, coreMismatches
     }
 
     public init(from decoder: any Decoder) throws {
@@ -127,6 +127,7 @@ extension HeapCensus.Target: Codable {
         } else if let seconds = try container.decodeIfPresent(Double.self, forKey: .pauseSeconds), seconds.isFinite, seconds >= 0 {
             stop = .paused(length: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
         }
+        coreMismatches = try container.decodeIfPresent([CoreMismatch].self, forKey: .coreMismatches) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -137,6 +138,7 @@ extension HeapCensus.Target: Codable {
         try container.encode(readWhileRunning, forKey: .readWhileRunning)
         try container.encode(stop?.seconds, forKey: .pauseSeconds)
         try container.encode(stop == .foundStopped, forKey: .foundStopped)
+        if corePath != nil { try container.encode(coreMismatches, forKey: .coreMismatches) }
     }
 }
 

@@ -5,6 +5,7 @@ extension HeapCensus {
     /// - Parameter baselineName: how to name the baseline of a comparison (its file).
     public func text(baselineName: String? = nil) -> String {
         var lines = [heading]
+        lines += target.coreMismatches.map { "warning: " + $0.text }
         if let readChanges { lines.append(readChanges.text) }
         if isComparison { lines.append("compared with \(baselineName ?? "the baseline"): growth since then, largest first") }
         lines.append(totalsLine)

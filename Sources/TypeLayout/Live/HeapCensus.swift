@@ -24,6 +24,9 @@ public struct HeapCensus: Sendable, Hashable {
         public var readWhileRunning: Bool
         /// How `--pause` held the process (nil when it ran, and for a core).
         public var stop: ReadingStop?
+        /// For a core: where its memory differs from its images' files where the two must be
+        /// equal (``CoreMismatch``); empty when nothing compared differs, and for a process.
+        public var coreMismatches: [CoreMismatch] = []
 
         public init(processID: Int32?, command: String?, corePath: String?, readWhileRunning: Bool) {
             self.processID = processID

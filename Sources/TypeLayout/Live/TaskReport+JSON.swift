@@ -20,7 +20,9 @@ extension TaskReport {
     static func hex(_ address: UInt64) -> String { "0x" + String(address, radix: 16) }
 
     /// The document's shape: `tasks` (address, state, resumeFunction, priority, isCancelled, parent,
-    /// children, actor, thread, id) and `actors` (address, type, state, queuedJobs, queueTruncated).
+    /// children, actor, thread, id), `actors` (address, type, state, queuedJobs, queueTruncated),
+    /// `unread`, `threadsUnread`, and `readChanges` (``TaskReadChanges``, null when the target did
+    /// not change under the reading).
     private struct Document: Encodable {
         struct TaskEntry: Encodable {
             var address: String
@@ -88,6 +90,7 @@ extension TaskReport {
         var actors: [ActorEntry]
         var unread: [UnreadEntry]
         var threadsUnread: String?
+        var readChanges: TaskReadChanges?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -97,14 +100,16 @@ extension TaskReport {
             try container.encode(actors, forKey: .actors)
             try container.encode(unread, forKey: .unread)
             try container.encode(threadsUnread, forKey: .threadsUnread)
+            try container.encode(readChanges, forKey: .readChanges)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case schemaVersion, target, tasks, actors, unread, threadsUnread
+            case schemaVersion, target, tasks, actors, unread, threadsUnread, readChanges
         }
 
         init(report: TaskReport) {
             threadsUnread = report.threadsUnread
+            readChanges = report.readChanges
             target = report.target
             tasks = report.tasks.map { task in
                 TaskEntry(

@@ -3,7 +3,10 @@ extension TaskReport {
     /// state and resume function, largest first, and one line per actor type and state; with
     /// `all`, every task and every actor on a line of its own.
     public func text(all: Bool = false) -> String {
-        var lines = [heading, ""]
+        var lines = [heading]
+        lines += target.coreMismatches.map { "warning: " + $0.text }
+        if let readChanges { lines.append(readChanges.text) }
+        lines.append("")
         let cancelled = tasks.filter(\.isCancelled).count
         lines.append(
             "\(tasks.count) \(tasks.count == 1 ? "task" : "tasks"), \(cancelled) cancelled; \(actors.count) \(actors.count == 1 ? "actor" : "actors")"

@@ -127,13 +127,20 @@ public struct TaskReport: Sendable, Hashable {
     /// Why the target's threads (which thread runs each running task, on which actor) could not
     /// be read; nil when they were.
     public var threadsUnread: String?
+    /// What changed under the reading of a running process (its heap walk, and the tasks that
+    /// ended or were read again); nil for a core or a stopped process, which do not change.
+    public var readChanges: TaskReadChanges?
 
-    public init(target: HeapCensus.Target, tasks: [Task], actors: [Actor], unread: [Unread], threadsUnread: String? = nil) {
+    public init(
+        target: HeapCensus.Target, tasks: [Task], actors: [Actor], unread: [Unread], threadsUnread: String? = nil,
+        readChanges: TaskReadChanges? = nil
+    ) {
         self.target = target
         self.tasks = tasks.sorted { $0.address < $1.address }
         self.actors = actors.sorted { $0.address < $1.address }
         self.unread = unread.sorted { $0.address < $1.address }
         self.threadsUnread = threadsUnread
+        self.readChanges = readChanges
     }
 
     /// The tasks grouped by state and resume function, largest group first (then by name).
