@@ -31,7 +31,7 @@ final class TargetMirrorMemory {
     init(memory: TargetMemory, toolchainConcurrencyLibrary: String? = nil) throws(TypeLoweringError) {
         self.memory = memory
         self.toolchainConcurrencyLibrary = toolchainConcurrencyLibrary
-        if case .process = memory.target { windows = TargetReadWindows() } else { windows = nil }
+        windows = memory.mayChange ? TargetReadWindows() : nil
         for image in memory.images where image.isSwift {
             var sections: [String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)] = [:]
             for name in Self.reflectionSectionNames {

@@ -58,7 +58,7 @@ public enum LiveTaskReader {
                 try findObjects(inspector, taskMetadata: runtime.taskMetadata, pause: pause)
             }
             // A running process: tasks start and end under the reading (TaskReadSettling).
-            let changing = !paused && inspector.memory.core == nil
+            let changing = !paused && inspector.memory.mayChange
             var changes = found.changes.map { TaskReadChanges(heap: $0) }
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
