@@ -8,7 +8,7 @@ import Algorithms
 /// The model is Swift's RuntimeModule `MemoryReader`: one way to read bytes at an address, with
 /// errors that carry the address (``ByteReader``), and a conformer per kind of memory; what is
 /// added to every reading (caching, changing bytes for fuzzing) is a decorator over a reader
-/// (a block cache, ``ChangingCoreSource``), never a case of an enum.
+/// (``CachingReader``, ``ChangingCoreSource``), never a case of an enum.
 protocol TargetMemorySource: ByteReader, Sendable {
     /// The target's process id: a process's own, or the one a core records (`NT_PRPSINFO`).
     var targetProcessID: Int32? { get }
