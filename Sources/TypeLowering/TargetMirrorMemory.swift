@@ -14,9 +14,9 @@ final class TargetMirrorMemory {
     private(set) var reflectionSections: [[String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)]] = []
     /// Why the target can no longer be read, once a read found it gone.
     private(set) var targetLost: BinaryInfoError?
-    /// For a process, windows of its memory that answer small reads (a core's reads are copies
-    /// from a mapped file already).
-    private let windows: TargetReadWindows?
+    /// The target's memory in 64 KiB blocks that answer the library's small reads near each
+    /// other (``CachingPolicy/reflectionReads``), forgotten before each batch of questions.
+    private let cached: CachingReader<TargetMemory>
 
     /// The most bytes one read of the library copies (it reads records, names and sections).
     static let maximumRead: UInt64 = 1 << 26
@@ -31,7 +31,7 @@ final class TargetMirrorMemory {
     init(memory: TargetMemory, toolchainConcurrencyLibrary: String? = nil) throws(TypeLoweringError) {
         self.memory = memory
         self.toolchainConcurrencyLibrary = toolchainConcurrencyLibrary
-        if case .process = memory.target { windows = TargetReadWindows() } else { windows = nil }
+        cached = CachingReader(memory, policy: .reflectionReads)
         for image in memory.images where image.isSwift {
             var sections: [String: (remote: UInt64, local: UnsafeMutableRawBufferPointer)] = [:]
             for name in Self.reflectionSectionNames {
@@ -54,9 +54,9 @@ final class TargetMirrorMemory {
         for sections in reflectionSections { for section in sections.values { section.local.deallocate() } }
     }
 
-    /// Drops the windows of the process's memory read so far: the next batch of questions reads
-    /// the process as it is then.
-    func forgetReads() { windows?.forget() }
+    /// Drops the blocks read so far: the next batch of questions reads the target as it is then
+    /// (a running process's memory changes between batches).
+    func forgetReads() { cached.forget() }
 
     /// A copy of `count` bytes at `address`, released by ``release(_:)``; nil when unreadable.
     func copy(at address: UInt64, count: UInt64) -> UnsafeRawPointer? {
@@ -64,9 +64,8 @@ final class TargetMirrorMemory {
         if address >= Self.derivedVariablesBase { return derivedCopy(at: address, count: count) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(max(count, 1)), alignment: 16)
         let destination = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(count)])
-        if let windows, windows.read(into: destination, at: address, memory: memory) { return UnsafeRawPointer(buffer.baseAddress) }
         do {
-            try memory.fetch(into: destination, from: address, what: "memory")
+            try cached.fetch(into: destination, from: address, what: "memory")
             return UnsafeRawPointer(buffer.baseAddress)
         } catch {
             note(error)

@@ -52,11 +52,7 @@ struct TargetThreadList {
         var truncated: Int32 = 0
         var stage = TYPEINFO_THREAD_STAGE_NONE
         let offsets: [UInt64] = [taskOffset, trackingOffset]
-        let processID: Int32 =
-            switch memory.target {
-            case .process(let id): id
-            case .core: memory.core?.processID ?? 0
-            }
+        let processID = memory.processID ?? 0
         let context = Unmanaged.passRetained(lookup)
         defer { context.release() }
         var target = typeinfo_thread_target_t(

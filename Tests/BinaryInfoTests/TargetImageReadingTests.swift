@@ -111,10 +111,10 @@ struct TargetImageReadingTests {
 
     /// The block cache gives the bytes and errors of the reader under it, with one read a block.
     @Test func blockCacheGivesTheSameBytesAndErrors() throws {
-        let size = BlockCachingReader<Pattern>.blockSize
+        let size = CachingPolicy.imageSections.blockSize
         // Two whole blocks and part of a third: the third cannot be read whole.
         let pattern = Pattern(count: 2 * size + 100)
-        let cached = BlockCachingReader(pattern)
+        let cached = CachingReader(pattern, policy: .imageSections)
         let pieces: [(UInt64, Int)] = [
             (0x10000, 8), (0x10000 + 5, 300), (0x10000 + size - 4, 8), (0x10000 + 2 * size + 10, 50), (0x10000, 8),
         ]

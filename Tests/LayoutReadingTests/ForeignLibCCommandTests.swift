@@ -83,11 +83,59 @@ struct ForeignAllocatorCommandTests {
         let mapped = URL(fileURLWithPath: library).resolvingSymlinksInPath().path
         let expected =
             "typeinfo: process \(fixture.processID): its malloc is \(allocator) (\(mapped)), not glibc's; typeinfo reads only glibc's heap, where it finds objects and tasks, so their allocations cannot be listed\n"
-        for command in ["heap", "tasks"] {
-            let result = try DumpCommandTests.run([command, String(fixture.processID)])
-            #expect(result.status == 2, "\(command)")
-            #expect(result.errors == expected, "\(command)")
-            #expect(!result.errors.contains("--pause"), "\(command)")
+        let result = try DumpCommandTests.run(["heap", String(fixture.processID)])
+        #expect(result.status == 2)
+        #expect(result.errors == expected)
+        #expect(!result.errors.contains("--pause"))
+    }
+
+    /// `tasks` lists the tasks the threads run (found from the threads, not the heap): the
+    /// fixture's holder, on the thread it printed, and says that parked tasks and actors are not
+    /// listed, naming the allocator.
+    @Test(arguments: [("jemalloc", "libjemalloc.so.2"), ("tcmalloc", "libtcmalloc.so.4")])
+    func tasksListsTheRunningTasks(_ allocator: String, _ file: String) throws {
+        let library = Self.libraries + file
+        try #require(FileManager.default.fileExists(atPath: library), "\(library) is not installed: run Tools/setup")
+        let fixture = try LiveTasksFixture(.dynamic, environment: ["LD_PRELOAD": library])
+        defer { fixture.finish() }
+        let mapped = URL(fileURLWithPath: library).resolvingSymlinksInPath().path
+        let json = try DumpCommandTests.run(["tasks", String(fixture.processID), "--format", "json"])
+        #expect(json.status == 0, "\(json.errors)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(json.output.utf8))
+        #expect(report.tasks.map(\.address) == [fixture.report.holder])
+        #expect(report.tasks.first?.state == "running")
+        #expect(report.tasks.first?.thread == fixture.report.holderThread)
+        #expect(report.actors.isEmpty)
+        #expect(report.heapNotWalked?.allocator == allocator)
+        #expect(report.heapNotWalked?.image == mapped)
+        #expect((report.heapNotWalked?.threads ?? 0) >= 1)
+
+        let text = try DumpCommandTests.run(["tasks", String(fixture.processID)])
+        #expect(text.status == 0, "\(text.errors)")
+        // The runtime's pool starts and ends threads: each reading counts its own.
+        let prefix = "only the tasks running on its "
+        let suffix =
+            " threads are listed: parked tasks and actors are found by walking the heap, and its malloc is \(allocator) (\(mapped)), not glibc's, whose heap is the one typeinfo reads"
+        let line = text.output.split(separator: "\n").first { $0.hasPrefix(prefix) }
+        #expect(line?.hasSuffix(suffix) == true, "\(text.output)")
+        #expect(line.flatMap { Int($0.dropFirst(prefix.count).dropLast(suffix.count)) }.map { $0 >= 1 } == true, "\(text.output)")
+        #expect(text.output.contains("\n1 running task, 0 cancelled; actors not read\n"), "\(text.output)")
+    }
+
+    struct Report: Decodable {
+        struct Task: Decodable {
+            var address: String
+            var state: String
+            var thread: Int32?
         }
+        struct Actor: Decodable { var address: String }
+        struct HeapNotWalked: Decodable {
+            var allocator: String
+            var image: String
+            var threads: Int?
+        }
+        var tasks: [Task]
+        var actors: [Actor]
+        var heapNotWalked: HeapNotWalked?
     }
 }

@@ -22,39 +22,25 @@ struct HeapUnderLoadTests {
         defer { server.finish() }
         let report = server.report
         let options = LiveTargetOptions(target: .process(server.processID))
-        let madeBefore = try server.stats().made
-        var exact = 0
-        var failures: [String] = []
-        var churned = 0
-        for reading in 0..<Self.readings {
-            let before = try server.stats().made
-            do {
-                let census = try LiveHeapReader.census(options)
-                let after = try server.stats().made
-                if after > before { churned += 1 }
-                let counts = Dictionary(census.types.map { ($0.type, $0.count) }, uniquingKeysWith: +)
-                let records = counts[report.stableRecordType] ?? 0
-                let nodes = counts[report.stableNodeType] ?? 0
-                #expect(census.target.readWhileRunning)
-                // Each reading of a running process says what changed under it, even when nothing did.
-                let changes = try #require(census.readChanges, "reading \(reading) states no changes")
-                #expect(census.text().contains("changed while read: "))
-                if records == report.stableRecords, nodes == report.stableNodes {
-                    exact += 1
-                } else {
-                    failures.append("reading \(reading): \(records) records, \(nodes) nodes; \(changes.text)")
-                }
-            } catch {
-                failures.append("reading \(reading): \(error)")
-            }
+        let readings = try LoadServerReadings(server, count: Self.readings) { _ in
+            try LiveHeapReader.census(options)
+        } check: { reading, census in
+            let counts = Dictionary(census.types.map { ($0.type, $0.count) }, uniquingKeysWith: +)
+            let records = counts[report.stableRecordType] ?? 0
+            let nodes = counts[report.stableNodeType] ?? 0
+            #expect(census.target.readWhileRunning)
+            // Each reading of a running process says what changed under it, even when nothing did.
+            let changes = try #require(census.readChanges, "reading \(reading) states no changes")
+            #expect(census.text().contains("changed while read: "))
+            return records == report.stableRecords && nodes == report.stableNodes
+                ? nil : "reading \(reading): \(records) records, \(nodes) nodes; \(changes.text)"
         }
-        let madeAfter = try server.stats().made
         // The server allocated and freed throughout: the readings were made under load.
-        #expect(madeAfter > madeBefore + 10_000, "the churn made \(madeAfter - madeBefore) objects during the readings")
+        #expect(readings.madeDuring > 10_000, "the churn made \(readings.madeDuring) objects during the readings")
         // A reading of this server takes milliseconds, about as long as a churn round on a
         // loaded machine, so a reading may fall between two of the counter's steps; most must not.
-        #expect(churned * 4 >= Self.readings * 3, "the server churned during \(churned) of \(Self.readings) readings")
-        #expect(exact >= Self.readings - 1, "\(exact) of \(Self.readings) exact: \(failures.prefix(3))")
+        #expect(readings.churned * 4 >= Self.readings * 3, "the server churned during \(readings.churned) of \(Self.readings) readings")
+        #expect(readings.exact >= Self.readings - 1, "\(readings.exact) of \(Self.readings) exact: \(readings.failures.prefix(3))")
     }
 
     @Test func aCensusReadWhileRunningStatesItsChangesInJSON() throws {

@@ -24,46 +24,33 @@ struct TasksUnderLoadTests {
         defer { server.finish() }
         let report = server.report
         let options = LiveTargetOptions(target: .process(server.processID))
-        let madeBefore = try server.stats().made
-        var exact = 0
-        var failures: [String] = []
-        var churned = 0
         var ended = 0
-        for reading in 0..<Self.readings {
-            let before = try server.stats().made
-            do {
-                let tasks = try LiveTaskReader.report(options)
-                if try server.stats().made > before { churned += 1 }
-                #expect(tasks.target.readWhileRunning)
-                // Each reading of a running process says what changed under it, even when nothing did.
-                let changes = try #require(tasks.readChanges, "reading \(reading) states no changes")
-                #expect(tasks.text().contains("\nchanged while read: "))
-                ended += changes.tasksEnded
-                let parked = tasks.tasks.filter { $0.resumeFunction == report.parkedFunction }
-                let suspended = parked.filter { $0.state == .suspended && !$0.isCancelled && $0.parent == nil }
-                let ledgers = tasks.actors.filter { $0.type == report.ledgerType }
-                let ledgersExact =
-                    Set(ledgers.map { "0x" + String($0.address, radix: 16) }) == Set(report.ledgerAddresses)
-                    && ledgers.allSatisfy { $0.state == .idle && $0.queuedJobs == 0 }
-                if parked.count == report.parked, suspended.count == report.parked, ledgersExact {
-                    exact += 1
-                } else {
-                    failures.append(
-                        "reading \(reading): \(suspended.count) of \(parked.count) parked suspended, ledgers \(ledgers.map(\.state)); \(changes.text)"
-                    )
-                }
-                // The churn's tasks are listed or counted as ended, never with a parked task's function.
-                #expect(parked.count <= report.parked)
-            } catch {
-                failures.append("reading \(reading): \(error)")
-            }
+        let readings = try LoadServerReadings(server, count: Self.readings) { _ in
+            try LiveTaskReader.report(options)
+        } check: { reading, tasks in
+            #expect(tasks.target.readWhileRunning)
+            // Each reading of a running process says what changed under it, even when nothing did.
+            let changes = try #require(tasks.readChanges, "reading \(reading) states no changes")
+            #expect(tasks.text().contains("\nchanged while read: "))
+            ended += changes.tasksEnded
+            let parked = tasks.tasks.filter { $0.resumeFunction == report.parkedFunction }
+            let suspended = parked.filter { $0.state == .suspended && !$0.isCancelled && $0.parent == nil }
+            let ledgers = tasks.actors.filter { $0.type == report.ledgerType }
+            let ledgersExact =
+                Set(ledgers.map { "0x" + String($0.address, radix: 16) }) == Set(report.ledgerAddresses)
+                && ledgers.allSatisfy { $0.state == .idle && $0.queuedJobs == 0 }
+            // The churn's tasks are listed or counted as ended, never with a parked task's function.
+            #expect(parked.count <= report.parked)
+            return parked.count == report.parked && suspended.count == report.parked && ledgersExact
+                ? nil
+                : "reading \(reading): \(suspended.count) of \(parked.count) parked suspended, ledgers \(ledgers.map(\.state)); \(changes.text)"
         }
-        let madeAfter = try server.stats().made
         // The server allocated, freed and ran tasks throughout: the readings were made under load.
-        #expect(madeAfter > madeBefore + 10_000, "the churn made \(madeAfter - madeBefore) objects during the readings")
-        #expect(churned == Self.readings, "the server churned during \(churned) of \(Self.readings) readings")
-        #expect(exact >= Self.readings - 1, "\(linking): \(exact) of \(Self.readings) exact: \(failures.prefix(3))")
-        print("tasks under load (\(linking)): \(exact) of \(Self.readings) exact; \(ended) tasks ended while read in all")
+        #expect(readings.madeDuring > 10_000, "the churn made \(readings.madeDuring) objects during the readings")
+        #expect(readings.churned == Self.readings, "the server churned during \(readings.churned) of \(Self.readings) readings")
+        #expect(
+            readings.exact >= Self.readings - 1, "\(linking): \(readings.exact) of \(Self.readings) exact: \(readings.failures.prefix(3))")
+        print("tasks under load (\(linking)): \(readings.exact) of \(Self.readings) exact; \(ended) tasks ended while read in all")
     }
 
     @Test func aTaskReportReadWhileRunningStatesItsChangesInJSONAndText() throws {

@@ -38,6 +38,10 @@ struct LiveLeaksSwift5Tests {
         let memory = try TargetMemory(.core(path: core))
         let threads: [ThreadRegisters] = try #require(memory.core).threads()
         #expect(threads.contains { $0.id == fixture.processID && $0.stackPointer != 0 })
+        // What differs between a core and a process, asked of the target, not switched on.
+        #expect(try memory.threadRegisters(heldBy: nil) == threads)
+        #expect(memory.processID == fixture.processID && !memory.mayChange && !memory.hasGone)
+        #expect(memory.architecture == "x86_64" && memory.programName == memory.core?.command)
         let stacks = try GlibcThreadStacks(memory)
         #expect(stacks.user.contains { $0.threadID == fixture.processID })
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)

@@ -64,6 +64,15 @@ struct LiveReadersSwift5Tests {
         let memory = try TargetMemory(.process(fixture.processID))
         let library = try #require(memory.cLibrary)
         #expect(library.mappedPath.hasSuffix("/libc.so.6"))
+        // A process may change while read, and its registers are only a held thread's.
+        #expect(memory.processID == fixture.processID && memory.mayChange && !memory.hasGone && memory.core == nil)
+        #expect(throws: BinaryInfoError.self) { try memory.threadRegisters(heldBy: nil) }
+        // The one cache of target memory gives the target's own bytes.
+        let cached = CachingReader(memory, policy: .reflectionReads)
+        let header = library.loadAddress
+        #expect(try cached.bytes(at: header, count: 64, what: "ELF header") == memory.bytes(at: header, count: 64, what: "ELF header"))
+        cached.forget()
+        #expect(try cached.read(UInt32.self, at: header, what: "ELF magic") == 0x464C_457F)
         let directory = String(library.mappedPath[..<(library.mappedPath.lastIndex(of: "/") ?? library.mappedPath.endIndex)])
         let paths = memory.filePathsBesideCLibrary(named: "libthread_db.so.1", searchDirectories: ["/srv/copy"])
         // The process's root first, then the path beside its libc, then below and in each directory.

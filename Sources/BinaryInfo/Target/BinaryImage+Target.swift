@@ -34,6 +34,6 @@ extension BinaryImage {
     ) throws(BinaryInfoError) -> BinaryReading {
         try read(
             image.file, path: image.mappedPath, selecting: selects, runtimeLibrary: runtimeLibrary,
-            loaded: .target(BlockCachingReader(memory), bias: image.loadBias))
+            loaded: .target(CachingReader(memory, policy: .imageSections), bias: image.loadBias))
     }
 }

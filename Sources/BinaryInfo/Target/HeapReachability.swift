@@ -63,11 +63,7 @@ public struct HeapReachability: Sendable {
         sizes = chunks.map(\.size)
         firstWords = chunks.map(\.firstWord)
         let heaps = (heap.arenas.flatMap { $0.heaps.map(\.occupied) } + mmapped).sorted { $0.lowerBound < $1.lowerBound }
-        let mainThread: Int32? =
-            switch heap.target.target {
-            case .process(let id): id
-            case .core: heap.target.core?.processID
-            }
+        let mainThread = heap.target.processID
         let stale = StaleStackMemory.find(
             regions: heap.regions, heap: heaps, threads: threads, stacks: threadStacks, guardEnds: try heap.target.guardEnds(),
             mainThread: mainThread)

@@ -148,20 +148,6 @@ extension TargetMemory {
     func fetchRecords(at addresses: [UInt64], size: Int, into destination: UnsafeMutableRawBufferPointer) throws(BinaryInfoError)
         -> [Bool]
     {
-        if case .process(let memory, _) = source { return try memory.fetchRecords(at: addresses, size: size, into: destination) }
-        var read = [Bool](repeating: false, count: addresses.count)
-        for (index, address) in addresses.enumerated() {
-            let piece = UnsafeMutableRawBufferPointer(rebasing: destination[index * size..<(index + 1) * size])
-            do {
-                try fetch(into: piece, from: address, what: "memory")
-                read[index] = true
-            } catch {
-                switch error {
-                case .unmapped, .outOfBounds: break
-                default: throw error
-                }
-            }
-        }
-        return read
+        try source.fetchRecords(at: addresses, size: size, into: destination, images: images)
     }
 }

@@ -16,6 +16,9 @@ public struct ProcessMemory: Sendable {
     public let processID: Int32
     /// The name errors give the target: `process 1234`.
     public var path: String { "process \(processID)" }
+    /// The memory map tests make it see instead of its own (a changed one); nil reads
+    /// `/proc/PID/maps` each time it is asked.
+    var fixedMap: MemoryMap?
 
     /// A reader of the process `processID`.
     ///

@@ -60,15 +60,6 @@ extension TargetMemory {
     /// neither readable nor writable; a core's non-writable anonymous memory (gcore writes a
     /// guard page as readable, the kernel as a segment without permissions).
     func guardEnds() throws(BinaryInfoError) -> Set<UInt64> {
-        switch source {
-        case .process(let memory, let fixedMap):
-            let map = try Source.currentMap(of: memory, fixedMap: fixedMap)
-            return Set(map.mappings.filter { !$0.isReadable && !$0.isWritable && !$0.isFileBacked }.map(\.end))
-        case .core(let core):
-            return Set(
-                core.segments.filter { segment in
-                    !segment.isWritable && !core.mappedFiles.contains { $0.start <= segment.address && segment.address < $0.end }
-                }.map { $0.address + $0.memorySize })
-        }
+        try source.guardEnds()
     }
 }

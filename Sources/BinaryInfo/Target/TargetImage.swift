@@ -67,7 +67,7 @@ extension TargetImage {
     /// - Throws: ``BinaryInfoError/imageMissing(path:image:buildID:)`` when no file exists,
     ///   ``BinaryInfoError/imageDiffers(path:image:expected:found:foundPath:)`` when files exist
     ///   and none has the build id.
-    static func resolve(_ candidate: MappedImageCandidate, in memory: some ByteReader, filePaths paths: [String])
+    static func resolve(_ candidate: MappedImageCandidate, in memory: some TargetMemorySource, filePaths paths: [String])
         throws(BinaryInfoError) -> TargetImage?
     {
         let segments: [ImageSegment]
@@ -76,7 +76,7 @@ extension TargetImage {
         } catch .unmapped {
             // The target does not hold the mapping's first bytes: an image (its file is ELF) whose
             // build id cannot be checked, or a data file, which is no image.
-            guard memory is CoreFile, paths.contains(where: isELF) else { return nil }
+            guard memory.leavesOutFilePages, paths.contains(where: isELF) else { return nil }
             throw BinaryInfoError.imageUnverifiable(path: memory.path, image: candidate.path)
         } catch {
             return nil

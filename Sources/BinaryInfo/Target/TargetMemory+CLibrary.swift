@@ -17,8 +17,7 @@ extension TargetMemory {
     public func filePathsBesideCLibrary(named name: String, searchDirectories: [String]) -> [String] {
         guard let library = cLibrary, let slash = library.mappedPath.lastIndex(of: "/") else { return [] }
         let path = library.mappedPath[..<slash] + "/" + name
-        var first: [String] = []
-        if case .process(let id) = target { first.append("/proc/\(id)/root" + path) }
+        var first = source.ownPaths(for: String(path))
         // The kernel's handle on a mapping names no directory.
         if !library.filePath.hasPrefix("/proc/"), let found = library.filePath.lastIndex(of: "/") {
             first.append(library.filePath[..<found] + "/" + name)

@@ -25,27 +25,25 @@ extension TargetMemory {
     ///   read, ``BinaryInfoError/imageDiffers(path:image:expected:found:foundPath:)`` when it is
     ///   now another build (each naming the image by its mapped path).
     public convenience init(_ target: TargetSpecifier, imageMap: TargetImageMap) throws(BinaryInfoError) {
-        let source: Source
-        switch target {
-        case .process(let id): source = .process(try ProcessMemory(processID: id), fixedMap: nil)
-        case .core(let path): source = .core(try CoreFile(path: path))
-        }
+        let source = try Self.source(of: target)
         var images: [TargetImage] = []
         for entry in imageMap.images {
-            images.append(try Self.image(entry, target: target))
+            images.append(try Self.image(entry, target: target, source: source))
         }
         let executable = imageMap.executable.flatMap { load in images.first { $0.loadAddress == load } }
         self.init(target: target, source: source, images: images, executable: executable)
     }
 
     /// The image `entry` states, its file opened and its build id checked.
-    private static func image(_ entry: TargetImageMap.Image, target: TargetSpecifier) throws(BinaryInfoError) -> TargetImage {
+    private static func image(_ entry: TargetImageMap.Image, target: TargetSpecifier, source: any TargetMemorySource)
+        throws(BinaryInfoError) -> TargetImage
+    {
         let bytes: FileBytes
         do {
             bytes = try ImageLoader.readFile(entry.filePath)
         } catch {
             // A process's own handles on its files (`/proc/PID/map_files`) go with it.
-            if case .process(let id) = target, ProcessMemory.hasExited(processID: id) { throw .processExited(path: target.description) }
+            if source.hasGone { throw .processExited(path: target.description) }
             throw .imageMissing(path: target.description, image: entry.mappedPath, buildID: entry.buildID?.description)
         }
         if let expected = entry.buildID {

@@ -33,28 +33,40 @@ public final class TargetMemory: ByteReader, Sendable {
     /// The program the process ran: the image holding its entry point (`AT_ENTRY` of the
     /// auxiliary vector: a core's `NT_AUXV`, a process's `/proc/PID/auxv`), when known.
     public let executable: TargetImage?
-    let source: Source
-
-    enum Source: Sendable {
-        /// A process; its memory map is read again for each reader that asks (``regions()``),
-        /// unless tests fixed another.
-        case process(ProcessMemory, fixedMap: MemoryMap?)
-        case core(CoreFile)
-
-        /// A process's memory map as it is now (or the one tests fixed).
-        static func currentMap(of memory: ProcessMemory, fixedMap: MemoryMap?) throws(BinaryInfoError) -> MemoryMap {
-            if let fixedMap { return fixedMap }
-            return try MemoryMap(processID: memory.processID)
-        }
-    }
+    /// The process or core read: asked what differs between the two.
+    let source: any TargetMemorySource
 
     /// The name errors give the target: `process 1234`, or the core file's path.
     public var path: String { target.description }
 
     /// The core file, when the target is one.
-    public var core: CoreFile? {
-        if case .core(let core) = source { return core }
-        return nil
+    public var core: CoreFile? { source as? CoreFile }
+
+    /// The target's process id: a process's own, or the one a core records, when it does.
+    public var processID: Int32? { source.targetProcessID }
+
+    /// The program's name as the kernel kept it (`/proc/PID/comm`, a core's `NT_PRPSINFO`; at
+    /// most 15 bytes), when known.
+    public var programName: String? { source.programName }
+
+    /// The target's machine, as `uname -m` spells it, when known.
+    public var architecture: String? { source.targetArchitecture }
+
+    /// Whether the target's memory can change while it is read unless the process is held
+    /// stopped: true for a process, false for a core. Readers of a target that may change go
+    /// around what changed under them; of one that cannot, what does not fit is corruption.
+    public var mayChange: Bool { source.mayChange }
+
+    /// Whether the target is gone: a process that exited (or is a zombie). A core never is.
+    public var hasGone: Bool { source.hasGone }
+
+    /// The registers of each thread: of a process, those `pause` holds stopped (a running
+    /// thread's change as it runs); of a core, as they were dumped.
+    ///
+    /// - Throws: ``BinaryInfoError/threadRegistersUnreadable(path:thread:reason:)`` for a process
+    ///   not held stopped, or registers that cannot be read.
+    public func threadRegisters(heldBy pause: ProcessPause?) throws(BinaryInfoError) -> [ThreadRegisters] {
+        try source.threadRegisters(heldBy: pause)
     }
 
     /// Opens `target` and matches each image it had loaded to its file by build id.
@@ -66,11 +78,14 @@ public final class TargetMemory: ByteReader, Sendable {
     ///   malformed or truncated core, ``BinaryInfoError/imageMissing(path:image:buildID:)`` or
     ///   ``BinaryInfoError/imageDiffers(path:image:expected:found:foundPath:)`` for an image file.
     public convenience init(_ target: TargetSpecifier, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
+        try self.init(target: target, source: try Self.source(of: target), imageSearchPaths: imageSearchPaths)
+    }
+
+    /// What `target` names, opened: the one place a target's kind is chosen.
+    static func source(of target: TargetSpecifier) throws(BinaryInfoError) -> any TargetMemorySource {
         switch target {
-        case .process(let id):
-            try self.init(processID: id, map: nil, imageSearchPaths: imageSearchPaths)
-        case .core(let path):
-            try self.init(core: try CoreFile(path: path), imageSearchPaths: imageSearchPaths)
+        case .process(let id): try ProcessMemory(processID: id)
+        case .core(let path): try CoreFile(path: path)
         }
     }
 
@@ -79,18 +94,19 @@ public final class TargetMemory: ByteReader, Sendable {
     ///
     /// - Throws: as ``init(_:imageSearchPaths:)`` for an image file.
     public convenience init(core: CoreFile, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
-        try self.init(target: .core(path: core.path), source: .core(core), imageSearchPaths: imageSearchPaths)
+        try self.init(target: .core(path: core.path), source: core, imageSearchPaths: imageSearchPaths)
     }
 
     /// Opens process `processID`, as if `map` were its memory map when one is given (tests give a
     /// changed one).
     convenience init(processID: Int32, map: MemoryMap?, imageSearchPaths: [String] = []) throws(BinaryInfoError) {
-        let memory = try ProcessMemory(processID: processID)
-        try self.init(target: .process(processID), source: .process(memory, fixedMap: map), imageSearchPaths: imageSearchPaths)
+        var memory = try ProcessMemory(processID: processID)
+        memory.fixedMap = map
+        try self.init(target: .process(processID), source: memory, imageSearchPaths: imageSearchPaths)
     }
 
     /// A target whose images are already known (``init(_:imageMap:)``).
-    init(target: TargetSpecifier, source: Source, images: [TargetImage], executable: TargetImage?) {
+    init(target: TargetSpecifier, source: any TargetMemorySource, images: [TargetImage], executable: TargetImage?) {
         self.target = target
         self.source = source
         self.images = images
@@ -98,36 +114,13 @@ public final class TargetMemory: ByteReader, Sendable {
     }
 
     /// Opens `source`, finding its images in its memory map or notes and matching each to its file.
-    private convenience init(target: TargetSpecifier, source: Source, imageSearchPaths: [String]) throws(BinaryInfoError) {
+    private convenience init(target: TargetSpecifier, source: any TargetMemorySource, imageSearchPaths: [String])
+        throws(BinaryInfoError)
+    {
         var found: [TargetImage] = []
-        var auxiliaryVector: [AuxiliaryEntry] = []
-        switch source {
-        case .process(let memory, let fixedMap):
-            let id = memory.processID
-            let map = try Source.currentMap(of: memory, fixedMap: fixedMap)
-            let mapped = map.mappings.filter(\.isFileBacked).map {
-                (start: $0.start, end: $0.end, fileOffset: $0.fileOffset, path: Self.deletedSuffixRemoved($0.name))
-            }
-            for candidate in MappedImageCandidate.group(mapped) {
-                // The kernel's own handles on the mapped file find it even when deleted or moved,
-                // and through the process's root when it runs in another mount namespace.
-                let handles = [
-                    "/proc/\(id)/map_files/\(String(candidate.loadAddress, radix: 16))-\(String(candidate.mappings[0].range.upperBound, radix: 16))",
-                    "/proc/\(id)/root" + candidate.path,
-                ]
-                let paths = TargetImage.filePaths(for: candidate.path, first: handles, searchDirectories: imageSearchPaths)
-                if let image = try TargetImage.resolve(candidate, in: memory, filePaths: paths) { found.append(image) }
-            }
-            auxiliaryVector = (try? ImageLoader.readFile("/proc/\(id)/auxv")).map(Self.auxiliaryVector(of:)) ?? []
-        case .core(let core):
-            let mapped = core.mappedFiles.sorted { $0.start < $1.start }.map {
-                (start: $0.start, end: $0.end, fileOffset: $0.fileOffset, path: Self.deletedSuffixRemoved($0.path))
-            }
-            for candidate in MappedImageCandidate.group(mapped) {
-                let paths = TargetImage.filePaths(for: candidate.path, searchDirectories: imageSearchPaths)
-                if let image = try TargetImage.resolve(candidate, in: core, filePaths: paths) { found.append(image) }
-            }
-            auxiliaryVector = core.auxiliaryVector
+        let (candidates, auxiliaryVector) = try source.mappedImages(searchDirectories: imageSearchPaths)
+        for (candidate, paths) in candidates {
+            if let image = try TargetImage.resolve(candidate, in: source, filePaths: paths) { found.append(image) }
         }
         let sorted = found.sorted { $0.loadAddress < $1.loadAddress }
         let entry = auxiliaryVector.first { $0.key == Self.entryKey }?.value
@@ -138,9 +131,7 @@ public final class TargetMemory: ByteReader, Sendable {
 
     /// The image whose mappings hold `address`, if any.
     public func image(containing address: UInt64) -> TargetImage? {
-        let index = images.partitioningIndex { $0.loadAddress > address } - 1
-        guard index >= 0, images[index].addressRange.contains(address) else { return nil }
-        return images[index]
+        images.image(containing: address)
     }
 
     /// Copies `destination.count` bytes of the target's memory at `address`.
@@ -152,59 +143,14 @@ public final class TargetMemory: ByteReader, Sendable {
     public func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, what: @autoclosure () -> String)
         throws(BinaryInfoError)
     {
-        switch source {
-        case .process(let memory, _):
-            try memory.fetch(into: destination, from: address, what: what())
-        case .core(let core):
-            try fetch(into: destination, from: address, core: core, what: what)
-        }
-    }
-
-    /// A core's bytes piece by piece: each piece from the segment holding it, or else from the
-    /// matched file of the image mapping it.
-    private func fetch(into destination: UnsafeMutableRawBufferPointer, from address: UInt64, core: CoreFile, what: () -> String)
-        throws(BinaryInfoError)
-    {
-        guard !address.addingReportingOverflow(UInt64(destination.count)).overflow else {
-            throw BinaryInfoError.unmapped(path: path, what: what(), address: address, length: UInt64(destination.count))
-        }
-        var copied = 0
-        while copied < destination.count {
-            let cursor = address + UInt64(copied)
-            let remaining = UInt64(destination.count - copied)
-            let piece: Int
-            let segments = core.segments
-            let index = segments.partitioningIndex { $0.address > cursor } - 1
-            if index >= 0, cursor - segments[index].address < segments[index].fileSize {
-                let segment = segments[index]
-                piece = Int(min(remaining, segment.fileSize - (cursor - segment.address)))
-                try core.fetch(
-                    into: UnsafeMutableRawBufferPointer(rebasing: destination[copied..<copied + piece]), from: cursor, what: what())
-            } else if let image = image(containing: cursor), let mapping = image.fileMappings.first(where: { $0.range.contains(cursor) }) {
-                piece = Int(min(remaining, mapping.range.upperBound - cursor))
-                do {
-                    try image.file.fetch(
-                        into: UnsafeMutableRawBufferPointer(rebasing: destination[copied..<copied + piece]),
-                        fromOffset: mapping.fileOffset + (cursor - mapping.range.lowerBound), what: what())
-                } catch {
-                    // A mapping past the file's end (the last page's tail) was never in the file.
-                    throw BinaryInfoError.unmapped(path: path, what: what(), address: address, length: UInt64(destination.count))
-                }
-            } else {
-                let heldNot = index >= 0 && cursor - segments[index].address < segments[index].memorySize
-                throw BinaryInfoError.unmapped(
-                    path: path, what: heldNot ? "\(what()) (left out of the core)" : what(), address: address,
-                    length: UInt64(destination.count))
-            }
-            copied += piece
-        }
+        try source.fetch(into: destination, from: address, images: images, what: what)
     }
 
     /// `AT_ENTRY`: the program's entry point.
     static let entryKey: UInt64 = 9
 
     /// The (key, value) pairs of a `/proc/PID/auxv` file, up to `AT_NULL`.
-    private static func auxiliaryVector(of bytes: FileBytes) -> [AuxiliaryEntry] {
+    static func auxiliaryVector(of bytes: FileBytes) -> [AuxiliaryEntry] {
         let reader = bytes
         var entries: [AuxiliaryEntry] = []
         var offset: UInt64 = 0

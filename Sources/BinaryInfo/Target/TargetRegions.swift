@@ -10,23 +10,7 @@ extension TargetMemory {
     /// core, each named by the `NT_FILE` entry that covers it (segments the core left out of
     /// the file are left out here).
     func regions() throws(BinaryInfoError) -> [TargetRegion] {
-        switch source {
-        case .process(let memory, let fixedMap):
-            let map = try Source.currentMap(of: memory, fixedMap: fixedMap)
-            return map.mappings.filter(\.isReadable).map {
-                TargetRegion(
-                    start: $0.start, end: $0.end, isWritable: $0.isWritable, filePath: $0.isFileBacked ? $0.name : nil,
-                    fileOffset: $0.fileOffset, isStack: $0.name == "[stack]")
-            }
-        case .core(let core):
-            return core.segments.filter { $0.fileSize > 0 && $0.isReadable }.map { segment in
-                let end = segment.address + segment.fileSize
-                let file = core.mappedFiles.first { $0.start <= segment.address && segment.address < $0.end }
-                return TargetRegion(
-                    start: segment.address, end: end, isWritable: segment.isWritable, filePath: file?.path,
-                    fileOffset: file.map { $0.fileOffset + (segment.address - $0.start) } ?? 0, isStack: false)
-            }
-        }
+        try source.regions()
     }
 }
 

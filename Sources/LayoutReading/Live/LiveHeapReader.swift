@@ -78,7 +78,7 @@ public enum LiveHeapReader {
         while true {
             do {
                 return try reading()
-            } catch .target(let error) where inspector.memory.core == nil {
+            } catch .target(let error) where inspector.memory.mayChange {
                 // The allocator's lists, or the arena the reading starts from, moved under it.
                 switch error {
                 case .malformedHeap, .mallocStateNotFound: break
@@ -142,7 +142,7 @@ public enum LiveHeapReader {
     /// not fit is an error.
     static func heap(of inspector: TargetInspector, pause: ProcessPause?) throws(LiveReadingError) -> any TargetHeap {
         do throws(BinaryInfoError) {
-            return try TargetHeaps.open(inspector.memory, changing: inspector.memory.core == nil && pause == nil)
+            return try TargetHeaps.open(inspector.memory, changing: inspector.memory.mayChange && pause == nil)
         } catch {
             throw .target(error)
         }
@@ -150,13 +150,13 @@ public enum LiveHeapReader {
 
     /// Which process the census describes.
     static func identity(of memory: TargetMemory, readWhileRunning: Bool) -> HeapCensus.Target {
+        // The user's difference: a core is named by its path and described "as it was when dumped".
         switch memory.target {
-        case .process(let processID):
-            let command = try? ProcessMemory(processID: processID).command
-            return .init(processID: processID, command: command, corePath: nil, readWhileRunning: readWhileRunning)
+        case .process:
+            return .init(processID: memory.processID, command: memory.programName, corePath: nil, readWhileRunning: readWhileRunning)
         case .core(let path):
             var target = HeapCensus.Target(
-                processID: memory.core?.processID, command: memory.core?.command, corePath: path, readWhileRunning: false)
+                processID: memory.processID, command: memory.programName, corePath: path, readWhileRunning: false)
             target.coreMismatches = memory.coreMismatches()
             return target
         }

@@ -22,7 +22,7 @@ enum LiveInstantiations {
     /// The instantiations as one document.
     static func read(_ inspector: TargetInspector, pause: ProcessPause?, selection: TypeFilter) throws(LiveReadingError) -> LayoutDocument {
         var notes: [LayoutNote] = []
-        if case .process = inspector.memory.target, pause == nil { notes.append(.instantiationsReadWhileRunning) }
+        if inspector.memory.mayChange, pause == nil { notes.append(.instantiationsReadWhileRunning) }
         var classes: [UInt64] = []
         // Structs and enums by mangling, with the kind their metadata (or lowering) states.
         var values: [String: TypeKind] = [:]
@@ -82,9 +82,10 @@ enum LiveInstantiations {
         let incomplete = types.filter { $0.size == nil || ($0.kind == .class && $0.instanceSize == nil) }.count + classResults.withoutFields
         if incomplete > 0 { notes.append(.instantiationsNotLaidOut(count: incomplete)) }
         let memory = inspector.memory
+        // The document names the kind of target it describes: the user's difference.
+        let fileType: ImageFileType = if case .core = memory.target { .core } else { .process }
         let summary = ImageSummary(
-            path: "generic instantiations in \(memory.target)", fileType: memory.core == nil ? .process : .core,
-            architecture: memory.core?.architecture ?? ELFMachine.host?.architectureName(isLittleEndian: true), notes: notes)
+            path: "generic instantiations in \(memory.target)", fileType: fileType, architecture: memory.architecture, notes: notes)
         return LayoutDocument(image: summary, types: types)
     }
 

@@ -42,13 +42,7 @@ public enum LiveLeakReader {
         let threads: [ThreadRegisters]
         var notes: [LeakReport.Note] = []
         do throws(BinaryInfoError) {
-            if let core = memory.core {
-                threads = try core.threads()
-            } else if let pause {
-                threads = try pause.threads()
-            } else {
-                throw .threadRegistersUnreadable(path: memory.path, thread: nil, reason: "the process is not held stopped")
-            }
+            threads = try memory.threadRegisters(heldBy: pause)
             var stacks: GlibcThreadStacks?
             do {
                 stacks = try GlibcThreadStacks(memory)

@@ -63,6 +63,8 @@ public struct LiveTargetOptions: Sendable {
     func whilePausedStating<Result>(_ body: (_ pause: ProcessPause?) throws(LiveReadingError) -> Result)
         throws(LiveReadingError) -> (result: Result, stop: ReadingStop?)
     {
+        // Before the target is opened, what the user named decides how it is held: a core file by
+        // checking it was not rewritten, a process by stopping it (`--pause`).
         if case .core(let path) = target { return (try whileUnchanged(path, body), nil) }
         guard pauses, case .process(let processID) = target else {
             do {
@@ -110,6 +112,7 @@ extension LiveTargetOptions {
     /// in reading it then is that, not what the half-read memory seemed to say ("not a Swift
     /// process", a malformed heap).
     var processVanished: Bool {
+        // Asked of what the user named, since the target may never have been opened.
         guard case .process(let processID) = target else { return false }
         return ProcessMemory.hasExited(processID: processID)
     }

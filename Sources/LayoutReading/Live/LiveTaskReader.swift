@@ -54,11 +54,16 @@ public enum LiveTaskReader {
                 throw .lowering(error)
             }
             if let refusal { throw .unverifiedTaskLayout(reason: refusal) }
-            let found = try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-                try findObjects(inspector, taskMetadata: runtime.taskMetadata, pause: pause)
+            let found: (tasks: [UInt64], actors: [UInt64: UInt64], changes: HeapReadChanges?)
+            do throws(LiveReadingError) {
+                found = try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
+                    try findObjects(inspector, taskMetadata: runtime.taskMetadata, pause: pause)
+                }
+            } catch .target(.foreignAllocator(_, let allocator, let image)) {
+                return try runningTasksOnly(inspector, runtime: runtime, paused: paused, allocator: allocator, image: image)
             }
             // A running process: tasks start and end under the reading (TaskReadSettling).
-            let changing = !paused && inspector.memory.core == nil
+            let changing = !paused && inspector.memory.mayChange
             var changes = found.changes.map { TaskReadChanges(heap: $0) }
             var concurrency: TargetConcurrency
             var links: ChildTaskLinks?
@@ -131,6 +136,35 @@ public enum LiveTaskReader {
                 resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
                 target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused), readChanges: changing ? changes : nil)
         }
+    }
+
+    /// The tasks the target's threads run, when its heap cannot be walked (an allocator other
+    /// than glibc's replaces `malloc`): running tasks are found from the threads (each thread's
+    /// current task, read with libthread_db), not from the heap, while parked tasks and actors
+    /// are found only among the heap's allocations. The report says which and why
+    /// (``TaskReport/heapNotWalked``).
+    static func runningTasksOnly(_ inspector: TargetInspector, runtime: Runtime, paused: Bool, allocator: String, image: String)
+        throws(LiveReadingError) -> TaskReport
+    {
+        let threads: TargetThreads
+        let concurrency: TargetConcurrency
+        do throws(TypeLoweringError) {
+            threads = try Self.threads(inspector, runtimeImage: runtime.image)
+            // A thread's current task is listed only when the object there is a task now: its
+            // first word the task metadata, as the heap walk recognises tasks.
+            let claimed = RunningTasks(threads, actors: [:]).threads.keys.sorted()
+            let tasks = claimed.filter { (try? inspector.memory.read(UInt64.self, at: $0, what: "a running task")) == runtime.taskMetadata }
+            concurrency = try inspector.concurrency(tasks: tasks, actors: [])
+        } catch {
+            throw .lowering(error)
+        }
+        var report = assemble(
+            concurrency, links: nil, futures: [:], threads: threads, actorTypes: [:],
+            resumeNames: ResumeFunctionNames(memory: inspector.memory, runtimeImage: runtime.image),
+            target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: !paused))
+        let threadCount: Int? = if case .listed(let list, _) = threads { list.count } else { nil }
+        report.heapNotWalked = TaskReport.HeapNotWalked(allocator: allocator, image: image, threads: threadCount)
+        return report
     }
 
     /// The target's threads, or why they were not read: a worker that crashed, hung or exited

@@ -21,8 +21,9 @@ extension TaskReport {
 
     /// The document's shape: `tasks` (address, state, resumeFunction, priority, isCancelled, parent,
     /// children, actor, thread, id), `actors` (address, type, state, queuedJobs, queueTruncated),
-    /// `unread`, `threadsUnread`, and `readChanges` (``TaskReadChanges``, null when the target did
-    /// not change under the reading).
+    /// `unread`, `threadsUnread`, `readChanges` (``TaskReadChanges``, null when the target did
+    /// not change under the reading), and `heapNotWalked` (`allocator`, `image`, `threads`: why
+    /// only running tasks are listed; null when the heap was walked).
     private struct Document: Encodable {
         struct TaskEntry: Encodable {
             var address: String
@@ -91,6 +92,22 @@ extension TaskReport {
         var unread: [UnreadEntry]
         var threadsUnread: String?
         var readChanges: TaskReadChanges?
+        var heapNotWalked: HeapNotWalkedEntry?
+
+        struct HeapNotWalkedEntry: Encodable {
+            var allocator: String
+            var image: String
+            var threads: Int?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(allocator, forKey: .allocator)
+                try container.encode(image, forKey: .image)
+                try container.encode(threads, forKey: .threads)
+            }
+
+            private enum CodingKeys: String, CodingKey { case allocator, image, threads }
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -101,15 +118,17 @@ extension TaskReport {
             try container.encode(unread, forKey: .unread)
             try container.encode(threadsUnread, forKey: .threadsUnread)
             try container.encode(readChanges, forKey: .readChanges)
+            try container.encode(heapNotWalked, forKey: .heapNotWalked)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case schemaVersion, target, tasks, actors, unread, threadsUnread, readChanges
+            case schemaVersion, target, tasks, actors, unread, threadsUnread, readChanges, heapNotWalked
         }
 
         init(report: TaskReport) {
             threadsUnread = report.threadsUnread
             readChanges = report.readChanges
+            heapNotWalked = report.heapNotWalked.map { HeapNotWalkedEntry(allocator: $0.allocator, image: $0.image, threads: $0.threads) }
             target = report.target
             tasks = report.tasks.map { task in
                 TaskEntry(

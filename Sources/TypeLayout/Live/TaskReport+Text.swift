@@ -6,11 +6,16 @@ extension TaskReport {
         var lines = [heading]
         lines += target.coreMismatches.map { "warning: " + $0.text }
         if let readChanges { lines.append(readChanges.text) }
+        if let heapNotWalked { lines.append(heapNotWalked.text) }
         lines.append("")
         let cancelled = tasks.filter(\.isCancelled).count
-        lines.append(
-            "\(tasks.count) \(tasks.count == 1 ? "task" : "tasks"), \(cancelled) cancelled; \(actors.count) \(actors.count == 1 ? "actor" : "actors")"
-        )
+        if heapNotWalked != nil {
+            lines.append("\(tasks.count) running \(tasks.count == 1 ? "task" : "tasks"), \(cancelled) cancelled; actors not read")
+        } else {
+            lines.append(
+                "\(tasks.count) \(tasks.count == 1 ? "task" : "tasks"), \(cancelled) cancelled; \(actors.count) \(actors.count == 1 ? "actor" : "actors")"
+            )
+        }
         if all {
             lines.append("")
             lines += tasks.map(Self.line(of:))
@@ -82,5 +87,17 @@ extension TaskReport {
 
     private static func line(of actor: Actor) -> String {
         "actor \(hex(actor.address)), \(actor.type ?? "?"), \(actor.state.name), \(actor.queuedJobs)\(actor.isQueueTruncated ? "+" : "") queued jobs"
+    }
+}
+
+extension TaskReport.HeapNotWalked {
+    /// The line under the heading: what is listed, what is not, and why.
+    public var text: String {
+        let listed =
+            if let threads { "only the tasks running on its \(threads) \(threads == 1 ? "thread" : "threads") are listed" } else {
+                "only tasks running on its threads could be listed, and its threads were not read (below)"
+            }
+        return listed
+            + ": parked tasks and actors are found by walking the heap, and its malloc is \(allocator) (\(image)), not glibc's, whose heap is the one typeinfo reads"
     }
 }

@@ -117,6 +117,25 @@ public struct TaskReport: Sendable, Hashable {
         public var cancelled: Int
     }
 
+    /// Why the heap was not walked, so that only the tasks the threads run are listed: parked
+    /// tasks and actors are found among the heap's allocations, and the heap of an allocator
+    /// other than glibc's is not read.
+    public struct HeapNotWalked: Sendable, Hashable {
+        /// The allocator that replaces glibc's `malloc` (`jemalloc`).
+        public var allocator: String
+        /// The image it lives in, as the target mapped it.
+        public var image: String
+        /// How many threads were read for the tasks they run; nil when they could not be read
+        /// (``TaskReport/threadsUnread`` says why).
+        public var threads: Int?
+
+        public init(allocator: String, image: String, threads: Int?) {
+            self.allocator = allocator
+            self.image = image
+            self.threads = threads
+        }
+    }
+
     /// Which process was read, and how.
     public var target: HeapCensus.Target
     /// Ordered by address.
@@ -130,6 +149,9 @@ public struct TaskReport: Sendable, Hashable {
     /// What changed under the reading of a running process (its heap walk, and the tasks that
     /// ended or were read again); nil for a core or a stopped process, which do not change.
     public var readChanges: TaskReadChanges?
+    /// Set when the heap was not walked: ``tasks`` are then only those the threads run, and
+    /// ``actors`` is empty though the process may have actors.
+    public var heapNotWalked: HeapNotWalked?
 
     public init(
         target: HeapCensus.Target, tasks: [Task], actors: [Actor], unread: [Unread], threadsUnread: String? = nil,
