@@ -188,6 +188,45 @@ struct LiveNamesCommandTests {
     }
 }
 
+extension LiveNamesCommandTests {
+    /// `let` or `var` of each field of the generic type named `prefix` (`LiveShapes.Box<`), as
+    /// a `dump --format json` document lists it (nil: unknown).
+    static func mutability(of prefix: String, in types: [[String: Any]]) throws -> [String: Bool?] {
+        let type = try #require(types.first { ($0["name"] as? String)?.hasPrefix(prefix) == true }, "no \(prefix)")
+        let fields = try #require(type["fields"] as? [[String: Any]])
+        return Dictionary(
+            uniqueKeysWithValues: fields.compactMap { field in (field["name"] as? String).map { ($0, field["isVar"] as? Bool) } })
+    }
+
+    /// A stripped build has no descriptor symbols: a generic struct's descriptor, reached only
+    /// from a field on the heap, is found among the types its image lists, and its `let` and
+    /// `var` are those `dump FILE` reads from the unstripped build's generic type.
+    @Test(arguments: FixtureLinking.allCases)
+    func aLetOfAnInstantiationInAStrippedBuildIsLet(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking, stripped: true)
+        defer { fixture.finish() }
+        let file = try DumpCommandTests.run(
+            ["dump", try SwiftPMFixture.product(package: "LiveShapes", linking: linking), "--module", "LiveShapes", "--format", "json"])
+        #expect(file.status == 0, "\(file.errors)")
+        let fileTypes = try #require(
+            (try JSONSerialization.jsonObject(with: Data(file.output.utf8)) as? [String: Any])?["types"] as? [[String: Any]])
+        let dump = try DumpCommandTests.run(["dump", "--pid", String(fixture.processID), "--module", "LiveShapes", "--format", "json"])
+        #expect(dump.status == 0, "\(dump.errors)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [[String: Any]])
+        let instantiations = try #require(documents.last?["types"] as? [[String: Any]])
+        // The stripped image really has no symbol to find it by.
+        let strippedFile = try SwiftPMFixture.strippedProduct(package: "LiveShapes", linking: linking)
+        let stripped = try DumpCommandTests.run(["dump", strippedFile, "--module", "LiveShapes", "--format", "json"])
+        let image = (try JSONSerialization.jsonObject(with: Data(stripped.output.utf8)) as? [String: Any])?["image"] as? [String: Any]
+        #expect(image?["hasSymbols"] as? Bool == false, "\(stripped.output.prefix(400))")
+        for prefix in ["LiveShapes.EndpointResponders<", "LiveShapes.Box<"] {
+            let truth = try Self.mutability(of: prefix, in: fileTypes)
+            #expect(truth.values.contains(false) && truth.values.contains(true), "\(prefix): \(truth)")
+            #expect(try Self.mutability(of: prefix, in: instantiations) == truth, "\(prefix)")
+        }
+    }
+}
+
 /// The corrections to the reflection library's manglings, on the shapes it spells.
 @Suite struct LibraryManglingsTests {
     @Test func anExistentialMetatypeIsOneWhereverItIs() {

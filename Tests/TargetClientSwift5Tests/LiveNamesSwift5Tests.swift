@@ -35,6 +35,16 @@ struct LiveNamesSwift5Tests {
                 ofInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", symbols: inspector.swiftImageSymbols()))
         #expect(inspector.fieldMutability(ofDescriptor: descriptor) == ["path": false, "methods": true])
         #expect(inspector.valueTypeDescriptor(ofMetadata: metadata.address) == nil)
+        // The same descriptor among the types the images list, where no symbol is asked.
+        let listed = try #require(inspector.listedGenericTypeDescriptors())
+        #expect(listed.descriptor(demangledSymbol: "nominal type descriptor for LiveShapes.EndpointResponders") == descriptor)
+        #expect(
+            inspector.genericTypeDescriptor(
+                ofInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", symbols: [], listed: listed) == descriptor)
+        // A field whose `let` or `var` is unknown, and the note that says why.
+        let unknown = FieldLayout(name: "f", type: "Swift.Int", isVar: nil)
+        #expect(unknown.isVar == nil)
+        #expect(LayoutNote.fieldMutabilityUnknown(type: "T", reason: "why").text.contains("let or var is unknown"))
         // The census and object models' new facts.
         let entry = HeapCensus.Entry(type: "S", count: 1, bytes: 8, instanceSize: 8, elementType: "E")
         #expect(entry.key == "S (of E)" && entry.elementType == "E")
