@@ -29,6 +29,10 @@ struct LiveNamesSwift5Tests {
             LibraryManglings.correctedRequirements("10LiveShapes9Responder_pAA12BasicContextV0E0AaBPQxAGRS_XP")
                 == "10LiveShapes9Responder_pAA12BasicContextV0E0AaBPRts_XP")
         #expect(!LibraryManglings.whyUnnamed("10LiveShapes9Responder_px7ContextAaBPRtz_XP").isEmpty)
+        // One left on the generic type's parameter, bound to the instantiation's one argument.
+        let bound = LibraryManglings.correctedRequirements(
+            "10LiveShapes9Responder_px7ContextAaBPRtz_XP", inInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG")
+        #expect(bound.flatMap { inspector.typeName(libraryMangling: $0) } == fixture.report.responderFieldType)
         // A generic struct's instantiation's field records, by its descriptor symbol.
         let descriptor = try #require(
             inspector.genericTypeDescriptor(

@@ -230,7 +230,16 @@ enum LiveInstantiations {
                 type.fields = children.map { child in
                     var child = child
                     child.isVar = try? records.get()[child.name]
-                    return fieldLayout(child, layouts)
+                    var field = fieldLayout(child, layouts)
+                    // A requirement the library left on the generic type's parameter, bound to the argument.
+                    if child.typeName == nil, let library = child.mangledTypeName,
+                        let corrected = LibraryManglings.correctedRequirements(library, inInstantiation: mangling),
+                        let name = inspector.typeName(libraryMangling: corrected)
+                    {
+                        field.type = name
+                        field.mangledType = corrected
+                    }
+                    return field
                 }
                 if case .failure(let problem) = records {
                     mutabilityProblems[name] = problem.description
