@@ -8,7 +8,7 @@
 /// change while it lives and no other chunk overlaps it. Free lists only decide which chunks
 /// marked in use are free, which changes the totals of allocations, not the count of Swift
 /// objects (a freed chunk holds a list link where an object holds its metadata).
-public struct HeapReadChanges: Sendable, Hashable {
+public struct HeapReadChanges: Sendable, Hashable, Codable {
     /// A run of heap bytes the walk stepped over: no verified chunk started there in any reading.
     public struct Skipped: Sendable, Hashable {
         /// Where the run starts (a chunk boundary the walk reached).
@@ -23,7 +23,7 @@ public struct HeapReadChanges: Sendable, Hashable {
     }
 
     /// Which free list a reading cut short.
-    public enum ListKind: String, Sendable, Hashable, CaseIterable {
+    public enum ListKind: String, Sendable, Hashable, CaseIterable, Codable {
         /// An arena's fastbin.
         case fastbin
         /// A bin of a thread's tcache.
@@ -112,5 +112,48 @@ public struct HeapReadChanges: Sendable, Hashable {
     public mutating func cut(_ list: CutList) {
         listsCutShort += 1
         if cutLists.count < Self.maximumListed { cutLists.append(list) }
+    }
+}
+
+// A run's and a list's addresses are written as `0x` text, as every address in the JSON.
+extension HeapReadChanges.Skipped: Codable {
+    private enum CodingKeys: String, CodingKey { case address, bytes }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try container.decode(String.self, forKey: .address)
+        guard text.hasPrefix("0x"), let address = UInt64(text.dropFirst(2), radix: 16) else {
+            throw DecodingError.dataCorruptedError(forKey: .address, in: container, debugDescription: "not a 0x address: \(text)")
+        }
+        self.init(address: address, bytes: try container.decode(UInt64.self, forKey: .bytes))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("0x" + String(address, radix: 16), forKey: .address)
+        try container.encode(bytes, forKey: .bytes)
+    }
+}
+
+extension HeapReadChanges.CutList: Codable {
+    private enum CodingKeys: String, CodingKey { case kind, owner, bin, entriesTaken }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try container.decode(String.self, forKey: .owner)
+        guard text.hasPrefix("0x"), let owner = UInt64(text.dropFirst(2), radix: 16) else {
+            throw DecodingError.dataCorruptedError(forKey: .owner, in: container, debugDescription: "not a 0x address: \(text)")
+        }
+        self.init(
+            kind: try container.decode(HeapReadChanges.ListKind.self, forKey: .kind), owner: owner,
+            bin: try container.decode(Int.self, forKey: .bin), entriesTaken: try container.decode(Int.self, forKey: .entriesTaken))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode("0x" + String(owner, radix: 16), forKey: .owner)
+        try container.encode(bin, forKey: .bin)
+        try container.encode(entriesTaken, forKey: .entriesTaken)
     }
 }

@@ -176,7 +176,8 @@ extension FieldLayout: Codable {
         alignment = try container.decodeIfPresent(Int.self, forKey: .alignment)
         bitOffset = try container.decodeIfPresent(Int.self, forKey: .bitOffset)
         bitWidth = try container.decodeIfPresent(Int.self, forKey: .bitWidth)
-        isVar = try container.decodeIfPresent(Bool.self, forKey: .isVar) ?? true
+        // Absent (a document before unknown could be written): `var`; null: unknown.
+        isVar = container.contains(.isVar) ? try container.decodeIfPresent(Bool.self, forKey: .isVar) : true
         ownership = try container.decodeIfPresent(Ownership.self, forKey: .ownership) ?? .strong
         factSources = try container.decodeFactSources(FieldFact.self, forKey: .sources)
     }

@@ -80,6 +80,8 @@ extension LayoutNote: CustomStringConvertible {
             return "read while the process ran: instantiations it made during the reading may be missing (--pause stops it for the read)"
         case .fieldTypeUnnamed(let type, let field, let reason):
             return "\(type).\(field): its type is unknown (?): \(reason)"
+        case .fieldMutabilityUnknown(let type, let reason):
+            return "\(type): whether its fields are let or var is unknown (?): \(reason)"
         case .metadataUnreadable(let type, let address, let problem):
             return "\(type): static metadata at 0x\(String(address, radix: 16)) unreadable (\(problem)); layout unknown"
         case .metadataDisagreesWithComputed(let type, let fact, let metadata, let computed):

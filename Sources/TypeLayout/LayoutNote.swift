@@ -89,6 +89,8 @@ public enum LayoutNote: Hashable, Sendable {
     case loweringFailed(mangling: String, text: String)
     /// A field of `type` whose type has no name (printed `?`), and why.
     case fieldTypeUnnamed(type: String, field: String, reason: String)
+    /// Whether the fields of `type` are `let` or `var` is unknown (printed `?`), and why.
+    case fieldMutabilityUnknown(type: String, reason: String)
 
     /// Why type lowering gave no layout for some types.
     public enum UncomputedCause: Hashable, Sendable {
@@ -137,7 +139,8 @@ public enum LayoutNote: Hashable, Sendable {
         case .foreignSuperclasses, .unlaidForeignSuperclasses, .loadTimeMetadata, .sizesStillUnknown, .layoutsNotComputed,
             .loweringGaveUp, .selectedSizesUnknown, .instantiationsUnnamed, .instantiationsNotLaidOut:
             return .fileCount
-        case .metadataUnreadable(let type, _, _), .metadataDisagreesWithComputed(let type, _, _, _), .fieldTypeUnnamed(let type, _, _):
+        case .metadataUnreadable(let type, _, _), .metadataDisagreesWithComputed(let type, _, _, _), .fieldTypeUnnamed(let type, _, _),
+            .fieldMutabilityUnknown(let type, _):
             return .type(type)
         case .runtimeMergedCTypes(let types):
             return .types(types.map(\.name))

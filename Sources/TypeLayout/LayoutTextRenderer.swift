@@ -185,7 +185,8 @@ public struct LayoutTextRenderer: Sendable {
         case .unowned: words.append("unowned")
         case .unownedUnsafe: words.append("unowned(unsafe)")
         }
-        words.append(field.isVar ? "var" : "let")
+        // Unknown: `?`, as every unknown fact prints (the notes say why).
+        words.append(field.isVar.map { $0 ? "var" : "let" } ?? "?")
         var text = words.joined(separator: " ") + " " + paint(field.name, .name) + ": " + field.type
         if options.showMangledNames, let mangled = field.mangledType {
             text += "  " + paint("(\(mangled))", .dim)

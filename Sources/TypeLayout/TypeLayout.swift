@@ -117,8 +117,8 @@ public struct FieldLayout: Hashable, Sendable {
     public var bitOffset: Int?
     /// For C bitfields: the width in bits.
     public var bitWidth: Int?
-    /// `var` (true) or `let` (false).
-    public var isVar: Bool
+    /// `var` (true) or `let` (false); nil where the reading could not tell (its notes say why).
+    public var isVar: Bool?
     /// Strong, weak, unowned or unowned(unsafe).
     public var ownership: Ownership
     /// Where each stated fact (`offset`, `size`, `alignment`) came from, when a reading merged
@@ -135,7 +135,7 @@ public struct FieldLayout: Hashable, Sendable {
         alignment: Int? = nil,
         bitOffset: Int? = nil,
         bitWidth: Int? = nil,
-        isVar: Bool = true,
+        isVar: Bool? = true,
         ownership: Ownership = .strong
     ) {
         self.name = name

@@ -15,25 +15,13 @@ extension LibraryManglings {
     /// - Returns: the corrected mangling (the same when nothing needed correcting).
     public static func correctedRequirements(_ mangling: String) -> String {
         guard mangling.contains("RS") else { return mangling }
-        var current = Array(mangling.utf8)
-        var index = 0
-        while index + 2 <= current.count {
-            defer { index += 1 }
-            guard current[index] == UInt8(ascii: "Q"), current[index + 1] == UInt8(ascii: "x"),
+        return confirmedRewrites(of: mangling, confirmedBy: isOneRequirementMadeSelf) { current, index in
+            guard index + 2 <= current.count, current[index] == UInt8(ascii: "Q"), current[index + 1] == UInt8(ascii: "x"),
                 let end = substitutionEnd(in: current, from: index + 2), end + 2 <= current.count,
                 current[end] == UInt8(ascii: "R"), current[end + 1] == UInt8(ascii: "S")
-            else { continue }
-            var candidate = current
-            candidate.replaceSubrange(index..<(end + 2), with: Array("Rts".utf8))
-            let old = String(decoding: current, as: UTF8.self)
-            let new = String(decoding: candidate, as: UTF8.self)
-            guard let oldName = SwiftDemangler.demangle(symbol: "$s" + old + "D"),
-                let newName = SwiftDemangler.demangle(symbol: "$s" + new + "D"),
-                isOneRequirementMadeSelf(oldName, newName)
-            else { continue }
-            current = candidate
+            else { return nil }
+            return (index..<(end + 2), Array("Rts".utf8))
         }
-        return String(decoding: current, as: UTF8.self)
     }
 
     /// Where the substitution operator starting at `start` ends (`AG`, `AaB`, `A12_`), or nil

@@ -27,23 +27,36 @@ public enum LibraryManglings {
 
     private static func correctedMetatypes(_ mangling: String) -> String {
         guard mangling.contains("m") else { return mangling }
+        return confirmedRewrites(of: mangling, confirmedBy: isOneProtocolMadeType) { current, index in
+            guard index >= 2, current[index] == UInt8(ascii: "m"),
+                existentialEnds.contains(String(decoding: current[(index - 2)..<index], as: UTF8.self))
+            else { return nil }
+            return (index..<(index + 1), Array("Xp".utf8))
+        }
+    }
+
+    /// `mangling` with each rewrite `proposal` makes at a position (a range of the mangling as it
+    /// stands, and what replaces it) kept only where `confirms` accepts the runtime's demangled
+    /// names of the mangling before and after it; the scan goes on after each kept rewrite.
+    ///
+    /// - Parameter mangling: a type mangling without `$s`.
+    static func confirmedRewrites(
+        of mangling: String, confirmedBy confirms: (_ old: String, _ new: String) -> Bool,
+        proposal: (_ current: [UInt8], _ index: Int) -> (range: Range<Int>, replacement: [UInt8])?
+    ) -> String {
         var current = Array(mangling.utf8)
-        var index = 2
+        var index = 0
         while index < current.count {
             defer { index += 1 }
-            guard current[index] == UInt8(ascii: "m") else { continue }
-            let before = String(decoding: current[(index - 2)..<index], as: UTF8.self)
-            guard existentialEnds.contains(before) else { continue }
+            guard let (range, replacement) = proposal(current, index) else { continue }
             var candidate = current
-            candidate.replaceSubrange(index...index, with: Array("Xp".utf8))
-            let old = String(decoding: current, as: UTF8.self)
-            let new = String(decoding: candidate, as: UTF8.self)
-            guard let oldName = SwiftDemangler.demangle(symbol: "$s" + old + "D"),
-                let newName = SwiftDemangler.demangle(symbol: "$s" + new + "D"),
-                isOneProtocolMadeType(oldName, newName)
+            candidate.replaceSubrange(range, with: replacement)
+            guard let oldName = SwiftDemangler.demangle(symbol: "$s" + String(decoding: current, as: UTF8.self) + "D"),
+                let newName = SwiftDemangler.demangle(symbol: "$s" + String(decoding: candidate, as: UTF8.self) + "D"),
+                confirms(oldName, newName)
             else { continue }
             current = candidate
-            index += 1
+            index = range.lowerBound + replacement.count - 1
         }
         return String(decoding: current, as: UTF8.self)
     }

@@ -16,14 +16,19 @@ extension TargetInspector {
 
     /// The type descriptor of the generic struct or enum a mangled instantiation binds
     /// (`10LiveShapes18EndpointRespondersVyAA12BasicContextVG`), found by its descriptor symbol
-    /// (`$s10LiveShapes18EndpointRespondersVMn`) in the symbol tables of `symbols`.
+    /// (`$s10LiveShapes18EndpointRespondersVMn`) in the symbol tables of `symbols`, else among the
+    /// descriptors the images list (`listed`, for a stripped image, which has no such symbol).
     ///
     /// The symbol is the mangling's nominal part, before the generic arguments; each candidate
     /// is kept only where the runtime's demangler names it the nominal type descriptor of the
     /// type whose instantiation the mangling demangles to, so no other type's records are read.
+    /// A listed descriptor is taken only where its context chain gives that same name.
     ///
-    /// - Returns: nil when no image defines exactly one such symbol (a stripped image has none).
-    public func genericTypeDescriptor(ofInstantiation mangling: String, symbols: [TargetImageSymbols]) -> UInt64? {
+    /// - Returns: nil when no image defines exactly one such symbol and no one listed descriptor
+    ///   has that name.
+    public func genericTypeDescriptor(
+        ofInstantiation mangling: String, symbols: [TargetImageSymbols], listed: TargetGenericTypeDescriptors? = nil
+    ) -> UInt64? {
         guard mangling.hasSuffix("G"), let name = SwiftDemangler.demangle(symbol: "$s" + mangling + "D") else { return nil }
         let bytes = Array(mangling.utf8)
         for index in bytes.indices.dropFirst() where bytes[index] == UInt8(ascii: "y") {
@@ -33,13 +38,20 @@ extension TargetInspector {
                 name.hasPrefix(text.dropFirst(prefix.count) + "<")
             else { continue }
             let found = Set(symbols.compactMap { $0.uniqueAddress(of: symbol) })
-            return found.count == 1 ? found.first : nil
+            if found.count == 1 { return found.first }
+            return found.isEmpty ? listed?.descriptor(demangledSymbol: text) : nil
         }
         return nil
     }
 
+    /// The generic types the target's Swift images list in `swift5_type_metadata`, for
+    /// ``genericTypeDescriptor(ofInstantiation:symbols:listed:)``; nil when a list cannot be read.
+    public func listedGenericTypeDescriptors() -> TargetGenericTypeDescriptors? {
+        try? TargetGenericTypeDescriptors(memory: memory)
+    }
+
     /// The symbol tables of the target's Swift images (the files they were matched to), for
-    /// ``genericTypeDescriptor(ofInstantiation:symbols:)``; an image whose file cannot be read
+    /// ``genericTypeDescriptor(ofInstantiation:symbols:listed:)``; an image whose file cannot be read
     /// is left out.
     public func swiftImageSymbols() -> [TargetImageSymbols] {
         images.filter(\.isSwift).compactMap { try? TargetImageSymbols(image: $0) }

@@ -62,8 +62,13 @@ public final class LiveShapesFixture {
     public var processID: Int32 { process.processID }
     public let report: LiveShapesReport
 
-    public init(_ linking: FixtureLinking = .dynamic) throws {
-        process = try LiveFixtureProcess(executable: try SwiftPMFixture.product(package: "LiveShapes", linking: linking))
+    /// - Parameter stripped: run a copy without symbol tables (``SwiftPMFixture/strippedProduct(package:linking:)``).
+    public init(_ linking: FixtureLinking = .dynamic, stripped: Bool = false) throws {
+        let executable =
+            stripped
+            ? try SwiftPMFixture.strippedProduct(package: "LiveShapes", linking: linking)
+            : try SwiftPMFixture.product(package: "LiveShapes", linking: linking)
+        process = try LiveFixtureProcess(executable: executable)
         report = try process.readReport()
     }
 

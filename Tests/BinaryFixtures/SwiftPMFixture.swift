@@ -24,6 +24,20 @@ public enum SwiftPMFixture {
         return try result.get()
     }
 
+    /// A copy of the package's release product with its symbol tables and debug information
+    /// removed (`strip`, as a deployment may ship it), made once per test process: its
+    /// descriptors are found only from the lists its Swift sections hold.
+    public static func strippedProduct(package: String, linking: FixtureLinking) throws -> String {
+        let product = try product(package: package, linking: linking)
+        building.lock()
+        defer { building.unlock() }
+        let stripped = product + "-stripped"
+        if FileManager.default.fileExists(atPath: stripped) { return stripped }
+        _ = try FixtureToolchain.run("/usr/bin/strip", ["--strip-all", "-o", stripped + ".partial", product], in: NSTemporaryDirectory())
+        try FileManager.default.moveItem(atPath: stripped + ".partial", toPath: stripped)
+        return stripped
+    }
+
     /// `swift` beside the compiler the fixtures use.
     static var swift: String {
         let compiler = FixtureToolchain.swiftc

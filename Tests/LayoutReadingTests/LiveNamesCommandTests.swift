@@ -176,14 +176,50 @@ struct LiveNamesCommandTests {
         let structMutability = Dictionary(
             uniqueKeysWithValues: structFields.compactMap { field in (field["name"] as? String).map { ($0, field["isVar"] as? Bool) } })
         #expect(structMutability == ["path": false, "methods": true])
-        // Its parameterized existential: the runtime's name, or `?` with the reason in the notes.
+        // Its parameterized existential of the struct's parameter: the runtime's name, the
+        // requirement bound to the instantiation's argument.
         let methods = try #require(structFields.first { $0["name"] as? String == "methods" })
-        if methods["type"] as? String == "?" {
-            let notes = ((documents.last?["image"] as? [String: Any])?["notes"] as? [String]) ?? []
-            let name = try #require(responders["name"] as? String)
-            #expect(notes.contains { $0.hasPrefix("\(name).methods: its type is unknown (?): ") }, "\(notes)")
-        } else {
-            #expect(methods["type"] as? String == Self.sugared(fixture.report.methodsFieldType))
+        #expect(methods["type"] as? String == Self.sugared(fixture.report.methodsFieldType), "\(methods)")
+        let notes = ((documents.last?["image"] as? [String: Any])?["notes"] as? [String]) ?? []
+        #expect(!notes.contains { $0.contains(".methods: its type is unknown") }, "\(notes)")
+    }
+}
+
+extension LiveNamesCommandTests {
+    /// `let` or `var` of each field of the generic type named `prefix` (`LiveShapes.Box<`), as
+    /// a `dump --format json` document lists it (nil: unknown).
+    static func mutability(of prefix: String, in types: [[String: Any]]) throws -> [String: Bool?] {
+        let type = try #require(types.first { ($0["name"] as? String)?.hasPrefix(prefix) == true }, "no \(prefix)")
+        let fields = try #require(type["fields"] as? [[String: Any]])
+        return Dictionary(
+            uniqueKeysWithValues: fields.compactMap { field in (field["name"] as? String).map { ($0, field["isVar"] as? Bool) } })
+    }
+
+    /// A stripped build has no descriptor symbols: a generic struct's descriptor, reached only
+    /// from a field on the heap, is found among the types its image lists, and its `let` and
+    /// `var` are those `dump FILE` reads from the unstripped build's generic type.
+    @Test(arguments: FixtureLinking.allCases)
+    func aLetOfAnInstantiationInAStrippedBuildIsLet(_ linking: FixtureLinking) throws {
+        let fixture = try LiveShapesFixture(linking, stripped: true)
+        defer { fixture.finish() }
+        let file = try DumpCommandTests.run(
+            ["dump", try SwiftPMFixture.product(package: "LiveShapes", linking: linking), "--module", "LiveShapes", "--format", "json"])
+        #expect(file.status == 0, "\(file.errors)")
+        let fileTypes = try #require(
+            (try JSONSerialization.jsonObject(with: Data(file.output.utf8)) as? [String: Any])?["types"] as? [[String: Any]])
+        let dump = try DumpCommandTests.run(["dump", "--pid", String(fixture.processID), "--module", "LiveShapes", "--format", "json"])
+        #expect(dump.status == 0, "\(dump.errors)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [[String: Any]])
+        let instantiations = try #require(documents.last?["types"] as? [[String: Any]])
+        // The stripped image really has no symbol to find it by.
+        let strippedFile = try SwiftPMFixture.strippedProduct(package: "LiveShapes", linking: linking)
+        let stripped = try DumpCommandTests.run(["dump", strippedFile, "--module", "LiveShapes", "--format", "json"])
+        let image = (try JSONSerialization.jsonObject(with: Data(stripped.output.utf8)) as? [String: Any])?["image"] as? [String: Any]
+        #expect(image?["hasSymbols"] as? Bool == false, "\(stripped.output.prefix(400))")
+        for prefix in ["LiveShapes.EndpointResponders<", "LiveShapes.Box<"] {
+            let truth = try Self.mutability(of: prefix, in: fileTypes)
+            #expect(truth.values.contains(false) && truth.values.contains(true), "\(prefix): \(truth)")
+            #expect(try Self.mutability(of: prefix, in: instantiations) == truth, "\(prefix)")
         }
     }
 }
@@ -203,6 +239,23 @@ struct LiveNamesCommandTests {
         // A true metatype keeps its representation, and an `m` inside an identifier is no operator.
         #expect(LibraryManglings.corrected("10LiveShapes6Schema_pXMt") == "10LiveShapes6Schema_pXMt")
         #expect(LibraryManglings.corrected("4main5Xa_pmV") == "4main5Xa_pmV")
+    }
+
+    @Test func aRequirementOnTheGenericParameterIsBoundToTheArgument() throws {
+        let field = "SDySS10LiveShapes9Responder_px7ContextAaBPRtz_XPG"
+        let instantiation = "10LiveShapes18EndpointRespondersVyAA12BasicContextVG"
+        let corrected = try #require(LibraryManglings.correctedRequirements(field, inInstantiation: instantiation))
+        let name = try #require(SwiftDemangler.demangle(symbol: "$s" + corrected + "D"))
+        #expect(name.contains("any LiveShapes.Responder<Self.LiveShapes.Responder.Context == LiveShapes.BasicContext>"), "\(name)")
+        #expect(!LibraryManglings.isGarbledConstraint(name))
+        // Two arguments (which is `A`?), or no such requirement: nothing is guessed.
+        #expect(LibraryManglings.correctedRequirements(field, inInstantiation: "10LiveShapes4PairVySiSSG") == nil)
+        #expect(LibraryManglings.correctedRequirements("SaySiG", inInstantiation: instantiation) == nil)
+        // An argument of the standard library needs no module written out.
+        let overInt = try #require(LibraryManglings.correctedRequirements(field, inInstantiation: "10LiveShapes18EndpointRespondersVySiG"))
+        #expect(
+            SwiftDemangler.demangle(symbol: "$s" + overInt + "D")?.contains("Responder<Self.LiveShapes.Responder.Context == Swift.Int>")
+                == true)
     }
 
     @Test func aRequirementOnItsConstraintTypeIsPutOnSelf() {

@@ -29,12 +29,26 @@ struct LiveNamesSwift5Tests {
             LibraryManglings.correctedRequirements("10LiveShapes9Responder_pAA12BasicContextV0E0AaBPQxAGRS_XP")
                 == "10LiveShapes9Responder_pAA12BasicContextV0E0AaBPRts_XP")
         #expect(!LibraryManglings.whyUnnamed("10LiveShapes9Responder_px7ContextAaBPRtz_XP").isEmpty)
+        // One left on the generic type's parameter, bound to the instantiation's one argument.
+        let bound = LibraryManglings.correctedRequirements(
+            "10LiveShapes9Responder_px7ContextAaBPRtz_XP", inInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG")
+        #expect(bound.flatMap { inspector.typeName(libraryMangling: $0) } == fixture.report.responderFieldType)
         // A generic struct's instantiation's field records, by its descriptor symbol.
         let descriptor = try #require(
             inspector.genericTypeDescriptor(
                 ofInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", symbols: inspector.swiftImageSymbols()))
         #expect(inspector.fieldMutability(ofDescriptor: descriptor) == ["path": false, "methods": true])
         #expect(inspector.valueTypeDescriptor(ofMetadata: metadata.address) == nil)
+        // The same descriptor among the types the images list, where no symbol is asked.
+        let listed = try #require(inspector.listedGenericTypeDescriptors())
+        #expect(listed.descriptor(demangledSymbol: "nominal type descriptor for LiveShapes.EndpointResponders") == descriptor)
+        #expect(
+            inspector.genericTypeDescriptor(
+                ofInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", symbols: [], listed: listed) == descriptor)
+        // A field whose `let` or `var` is unknown, and the note that says why.
+        let unknown = FieldLayout(name: "f", type: "Swift.Int", isVar: nil)
+        #expect(unknown.isVar == nil)
+        #expect(LayoutNote.fieldMutabilityUnknown(type: "T", reason: "why").text.contains("let or var is unknown"))
         // The census and object models' new facts.
         let entry = HeapCensus.Entry(type: "S", count: 1, bytes: 8, instanceSize: 8, elementType: "E")
         #expect(entry.key == "S (of E)" && entry.elementType == "E")

@@ -34,6 +34,20 @@ import TypeLayout
         #expect(!text.contains("bitOffset"))
     }
 
+    @Test func anUnknownLetOrVarIsNullAndQuestionMarkNeverVar() throws {
+        var type = TypeLayout(name: "Demo.Pair<Swift.Int>", kind: .struct, source: .computed)
+        type.fields = [FieldLayout(name: "first", type: "Swift.Int", offset: 0, size: 8, isVar: nil)]
+        let unknown = LayoutDocument(image: ImageSummary(path: "demo", fileType: .process), types: [type])
+        let text = String(decoding: try unknown.jsonData(pretty: false), as: UTF8.self)
+        #expect(text.contains(#""isVar":null"#), "\(text)")
+        #expect(try LayoutDocument(jsonData: Data(text.utf8)).types[0].fields[0].isVar == nil)
+        // A document written before a field could be unknown has no key: `var`, as it was read.
+        let older = text.replacingOccurrences(of: #""isVar":null,"#, with: "")
+        #expect(try LayoutDocument(jsonData: Data(older.utf8)).types[0].fields[0].isVar == true)
+        let rendered = LayoutTextRenderer().render(type)
+        #expect(rendered.contains("? first: Swift.Int") && !rendered.contains("var first"), "\(rendered)")
+    }
+
     @Test func encodingIsStable() throws {
         #expect(try document.jsonData() == document.jsonData())
     }

@@ -42,4 +42,22 @@ struct TaskReadChangesTests {
                 as? [String: Any])
         #expect(none["readChanges"] is NSNull)
     }
+
+    /// Every key the documents state (docs/live.md's tables), each once, addresses as `0x` text.
+    @Test func jsonKeysAndValuesAreTheDocumentedOnes() throws {
+        var heap = HeapReadChanges(arenaReadings: 2, windowsReread: 3, listEntriesGone: 4, heapsEndedEarly: 5, mmappedChunksFound: 6)
+        heap.mmappedChunksCounted = 7
+        heap.skip(.init(address: 0xabc0, bytes: 48))
+        heap.cut(.init(kind: .tcache, owner: 0x10, bin: 2, entriesTaken: 1))
+        let changes = TaskReadChanges(heap: heap, tasksEnded: 8, actorsEnded: 9, tasksReread: 10, tasksUnsettled: 11)
+        let report = TaskReport(target: Self.target, tasks: [], actors: [], unread: [], readChanges: changes)
+        let text = String(decoding: try report.jsonData(pretty: false), as: UTF8.self)
+        let expected =
+            #""readChanges":{"actorsEnded":9,"heap":{"arenaReadings":2,"cutLists":[{"bin":2,"entriesTaken":1,"kind":"tcache","owner":"0x10"}],"#
+            + #""heapsEndedEarly":5,"listEntriesGone":4,"listsCutShort":1,"mmappedChunksCounted":7,"mmappedChunksFound":6,"#
+            + #""skipped":[{"address":"0xabc0","bytes":48}],"skippedBytes":48,"skippedRuns":1,"windowsReread":3},"#
+            + #""tasksEnded":8,"tasksReread":10,"tasksUnsettled":11}"#
+        #expect(text.contains(expected), "\(text)")
+        #expect(try JSONDecoder().decode(TaskReadChanges.self, from: try JSONEncoder().encode(changes)) == changes)
+    }
 }

@@ -71,12 +71,21 @@ enum LiveInstantiations {
         let classResults = try classLayouts(classes, fields: classFields, known: &known, inspector)
         unnamed += classResults.unnamed
         if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
-        var types = try classResults.layouts + valueLayouts(values, known: known, metadata: valueMetadata, inspector)
+        var mutabilityProblems: [String: String] = [:]
+        var types =
+            try classResults.layouts
+            + valueLayouts(values, known: known, metadata: valueMetadata, mutabilityProblems: &mutabilityProblems, inspector)
         types = types.filter(selection.matches).sorted { $0.name < $1.name }
         for type in types {
             for field in type.fields where field.type == "?" {
                 guard let mangling = field.mangledType else { continue }
                 notes.append(.fieldTypeUnnamed(type: type.name, field: field.name, reason: LibraryManglings.whyUnnamed(mangling)))
+            }
+            if type.fields.contains(where: { $0.isVar == nil }) {
+                let reason =
+                    mutabilityProblems[type.name]
+                    ?? "the field records of the class that declares a field could not be read from the target"
+                notes.append(.fieldMutabilityUnknown(type: type.name, reason: reason))
             }
         }
         let incomplete = types.filter { $0.size == nil || ($0.kind == .class && $0.instanceSize == nil) }.count + classResults.withoutFields
@@ -166,18 +175,24 @@ enum LiveInstantiations {
 
     /// Layouts of structs and enums by mangling, from the library's lowering in the target; a
     /// struct's `let` and `var` from the field records of its descriptor (found from its
-    /// `metadata` where known, else by its generic type's descriptor symbol).
+    /// `metadata` where known, else by its generic type's descriptor symbol, else among the
+    /// descriptors the images list), unknown where none is found, with the reason by type name
+    /// in `mutabilityProblems`.
     static func valueLayouts(
-        _ values: [String: TypeKind], known: [String: Lowered], metadata: [String: UInt64] = [:], _ inspector: TargetInspector
+        _ values: [String: TypeKind], known: [String: Lowered], metadata: [String: UInt64] = [:],
+        mutabilityProblems: inout [String: String], _ inspector: TargetInspector
     ) throws(LiveReadingError) -> [TypeLayout] {
         var symbols: [TargetImageSymbols]?
-        func mutability(of mangling: String) -> [String: Bool]? {
+        var listed: TargetGenericTypeDescriptors??
+        func mutability(of mangling: String) -> Result<[String: Bool], MutabilityProblem> {
             var descriptor = metadata[mangling].flatMap(inspector.valueTypeDescriptor(ofMetadata:))
             if descriptor == nil {
                 if symbols == nil { symbols = inspector.swiftImageSymbols() }
-                descriptor = inspector.genericTypeDescriptor(ofInstantiation: mangling, symbols: symbols ?? [])
+                if listed == nil { listed = .some(inspector.listedGenericTypeDescriptors()) }
+                descriptor = inspector.genericTypeDescriptor(ofInstantiation: mangling, symbols: symbols ?? [], listed: listed ?? nil)
             }
-            return descriptor.flatMap(inspector.fieldMutability(ofDescriptor:))
+            guard let descriptor else { return .failure(.descriptorNotFound) }
+            return inspector.fieldMutability(ofDescriptor: descriptor).map { .success($0) } ?? .failure(.recordsUnreadable(descriptor))
         }
         let manglings = values.keys.sorted()
         let missing = manglings.filter { known[$0] == nil }
@@ -215,8 +230,22 @@ enum LiveInstantiations {
                 let records = mutability(of: mangling)
                 type.fields = children.map { child in
                     var child = child
-                    child.isVar = records?[child.name]
-                    return fieldLayout(child, layouts)
+                    child.isVar = try? records.get()[child.name]
+                    var field = fieldLayout(child, layouts)
+                    // A requirement the library left on the generic type's parameter, bound to the argument.
+                    if child.typeName == nil, let library = child.mangledTypeName,
+                        let corrected = LibraryManglings.correctedRequirements(library, inInstantiation: mangling),
+                        let name = inspector.typeName(libraryMangling: corrected)
+                    {
+                        field.type = name
+                        field.mangledType = corrected
+                    }
+                    return field
+                }
+                if case .failure(let problem) = records {
+                    mutabilityProblems[name] = problem.description
+                } else if type.fields.contains(where: { $0.isVar == nil }) {
+                    mutabilityProblems[name] = "its generic type's field records do not list every field the reflection library gives"
                 }
             default:
                 // A lowering of another kind than the metadata's: the sizes stand, its children are not the type's fields.
@@ -231,8 +260,8 @@ enum LiveInstantiations {
         var result = FieldLayout(
             name: field.name, type: field.typeName ?? "?", mangledType: field.mangledTypeName, offset: field.offset, size: layout?.size,
             alignment: layout?.alignment)
-        // A field whose record was not read keeps the default, `var`.
-        if let isVar = field.isVar { result.isVar = isVar }
+        // A field whose record was not read: unknown, never the default `var`.
+        result.isVar = field.isVar
         switch field.kind {
         case .weakReference?: result.ownership = .weak
         case .unownedReference?: result.ownership = .unowned
@@ -240,6 +269,25 @@ enum LiveInstantiations {
         default: break
         }
         return result
+    }
+
+    /// Why a struct instantiation's `let` and `var` are unknown.
+    enum MutabilityProblem: Error, CustomStringConvertible {
+        /// No descriptor of its generic type was found.
+        case descriptorNotFound
+        /// Its descriptor's field records could not be read.
+        case recordsUnreadable(UInt64)
+
+        var description: String {
+            switch self {
+            case .descriptorNotFound:
+                return "its generic type's descriptor was not found: no image's symbol table names it (a stripped image has none), "
+                    + "and no one type the images list in swift5_type_metadata has its name"
+            case .recordsUnreadable(let address):
+                return
+                    "the field records of its generic type's descriptor at 0x\(String(address, radix: 16)) could not be read from the target"
+            }
+        }
     }
 
     /// Whether the error means the target itself can no longer be read (the whole reading fails).

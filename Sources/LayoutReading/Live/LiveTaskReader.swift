@@ -233,51 +233,29 @@ public enum LiveTaskReader {
             image: image.loadAddress)
     }
 
-    /// The heap's task objects, and its actors with their metadata, in one walk: each distinct
-    /// first word is judged once (task metadata, an actor's class metadata, or neither).
+    /// The heap's task objects, and its actors with their metadata, in one walk: a first word is
+    /// task metadata, or judged in batches (``ActorFinder``) an actor's class metadata or neither.
     static func findObjects(_ inspector: TargetInspector, taskMetadata: UInt64, pause: ProcessPause?) throws(LiveReadingError) -> (
         tasks: [UInt64], actors: [UInt64: UInt64], changes: HeapReadChanges?
     ) {
         let heap = try LiveHeapReader.heap(of: inspector, pause: pause)
         var tasks: [UInt64] = []
-        var actors: [UInt64: UInt64] = [:]
-        var isActor: [UInt64: Bool] = [:]
+        var finder = ActorFinder(inspector: inspector)
         var changes: HeapReadChanges?
         do throws(BinaryInfoError) {
             changes = try heap.forEachChunk { chunk in
                 let word = chunk.firstWord
-                guard word >= 4096, word & 7 == 0 else { return }
                 if word == taskMetadata {
                     tasks.append(chunk.address)
                     return
                 }
-                let actor: Bool
-                if let known = isActor[word] {
-                    actor = known
-                } else {
-                    actor = inspector.classMetadata(at: word) != nil && isActorClass(inspector, metadata: word)
-                    isActor[word] = actor
-                }
-                if actor { actors[chunk.address] = word }
+                finder.add(address: chunk.address, word: word)
             }.changes
         } catch {
             throw .target(error)
         }
-        return (tasks, actors, changes)
-    }
-
-    /// Whether the class whose metadata is at `metadata` is an actor: its nominal type
-    /// descriptor's flags are a class's (kind 16) with `IsActor` (bit 7 of the kind-specific flags,
-    /// the top 16 bits), as TypeInfo's MetadataReader reads them in-process. This is the test
-    /// `swift_reflection_metadataIsActor` makes, which answers false for every class here: it
-    /// first checks that the descriptor lies in an image's text segments, which the library knows
-    /// only of images added whole (`swift_reflection_addImage`), not of the reflection sections
-    /// the worker registers.
-    static func isActorClass(_ inspector: TargetInspector, metadata: UInt64) -> Bool {
-        guard let descriptor = inspector.classMetadata(at: metadata)?.descriptor,
-            let flags = try? inspector.memory.read(UInt32.self, at: descriptor, what: "class descriptor flags")
-        else { return false }
-        return flags & 0x1F == 16 && (flags >> 16) & 0x80 != 0
+        finder.settle()
+        return (tasks, finder.actors, changes)
     }
 
     /// The report from what the library read: parents from child lists, actors from queues,

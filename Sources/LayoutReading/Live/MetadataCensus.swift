@@ -28,12 +28,15 @@ struct MetadataCensus {
     private var addresses: [[UInt64]] = []
     /// Each class's instance size, by metadata address.
     private(set) var instanceSizes: [UInt64: Int] = [:]
-    /// Per class found: whether it is `_ContiguousArrayStorage<AnyObject>`, whose objects'
-    /// elements say which class they hold (``ClassArrayElements``), so each object is kept.
+    /// Per class found: whether it is an instantiation of `_ContiguousArrayStorage`, whose
+    /// objects are kept: those of `_ContiguousArrayStorage<AnyObject>` have elements that say
+    /// which class they hold (``ClassArrayElements``). Which instantiation each is, is asked of
+    /// the reflection library after the walk, with every other class's name in one batch,
+    /// rather than by a worker round trip in the middle of the walk.
     private var keepsObjects: [Bool] = []
-    /// The objects of each `_ContiguousArrayStorage<AnyObject>` class (address and allocation
-    /// size), by its metadata: only these are kept, so what is held grows with arrays of
-    /// objects, not with the heap.
+    /// The objects of each `_ContiguousArrayStorage` class (address and allocation size), by its
+    /// metadata: only these are kept, so what is held grows with array storage objects (16 bytes
+    /// each), not with the heap.
     private(set) var arrayStorages: [UInt64: [(address: UInt64, bytes: Int)]] = [:]
     /// The metadata found: its tally's index.
     private var known = WordTable()
@@ -90,11 +93,9 @@ struct MetadataCensus {
             bytes.append(0)
             addresses.append([])
             instanceSizes[word] = Int(metadata.instanceSize)
-            // Array storage of another element type (bytes, strings) is never attributed: its
-            // objects are not kept. A name the library cannot give keeps none either.
-            keepsObjects.append(
-                ClassArrayElements.isArrayStorage(metadata, inspector)
-                    && (try? inspector.typeNames(ofMetadata: [word]))?[word] == ClassArrayElements.storageName)
+            // Array storage of another element type (bytes, strings) is left out by its name
+            // after the walk (``ClassArrayElements/attribute``), as is one the library cannot name.
+            keepsObjects.append(ClassArrayElements.isArrayStorage(metadata, inspector))
         }
         for chunk in pending {
             let word = chunk.firstWord

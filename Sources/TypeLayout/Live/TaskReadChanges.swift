@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// What changed under a reading of a running process's tasks and actors, as the reader met it.
 ///
 /// Tasks are found on the heap, then read one by one: a task that started after the heap walk is
@@ -58,27 +52,4 @@ public struct TaskReadChanges: Sendable, Hashable {
     }
 }
 
-extension TaskReadChanges: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case heap, tasksEnded, actorsEnded, tasksReread, tasksUnsettled
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            heap: try container.decode(HeapReadChanges.self, forKey: .heap),
-            tasksEnded: try container.decode(Int.self, forKey: .tasksEnded),
-            actorsEnded: try container.decode(Int.self, forKey: .actorsEnded),
-            tasksReread: try container.decode(Int.self, forKey: .tasksReread),
-            tasksUnsettled: try container.decode(Int.self, forKey: .tasksUnsettled))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(heap, forKey: .heap)
-        try container.encode(tasksEnded, forKey: .tasksEnded)
-        try container.encode(actorsEnded, forKey: .actorsEnded)
-        try container.encode(tasksReread, forKey: .tasksReread)
-        try container.encode(tasksUnsettled, forKey: .tasksUnsettled)
-    }
-}
+extension TaskReadChanges: Codable {}
