@@ -113,6 +113,29 @@ struct DominatorTreeTests {
         }
     }
 
+    /// A virtual root (the heap's roots, which are no allocations) is the same tree as a graph
+    /// with that node and its edges written out.
+    @Test("a virtual root against the same node written out", arguments: 0..<20)
+    func virtualRoot(seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed) &* 0x2545_F491)
+        let nodeCount = Int.random(in: 1...30, using: &random)
+        let edges = (0..<Int.random(in: 0...(nodeCount * 2), using: &random)).map { _ in
+            (UInt32.random(in: 0..<UInt32(nodeCount), using: &random), UInt32.random(in: 0..<UInt32(nodeCount), using: &random))
+        }
+        let rootSuccessors = (0..<Int.random(in: 0...4, using: &random)).map { _ in UInt32.random(in: 0..<UInt32(nodeCount), using: &random)
+        }
+        let tree = DominatorTree(adjacencyGraph(nodeCount: nodeCount, edges: edges), virtualRootSuccessors: rootSuccessors)
+        #expect(tree.nodeCount == nodeCount + 1)
+        #expect(tree.root == nodeCount)
+        let written = edges + rootSuccessors.map { (UInt32(nodeCount), $0) }
+        let oracle = BruteForceDominators(nodeCount: nodeCount + 1, edges: written, root: nodeCount)
+        for node in 0...nodeCount {
+            #expect(tree.immediateDominator(of: node) == oracle.immediateDominator(of: node), "seed \(seed), node \(node)")
+            #expect(tree.isReachable(node) == oracle.reachable[node], "seed \(seed), node \(node)")
+        }
+        checkAgainstDefinition(nodeCount: nodeCount + 1, edges: written, root: nodeCount, seed: UInt64(seed))
+    }
+
     @Test("larger random graphs against the iterative algorithm", arguments: [(2_000, 4_000), (5_000, 15_000), (20_000, 30_000)])
     func largerGraphs(nodeCount: Int, edgeCount: Int) {
         var random = SplitMix64(seed: UInt64(nodeCount * 31 + edgeCount))

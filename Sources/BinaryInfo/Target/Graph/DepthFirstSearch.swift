@@ -16,7 +16,7 @@ struct DepthFirstSearch {
     /// search is done.
     var cursors: [UInt32]
 
-    init(_ graph: AdjacencyGraph, root: Int) {
+    init(_ graph: RootedRows, root: Int) {
         let nodeCount = graph.nodeCount
         numbers = [UInt32](repeating: 0, count: nodeCount)
         vertices = []
@@ -30,16 +30,15 @@ struct DepthFirstSearch {
         vertices.append(UInt32(root))
         parents.append(DominatorTree.none)
         cursors.append(0)
-        let starts = graph.starts
-        let targets = graph.targets
         var current = 0
         explore: while true {
             let node = Int(vertices[current])
-            let start = starts[node]
-            let end = starts[node + 1]
+            let row = graph.row(node)
+            let start = row.startIndex
+            let end = row.endIndex
             var position = start + Int(cursors[current])
             while position < end {
-                let successor = Int(targets[position])
+                let successor = Int(row[position])
                 position += 1
                 if numbers[successor] == 0 {
                     cursors[current] = UInt32(position - start)
@@ -59,25 +58,19 @@ struct DepthFirstSearch {
 
     /// The predecessors of each reached node among the reached nodes, by preorder number.
     /// Uses ``cursors`` as its fill positions.
-    mutating func predecessors(_ graph: AdjacencyGraph) -> NumberedPredecessors {
+    mutating func predecessors(_ graph: RootedRows) -> NumberedPredecessors {
         let count = vertices.count
         var starts = [UInt32](repeating: 0, count: count + 1)
-        let graphStarts = graph.starts
-        let targets = graph.targets
         // Every successor of a reached node is reached.
         for number in 0..<count {
-            let node = Int(vertices[number])
-            for position in graphStarts[node]..<graphStarts[node + 1] {
-                starts[Int(numbers[Int(targets[position])])] += 1
-            }
+            for successor in graph.row(Int(vertices[number])) { starts[Int(numbers[Int(successor)])] += 1 }
         }
         for number in 0..<count { starts[number + 1] += starts[number] }
         for number in 0..<count { cursors[number] = starts[number] }
         var sources = [UInt32](repeating: 0, count: Int(starts[count]))
         for number in 0..<count {
-            let node = Int(vertices[number])
-            for position in graphStarts[node]..<graphStarts[node + 1] {
-                let target = Int(numbers[Int(targets[position])]) - 1
+            for successor in graph.row(Int(vertices[number])) {
+                let target = Int(numbers[Int(successor)]) - 1
                 sources[Int(cursors[target])] = UInt32(number)
                 cursors[target] += 1
             }
@@ -93,4 +86,20 @@ struct NumberedPredecessors {
 
     @inline(__always)
     func of(_ number: Int) -> ArraySlice<UInt32> { sources[Int(starts[number])..<Int(starts[number + 1])] }
+}
+
+/// An ``AdjacencyGraph``, with one more node after its own when it has a virtual root: a node
+/// whose successors are listed apart (what the roots reach directly), so that the graph's rows
+/// are not copied to add them.
+struct RootedRows {
+    let graph: AdjacencyGraph
+    /// The virtual root's successors; nil when the graph is searched from one of its own nodes.
+    let rootRow: [UInt32]?
+
+    var nodeCount: Int { graph.nodeCount + (rootRow == nil ? 0 : 1) }
+
+    @inline(__always)
+    func row(_ node: Int) -> ArraySlice<UInt32> {
+        node < graph.nodeCount ? graph.targets[graph.starts[node]..<graph.starts[node + 1]] : rootRow![...]
+    }
 }

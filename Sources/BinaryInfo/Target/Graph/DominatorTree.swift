@@ -49,8 +49,24 @@ public struct DominatorTree: Sendable {
     ///   refuses a larger one with its own error).
     public init(_ graph: AdjacencyGraph, root: Int) {
         precondition(root >= 0 && root < graph.nodeCount, "the root is a node of the graph")
+        self.init(RootedRows(graph: graph, rootRow: nil), root: root)
+    }
+
+    /// Computes the immediate dominators of `graph`'s nodes and of one more, a virtual root
+    /// numbered `graph.nodeCount` whose successors are `virtualRootSuccessors`: the tree of a
+    /// graph with many roots (a heap's, whose roots are registers and memory outside it).
+    ///
+    /// - Precondition: the successors are nodes of `graph`, and the graph with its virtual root has
+    ///   at most ``largestCount`` nodes and at most as many edges.
+    public init(_ graph: AdjacencyGraph, virtualRootSuccessors: [UInt32]) {
+        precondition(virtualRootSuccessors.allSatisfy { Int($0) < graph.nodeCount }, "the virtual root's successors are nodes of the graph")
+        self.init(RootedRows(graph: graph, rootRow: virtualRootSuccessors), root: graph.nodeCount)
+    }
+
+    private init(_ graph: RootedRows, root: Int) {
         precondition(
-            graph.nodeCount <= Self.largestCount && graph.edgeCount <= Self.largestCount, "a graph of at most 2^32 - 2 nodes and edges")
+            graph.nodeCount <= Self.largestCount && graph.graph.edgeCount + (graph.rootRow?.count ?? 0) <= Self.largestCount,
+            "a graph of at most 2^32 - 2 nodes and edges")
         self.root = root
         var search = DepthFirstSearch(graph, root: root)
         let idom: [UInt32]
