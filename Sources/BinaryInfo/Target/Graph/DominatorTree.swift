@@ -59,7 +59,6 @@ public struct DominatorTree: Sendable {
     /// - Precondition: the successors are nodes of `graph`, and the graph with its virtual root has
     ///   at most ``largestCount`` nodes and at most as many edges.
     public init(_ graph: AdjacencyGraph, virtualRootSuccessors: [UInt32]) {
-        precondition(virtualRootSuccessors.allSatisfy { Int($0) < graph.nodeCount }, "the virtual root's successors are nodes of the graph")
         self.init(RootedRows(graph: graph, rootRow: virtualRootSuccessors), root: graph.nodeCount)
     }
 
@@ -96,48 +95,59 @@ public struct DominatorTree: Sendable {
     /// is linked) are lists threaded through the answer's own array: before `w` is processed its
     /// slot holds the head of `w`'s bucket, while `w` waits in a bucket its slot links to the
     /// next waiting vertex, and once it leaves the bucket its slot holds its (relative) dominator.
-    static func dominatorNumbers(predecessors: NumberedPredecessors, parents ancestor: inout [UInt32], cursor label: inout [UInt32])
-        -> [UInt32]
-    {
-        let count = ancestor.count
-        var semi = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for number in 0..<count { buffer[number] = UInt32(number) }
-            initialized = count
-        }
-        for number in 0..<count { label[number] = UInt32(number) }
+    static func dominatorNumbers(predecessors: NumberedPredecessors, parents: inout [UInt32], cursor: inout [UInt32]) -> [UInt32] {
+        let count = parents.count
+        var semi = [UInt32](repeating: 0, count: count)
         var idom = [UInt32](repeating: none, count: count)
-        var forest = LinkForest()
-        var w = count - 1
-        while w >= 0 {
-            let vertex = UInt32(w)
-            // The vertices whose semidominator is w: every vertex after w is linked, so the
-            // forest's path from each of them up to w is w's subtree's part of its tree path.
-            var waiting = idom[w]
-            while waiting != none {
-                let next = idom[Int(waiting)]
-                let lowest = forest.eval(waiting, linkedAbove: vertex, ancestor: &ancestor, label: &label, semi: semi)
-                idom[Int(waiting)] = semi[Int(lowest)] < semi[Int(waiting)] ? lowest : vertex
-                waiting = next
+        predecessors.starts.withUnsafeBufferPointer { starts in
+            predecessors.sources.withUnsafeBufferPointer { sources in
+                parents.withUnsafeMutableBufferPointer { ancestor in
+                    cursor.withUnsafeMutableBufferPointer { label in
+                        semi.withUnsafeMutableBufferPointer { semi in
+                            idom.withUnsafeMutableBufferPointer { idom in
+                                let forest = LinkForest(ancestor: ancestor, label: label, semi: semi)
+                                for number in 0..<count {
+                                    semi[number] = UInt32(number)
+                                    label[number] = UInt32(number)
+                                }
+                                var w = count - 1
+                                while w >= 0 {
+                                    let vertex = UInt32(w)
+                                    // The vertices whose semidominator is w: every vertex after w is
+                                    // linked, so the forest's path from each of them up to w is w's
+                                    // subtree's part of its tree path.
+                                    var waiting = idom[w]
+                                    while waiting != none {
+                                        let next = idom[Int(waiting)]
+                                        let lowest = forest.eval(waiting, linkedAbove: vertex)
+                                        idom[Int(waiting)] = semi[Int(lowest)] < semi[Int(waiting)] ? lowest : vertex
+                                        waiting = next
+                                    }
+                                    if w == 0 { break }
+                                    var lowestSemi = vertex
+                                    for position in Int(starts[w])..<Int(starts[w + 1]) {
+                                        let predecessor = sources[position]
+                                        let candidate =
+                                            predecessor <= vertex ? predecessor : semi[Int(forest.eval(predecessor, linkedAbove: vertex))]
+                                        lowestSemi = min(lowestSemi, candidate)
+                                    }
+                                    semi[w] = lowestSemi
+                                    idom[w] = idom[Int(lowestSemi)]
+                                    idom[Int(lowestSemi)] = vertex
+                                    // Linking w to its parent is implicit: from the next step on,
+                                    // every vertex above the one being processed counts as linked,
+                                    // and `ancestor` already holds the parent.
+                                    w -= 1
+                                }
+                                idom[0] = none
+                                for number in 1..<max(count, 1) where idom[number] != semi[number] {
+                                    idom[number] = idom[Int(idom[number])]
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            if w == 0 { break }
-            var lowestSemi = vertex
-            for predecessor in predecessors.of(w) {
-                let candidate =
-                    predecessor <= vertex
-                    ? predecessor
-                    : semi[Int(forest.eval(predecessor, linkedAbove: vertex, ancestor: &ancestor, label: &label, semi: semi))]
-                lowestSemi = min(lowestSemi, candidate)
-            }
-            semi[w] = lowestSemi
-            idom[w] = idom[Int(lowestSemi)]
-            idom[Int(lowestSemi)] = vertex
-            // Linking w to its parent is implicit: from the next step on, every vertex above the
-            // one being processed counts as linked, and `ancestor` already holds the parent.
-            w -= 1
-        }
-        idom[0] = none
-        for number in 1..<max(count, 1) where idom[number] != semi[number] {
-            idom[number] = idom[Int(idom[number])]
         }
         return idom
     }
@@ -145,20 +155,26 @@ public struct DominatorTree: Sendable {
 
 /// The link-eval forest of Lengauer and Tarjan's algorithm, over preorder numbers: a vertex
 /// numbered above `linkedAbove` is linked to its forest parent (`ancestor`), the others are roots.
+/// Its buffers are the dominator computation's arrays, for the length of that computation; every
+/// index is a preorder number (the search gave them all, below the arrays' length).
 struct LinkForest {
+    let ancestor: UnsafeMutableBufferPointer<UInt32>
+    let label: UnsafeMutableBufferPointer<UInt32>
+    let semi: UnsafeMutableBufferPointer<UInt32>
+
     /// The vertex of least semidominator on the forest path from `vertex` up to, and without,
     /// its tree's root (`vertex` itself when it is a root); compresses the path on the way.
     @inline(__always)
-    func eval(_ vertex: UInt32, linkedAbove bound: UInt32, ancestor: inout [UInt32], label: inout [UInt32], semi: [UInt32]) -> UInt32 {
+    func eval(_ vertex: UInt32, linkedAbove bound: UInt32) -> UInt32 {
         if vertex <= bound { return vertex }
-        if ancestor[Int(vertex)] > bound { compress(vertex, linkedAbove: bound, ancestor: &ancestor, label: &label, semi: semi) }
+        if ancestor[Int(vertex)] > bound { compress(vertex, linkedAbove: bound) }
         return label[Int(vertex)]
     }
 
     /// Path compression without a stack: the walk up reverses each ancestor link to point at the
     /// vertex below it, and the walk back down carries the least label down and points every
     /// vertex of the path at the root-side end's ancestor.
-    func compress(_ vertex: UInt32, linkedAbove bound: UInt32, ancestor: inout [UInt32], label: inout [UInt32], semi: [UInt32]) {
+    func compress(_ vertex: UInt32, linkedAbove bound: UInt32) {
         var below = DominatorTree.none
         var current = vertex
         while ancestor[Int(current)] > bound {
