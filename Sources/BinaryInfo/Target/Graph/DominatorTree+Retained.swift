@@ -6,14 +6,16 @@ extension DominatorTree {
     /// each node has its whole dominator subtree added in when it is reached, and then adds
     /// itself to its immediate dominator.
     ///
-    /// - Precondition: `ownSizes` has one entry per node, and the sizes of the reachable nodes add
-    ///   up to less than 2^64 (the sizes of allocations that do not overlap always do).
+    /// - Precondition: `ownSizes` has one entry per node (or per node before a virtual root,
+    ///   whose own size is then 0: a heap's allocation sizes as they are), and the sizes of the
+    ///   reachable nodes add up to less than 2^64 (the sizes of allocations that do not overlap
+    ///   always do).
     public func retainedSizes(ownSizes: [UInt64]) -> [UInt64] {
-        precondition(ownSizes.count == nodeCount, "one size per node")
+        precondition(ownSizes.count == nodeCount || (ownSizes.count == nodeCount - 1 && root == nodeCount - 1), "one size per node")
         var retained = [UInt64](repeating: 0, count: nodeCount)
         for node in preorder.reversed() {
             let node = Int(node)
-            retained[node] += ownSizes[node]
+            if node < ownSizes.count { retained[node] += ownSizes[node] }
             let dominator = immediateDominators[node]
             if dominator != Self.none { retained[Int(dominator)] += retained[node] }
         }
