@@ -28,7 +28,7 @@ public enum LiveRetainedReader {
             throw options.vanishedOr(error)
         }
         guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
-        let (reading, stop) = try options.whilePausedStating { pause throws(LiveReadingError) in
+        var (reading, stop) = try options.whilePausedStating { pause throws(LiveReadingError) in
             try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
                 try read(inspector, pause: pause, addressesPerType: addressesPerType)
             }
@@ -39,8 +39,15 @@ public enum LiveRetainedReader {
     }
 
     /// What is read at the instant the target is held at: the graph and each allocation's entry.
+    /// Only what the dominator tree needs is kept of the reachability (the allocations'
+    /// addresses, first words and first reaches are let go before the tree is computed).
     struct Reading {
-        var reachability: HeapReachability
+        /// Each allocation's usable size.
+        var sizes: [UInt64]
+        /// Allocation → allocation pointers.
+        var graph: AdjacencyGraph
+        /// The allocations a root points into.
+        var rootReached: [UInt32]
         var census: HeapCensus
         /// The census entries' keys; ``classes`` indexes them.
         var keys: [String]
@@ -48,17 +55,17 @@ public enum LiveRetainedReader {
         /// no Swift object, and for the virtual root after the allocations.
         var classes: [UInt32]
 
-        /// The census with each entry's retained bytes, and the graph's summary.
-        func censusWithRetainedSizes(target: String) throws(LiveReadingError) -> HeapCensus {
-            let allocations = reachability.addresses.count
-            // Recorded: the reading asked for the edges.
-            let edges = reachability.edges!
-            guard allocations < DominatorTree.largestCount, edges.graph.edgeCount + allocations <= DominatorTree.largestCount else {
-                throw .graphTooLarge(target: target, allocations: allocations, edges: edges.graph.edgeCount)
+        /// The census with each entry's retained bytes, and the graph's summary; the graph is let
+        /// go once the tree is made.
+        mutating func censusWithRetainedSizes(target: String) throws(LiveReadingError) -> HeapCensus {
+            let allocations = sizes.count
+            guard allocations < DominatorTree.largestCount, graph.edgeCount + allocations <= DominatorTree.largestCount else {
+                throw .graphTooLarge(target: target, allocations: allocations, edges: graph.edgeCount)
             }
-            let rootReached = edges.rootReached.map { UInt32($0) }
-            let tree = DominatorTree(edges.graph, virtualRootSuccessors: rootReached)
-            let retained = tree.retainedSizes(ownSizes: reachability.sizes)
+            let tree = DominatorTree(graph, virtualRootSuccessors: rootReached)
+            let edgeCount = graph.edgeCount
+            graph = AdjacencyGraph(nodeCount: 0)
+            let retained = tree.retainedSizes(ownSizes: sizes)
             let outermost = tree.outermostOfClass(classes, classCount: keys.count)
             var sums = [Int](repeating: 0, count: keys.count)
             for node in 0..<allocations where outermost[node] { sums[Int(classes[node])] += Int(retained[node]) }
@@ -69,7 +76,7 @@ public enum LiveRetainedReader {
             }
             census.retained = HeapCensus.Retained(
                 reachableAllocations: tree.preorder.count - 1, reachableBytes: Int(retained[tree.root]),
-                rootReachedAllocations: rootReached.count, edges: edges.graph.edgeCount)
+                rootReachedAllocations: rootReached.count, edges: edgeCount)
             return census
         }
     }
@@ -143,6 +150,10 @@ public enum LiveRetainedReader {
                 allocations: addresses.count, heapBytes: sizes.reduce(0) { $0 + Int($1) }, swiftObjects: swiftObjects,
                 swiftObjectBytes: swiftBytes),
             types: Array(entries.values))
-        return Reading(reachability: reachability, census: census, keys: keys, classes: classes)
+        // Recorded: the reading asked for the edges.
+        let edges = reachability.edges!
+        return Reading(
+            sizes: sizes, graph: edges.graph, rootReached: edges.rootReached.map { UInt32($0) }, census: census, keys: keys,
+            classes: classes)
     }
 }

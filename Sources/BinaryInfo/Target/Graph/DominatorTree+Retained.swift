@@ -13,11 +13,20 @@ extension DominatorTree {
     public func retainedSizes(ownSizes: [UInt64]) -> [UInt64] {
         precondition(ownSizes.count == nodeCount || (ownSizes.count == nodeCount - 1 && root == nodeCount - 1), "one size per node")
         var retained = [UInt64](repeating: 0, count: nodeCount)
-        for node in preorder.reversed() {
-            let node = Int(node)
-            if node < ownSizes.count { retained[node] += ownSizes[node] }
-            let dominator = immediateDominators[node]
-            if dominator != Self.none { retained[Int(dominator)] += retained[node] }
+        let sized = ownSizes.count
+        // Every entry of `preorder` and `immediateDominators` is a node or `none`, below the
+        // arrays' length: the buffers are indexed by them unchecked.
+        retained.withUnsafeMutableBufferPointer { retained in
+            ownSizes.withUnsafeBufferPointer { ownSizes in
+                immediateDominators.withUnsafeBufferPointer { dominators in
+                    for node in preorder.reversed() {
+                        let node = Int(node)
+                        if node < sized { retained[node] += ownSizes[node] }
+                        let dominator = dominators[node]
+                        if dominator != Self.none { retained[Int(dominator)] += retained[node] }
+                    }
+                }
+            }
         }
         return retained
     }
@@ -37,40 +46,53 @@ extension DominatorTree {
     ///   others, for nodes of no class and for nodes the root does not reach.
     public func outermostOfClass(_ classes: [UInt32], classCount: Int) -> [Bool] {
         precondition(classes.count == nodeCount, "one class per node")
+        precondition(classes.allSatisfy { $0 == Self.none || Int($0) < classCount }, "a class below classCount")
         // Subtree sizes, then each node's number in the dominator tree's preorder: a child takes
         // its parent's next free number, and the parent's next free number moves past the child's
         // subtree. `next` holds a node's subtree size until the node is numbered, then its next
         // free number, which ends as the end of its subtree's range.
         var next = [UInt32](repeating: 0, count: nodeCount)
-        for node in preorder.reversed() {
-            next[Int(node)] += 1
-            let dominator = immediateDominators[Int(node)]
-            if dominator != Self.none { next[Int(dominator)] += next[Int(node)] }
-        }
-        var treeNumber = [UInt32](repeating: 0, count: nodeCount)
-        for node in preorder {
-            let node = Int(node)
-            let dominator = immediateDominators[node]
-            let subtree = next[node]
-            if dominator != Self.none {
-                treeNumber[node] = next[Int(dominator)]
-                next[Int(dominator)] += subtree
-            }
-            next[node] = treeNumber[node] + 1
-        }
         var inTreeOrder = [UInt32](repeating: 0, count: preorder.count)
-        for node in preorder { inTreeOrder[Int(treeNumber[Int(node)])] = node }
-        treeNumber = []
         var outermost = [Bool](repeating: false, count: nodeCount)
         var classEnd = [UInt32](repeating: 0, count: classCount)
-        for (number, node) in inTreeOrder.enumerated() {
-            let node = Int(node)
-            let nodeClass = classes[node]
-            guard nodeClass != Self.none else { continue }
-            precondition(Int(nodeClass) < classCount, "a class below classCount")
-            if UInt32(number) >= classEnd[Int(nodeClass)] {
-                outermost[node] = true
-                classEnd[Int(nodeClass)] = next[node]
+        // Indexed unchecked by nodes (entries of `preorder` and `immediateDominators`), by tree
+        // numbers (below the reachable nodes' count) and by classes (checked above).
+        next.withUnsafeMutableBufferPointer { next in
+            immediateDominators.withUnsafeBufferPointer { dominators in
+                for node in preorder.reversed() {
+                    next[Int(node)] += 1
+                    let dominator = dominators[Int(node)]
+                    if dominator != Self.none { next[Int(dominator)] += next[Int(node)] }
+                }
+                inTreeOrder.withUnsafeMutableBufferPointer { inTreeOrder in
+                    for node in preorder {
+                        let node = Int(node)
+                        let dominator = dominators[node]
+                        let subtree = next[node]
+                        var number: UInt32 = 0
+                        if dominator != Self.none {
+                            number = next[Int(dominator)]
+                            next[Int(dominator)] += subtree
+                        }
+                        inTreeOrder[Int(number)] = UInt32(node)
+                        next[node] = number + 1
+                    }
+                    classes.withUnsafeBufferPointer { classes in
+                        outermost.withUnsafeMutableBufferPointer { outermost in
+                            classEnd.withUnsafeMutableBufferPointer { classEnd in
+                                for (number, node) in inTreeOrder.enumerated() {
+                                    let node = Int(node)
+                                    let nodeClass = classes[node]
+                                    guard nodeClass != Self.none else { continue }
+                                    if UInt32(number) >= classEnd[Int(nodeClass)] {
+                                        outermost[node] = true
+                                        classEnd[Int(nodeClass)] = next[node]
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         return outermost
