@@ -19,11 +19,14 @@ struct HeapCommand: ParsableCommand {
 
             Leak hunting: save a census, wait, compare. --baseline lists each type's growth since the saved one, biggest first.
 
+            --retained adds each type's retained bytes: what would become unreachable if every reference to one of its objects went away, added up over its objects that no other object of the type keeps reachable alone (the heap graph's dominator tree, pointers found conservatively as `typeinfo leaks` finds them). It stops the process while it reads the heap, as --pause does, and the report says for how long.
+
             Examples:
               typeinfo heap 4711
               typeinfo heap 4711 --top 20 --sort count
               typeinfo heap core.4711 --type MyApp.
               typeinfo heap 4711 --format json > before.json; sleep 600; typeinfo heap 4711 --baseline before.json
+              typeinfo heap 4711 --retained --sort retained --top 10
 
             \(LiveHelp.reading)
 
@@ -40,8 +43,12 @@ struct HeapCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show only the N largest types.", valueName: "n"))
     var top: Int?
 
-    @Option(help: "Order types by bytes or count (with --baseline: by their growth).")
+    @Option(help: "Order types by bytes, count or retained (with --retained) (with --baseline: by their growth).")
     var sort: HeapCensus.Order = .bytes
+
+    @Flag(
+        help: "Also compute each type's retained bytes from the heap's dominator tree (stops the process while its heap is read).")
+    var retained = false
 
     @Option(help: "Output format: text (a table, one type per line) or json (countDelta and bytesDelta with --baseline).")
     var format: HeapFormat = .text
@@ -55,6 +62,10 @@ struct HeapCommand: ParsableCommand {
     func validate() throws {
         if let top, top < 1 { throw ValidationError("--top must be at least 1") }
         if addresses < 0 { throw ValidationError("--addresses must be 0 or more") }
+        if sort == .retained, !retained { throw ValidationError("--sort retained needs --retained") }
+        if retained, baseline != nil {
+            throw ValidationError("--retained and --baseline cannot be combined: a comparison states growth, not retained bytes")
+        }
         do {
             _ = try TypeFilter(typePatterns: names.typePatterns)
         } catch {
@@ -79,7 +90,10 @@ struct HeapCommand: ParsableCommand {
         }
         var census: HeapCensus
         do {
-            census = try LiveHeapReader.census(targetOptions.liveOptions, addressesPerType: addresses)
+            census =
+                try retained
+                ? LiveRetainedReader.census(targetOptions.liveOptions, addressesPerType: addresses)
+                : LiveHeapReader.census(targetOptions.liveOptions, addressesPerType: addresses)
         } catch {
             Console.writeError("typeinfo: \(error)\n")
             throw ExitCode(2)

@@ -92,6 +92,8 @@ struct HeapReachabilityTests {
         Self.checkStacks(stacks, threads: threads, fixture)
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
+        let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+        try Self.checkEdges(recorded, plain: reachability, memory: memory, threads: threads, fixture)
     }
 
     @Test(.enabled(if: CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))
@@ -105,6 +107,77 @@ struct HeapReachabilityTests {
         Self.checkStacks(stacks, threads: threads, fixture)
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
+        let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+        try Self.checkEdges(recorded, plain: reachability, memory: memory, threads: threads, fixture)
+    }
+
+    /// The recorded graph against the target's own memory: the marking is the same as without
+    /// it; each reachable allocation's first holder's word (a register, a root word, a word of an
+    /// allocation at the offset given) points into it; no edge shortens a first-reach path (they
+    /// are shortest); the fixture's chain is a chain of edges; unreached allocations have no first
+    /// reach.
+    static func checkEdges(
+        _ recorded: HeapReachability, plain: HeapReachability, memory: TargetMemory, threads: [ThreadRegisters], _ fixture: Fixture
+    ) throws {
+        let edges = try #require(recorded.edges)
+        #expect(plain.edges == nil)
+        #expect(recorded.addresses == plain.addresses)
+        #expect(recorded.addresses.indices.allSatisfy { recorded.isReachable($0) == plain.isReachable($0) })
+        var depth = [Int](repeating: -1, count: recorded.addresses.count)
+        func depthOf(_ index: Int) -> Int {
+            if depth[index] >= 0 { return depth[index] }
+            var chain = [index]
+            while case .allocation(let parent, _) = edges.firstReach(of: chain.last!), depth[parent] < 0 { chain.append(parent) }
+            var base = 0
+            if case .allocation(let parent, _) = edges.firstReach(of: chain.last!) { base = depth[parent] + 1 }
+            for node in chain.reversed() {
+                depth[node] = base
+                base += 1
+            }
+            return depth[index]
+        }
+        var rootReached: [Int] = []
+        for index in recorded.addresses.indices {
+            guard recorded.isReachable(index) else {
+                #expect(edges.firstReach(of: index) == nil)
+                continue
+            }
+            let word: UInt64
+            switch try #require(edges.firstReach(of: index)) {
+            case .root(.register(let thread, let register)):
+                word = try #require(threads.first { $0.id == thread }).registers[register]
+                rootReached.append(index)
+            case .root(.memory(let address)):
+                word = try memory.read(UInt64.self, at: address, what: "a root word")
+                rootReached.append(index)
+            case .allocation(let parent, let offset):
+                let offset = try #require(offset)
+                #expect(offset + 8 <= recorded.sizes[parent])
+                word = try memory.read(UInt64.self, at: recorded.addresses[parent] + offset, what: "a holder's word")
+                #expect(edges.graph.successors(of: parent).contains(UInt32(index)))
+            }
+            #expect(
+                recorded.allocation(containing: word) == index,
+                "0x\(String(recorded.addresses[index], radix: 16))'s first holder's word is 0x\(String(word, radix: 16))")
+        }
+        #expect(edges.rootReached == rootReached)
+        for node in recorded.addresses.indices where recorded.isReachable(node) {
+            for next in edges.graph.successors(of: node) {
+                #expect(recorded.isReachable(Int(next)))
+                #expect(
+                    depthOf(Int(next)) <= depthOf(node) + 1,
+                    "an edge shortens the path to 0x\(String(recorded.addresses[Int(next)], radix: 16))")
+            }
+        }
+        let chain = fixture.reachable.filter { $0.how == "chain" }.compactMap { node in recorded.addresses.firstIndex(of: node.address) }
+        #expect(chain.count == fixture.reachable.filter { $0.how == "chain" }.count && chain.count > 1)
+        for (holder, held) in zip(chain, chain.dropFirst()) {
+            #expect(edges.graph.successors(of: holder).contains(UInt32(held)))
+            // `next` is a node's first field; a root may hold a node as well, and reach it first.
+            if case .allocation(let parent, let offset) = edges.firstReach(of: held) {
+                #expect(parent == holder && offset == 0)
+            }
+        }
     }
 
     /// Each thread's stack pointer lies in its waiting frame's stack, at or below the local the

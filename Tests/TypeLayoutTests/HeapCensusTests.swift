@@ -73,6 +73,26 @@ import TypeLayout
         #expect(!String(decoding: try Self.census([("A.B", 1, 10)]).jsonData(), as: UTF8.self).contains("Delta"))
     }
 
+    /// A census with retained sizes writes them per type and its graph's summary with the
+    /// meaning; both read back, and a census without them writes neither key.
+    @Test func retainedSizesRoundTripAndSortAndAreAbsentOtherwise() throws {
+        var census = Self.census([("A.Small", 1, 64), ("A.Holder", 2, 128)])
+        #expect(!String(decoding: try census.jsonData(pretty: false), as: UTF8.self).contains("retained"))
+        for index in census.types.indices { census.types[index].retainedBytes = census.types[index].type == "A.Small" ? 4096 : 128 }
+        census.retained = .init(reachableAllocations: 900, reachableBytes: 90_000, rootReachedAllocations: 12, edges: 1500)
+        let data = try census.jsonData(pretty: false)
+        let json = String(decoding: data, as: UTF8.self)
+        #expect(json.contains("\"retainedBytes\":4096"))
+        #expect(json.contains(HeapCensus.Retained.meaning))
+        #expect(try HeapCensus(jsonData: data) == census)
+        #expect(census.selecting(order: .retained).types.map(\.type) == ["A.Small", "A.Holder"])
+        #expect(census.selecting(order: .bytes).types.map(\.type) == ["A.Holder", "A.Small"])
+        let text = census.text()
+        #expect(text.contains("\nretained: an object's retained bytes"))
+        #expect(
+            text.contains("reachable: 90000 bytes in 900 allocations, 12 of them pointed to by roots; 1500 pointers between allocations"))
+    }
+
     @Test func aBaselineThatIsNotACensusIsNamedPrecisely() throws {
         #expect(throws: HeapCensusDocumentError.malformed(detail: "missing key 'target' at $")) {
             try HeapCensus(jsonData: Data(#"{"schemaVersion":1}"#.utf8))

@@ -13,6 +13,16 @@ public struct HeapChunk: Sendable, Hashable {
     public var secondWord: UInt64
     /// The index in ``GlibcHeap/arenaAddresses`` of the arena it came from; nil for an mmapped chunk.
     public var arena: Int?
+
+    /// A chunk as a walk met it, or as a reading that kept its parts apart (``HeapReachability``'s
+    /// arrays) describes it again.
+    public init(address: UInt64, usableSize: UInt64, firstWord: UInt64, secondWord: UInt64, arena: Int?) {
+        self.address = address
+        self.usableSize = usableSize
+        self.firstWord = firstWord
+        self.secondWord = secondWord
+        self.arena = arena
+    }
 }
 
 /// What a walk of a glibc heap counted.

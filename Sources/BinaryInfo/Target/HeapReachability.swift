@@ -32,6 +32,8 @@ public struct HeapReachability: Sendable {
     public let staleStackBytes: UInt64
     /// How many allocations are Swift weak references' side tables.
     public let sideTables: Int
+    /// The memory graph, when the reading was asked to record it (`recordingEdges`).
+    public let edges: HeapEdges?
     private let marks: [UInt64]
 
     /// The bits of a 64-bit word that a user-space pointer can have set: clearing the others
@@ -48,10 +50,15 @@ public struct HeapReachability: Sendable {
     ///     where each stack's live part starts.
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
+    ///   - recordingEdges: also record the memory graph (``edges``): 8 bytes per allocation for
+    ///     the first reaches and 4 per pointer between allocations, twice while the rows are put
+    ///     in order. `typeinfo leaks` leaves it off.
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
-    public init(heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?) throws(BinaryInfoError) {
+    public init(
+        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, recordingEdges: Bool = false
+    ) throws(BinaryInfoError) {
         var chunks: [(address: UInt64, size: UInt64, firstWord: UInt64)] = []
         var mmapped: [Range<UInt64>] = []
         _ = try heap.forEachChunk { chunk in
@@ -69,11 +76,16 @@ public struct HeapReachability: Sendable {
             mainThread: mainThread)
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
+        if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }
         marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
         sideTables = marker.sideTables.count
         for thread in threads {
-            for word in thread.registers { marker.reach(word) }
+            for (index, word) in thread.registers.enumerated() {
+                marker.rootRegister = .register(thread: thread.id, index: index)
+                marker.reach(word, at: 0)
+            }
         }
+        marker.rootRegister = nil
         let excluded = (heaps + stale.ranges).sorted { $0.lowerBound < $1.lowerBound }
         var scanned: UInt64 = 0
         for region in heap.regions where region.isWritable {
@@ -85,6 +97,9 @@ public struct HeapReachability: Sendable {
         try marker.markTransitively()
         rootBytes = scanned
         marks = marker.marks
+        let recorder = marker.recorder
+        marker.recorder = nil
+        edges = recorder?.finish()
     }
 
     /// The positions of the allocations that are Swift side tables: the first word is the start
@@ -137,6 +152,12 @@ struct Marker {
     private(set) var marks: [UInt64]
     /// The allocations whose first word is not followed (side tables' object pointers).
     var sideTables: Set<Int> = []
+    /// The graph being recorded, if asked for.
+    var recorder: HeapEdgeRecorder?
+    /// The register being reached from, while the registers are.
+    var rootRegister: HeapRootWord?
+    /// The allocation being scanned; nil while roots are.
+    private var source: Int?
     private var reached: [UInt32] = []
     private let lowest: UInt64
     private let highest: UInt64
@@ -166,15 +187,40 @@ struct Marker {
         return address - addresses[index] <= sizes[index] ? index : nil
     }
 
-    mutating func reach(_ word: UInt64) {
+    /// Reaches the allocation `word` points into; `wordAddress` is where the word lies (unused
+    /// for a register).
+    mutating func reach(_ word: UInt64, at wordAddress: UInt64) {
         let address = word & HeapReachability.pointerBits
         guard address >= lowest, address <= highest,
             let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
         else { return }
+        if recorder != nil, let source { recordEdge(from: source, to: index) }
         let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
         guard marks[slot] & bit == 0 else { return }
         marks[slot] |= bit
         reached.append(UInt32(index))
+        if recorder != nil { recordFirstReach(of: index, at: wordAddress) }
+    }
+
+    private mutating func recordEdge(from source: Int, to index: Int) {
+        let start = recorder!.rowStarts[source]
+        let count = Int(recorder!.rowCounts[source])
+        // A run of words pointing into one allocation (an array of one value, a buffer's ends) is one edge.
+        if count > 0, recorder!.targets[start + count - 1] == UInt32(index) { return }
+        recorder!.targets.append(UInt32(index))
+        recorder!.rowCounts[source] += 1
+    }
+
+    private mutating func recordFirstReach(of index: Int, at wordAddress: UInt64) {
+        if let source {
+            let offset = wordAddress &- addresses[source]
+            recorder!.parents[index] = UInt32(source)
+            recorder!.offsets[index] = offset < UInt64(HeapEdges.offsetTooLarge) ? UInt32(offset) : HeapEdges.offsetTooLarge
+        } else {
+            recorder!.parents[index] = HeapEdges.rootParent
+            recorder!.offsets[index] = UInt32(recorder!.rootWords.count)
+            recorder!.rootWords.append(rootRegister ?? .memory(address: wordAddress))
+        }
     }
 
     /// Reaches what every aligned word of `range` points to, reading it in windows.
@@ -207,7 +253,9 @@ struct Marker {
         let offset = Int(start - windowStart)
         let words = count / 8
         window.withUnsafeBytes { buffer in
-            for word in 0..<words { reach(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self)) }
+            for word in 0..<words {
+                reach(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8))
+            }
         }
     }
 
@@ -219,6 +267,8 @@ struct Marker {
             reached = []
             round.sort()
             for index in round.map(Int.init) {
+                source = index
+                if recorder != nil { recorder!.rowStarts[index] = recorder!.targets.count }
                 let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
                 let end = addresses[index] + sizes[index]
                 let count = end > start ? Int((end - start) & ~7) : 0
@@ -233,5 +283,6 @@ struct Marker {
                 }
             }
         }
+        source = nil
     }
 }

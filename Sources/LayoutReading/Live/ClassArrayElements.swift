@@ -59,9 +59,11 @@ enum ClassArrayElements {
     ///   - storages: every array storage object the walk met (address and allocation size), by
     ///     its class metadata.
     ///   - names: the census's names of class metadata (element classes are named here too).
+    ///   - attributed: called with each storage object given an element class, and the key of
+    ///     the entry it moved to.
     static func attribute(
         _ entries: inout [String: HeapCensus.Entry], storages: [UInt64: [(address: UInt64, bytes: Int)]], names: [UInt64: String],
-        addressesPerType: Int, _ inspector: TargetInspector
+        addressesPerType: Int, _ inspector: TargetInspector, attributed: (_ address: UInt64, _ key: String) -> Void = { _, _ in }
     ) throws(LiveReadingError) {
         let objects = storages.filter { names[$0.key] == storageName }.values.flatMap { $0 }.sorted { $0.address < $1.address }
         guard !objects.isEmpty else { return }
@@ -113,6 +115,7 @@ enum ClassArrayElements {
             entry.bytes += object.bytes
             if entry.addresses.count < addressesPerType { entry.addresses.append(object.address) }
             entries[entry.key] = entry
+            attributed(object.address, entry.key)
             plain.count -= 1
             plain.bytes -= object.bytes
         }

@@ -27,19 +27,9 @@ public enum LiveHeapReader {
             } catch {
                 throw .lowering(error)
             }
-            // Two metadata records may name one type (an instantiation made twice is not, but a
-            // name the library cannot spell is kept apart by its address).
-            var entries: [String: HeapCensus.Entry] = [:]
-            for (metadata, tally) in walk.objects {
-                let name = names[metadata] ?? "<class metadata 0x\(String(metadata, radix: 16))>"
-                let instanceSize = walk.instanceSizes[metadata]
-                var entry = entries[name] ?? HeapCensus.Entry(type: name, count: 0, bytes: 0, instanceSize: instanceSize)
-                entry.count += tally.count
-                entry.bytes += tally.bytes
-                entry.addresses = Array((entry.addresses + (walk.addresses[metadata] ?? [])).sorted().prefix(addressesPerType))
-                if entry.instanceSize != instanceSize { entry.instanceSize = nil }
-                entries[name] = entry
-            }
+            var entries = Self.entries(
+                walk.objects.map { ($0.key, $0.value.count, $0.value.bytes) }, names: names,
+                instanceSizes: walk.instanceSizes, addresses: walk.addresses, addressesPerType: addressesPerType)
             try ClassArrayElements.attribute(
                 &entries, storages: walk.arrayStorages, names: names, addressesPerType: addressesPerType, inspector)
             let swiftObjects = walk.objects.values.reduce(0) { $0 + $1.count }
@@ -50,6 +40,32 @@ public enum LiveHeapReader {
                     allocations: walk.allocations, heapBytes: walk.heapBytes, swiftObjects: swiftObjects, swiftObjectBytes: swiftBytes),
                 types: Array(entries.values), readChanges: walk.changes)
         }
+    }
+
+    /// The census's entries from each class's objects: by name, since two metadata records may
+    /// name one type (an instantiation made twice is not, but a name the library cannot give is
+    /// kept apart by its address).
+    static func entries(
+        _ objects: [(metadata: UInt64, count: Int, bytes: Int)], names: [UInt64: String], instanceSizes: [UInt64: Int],
+        addresses: [UInt64: [UInt64]], addressesPerType: Int
+    ) -> [String: HeapCensus.Entry] {
+        var entries: [String: HeapCensus.Entry] = [:]
+        for (metadata, count, bytes) in objects {
+            let name = typeName(of: metadata, names)
+            let instanceSize = instanceSizes[metadata]
+            var entry = entries[name] ?? HeapCensus.Entry(type: name, count: 0, bytes: 0, instanceSize: instanceSize)
+            entry.count += count
+            entry.bytes += bytes
+            entry.addresses = Array((entry.addresses + (addresses[metadata] ?? [])).sorted().prefix(addressesPerType))
+            if entry.instanceSize != instanceSize { entry.instanceSize = nil }
+            entries[name] = entry
+        }
+        return entries
+    }
+
+    /// The census's name of the class whose metadata is at `metadata`.
+    static func typeName(of metadata: UInt64, _ names: [UInt64: String]) -> String {
+        names[metadata] ?? "<class metadata 0x\(String(metadata, radix: 16))>"
     }
 
     /// How many times a running process's heap is read before its changing is reported: the

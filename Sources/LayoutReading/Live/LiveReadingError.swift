@@ -31,6 +31,9 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case taskMetadataUnknown(target: String, reason: RuntimeVariableUnknown)
     /// The reflection library is not one whose task and actor layouts typeinfo has verified.
     case unverifiedTaskLayout(reason: String)
+    /// The heap's graph has more allocations or pointers than the dominator tree numbers
+    /// (``DominatorTree/largestCount``).
+    case graphTooLarge(target: String, allocations: Int, edges: Int)
 
     public var description: String {
         switch self {
@@ -57,6 +60,9 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
                 "\(target): its Swift concurrency runtime's task metadata could not be found (_swift_concurrency_debug_asyncTaskMetadata: \(reason)), so its tasks cannot be told from other allocations"
         case .unverifiedTaskLayout(let reason):
             return reason
+        case .graphTooLarge(let target, let allocations, let edges):
+            return
+                "\(target): its heap's graph (\(allocations) allocations, \(edges) pointers between them) is larger than retained sizes are computed for (at most \(DominatorTree.largestCount) of each); `typeinfo heap` without --retained counts it"
         case .notAnObject(let target, let address):
             return
                 "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address: `typeinfo heap --addresses N` lists objects by type)"

@@ -55,7 +55,7 @@ extension HeapCensus {
 
 extension HeapCensus: Codable {
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion, target, totals, order, comparison, types, readChanges
+        case schemaVersion, target, totals, order, comparison, types, readChanges, retained
     }
 
     public init(from decoder: any Decoder) throws {
@@ -71,6 +71,7 @@ extension HeapCensus: Codable {
         isComparison = try container.decode(Bool.self, forKey: .comparison)
         types = try container.decode([Entry].self, forKey: .types)
         readChanges = try container.decodeIfPresent(HeapReadChanges.self, forKey: .readChanges)
+        retained = try container.decodeIfPresent(Retained.self, forKey: .retained)
         try validate()
     }
 
@@ -86,7 +87,10 @@ extension HeapCensus: Codable {
         }
         var seen: Set<String> = []
         for (index, entry) in types.enumerated() {
-            let fields: [(String, Int?)] = [("count", entry.count), ("bytes", entry.bytes), ("instanceSize", entry.instanceSize)]
+            let fields: [(String, Int?)] = [
+                ("count", entry.count), ("bytes", entry.bytes), ("instanceSize", entry.instanceSize),
+                ("retainedBytes", entry.retainedBytes),
+            ]
             for case (let field, let value?) in fields where !(0...Self.largestAmount).contains(value) {
                 throw .invalidEntry(index: index, type: entry.type, detail: "\(field) is \(value), not between 0 and \(Self.largestAmount)")
             }
@@ -105,6 +109,31 @@ extension HeapCensus: Codable {
         try container.encode(isComparison, forKey: .comparison)
         try container.encode(types, forKey: .types)
         try container.encode(readChanges, forKey: .readChanges)
+        // Only a census with retained sizes has the key: the others' documents stay as they were.
+        try container.encodeIfPresent(retained, forKey: .retained)
+    }
+}
+
+extension HeapCensus.Retained: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case reachableAllocations, reachableBytes, rootReachedAllocations, edges, meaning
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reachableAllocations = try container.decode(Int.self, forKey: .reachableAllocations)
+        reachableBytes = try container.decode(Int.self, forKey: .reachableBytes)
+        rootReachedAllocations = try container.decode(Int.self, forKey: .rootReachedAllocations)
+        edges = try container.decode(Int.self, forKey: .edges)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reachableAllocations, forKey: .reachableAllocations)
+        try container.encode(reachableBytes, forKey: .reachableBytes)
+        try container.encode(rootReachedAllocations, forKey: .rootReachedAllocations)
+        try container.encode(edges, forKey: .edges)
+        try container.encode(Self.meaning, forKey: .meaning)
     }
 }
 
@@ -167,7 +196,7 @@ extension HeapCensus.Totals: Codable {
 
 extension HeapCensus.Entry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, elementType, count, bytes, instanceSize, countDelta, bytesDelta, addresses
+        case type, elementType, count, bytes, instanceSize, countDelta, bytesDelta, addresses, retainedBytes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -179,6 +208,7 @@ extension HeapCensus.Entry: Codable {
         instanceSize = try container.decodeIfPresent(Int.self, forKey: .instanceSize)
         countDelta = try container.decodeIfPresent(Int.self, forKey: .countDelta)
         bytesDelta = try container.decodeIfPresent(Int.self, forKey: .bytesDelta)
+        retainedBytes = try container.decodeIfPresent(Int.self, forKey: .retainedBytes)
         addresses =
             try container.decodeIfPresent([String].self, forKey: .addresses)?.compactMap { text in
                 text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
@@ -195,6 +225,7 @@ extension HeapCensus.Entry: Codable {
         // Deltas exist only in a comparison; elsewhere they are not unknown but meaningless.
         try container.encodeIfPresent(countDelta, forKey: .countDelta)
         try container.encodeIfPresent(bytesDelta, forKey: .bytesDelta)
+        try container.encodeIfPresent(retainedBytes, forKey: .retainedBytes)
         if !addresses.isEmpty { try container.encode(addresses.map { "0x" + String($0, radix: 16) }, forKey: .addresses) }
     }
 }

@@ -9,6 +9,12 @@ extension HeapCensus {
         if let readChanges { lines.append(readChanges.text) }
         if isComparison { lines.append("compared with \(baselineName ?? "the baseline"): growth since then, largest first") }
         lines.append(totalsLine)
+        if let retained {
+            lines.append(
+                "reachable: \(retained.reachableBytes) bytes in \(retained.reachableAllocations) allocations, "
+                    + "\(retained.rootReachedAllocations) of them pointed to by roots; \(retained.edges) pointers between allocations")
+            lines.append(Retained.meaning)
+        }
         lines.append("")
         if types.isEmpty {
             lines.append("no Swift objects of a selected type")
@@ -17,7 +23,7 @@ extension HeapCensus {
         var rows: [[String]] =
             isComparison
             ? [["count", "+count", "bytes", "+bytes", "instance", "type"]]
-            : [["count", "bytes", "instance", "type"]]
+            : retained != nil ? [["count", "bytes", "retained", "instance", "type"]] : [["count", "bytes", "instance", "type"]]
         for entry in types {
             let instance = entry.instanceSize.map(String.init) ?? "?"
             if isComparison {
@@ -27,6 +33,8 @@ extension HeapCensus {
                     instance,
                     entry.key,
                 ])
+            } else if retained != nil {
+                rows.append([String(entry.count), String(entry.bytes), entry.retainedBytes.map(String.init) ?? "?", instance, entry.key])
             } else {
                 rows.append([String(entry.count), String(entry.bytes), instance, entry.key])
             }

@@ -59,6 +59,9 @@ public struct HeapCensus: Sendable, Hashable {
         /// The addresses of the first objects of this type the walk met (`--addresses N`), in
         /// address order within each arena; empty when none were asked for.
         public var addresses: [UInt64] = []
+        /// With `--retained`: the bytes this type's objects keep reachable alone (``Retained``
+        /// says exactly what is added up); nil when retained sizes were not computed.
+        public var retainedBytes: Int?
 
         /// How the entry is told from another: its type, and its element type where it has one.
         public var key: String { elementType.map { "\(type) (of \($0))" } ?? type }
@@ -105,6 +108,49 @@ public struct HeapCensus: Sendable, Hashable {
         case count
         /// Most bytes first.
         case bytes
+        /// Most retained bytes first (a census with ``retained``), then most bytes.
+        case retained
+    }
+
+    /// What a census with retained sizes (`heap --retained`) read of the heap's graph, and what
+    /// its ``Entry/retainedBytes`` mean.
+    ///
+    /// The graph's nodes are the allocations plus one virtual root, whose edges lead to every
+    /// allocation a root (a register, writable memory outside the heap) points into; an edge is
+    /// a word of one allocation that points into another, taken conservatively as `leaks` takes
+    /// it (every word that looks like a pointer is one). An object's retained bytes are what
+    /// would become unreachable if every reference to it went away: its own allocation and every
+    /// allocation it dominates (each path from the roots to it passes through the object). A
+    /// type's retained bytes add up the retained bytes of its objects that no other object of
+    /// the same type dominates, so each allocation counts at most once per type; an allocation
+    /// two objects share is in neither's retained bytes (it is in their common dominator's).
+    /// Different types' retained bytes overlap, and do not add up to the heap.
+    public struct Retained: Sendable, Hashable {
+        /// The allocations the roots reach.
+        public var reachableAllocations: Int
+        /// Their sizes' sum: the root's retained bytes.
+        public var reachableBytes: Int
+        /// The allocations a root points into directly (the virtual root's edges).
+        public var rootReachedAllocations: Int
+        /// The pointers from one allocation into another the graph holds (a run of words pointing
+        /// into one allocation counts once).
+        public var edges: Int
+
+        public init(reachableAllocations: Int, reachableBytes: Int, rootReachedAllocations: Int, edges: Int) {
+            self.reachableAllocations = reachableAllocations
+            self.reachableBytes = reachableBytes
+            self.rootReachedAllocations = rootReachedAllocations
+            self.edges = edges
+        }
+
+        /// What the retained column means, as the text and JSON reports state it.
+        public static let meaning =
+            "retained: an object's retained bytes are what would become unreachable if every reference to it went away "
+            + "(its allocation and every allocation each path from the roots to which passes through it: the heap graph's dominator tree); "
+            + "a type's retained bytes add these up over its objects that no other object of the type keeps reachable alone, "
+            + "so each allocation counts once per type, and an allocation two objects share counts for neither; "
+            + "pointers are found conservatively (any word that looks like one counts), so an allocation a stray word also reaches is not counted as retained; "
+            + "types' retained bytes overlap and do not add up to the heap"
     }
 
     public var schemaVersion: Int
@@ -120,6 +166,8 @@ public struct HeapCensus: Sendable, Hashable {
     /// around it (memory read again, runs stepped over, free lists cut short). Nil for a core
     /// or a stopped process, whose heap did not change.
     public var readChanges: HeapReadChanges?
+    /// With `--retained`: the heap graph the retained sizes come from; nil otherwise.
+    public var retained: Retained?
 
     /// A census; `types` are put in `order` (ties by name).
     public init(target: Target, totals: Totals, types: [Entry], order: Order = .bytes, readChanges: HeapReadChanges? = nil) {
@@ -183,8 +231,10 @@ public struct HeapCensus: Sendable, Hashable {
             switch (order, comparing) {
             case (.count, false): keys = (left.count, right.count, left.bytes, right.bytes)
             case (.bytes, false): keys = (left.bytes, right.bytes, left.count, right.count)
+            case (.retained, false): keys = (left.retainedBytes ?? -1, right.retainedBytes ?? -1, left.bytes, right.bytes)
             case (.count, true): keys = (left.countDelta ?? 0, right.countDelta ?? 0, left.bytesDelta ?? 0, right.bytesDelta ?? 0)
-            case (.bytes, true): keys = (left.bytesDelta ?? 0, right.bytesDelta ?? 0, left.countDelta ?? 0, right.countDelta ?? 0)
+            case (.bytes, true), (.retained, true):
+                keys = (left.bytesDelta ?? 0, right.bytesDelta ?? 0, left.countDelta ?? 0, right.countDelta ?? 0)
             }
             if keys.0 != keys.1 { return keys.0 > keys.1 }
             if keys.2 != keys.3 { return keys.2 > keys.3 }

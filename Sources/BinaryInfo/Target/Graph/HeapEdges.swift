@@ -1,0 +1,96 @@
+/// The memory graph ``HeapReachability`` records when asked: every pointer from one allocation
+/// into another, and how each reachable allocation was first reached.
+///
+/// The marking goes in rounds (the roots, then what they reach, then what those reach, …), so
+/// the first reach of an allocation ends a shortest path from a root, counted in steps.
+public struct HeapEdges: Sendable {
+    /// Allocation → allocation pointers, over the positions of ``HeapReachability/addresses``:
+    /// an edge for each allocation a word of the source points into (a word repeated next to
+    /// itself counted once). The weak side-table back-pointer is not an edge, and roots are not
+    /// nodes (``rootReached`` lists what they point into).
+    public let graph: AdjacencyGraph
+    /// Per allocation: its first holder's position, or ``Self/rootParent``, or ``Self/unreached``.
+    let parents: [UInt32]
+    /// Per allocation: the byte offset of the pointing word in its first holder (``Self/offsetTooLarge``
+    /// past 4 GiB), or, when a root reached it, the position of the root word in ``rootWords``.
+    let offsets: [UInt32]
+    /// The root words that first reached an allocation.
+    let rootWords: [HeapRootWord]
+
+    static let rootParent = UInt32.max
+    static let unreached = UInt32.max - 1
+    static let offsetTooLarge = UInt32.max
+
+    /// How `allocation` was first reached; nil when no root reaches it.
+    public func firstReach(of allocation: Int) -> HeapFirstReach? {
+        switch parents[allocation] {
+        case Self.unreached: return nil
+        case Self.rootParent: return .root(rootWords[Int(offsets[allocation])])
+        case let parent:
+            let offset = offsets[allocation]
+            return .allocation(Int(parent), offset: offset == Self.offsetTooLarge ? nil : UInt64(offset))
+        }
+    }
+
+    /// The allocations a root points into (every root is scanned before any allocation is, so
+    /// these are exactly the allocations whose first reach is a root), ascending.
+    public var rootReached: [Int] { parents.indices.filter { parents[$0] == Self.rootParent } }
+}
+
+/// How a reachable allocation was first reached.
+public enum HeapFirstReach: Sendable, Hashable {
+    /// A word of a root points into it.
+    case root(HeapRootWord)
+    /// A word of the allocation at this position of ``HeapReachability/addresses`` points into
+    /// it; `offset` is that word's byte offset from the holder's start (nil past 4 GiB).
+    case allocation(Int, offset: UInt64?)
+}
+
+/// A root word that points into an allocation.
+public enum HeapRootWord: Sendable, Hashable {
+    /// A general-purpose register of a thread (`index` in ``ThreadRegisters/registers``' order).
+    case register(thread: Int32, index: Int)
+    /// A word of writable memory outside the heap, at this address.
+    case memory(address: UInt64)
+}
+
+/// What the marking records of the graph: parents and offsets as ``HeapEdges`` keeps them, and
+/// each scanned allocation's row of successors, in the order the allocations were scanned.
+struct HeapEdgeRecorder {
+    var parents: [UInt32]
+    var offsets: [UInt32]
+    var rootWords: [HeapRootWord] = []
+    /// Per allocation: where its row starts in ``targets`` and how long it is.
+    var rowStarts: [Int]
+    var rowCounts: [UInt32]
+    var targets: [UInt32] = []
+
+    init(allocations: Int) {
+        parents = Array(repeating: HeapEdges.unreached, count: allocations)
+        offsets = Array(repeating: 0, count: allocations)
+        rowStarts = Array(repeating: 0, count: allocations)
+        rowCounts = Array(repeating: 0, count: allocations)
+    }
+
+    /// The edges, with the rows put in node order.
+    consuming func finish() -> HeapEdges {
+        let graph = AdjacencyGraph(nodeCount: parents.count, rowStarts: rowStarts, rowCounts: rowCounts, targets: targets)
+        return HeapEdges(graph: graph, parents: parents, offsets: offsets, rootWords: rootWords)
+    }
+}
+
+extension AdjacencyGraph {
+    /// Builds the graph from rows stored in any order in `targets`: node `n`'s successors are
+    /// `targets[rowStarts[n]..<rowStarts[n] + rowCounts[n]]`.
+    init(nodeCount: Int, rowStarts: [Int], rowCounts: [UInt32], targets rows: [UInt32]) {
+        var starts = [Int](repeating: 0, count: nodeCount + 1)
+        for node in 0..<nodeCount { starts[node + 1] = starts[node] + Int(rowCounts[node]) }
+        var targets = [UInt32]()
+        targets.reserveCapacity(starts[nodeCount])
+        for node in 0..<nodeCount {
+            targets.append(contentsOf: rows[rowStarts[node]..<(rowStarts[node] + Int(rowCounts[node]))])
+        }
+        self.starts = starts
+        self.targets = targets
+    }
+}
