@@ -35,6 +35,14 @@ public struct HeapReachability: Sendable {
     /// The memory graph, when the reading was asked to record it (`recordingEdges`).
     public let edges: HeapEdges?
     private let marks: [UInt64]
+    /// What ``place(of:)`` names roots by.
+    let target: TargetMemory
+    let regions: [TargetRegion]
+    let threads: [ThreadRegisters]
+    /// The side tables' positions: their first word (the object) is no edge.
+    let sideTablePositions: Set<Int>
+    /// The root memory scanned, ascending.
+    let rootRanges: [Range<UInt64>]
 
     /// The bits of a 64-bit word that a user-space pointer can have set: clearing the others
     /// turns a tagged reference into its address.
@@ -69,6 +77,9 @@ public struct HeapReachability: Sendable {
         addresses = chunks.map(\.address)
         sizes = chunks.map(\.size)
         firstWords = chunks.map(\.firstWord)
+        target = heap.target
+        regions = heap.regions
+        self.threads = threads
         let heaps = (heap.arenas.flatMap { $0.heaps.map(\.occupied) } + mmapped).sorted { $0.lowerBound < $1.lowerBound }
         let mainThread: Int32? =
             switch heap.target.target {
@@ -83,6 +94,7 @@ public struct HeapReachability: Sendable {
         if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }
         marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
         sideTables = marker.sideTables.count
+        sideTablePositions = marker.sideTables
         for thread in threads {
             for (index, word) in thread.registers.enumerated() {
                 marker.rootRegister = .register(thread: thread.id, index: index)
@@ -92,12 +104,15 @@ public struct HeapReachability: Sendable {
         marker.rootRegister = nil
         let excluded = (heaps + stale.ranges).sorted { $0.lowerBound < $1.lowerBound }
         var scanned: UInt64 = 0
+        var rootRanges: [Range<UInt64>] = []
         for region in heap.regions where region.isWritable {
             for range in Self.subtracting(excluded, from: region.start..<region.end) {
                 try marker.scan(range, what: "a root (writable memory outside the heap)")
                 scanned += range.upperBound - range.lowerBound
+                rootRanges.append(range)
             }
         }
+        self.rootRanges = rootRanges
         try marker.markTransitively()
         rootBytes = scanned
         marks = marker.marks

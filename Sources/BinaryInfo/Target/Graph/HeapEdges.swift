@@ -17,6 +17,13 @@ public struct HeapEdges: Sendable {
     /// The root words that first reached an allocation.
     let rootWords: [HeapRootWord]
 
+    /// A graph with no edges and nothing reached.
+    public static func empty(allocations: Int) -> HeapEdges {
+        HeapEdges(
+            graph: AdjacencyGraph(nodeCount: allocations), parents: Array(repeating: unreached, count: allocations),
+            offsets: Array(repeating: 0, count: allocations), rootWords: [])
+    }
+
     static let rootParent = UInt32.max
     static let unreached = UInt32.max - 1
     static let offsetTooLarge = UInt32.max
