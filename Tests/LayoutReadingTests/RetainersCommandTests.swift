@@ -86,6 +86,12 @@ struct RetainersCommandTests {
         #expect(text.output.contains("  global LiveLeaks.heldByGlobal : Swift.Array<LiveLeaks.HeldByGlobal> (LiveLeaks"))
         #expect(text.output.contains("Swift._ContiguousArrayStorage<Swift.AnyObject> 0x"))
         #expect(text.output.contains(" element 0\n  → LiveLeaks.HeldByGlobal \(global)\n"), "\(text.output)")
+        // A path through an unowned reference says so.
+        let alsoWeak = try #require(report.reachable["weakly-also"]?.first)
+        let unowned = try DumpCommandTests.run(["retainers", String(fixture.processID), alsoWeak, "--paths", "10"])
+        #expect(unowned.output.contains("\n  LiveLeaks.UnownedHolder 0x"), "\(unowned.output)")
+        #expect(unowned.output.contains(" .target (unowned)\n  → LiveLeaks.WeaklyAlsoHeld \(alsoWeak)\n"), "\(unowned.output)")
+        #expect(!unowned.output.contains("WeakOnly"))
         let actor = report.reachable["actor"] ?? []
         let grouped = try DumpCommandTests.run(["retainers", String(fixture.processID), "--type", "LiveLeaks.HeldByActor"])
         #expect(grouped.status == 0, "\(grouped.errors)")

@@ -58,9 +58,10 @@ public struct HeapReachability: Sendable {
     ///     where each stack's live part starts.
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
-    ///   - recordingEdges: also record the memory graph (``edges``): 8 bytes per allocation for
-    ///     the first reaches and 4 per pointer between allocations, twice while the rows are put
-    ///     in order. `typeinfo leaks` leaves it off.
+    ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
+    ///     its first reach, 8 for its row's start in the graph, and 8 more while marking (the scan
+    ///     order, the row's length); 4 bytes per pointer between allocations, twice while the rows
+    ///     are put in order. `typeinfo leaks` leaves it off.
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
@@ -222,10 +223,8 @@ struct Marker {
     }
 
     private mutating func recordEdge(from source: Int, to index: Int) {
-        let start = recorder!.rowStarts[source]
-        let count = Int(recorder!.rowCounts[source])
         // A run of words pointing into one allocation (an array of one value, a buffer's ends) is one edge.
-        if count > 0, recorder!.targets[start + count - 1] == UInt32(index) { return }
+        if recorder!.rowCounts[source] > 0, recorder!.targets.last == UInt32(index) { return }
         recorder!.targets.append(UInt32(index))
         recorder!.rowCounts[source] += 1
     }
@@ -287,7 +286,7 @@ struct Marker {
             round.sort()
             for index in round.map(Int.init) {
                 source = index
-                if recorder != nil { recorder!.rowStarts[index] = recorder!.targets.count }
+                if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
                 let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
                 let end = addresses[index] + sizes[index]
                 let count = end > start ? Int((end - start) & ~7) : 0

@@ -35,6 +35,10 @@ final class ClosureOwner {
 final class WeaklyAlsoHeld { var value = 6 }
 final class StrongHolder { var target: WeaklyAlsoHeld? }
 final class WeakOnly { weak var target: WeaklyAlsoHeld? }
+final class UnownedHolder {
+    unowned var target: WeaklyAlsoHeld
+    init(_ target: WeaklyAlsoHeld) { self.target = target }
+}
 final class HeldByActor { var value = 7 }
 final class HeldByTaskLocal { var value = 8 }
 actor Ledger {
@@ -141,6 +145,7 @@ reachable["malloc"] = [address(inMalloc) ^ key]
 let alsoWeak = WeaklyAlsoHeld()
 strongHolder.target = alsoWeak
 weakOnly.target = alsoWeak
+let unownedHolder = UnownedHolder(alsoWeak)
 reachable["weakly-also"] = [address(alsoWeak) ^ key]
 chains[address(alsoWeak) ^ key] = ["global LiveLeaks.strongHolder", "LiveLeaks.StrongHolder.target"]
 
