@@ -61,7 +61,9 @@ enum ReleaseTargetReaders {
                     "-wmo", "-parse-as-library", "-O", "-module-name", "BinaryInfo", "-emit-module", "-emit-module-path",
                     directory + "/modules/BinaryInfo.swiftmodule",
                 ] + includes + ["-c"]
-                    + sources(["Sources/BinaryInfo", "Sources/BinaryInfo/Target"]) + ["-o", directory + "/BinaryInfo.o"], in: directory)
+                    + sources(["Sources/BinaryInfo", "Sources/BinaryInfo/Target", "Sources/BinaryInfo/Target/Graph"]) + [
+                        "-o", directory + "/BinaryInfo.o",
+                    ], in: directory)
             let product = directory + "/release-target-readers"
             _ = try FixtureToolchain.run(
                 swiftc,

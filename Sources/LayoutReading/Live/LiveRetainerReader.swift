@@ -60,21 +60,44 @@ public enum LiveRetainerReader {
             var describer = HolderDescriber(inspector: inspector, reachability: reachability)
             describer.knownNames = names
             let paths = RetainerPaths(reachability)
-            var shapes: [[String]: (count: Int, example: UInt64)] = [:]
+            // Shapes are made of steps without addresses: each distinct step (a root word, or
+            // a class and offset) is described once, from one representative, so a million
+            // objects held alike cost a million walks up the first reaches and no more.
+            // Every element of `[C]` storage is one step: where its elements start is learned
+            // from the first element met (the reflection library's fields end there).
+            var elementsStart: [UInt64: UInt64?] = [:]
+            func key(_ step: RetainerPaths.Step) throws(LiveReadingError) -> StepKey {
+                var key = StepKey(step, reachability)
+                guard case .allocation(_, let offset?) = step, names[key.firstWord] == ClassArrayElements.storageName else { return key }
+                if elementsStart[key.firstWord] == nil {
+                    var start: UInt64?
+                    if case .allocation(_, .element(let index))? = try describer.describe([[step]]).first?.first {
+                        start = offset - UInt64(index) * 8
+                    }
+                    elementsStart[key.firstWord] = .some(start)
+                }
+                if let start = elementsStart[key.firstWord] ?? nil, offset >= start, (offset - start) % 8 == 0 { key.offset = .max }
+                return key
+            }
+            var representatives: [StepKey: RetainerPaths.Step] = [:]
             var unreachable = 0
-            var chains: [[RetainerPaths.Step]] = []
-            var reachedObjects: [Int] = []
             for object in objects {
                 guard let chain = paths.firstReachChain(to: object) else {
                     unreachable += 1
                     continue
                 }
-                chains.append(chain)
-                reachedObjects.append(object)
+                for step in chain { representatives[try key(step)] = step }
             }
-            let described = try describer.describe(chains)
-            for (holders, object) in zip(described, reachedObjects) {
-                let shape = RetainerShapes.collapsed(holders.map(\.shape))
+            let keys = Array(representatives.keys)
+            let described = try describer.describe(keys.map { [representatives[$0]!] })
+            var shapeOf: [StepKey: String] = [:]
+            for (key, holders) in zip(keys, described) { shapeOf[key] = holders.first?.shape ?? "" }
+            var shapes: [[String]: (count: Int, example: UInt64)] = [:]
+            for object in objects {
+                guard let chain = paths.firstReachChain(to: object) else { continue }
+                var steps: [String] = []
+                for step in chain { steps.append(shapeOf[try key(step)] ?? "") }
+                let shape = RetainerShapes.collapsed(steps)
                 let known = shapes[shape]
                 shapes[shape] = ((known?.count ?? 0) + 1, known?.example ?? reachability.addresses[object])
             }
@@ -101,6 +124,29 @@ public enum LiveRetainerReader {
             try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
                 try body(inspector, try LiveLeakReader.mark(inspector, pause: pause, recordingEdges: true))
             }
+        }
+    }
+}
+
+/// A step of a path as its shape sees it: a root word, or an allocation by its first word (its
+/// class, for a Swift object) and the offset of the pointing word, with its size for malloc'd
+/// memory (which the shape names).
+struct StepKey: Hashable {
+    var root: HeapRootWord?
+    var firstWord: UInt64 = 0
+    var offset: UInt64?
+    var size: UInt64 = 0
+
+    init(_ step: RetainerPaths.Step, _ reachability: HeapReachability) {
+        switch step {
+        case .root(let word):
+            // A stack or a mapping is its shape whatever the word's address; a register or a
+            // global names itself.
+            root = word
+        case .allocation(let index, let offset):
+            firstWord = reachability.firstWords[index]
+            self.offset = offset
+            size = reachability.sizes[index]
         }
     }
 }
