@@ -279,6 +279,8 @@ struct WorkerProcess {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         let timeout = Int32(min(silenceLimit * 1000, Double(Int32.max)))
+        var silentFor = 0.0
+        var cpuTicks = WorkerCPUTime.ticks(of: pid)
         while true {
             var start = 0
             while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -298,7 +300,18 @@ struct WorkerProcess {
                 if errno == EINTR { continue }
                 return false
             }
-            if ready == 0 { throw TimedOut() }
+            if ready == 0 {
+                // Silent for a whole limit: still working if it used CPU meanwhile.
+                silentFor += silenceLimit
+                let now = WorkerCPUTime.ticks(of: pid)
+                guard let before = cpuTicks, let now, now > before, silentFor < silenceLimit * WorkerCPUTime.busySilenceFactor else {
+                    throw TimedOut()
+                }
+                cpuTicks = now
+                continue
+            }
+            silentFor = 0
+            cpuTicks = WorkerCPUTime.ticks(of: pid)
             // A read error is a worker that has gone; its ending says why.
             guard let count = try? chunk.withUnsafeMutableBytes({ try FileDescriptor(rawValue: socket).read(into: $0) }), count > 0
             else { return false }

@@ -25,17 +25,7 @@ struct LeaksCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A process id, or a core file (gcore, systemd-coredump, the kernel's core dumps).", valueName: "pid|core"))
-    var target: String
-
-    @Option(
-        name: .customLong("image-path"),
-        help: ArgumentHelp(
-            "A directory to look in for the target's executable and libraries when they are no longer where it loaded them from (matched by build id). Repeatable.",
-            valueName: "dir"))
-    var imageSearchPaths: [String] = []
-
-    @OptionGroup var lowering: LoweringOptions
+    @OptionGroup var target: StoppedTargetOptions
 
     @Option(help: "Output format: text (a table, one kind per line) or json.")
     var format: HeapFormat = .text
@@ -44,17 +34,11 @@ struct LeaksCommand: ParsableCommand {
     var addresses = 0
 
     func validate() throws {
-        if TargetSpecifier(argument: target) == nil {
-            throw ValidationError("'\(target)' is neither a process id nor a core file")
-        }
         if addresses < 0 { throw ValidationError("--addresses must be 0 or more") }
     }
 
     func run() throws {
-        // validate() refused an argument that names neither a process nor a core file.
-        let options = LiveTargetOptions(
-            target: TargetSpecifier(argument: target) ?? .core(path: target), imageSearchPaths: imageSearchPaths, pauses: true,
-            remoteMirrorPath: lowering.remoteMirror, workerPath: lowering.worker)
+        let options = target.liveOptions
         let report: LeakReport
         do {
             report = try LiveLeakReader.leaks(options, addressesPerType: addresses)

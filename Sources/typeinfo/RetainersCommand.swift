@@ -23,8 +23,7 @@ struct RetainersCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A process id, or a core file (gcore, systemd-coredump, the kernel's core dumps).", valueName: "pid|core"))
-    var target: String
+    @OptionGroup var target: StoppedTargetOptions
 
     @Argument(
         help: ArgumentHelp(
@@ -38,22 +37,10 @@ struct RetainersCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many paths to show, each through a different last holder.", valueName: "n"))
     var paths = 3
 
-    @Option(
-        name: .customLong("image-path"),
-        help: ArgumentHelp(
-            "A directory to look in for the target's executable and libraries when they are no longer where it loaded them from (matched by build id). Repeatable.",
-            valueName: "dir"))
-    var imageSearchPaths: [String] = []
-
-    @OptionGroup var lowering: LoweringOptions
-
     @Option(help: "Output format: text or json.")
     var format: HeapFormat = .text
 
     func validate() throws {
-        if TargetSpecifier(argument: target) == nil {
-            throw ValidationError("'\(target)' is neither a process id nor a core file")
-        }
         switch (address, type) {
         case (nil, nil): throw ValidationError("give an allocation's address, or --type T")
         case (_?, _?): throw ValidationError("give an allocation's address or --type T, not both")
@@ -69,10 +56,7 @@ struct RetainersCommand: ParsableCommand {
     }
 
     func run() throws {
-        // validate() refused an argument that names neither a process nor a core file.
-        let options = LiveTargetOptions(
-            target: TargetSpecifier(argument: target) ?? .core(path: target), imageSearchPaths: imageSearchPaths, pauses: true,
-            remoteMirrorPath: lowering.remoteMirror, workerPath: lowering.worker)
+        let options = target.liveOptions
         do {
             if let type {
                 let shapes = try LiveRetainerReader.retainers(options, type: type)

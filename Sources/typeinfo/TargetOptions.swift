@@ -46,16 +46,48 @@ struct TargetAccessOptions: ParsableArguments {
     )
     var pause = false
 
+    @OptionGroup var images: ImageSearchOptions
+
+    var imageSearchPaths: [String] { images.imageSearchPaths }
+
+    func liveOptions(_ target: TargetSpecifier, lowering: LoweringOptions) -> LiveTargetOptions {
+        LiveTargetOptions(
+            target: target, imageSearchPaths: imageSearchPaths, pauses: pause, remoteMirrorPath: lowering.remoteMirror,
+            workerPath: lowering.worker)
+    }
+}
+
+/// Where a target's image files are when they have moved: every command that reads a process or
+/// a core takes it, whether or not it offers --pause.
+struct ImageSearchOptions: ParsableArguments {
     @Option(
         name: .customLong("image-path"),
         help: ArgumentHelp(
             "A directory to look in for the target's executable and libraries when they are no longer where it loaded them from (matched by build id). Repeatable.",
             valueName: "dir"))
     var imageSearchPaths: [String] = []
+}
 
-    func liveOptions(_ target: TargetSpecifier, lowering: LoweringOptions) -> LiveTargetOptions {
+/// The target argument and options of the commands that always hold a process still while they
+/// read it (`leaks`): their answer needs one consistent instant, so --pause is not theirs to offer.
+struct StoppedTargetOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("A process id, or a core file (gcore, systemd-coredump, the kernel's core dumps).", valueName: "pid|core"))
+    var target: String
+
+    @OptionGroup var images: ImageSearchOptions
+
+    @OptionGroup var lowering: LoweringOptions
+
+    func validate() throws {
+        if TargetSpecifier(argument: target) == nil {
+            throw ValidationError("'\(target)' is neither a process id nor a core file")
+        }
+    }
+
+    var liveOptions: LiveTargetOptions {
+        // validate() refused an argument that names neither a process nor a core file.
         LiveTargetOptions(
-            target: target, imageSearchPaths: imageSearchPaths, pauses: pause, remoteMirrorPath: lowering.remoteMirror,
-            workerPath: lowering.worker)
+            target: TargetSpecifier(argument: target) ?? .core(path: target), imageSearchPaths: images.imageSearchPaths, pauses: true,
+            remoteMirrorPath: lowering.remoteMirror, workerPath: lowering.worker)
     }
 }

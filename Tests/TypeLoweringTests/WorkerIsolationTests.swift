@@ -8,8 +8,8 @@ import TypeLayout
 @Suite("The lowering worker's crashes and hangs stay in the worker")
 struct WorkerIsolationTests {
     /// A stand-in worker (a shell script) that crashes on types named `…CRASH…`, hangs on
-    /// `…HANG…`, crashes when asked to prepare for the whole file, and answers every other type
-    /// with an 8-byte struct.
+    /// `…HANG…`, computes silently for about 3 s on `…BUSY…`, crashes when asked to prepare for the
+    /// whole file, and answers every other type with an 8-byte struct.
     static let scriptedWorker: String = {
         let path = LoweringFixture.directory + "/scripted-worker.sh"
         let script = """
@@ -29,6 +29,8 @@ struct WorkerIsolationTests {
               case "$t" in
                 *CRASH*) kill -SEGV $$;;
                 *HANG*) exec sleep 30;;
+                *BUSY*) read up rest < /proc/uptime; now=${up%.*}; until=$((now + 3))
+                  while [ "$now" -lt "$until" ]; do read up rest < /proc/uptime; now=${up%.*}; done;;
               esac
               echo "info struct 8 8 8 0"
               echo "end $t"
@@ -58,6 +60,24 @@ struct WorkerIsolationTests {
                     mangling: "$sxHANGx",
                     text: "type lowering hung (killed after its time limit) on $sxHANGx: its computed layout is unknown"),
             ])
+    }
+
+    @Test("a worker silent past its limit but using CPU is working: it is waited for, and answers")
+    func busyWorkerIsWaitedFor() {
+        let client = LoweringClient(
+            configuration: LoweringConfiguration(remoteMirrorPath: "/unused", workerPath: Self.scriptedWorker, silenceLimit: 1))
+        let (types, notes) = client.lower(manglings: ["A", "xBUSYx", "B"], file: "/unused", dependencies: [])
+        #expect(types["xBUSYx"]?.size == 8, "\(notes.map(\.text))")
+        #expect(types["B"]?.size == 8)
+        #expect(notes.isEmpty, "\(notes.map(\.text))")
+    }
+
+    @Test("a stat line's CPU time is read after the command name, whatever the name holds")
+    func statLineCPUTime() {
+        let line = "4711 (a) (b c) R 1 4711 4711 0 -1 4194304 100 0 0 0 250 17 0 0 20 0 1 0 12345 1000 10 18446744073709551615"
+        #expect(WorkerCPUTime.ticks(stat: ArraySlice(line.utf8)) == 267)
+        #expect(WorkerCPUTime.ticks(stat: ArraySlice("4711 (a) R 1".utf8)) == nil)
+        #expect(WorkerCPUTime.ticks(stat: ArraySlice("no name".utf8)) == nil)
     }
 
     @Test("more crashes than the client tolerates: the rest given up in one note of its kind")
