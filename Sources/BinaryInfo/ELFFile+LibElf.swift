@@ -132,6 +132,10 @@ struct ELFSymbol: Sendable {
     var stringTable: Int
     var value: UInt64
     var sectionIndex: Int
+    /// `st_size`: the object's or function's size in bytes, 0 when unknown.
+    var size: UInt64 = 0
+    /// Whether `st_info`'s type is `STT_FUNC` (code) or `STT_GNU_IFUNC`.
+    var isFunction = false
     var isDefined: Bool { sectionIndex != Int(SHN_UNDEF) }
 }
 
@@ -142,6 +146,10 @@ struct DefinedSymbol: Sendable {
     var nameOffset: UInt32
     var stringTable: UInt32
     var sectionIndex: UInt32
+    /// `st_size`, 0 when unknown.
+    var size: UInt64
+    /// `STT_FUNC` or `STT_GNU_IFUNC`.
+    var isFunction: Bool
 }
 
 /// One RELA relocation.
@@ -364,7 +372,8 @@ struct ELFFile: Sendable {
                         DefinedSymbol(
                             value: symbol.value, nameOffset: symbol.nameOffset,
                             stringTable: UInt32(truncatingIfNeeded: symbol.stringTable),
-                            sectionIndex: UInt32(truncatingIfNeeded: symbol.sectionIndex)
+                            sectionIndex: UInt32(truncatingIfNeeded: symbol.sectionIndex), size: symbol.size,
+                            isFunction: symbol.isFunction
                         ))
                 }
                 if referenced.contains(index) { symbolTables[index] = symbols }
@@ -393,7 +402,8 @@ struct ELFFile: Sendable {
             }
             return ELFSymbol(
                 name: name, nameOffset: sym.st_name, stringTable: Int(header.sh_link),
-                value: sym.st_value, sectionIndex: Int(sym.st_shndx)
+                value: sym.st_value, sectionIndex: Int(sym.st_shndx), size: sym.st_size,
+                isFunction: [UInt8(STT_FUNC), UInt8(STT_GNU_IFUNC)].contains(sym.st_info & 0xF)
             )
         }
     }

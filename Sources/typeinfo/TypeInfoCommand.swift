@@ -22,7 +22,7 @@ struct TypeInfoCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             DumpCommand.self, InspectCommand.self, SnapshotCommand.self, CheckCommand.self, DiffCommand.self, LayoutCommand.self,
-            HeapCommand.self, LeaksCommand.self, ObjectCommand.self, TasksCommand.self,
+            HeapCommand.self, LeaksCommand.self, RetainersCommand.self, ObjectCommand.self, TasksCommand.self,
         ],
         defaultSubcommand: DumpCommand.self
     )

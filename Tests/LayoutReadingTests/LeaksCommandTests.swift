@@ -15,6 +15,7 @@ struct LeaksCommandTests {
     struct Report: Decodable {
         var pid: Int32
         var leaked: [String: [String]]
+        var leakedContexts: Int
         var reachable: [String: [String]]
     }
 
@@ -24,6 +25,8 @@ struct LeaksCommandTests {
         var addressesByType: [String: Set<UInt64>] = [:]
         var everyAddress: Set<UInt64> = []
         var leakedAllocations = 0
+        /// How many closure contexts or boxes are listed.
+        var contexts = 0
         var stopSeconds: Double?
 
         init(_ json: String) throws {
@@ -33,6 +36,7 @@ struct LeaksCommandTests {
                 let addresses = Set((entry["addresses"] as? [NSNumber] ?? []).map(\.uint64Value))
                 everyAddress.formUnion(addresses)
                 if let type = entry["swiftType"] as? String { addressesByType[type, default: []].formUnion(addresses) }
+                if entry["swiftContextCaptures"] != nil { contexts += entry["count"] as? Int ?? 0 }
             }
             leakedAllocations = (document["totals"] as? [String: Any])?["leakedAllocations"] as? Int ?? -1
             stopSeconds = (document["target"] as? [String: Any])?["pauseSeconds"] as? Double
@@ -48,8 +52,10 @@ struct LeaksCommandTests {
         }
         let reachable = Set(report.reachable.values.joined().map(hex))
         #expect(listing.everyAddress.isDisjoint(with: reachable), "\(source): a reachable object is listed")
-        #expect(listing.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count }, "\(source)")
-        #expect(Set(["global", "stack", "thread-specific", "malloc"]) == Set(report.reachable.keys))
+        #expect(listing.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count } + report.leakedContexts, "\(source)")
+        #expect(listing.contexts == report.leakedContexts && report.leakedContexts > 0, "\(source)")
+        #expect(
+            Set(["global", "stack", "thread-specific", "malloc", "weakly-also", "actor", "task-local"]) == Set(report.reachable.keys))
     }
 
     @Test(arguments: FixtureLinking.allCases)

@@ -17,6 +17,8 @@ struct LiveLeaksSwift5Tests {
     struct Report: Decodable {
         var pid: Int32
         var leaked: [String: [String]]
+        var leakedContexts: Int
+        var chains: [String: [String]]
     }
 
     @Test func leaksAndTheirRootsFromACore() throws {
@@ -31,7 +33,7 @@ struct LiveLeaksSwift5Tests {
             #expect(entry?.count == addresses.count, "\(type)")
             #expect(entry.map { Set($0.addresses) } == Set(addresses.map { UInt64($0.dropFirst(2), radix: 16) ?? 0 }), "\(type)")
         }
-        #expect(leaks.totals.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count })
+        #expect(leaks.totals.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count } + report.leakedContexts)
         #expect(leaks.notes.isEmpty)
         #expect(leaks.text.contains("no root reaches \(leaks.totals.leakedAllocations) of them"))
         // The parts underneath, as a client calls them.
@@ -47,5 +49,28 @@ struct LiveLeaksSwift5Tests {
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         #expect(reachability.unreachable.count == leaks.totals.leakedAllocations)
         #expect(reachability.sideTables >= 3)
+        // The cycles, and what holds a reachable object, through the edges recorded.
+        #expect(leaks.cycles.contains { $0.shape == ["LiveLeaks.CycleA.other", "LiveLeaks.CycleB.other", "LiveLeaks.CycleA"] })
+        let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+        let edges = try #require(recorded.edges)
+        #expect(edges.graph.nodeCount == recorded.addresses.count)
+        let held = try #require(report.chains.keys.first.flatMap { UInt64($0.dropFirst(2), radix: 16) })
+        let index = try #require(recorded.addresses.firstIndex(of: held))
+        switch edges.firstReach(of: index) {
+        case .root(let word)?:
+            // The first reach's root word is among those that point into it, and lies somewhere.
+            #expect(try recorded.rootWords(pointingInto: index).contains(word))
+            let place: HeapRootPlace = recorded.place(of: word)
+            #expect("\(place)" != "")
+        case .allocation(let parent, _)?: #expect(edges.graph.successors(of: parent).contains(UInt32(index)))
+        case nil: Issue.record("0x\(String(held, radix: 16)) is not reached")
+        }
+        let retainers: RetainersReport = try LiveRetainerReader.retainers(
+            LiveTargetOptions(target: .core(path: core)), address: held, paths: 2)
+        #expect(retainers.isReachable && retainers.paths.count <= 2)
+        #expect(retainers.text.contains("→ " + retainers.object.text))
+        let shapes: RetainerShapes = try LiveRetainerReader.retainers(
+            LiveTargetOptions(target: .core(path: core)), type: "LiveLeaks.CycleA")
+        #expect(shapes.unreachable == report.leaked["LiveLeaks.CycleA"]?.count && shapes.groups.isEmpty)
     }
 }

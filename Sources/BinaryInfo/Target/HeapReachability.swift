@@ -35,6 +35,14 @@ public struct HeapReachability: Sendable {
     /// The memory graph, when the reading was asked to record it (`recordingEdges`).
     public let edges: HeapEdges?
     private let marks: [UInt64]
+    /// What ``place(of:)`` names roots by.
+    let target: TargetMemory
+    let regions: [TargetRegion]
+    let threads: [ThreadRegisters]
+    /// The side tables' positions: their first word (the object) is no edge.
+    let sideTablePositions: Set<Int>
+    /// The root memory scanned, ascending.
+    let rootRanges: [Range<UInt64>]
 
     /// The bits of a 64-bit word that a user-space pointer can have set: clearing the others
     /// turns a tagged reference into its address.
@@ -50,9 +58,10 @@ public struct HeapReachability: Sendable {
     ///     where each stack's live part starts.
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
-    ///   - recordingEdges: also record the memory graph (``edges``): 8 bytes per allocation for
-    ///     the first reaches and 4 per pointer between allocations, twice while the rows are put
-    ///     in order. `typeinfo leaks` leaves it off.
+    ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
+    ///     its first reach, 8 for its row's start in the graph, and 8 more while marking (the scan
+    ///     order, the row's length); 4 bytes per pointer between allocations, twice while the rows
+    ///     are put in order. `typeinfo leaks` leaves it off.
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
@@ -69,6 +78,9 @@ public struct HeapReachability: Sendable {
         addresses = chunks.map(\.address)
         sizes = chunks.map(\.size)
         firstWords = chunks.map(\.firstWord)
+        target = heap.target
+        regions = heap.regions
+        self.threads = threads
         let heaps = (heap.arenas.flatMap { $0.heaps.map(\.occupied) } + mmapped).sorted { $0.lowerBound < $1.lowerBound }
         let mainThread = heap.target.processID
         let stale = StaleStackMemory.find(
@@ -79,6 +91,7 @@ public struct HeapReachability: Sendable {
         if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }
         marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
         sideTables = marker.sideTables.count
+        sideTablePositions = marker.sideTables
         for thread in threads {
             for (index, word) in thread.registers.enumerated() {
                 marker.rootRegister = .register(thread: thread.id, index: index)
@@ -88,12 +101,15 @@ public struct HeapReachability: Sendable {
         marker.rootRegister = nil
         let excluded = (heaps + stale.ranges).sorted { $0.lowerBound < $1.lowerBound }
         var scanned: UInt64 = 0
+        var rootRanges: [Range<UInt64>] = []
         for region in heap.regions where region.isWritable {
             for range in Self.subtracting(excluded, from: region.start..<region.end) {
                 try marker.scan(range, what: "a root (writable memory outside the heap)")
                 scanned += range.upperBound - range.lowerBound
+                rootRanges.append(range)
             }
         }
+        self.rootRanges = rootRanges
         try marker.markTransitively()
         rootBytes = scanned
         marks = marker.marks
@@ -203,10 +219,8 @@ struct Marker {
     }
 
     private mutating func recordEdge(from source: Int, to index: Int) {
-        let start = recorder!.rowStarts[source]
-        let count = Int(recorder!.rowCounts[source])
         // A run of words pointing into one allocation (an array of one value, a buffer's ends) is one edge.
-        if count > 0, recorder!.targets[start + count - 1] == UInt32(index) { return }
+        if recorder!.rowCounts[source] > 0, recorder!.targets.last == UInt32(index) { return }
         recorder!.targets.append(UInt32(index))
         recorder!.rowCounts[source] += 1
     }
@@ -268,7 +282,7 @@ struct Marker {
             round.sort()
             for index in round.map(Int.init) {
                 source = index
-                if recorder != nil { recorder!.rowStarts[index] = recorder!.targets.count }
+                if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
                 let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
                 let end = addresses[index] + sizes[index]
                 let count = end > start ? Int((end - start) & ~7) : 0

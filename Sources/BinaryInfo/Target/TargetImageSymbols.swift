@@ -1,3 +1,5 @@
+import Algorithms
+
 /// The symbol tables (`.symtab` and `.dynsym`) of a target image's file, at the addresses the
 /// target loaded them: a runtime variable's address by name, and the symbol that starts at a code
 /// address (a task's resume function).
@@ -71,6 +73,29 @@ public struct TargetImageSymbols: Sendable {
     public func value(of name: String) -> UInt64? {
         if let value = exports?.value(of: ExportedSymbolName(name)), value != 0 { return value }
         return valuesByName[name]
+    }
+
+    /// The symbol whose bytes (its value and `st_size`) hold `address` in the target, and the
+    /// address's offset in it; nil when no sized symbol covers it (a symbol without a size is
+    /// never assumed to reach further than its start). `isFunction`: the symbol is code
+    /// (`STT_FUNC`). The address may lie past the image's file mappings: its bss, where the
+    /// file ends, is anonymous memory.
+    public func symbol(containing address: UInt64) -> (name: String, offset: UInt64, isFunction: Bool)? {
+        guard address >= image.loadBias else { return nil }
+        let value = address - image.loadBias
+        var index = symbols.partitioningIndex { $0.value > value }
+        // Symbols that start at or before the address, nearest first; a covering one is among
+        // the few nearest (nested or aliased symbols share a start).
+        var looked = 0
+        while index > 0, looked < 64 {
+            index -= 1
+            looked += 1
+            let symbol = symbols[index]
+            if symbol.value <= value, value - symbol.value < symbol.size, let name = file.name(of: symbol, in: image.file), !name.isEmpty {
+                return (name, value - symbol.value, symbol.isFunction)
+            }
+        }
+        return nil
     }
 
     /// The names of the symbols whose value is exactly `address` (a function's entry point) in

@@ -35,10 +35,16 @@ public enum LiveLeakReader {
         }
     }
 
-    /// One reading at the instant the target is held at.
-    static func read(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int) throws(LiveReadingError) -> LeakReport {
+    /// A marking of the target's heap, with what limits it.
+    struct Marking {
+        var reachability: HeapReachability
+        var threads: [ThreadRegisters]
+        var notes: [LeakReport.Note]
+    }
+
+    /// Marks the heap of the target held at its instant (a core, or a process `pause` holds).
+    static func mark(_ inspector: TargetInspector, pause: ProcessPause?, recordingEdges: Bool) throws(LiveReadingError) -> Marking {
         let memory = inspector.memory
-        let reachability: HeapReachability
         let threads: [ThreadRegisters]
         var notes: [LeakReport.Note] = []
         do throws(BinaryInfoError) {
@@ -49,10 +55,19 @@ public enum LiveLeakReader {
             } catch {
                 notes.append(.endedThreadStacksScanned(reason: error.description))
             }
-            reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
+            let reachability = try HeapReachability(
+                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: recordingEdges)
+            return Marking(reachability: reachability, threads: threads, notes: notes)
         } catch {
             throw .target(error)
         }
+    }
+
+    /// One reading at the instant the target is held at.
+    static func read(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int) throws(LiveReadingError) -> LeakReport {
+        let memory = inspector.memory
+        let marking = try mark(inspector, pause: pause, recordingEdges: false)
+        let (reachability, threads, notes) = (marking.reachability, marking.threads, marking.notes)
         let unreached = reachability.unreachable
         let names = inspector.images.contains(where: \.isSwift) ? try typeNames(of: unreached, reachability, inspector) : [:]
         var entries: [LeakReport.Kind: LeakReport.Entry] = [:]
@@ -81,9 +96,10 @@ public enum LiveLeakReader {
             allocations: reachability.addresses.count, heapBytes: reachability.sizes.reduce(0) { $0 + Int($1) },
             leakedAllocations: unreached.count, leakedBytes: leakedBytes, threads: threads.count, rootBytes: Int(reachability.rootBytes),
             staleStackBytes: Int(reachability.staleStackBytes))
+        let cycles = try LeakCycles.find(unreached, reachability, inspector, names: names)
         return LeakReport(
             target: LiveHeapReader.identity(of: memory, readWhileRunning: false), totals: totals, entries: Array(entries.values),
-            notes: notes)
+            cycles: cycles, notes: notes)
     }
 
     /// The names of the class metadata the unreached allocations start with.

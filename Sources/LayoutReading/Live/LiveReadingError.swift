@@ -20,6 +20,9 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
     case heapKeptChanging(BinaryInfoError, readings: Int)
     /// No Swift object starts at the address: its first word is not class metadata.
     case notAnObject(target: String, address: UInt64)
+    /// No live allocation of the heap starts at the address; `containing` is the start of the
+    /// one it lies in (of `size` usable bytes), if any.
+    case notAnAllocation(target: String, address: UInt64, containing: UInt64?, size: UInt64?)
     /// The target has no Swift concurrency runtime: it did not load `libswift_Concurrency.so`,
     /// and its executable's symbol table defines none of the runtime's entry points that make a
     /// task, an actor or a continuation.
@@ -63,6 +66,12 @@ public enum LiveReadingError: Error, Hashable, Sendable, CustomStringConvertible
         case .graphTooLarge(let target, let allocations, let edges):
             return
                 "\(target): its heap's graph (\(allocations) allocations, \(edges) pointers between them) is larger than retained sizes are computed for (at most \(DominatorTree.largestCount) of each); `typeinfo heap` without --retained counts it"
+        case .notAnAllocation(let target, let address, let containing?, let size?):
+            return
+                "\(target): no allocation starts at 0x\(String(address, radix: 16)): it lies \(address &- containing) bytes into the allocation at 0x\(String(containing, radix: 16)) (\(size) usable bytes); give an allocation's start (`typeinfo heap --addresses N` lists objects by type)"
+        case .notAnAllocation(let target, let address, _, _):
+            return
+                "\(target): no allocation starts at 0x\(String(address, radix: 16)), and it lies in none of the heap's live allocations; give an allocation's start (`typeinfo heap --addresses N` lists objects by type)"
         case .notAnObject(let target, let address):
             return
                 "\(target): no Swift object at 0x\(String(address, radix: 16)): its first word is not the metadata of a Swift class the target's images define (give an object's start address: `typeinfo heap --addresses N` lists objects by type)"

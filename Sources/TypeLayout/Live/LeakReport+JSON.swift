@@ -18,7 +18,7 @@ extension LeakReport {
 
 extension LeakReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion, target, totals, leaks, notes
+        case schemaVersion, target, totals, leaks, cycles, notes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -27,6 +27,7 @@ extension LeakReport: Encodable {
         try container.encode(target, forKey: .target)
         try container.encode(totals, forKey: .totals)
         try container.encode(entries, forKey: .leaks)
+        try container.encode(cycles, forKey: .cycles)
         try container.encode(notes.map(\.text), forKey: .notes)
     }
 }

@@ -97,15 +97,38 @@ public struct LeakReport: Sendable, Hashable {
         }
     }
 
+    /// Unreached allocations that hold each other (a strongly connected component of the
+    /// unreached allocations' pointers), one entry per shape of cycle.
+    public struct Cycle: Sendable, Hashable, Encodable {
+        /// The holders around one cycle of the component, each with the property (or offset) that
+        /// points to the next, and the first again at the end: `LiveLeaks.CycleA.other`,
+        /// `LiveLeaks.CycleB.other`, `LiveLeaks.CycleA`. Rotated to start at its least holder.
+        public var shape: [String]
+        /// How many components have this shape.
+        public var count: Int
+        /// How many allocations those components hold in all (a component can hold more than the
+        /// cycle shown).
+        public var allocations: Int
+
+        public init(shape: [String], count: Int, allocations: Int) {
+            self.shape = shape
+            self.count = count
+            self.allocations = allocations
+        }
+    }
+
     public var totals: Totals
     /// The unreached allocations by kind, most bytes first.
     public var entries: [Entry]
+    /// The retain cycles among them, most first.
+    public var cycles: [Cycle]
     public var notes: [Note]
 
-    public init(target: HeapCensus.Target, totals: Totals, entries: [Entry], notes: [Note] = []) {
+    public init(target: HeapCensus.Target, totals: Totals, entries: [Entry], cycles: [Cycle] = [], notes: [Note] = []) {
         self.target = target
         self.totals = totals
         self.entries = entries.sorted { ($0.bytes, $0.count, $1.name) > ($1.bytes, $1.count, $0.name) }
+        self.cycles = cycles.sorted { ($0.count, $1.shape.joined()) > ($1.count, $0.shape.joined()) }
         self.notes = notes
     }
 
@@ -141,6 +164,14 @@ public struct LeakReport: Sendable, Hashable {
             if index > 0, !entries[index - 1].addresses.isEmpty {
                 let indent = String(repeating: " ", count: widths.reduce(0) { $0 + $1 + 2 })
                 lines.append(indent + "at " + entries[index - 1].addresses.map { "0x" + String($0, radix: 16) }.joined(separator: " "))
+            }
+        }
+        if !cycles.isEmpty {
+            lines.append("")
+            lines.append("cycles (unreached allocations that hold each other):")
+            for cycle in cycles {
+                let extra = cycle.allocations > cycle.count * (cycle.shape.count - 1) ? " (\(cycle.allocations) allocations in all)" : ""
+                lines.append("\(cycle.count) cycle\(cycle.count == 1 ? "" : "s"): " + cycle.shape.joined(separator: " → ") + extra)
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -17,6 +17,13 @@ public struct HeapEdges: Sendable {
     /// The root words that first reached an allocation.
     let rootWords: [HeapRootWord]
 
+    /// A graph with no edges and nothing reached.
+    public static func empty(allocations: Int) -> HeapEdges {
+        HeapEdges(
+            graph: AdjacencyGraph(nodeCount: allocations), parents: Array(repeating: unreached, count: allocations),
+            offsets: Array(repeating: 0, count: allocations), rootWords: [])
+    }
+
     static let rootParent = UInt32.max
     static let unreached = UInt32.max - 1
     static let offsetTooLarge = UInt32.max
@@ -55,40 +62,43 @@ public enum HeapRootWord: Sendable, Hashable {
 }
 
 /// What the marking records of the graph: parents and offsets as ``HeapEdges`` keeps them, and
-/// each scanned allocation's row of successors, in the order the allocations were scanned.
+/// each scanned allocation's row of successors, one after another in the order the allocations
+/// were scanned (4 bytes an allocation for that order, 4 for its row's length).
 struct HeapEdgeRecorder {
     var parents: [UInt32]
     var offsets: [UInt32]
     var rootWords: [HeapRootWord] = []
-    /// Per allocation: where its row starts in ``targets`` and how long it is.
-    var rowStarts: [Int]
+    /// The allocations in the order they were scanned, and each one's row length.
+    var scanOrder: [UInt32] = []
     var rowCounts: [UInt32]
     var targets: [UInt32] = []
 
     init(allocations: Int) {
         parents = Array(repeating: HeapEdges.unreached, count: allocations)
         offsets = Array(repeating: 0, count: allocations)
-        rowStarts = Array(repeating: 0, count: allocations)
         rowCounts = Array(repeating: 0, count: allocations)
+        scanOrder.reserveCapacity(allocations)
     }
 
     /// The edges, with the rows put in node order.
     consuming func finish() -> HeapEdges {
-        let graph = AdjacencyGraph(nodeCount: parents.count, rowStarts: rowStarts, rowCounts: rowCounts, targets: targets)
+        let graph = AdjacencyGraph(nodeCount: parents.count, scanOrder: scanOrder, rowCounts: rowCounts, targets: targets)
         return HeapEdges(graph: graph, parents: parents, offsets: offsets, rootWords: rootWords)
     }
 }
 
 extension AdjacencyGraph {
-    /// Builds the graph from rows stored in any order in `targets`: node `n`'s successors are
-    /// `targets[rowStarts[n]..<rowStarts[n] + rowCounts[n]]`.
-    init(nodeCount: Int, rowStarts: [Int], rowCounts: [UInt32], targets rows: [UInt32]) {
+    /// Builds the graph from rows stored one after another in `rows`, in the order of the nodes
+    /// in `scanOrder`, each `rowCounts[node]` long (nodes not in `scanOrder` have none).
+    init(nodeCount: Int, scanOrder: [UInt32], rowCounts: [UInt32], targets rows: [UInt32]) {
         var starts = [Int](repeating: 0, count: nodeCount + 1)
         for node in 0..<nodeCount { starts[node + 1] = starts[node] + Int(rowCounts[node]) }
-        var targets = [UInt32]()
-        targets.reserveCapacity(starts[nodeCount])
-        for node in 0..<nodeCount {
-            targets.append(contentsOf: rows[rowStarts[node]..<(rowStarts[node] + Int(rowCounts[node]))])
+        var targets = [UInt32](repeating: 0, count: rows.count)
+        var next = 0
+        for node in scanOrder.map(Int.init) {
+            let count = Int(rowCounts[node])
+            targets[starts[node]..<(starts[node] + count)] = rows[next..<(next + count)]
+            next += count
         }
         self.starts = starts
         self.targets = targets

@@ -1,8 +1,13 @@
 // A process with a known graph of Swift objects, for `typeinfo leaks`: objects reachable in each
 // way a root can hold them (a global, a thread's stack, a thread-specific value, a malloc'd C
 // struct) and objects nothing holds (two-object retain cycles, objects retained and forgotten,
-// cycles that weak references also point at). It prints one JSON line:
-//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "reachable": {"global": [...], …}}
+// cycles that weak references also point at, objects and the closures they own that capture
+// them). It also keeps objects reachable only from a task-local value, only from an actor's
+// state, and objects a weak reference points at beside their strong holder. It prints one JSON line:
+//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "leakedContexts": N, "reachable": {"global": [...], …},
+//    "chains": {"0x…": ["global LiveLeaks.strongHolder", "LiveLeaks.StrongHolder.target"], …}}
+// where each chain is the holders it built for a reachable object, root first: a global by its
+// name, a Swift object's stored property as Type.property, an array's element as "element".
 // and waits until its standard input closes. Its record of the leaked addresses is kept XORed
 // with a key, so that the record is no pointer to them; the leaks are made on a thread that
 // ends, so no live frame or register holds them.
@@ -19,6 +24,30 @@ final class HeldByGlobal { var value = 1 }
 final class HeldOnStack { var value = 2 }
 final class HeldThreadSpecific { var value = 3 }
 final class HeldByMalloc { var value = 4 }
+final class ClosureOwner {
+    // Not optional: an optional closure is stored generically, and reading it back would wrap it.
+    var callback: () -> Void = {}
+    var value = 5
+    // Two captures, so that the closure has a context of its own (one captured object would be
+    // the context itself).
+    init(tag: Int) { callback = { print(self.value, tag) } }
+}
+final class WeaklyAlsoHeld { var value = 6 }
+final class StrongHolder { var target: WeaklyAlsoHeld? }
+final class WeakOnly { weak var target: WeaklyAlsoHeld? }
+final class UnownedHolder {
+    unowned var target: WeaklyAlsoHeld
+    init(_ target: WeaklyAlsoHeld) { self.target = target }
+}
+final class HeldByActor { var value = 7 }
+final class HeldByTaskLocal { var value = 8 }
+actor Ledger {
+    var entries: [HeldByActor] = []
+    func add(_ entry: HeldByActor) { entries.append(entry) }
+}
+enum Locals {
+    @TaskLocal static var held: HeldByTaskLocal?
+}
 
 let key: UInt = 0x5a5a_5a5a_5a5a_5a5a
 nonisolated(unsafe) var leaked: [String: [UInt]] = [:]
@@ -28,11 +57,26 @@ nonisolated(unsafe) var weakHolders: [WeakHolder] = []
 nonisolated(unsafe) var mallocBlock: UnsafeMutablePointer<UnsafeMutableRawPointer>?
 nonisolated(unsafe) var specificKey = pthread_key_t()
 nonisolated(unsafe) var stopHolding = false
+nonisolated(unsafe) var chains: [UInt: [String]] = [:]
+nonisolated(unsafe) var leakedContexts = 0
+nonisolated(unsafe) var strongHolder = StrongHolder()
+nonisolated(unsafe) var weakOnly = WeakOnly()
+let ledger = Ledger()
+nonisolated(unsafe) var parked: UnsafeContinuation<Void, Never>?
 
 @inline(never) func address(_ object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
 
 @inline(never) func record(_ object: AnyObject, leakedAs name: String) {
     leaked[name, default: []].append(address(object) ^ key)
+}
+
+// Not inlined, so that every owner's closure is the one function.
+@inline(never) func makeClosureOwner(tag: Int) {
+    let owner = ClosureOwner(tag: tag)
+    record(owner, leakedAs: "LiveLeaks.ClosureOwner")
+    // Its closure's context (two captures: one of its own) leaks with it. Its address is not
+    // printed: reading the closure back out to a generic function would wrap it in another.
+    leakedContexts += 1
 }
 
 @inline(never) func makeLeaks() {
@@ -60,6 +104,7 @@ nonisolated(unsafe) var stopHolding = false
         record(first, leakedAs: "LiveLeaks.WeaklyHeldCycle")
         record(second, leakedAs: "LiveLeaks.WeaklyHeldCycle")
     }
+    for tag in 0..<4 { makeClosureOwner(tag: tag) }
 }
 
 func run(_ body: @escaping () -> Void) -> pthread_t {
@@ -91,10 +136,45 @@ pthread_key_create(&specificKey, nil)
 let global = HeldByGlobal()
 heldByGlobal.append(global)
 reachable["global"] = [address(global) ^ key]
+chains[address(global) ^ key] = ["global LiveLeaks.heldByGlobal", "element"]
 let inMalloc = HeldByMalloc()
 mallocBlock = .allocate(capacity: 4)
 mallocBlock![2] = Unmanaged.passRetained(inMalloc).toOpaque()
 reachable["malloc"] = [address(inMalloc) ^ key]
+
+let alsoWeak = WeaklyAlsoHeld()
+strongHolder.target = alsoWeak
+weakOnly.target = alsoWeak
+let unownedHolder = UnownedHolder(alsoWeak)
+reachable["weakly-also"] = [address(alsoWeak) ^ key]
+chains[address(alsoWeak) ^ key] = ["global LiveLeaks.strongHolder", "LiveLeaks.StrongHolder.target"]
+
+// Objects only the actor's state holds, added from a task that ends.
+let added = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
+pthread_barrier_init(added, nil, 2)
+Task.detached {
+    for _ in 0..<3 {
+        let entry = HeldByActor()
+        reachable["actor", default: []].append(address(entry) ^ key)
+        chains[address(entry) ^ key] = ["global LiveLeaks.ledger", "LiveLeaks.Ledger.entries", "element"]
+        await ledger.add(entry)
+    }
+    pthread_barrier_wait(added)
+}
+pthread_barrier_wait(added)
+
+// An object only a task-local value holds: the task parks for good, its continuation kept.
+Task.detached {
+    let held = HeldByTaskLocal()
+    reachable["task-local", default: []].append(address(held) ^ key)
+    await Locals.$held.withValue(held) {
+        await withUnsafeContinuation { continuation in
+            parked = continuation
+            pthread_barrier_wait(added)
+        }
+    }
+}
+pthread_barrier_wait(added)
 
 let leaker = run { makeLeaks() }
 pthread_join(leaker, nil)
@@ -107,7 +187,11 @@ func hexList(_ values: [UInt]) -> String { "[" + values.map { "\"0x\(String($0 ^
 func object(_ table: [String: [UInt]]) -> String {
     "{" + table.keys.sorted().map { "\"\($0)\": \(hexList(table[$0]!))" }.joined(separator: ", ") + "}"
 }
-print("{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"reachable\": \(object(reachable))}")
+func chainList(_ chain: [String]) -> String { "[" + chain.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+let chainTable = chains.keys.sorted().map { "\"0x\(String($0 ^ key, radix: 16))\": \(chainList(chains[$0]!))" }.joined(separator: ", ")
+print(
+    "{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"leakedContexts\": \(leakedContexts), \"reachable\": \(object(reachable)), \"chains\": {\(chainTable)}}"
+)
 fflush(stdout)
 var byte: UInt8 = 0
 while read(0, &byte, 1) > 0 {}

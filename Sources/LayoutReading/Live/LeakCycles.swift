@@ -1,0 +1,81 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+/// The retain cycles among a heap's unreached allocations: the strongly connected components of
+/// the pointers between them, each shown as one cycle through its least allocation, grouped by
+/// shape.
+enum LeakCycles {
+    static func find(_ unreached: [Int], _ reachability: HeapReachability, _ inspector: TargetInspector, names: [UInt64: String])
+        throws(LiveReadingError) -> [LeakReport.Cycle]
+    {
+        guard !unreached.isEmpty else { return [] }
+        let graph: AdjacencyGraph
+        do throws(BinaryInfoError) {
+            graph = try reachability.unreachedGraph(unreached)
+        } catch {
+            throw .target(error)
+        }
+        let components = StronglyConnectedComponents(graph).components
+        guard !components.isEmpty else { return [] }
+        var chains: [[RetainerPaths.Step]] = []
+        for component in components {
+            let cycle = Self.cycle(through: component[0], within: Set(component), graph)
+            let steps: [RetainerPaths.Step] = zip(cycle, cycle.dropFirst() + [cycle[0]]).map { holder, held in
+                .allocation(
+                    unreached[holder],
+                    offset: RetainerPaths.offset(in: unreached[holder], of: unreached[held], reachability, memory: inspector.memory))
+            }
+            // The last holder first as well, so that the first holder's word names a closure
+            // context's function as every other's does; dropped once described.
+            chains.append([steps[steps.count - 1]] + steps)
+        }
+        var describer = HolderDescriber(inspector: inspector, reachability: reachability)
+        describer.knownNames = names
+        let described = try describer.describe(chains)
+        var groups: [[String]: (count: Int, allocations: Int)] = [:]
+        for (holders, component) in zip(described, components) {
+            let shape = canonical(Array(holders.dropFirst()))
+            let known = groups[shape] ?? (0, 0)
+            groups[shape] = (known.count + 1, known.allocations + component.count)
+        }
+        return groups.map { LeakReport.Cycle(shape: $0.key, count: $0.value.count, allocations: $0.value.allocations) }
+    }
+
+    /// A shortest cycle from `start` back to it, through nodes of `component` (breadth first).
+    static func cycle(through start: Int, within component: Set<Int>, _ graph: AdjacencyGraph) -> [Int] {
+        var previous: [Int: Int] = [:]
+        var queue = [start]
+        var head = 0
+        while head < queue.count {
+            let node = queue[head]
+            head += 1
+            for next in graph.successors(of: node).map(Int.init) where component.contains(next) {
+                if next == start {
+                    var cycle = [node]
+                    while let before = previous[cycle.last!] { cycle.append(before) }
+                    return cycle.reversed()
+                }
+                if previous[next] == nil, next != start {
+                    previous[next] = node
+                    queue.append(next)
+                }
+            }
+        }
+        // A component of more than one node, or one pointing to itself, has a cycle through each
+        // of its nodes.
+        return [start]
+    }
+
+    /// The cycle's holders rotated to start at the least (so that one cycle read from any of its
+    /// nodes has one shape), with the first holder's kind again at the end.
+    static func canonical(_ holders: [RetainersReport.Holder]) -> [String] {
+        let shapes = holders.map(\.shape)
+        let rotations = shapes.indices.map { Array(shapes[$0...] + shapes[..<$0]) }
+        let least = rotations.min { $0.lexicographicallyPrecedes($1) } ?? shapes
+        let first = least.first.flatMap { shape in holders.first { $0.shape == shape } }
+        let closing: String
+        if case .allocation(let allocation, _)? = first { closing = allocation.kindText } else { closing = least.first ?? "" }
+        return least + [closing]
+    }
+}

@@ -1,0 +1,188 @@
+import BinaryInfo
+import TypeLayout
+import TypeLowering
+
+/// `typeinfo retainers`: what holds an object of a stopped process's or a core file's heap, as
+/// the shortest paths from roots to it (``HeapReachability`` with its edges recorded).
+///
+/// The process is stopped as `typeinfo leaks` stops it, for the same reason: a pointer moved
+/// while memory is read could hide a path or show one that never was.
+public enum LiveRetainerReader {
+    /// The shortest paths from roots to the allocation that starts at `address`.
+    ///
+    /// - Parameter paths: how many paths to give, each ending in a different holder.
+    /// - Throws: ``LiveReadingError/notAnAllocation(target:address:containing:size:)`` when no
+    ///   live allocation starts at `address`; what ``LiveLeakReader/leaks(_:addressesPerType:)``
+    ///   throws when the target cannot be read.
+    public static func retainers(_ options: LiveTargetOptions, address: UInt64, paths: Int = 3) throws(LiveReadingError)
+        -> RetainersReport
+    {
+        try stopped(options) { inspector, marking throws(LiveReadingError) in
+            let reachability = marking.reachability
+            guard let index = reachability.addresses.firstIndex(ofSorted: address) else {
+                let containing = reachability.allocation(containing: address)
+                throw .notAnAllocation(
+                    target: inspector.memory.path, address: address, containing: containing.map { reachability.addresses[$0] },
+                    size: containing.map { reachability.sizes[$0] })
+            }
+            var describer = HolderDescriber(inspector: inspector, reachability: reachability)
+            let found: (paths: [[RetainerPaths.Step]], holderCount: Int, rootCount: Int)
+            do throws(BinaryInfoError) {
+                found = try RetainerPaths(reachability).paths(to: index, count: paths, memory: inspector.memory)
+            } catch {
+                throw .target(error)
+            }
+            let holders = try describer.describe(found.paths)
+            var object = try describer.allocation(index)
+            if case .swiftContext(let captures, nil) = object.kind, let last = found.paths.first?.last {
+                object.kind = .swiftContext(captures: captures, function: describer.closureFunction(heldAt: last))
+            }
+            return RetainersReport(
+                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: false),
+                object: object, paths: holders.map(RetainersReport.Path.init), holderCount: found.holderCount,
+                rootCount: found.rootCount)
+        }
+    }
+
+    /// The shortest path to every object whose dynamic type is named `type`, grouped by shape.
+    public static func retainers(_ options: LiveTargetOptions, type: String) throws(LiveReadingError) -> RetainerShapes {
+        try stopped(options) { inspector, marking throws(LiveReadingError) in
+            let reachability = marking.reachability
+            let metadata = inspector.classMetadata(candidates: Set(reachability.firstWords.filter { $0 >= 4096 && $0 & 7 == 0 }))
+            let names: [UInt64: String]
+            do throws(TypeLoweringError) {
+                names = try inspector.typeNames(ofMetadata: Array(metadata.keys))
+            } catch {
+                throw .lowering(error)
+            }
+            let wanted = Set(names.filter { $0.value == type }.keys)
+            let objects = reachability.firstWords.indices.filter { wanted.contains(reachability.firstWords[$0]) }
+            var describer = HolderDescriber(inspector: inspector, reachability: reachability)
+            describer.knownNames = names
+            let paths = RetainerPaths(reachability)
+            // Shapes are made of steps without addresses: each distinct step (a root word, or
+            // a class and offset) is described once, from one representative, so a million
+            // objects held alike cost a million walks up the first reaches and no more.
+            // Every element of `[C]` storage is one step: where its elements start is learned
+            // from the first element met (the reflection library's fields end there).
+            var elementsStart: [UInt64: UInt64?] = [:]
+            func key(_ step: RetainerPaths.Step) throws(LiveReadingError) -> StepKey {
+                var key = StepKey(step, reachability)
+                guard case .allocation(_, let offset?) = step, names[key.firstWord] == ClassArrayElements.storageName else { return key }
+                if elementsStart[key.firstWord] == nil {
+                    var start: UInt64?
+                    if case .allocation(_, .element(let index))? = try describer.describe([[step]]).first?.first {
+                        start = offset - UInt64(index) * 8
+                    }
+                    elementsStart[key.firstWord] = .some(start)
+                }
+                if let start = elementsStart[key.firstWord] ?? nil, offset >= start, (offset - start) % 8 == 0 { key.offset = .max }
+                return key
+            }
+            var representatives: [StepKey: RetainerPaths.Step] = [:]
+            var unreachable = 0
+            for object in objects {
+                guard let chain = paths.firstReachChain(to: object) else {
+                    unreachable += 1
+                    continue
+                }
+                for step in chain { representatives[try key(step)] = step }
+            }
+            let keys = Array(representatives.keys)
+            let described = try describer.describe(keys.map { [representatives[$0]!] })
+            var shapeOf: [StepKey: String] = [:]
+            for (key, holders) in zip(keys, described) { shapeOf[key] = holders.first?.shape ?? "" }
+            var shapes: [[String]: (count: Int, example: UInt64)] = [:]
+            for object in objects {
+                guard let chain = paths.firstReachChain(to: object) else { continue }
+                var steps: [String] = []
+                for step in chain { steps.append(shapeOf[try key(step)] ?? "") }
+                let shape = RetainerShapes.collapsed(steps)
+                let known = shapes[shape]
+                shapes[shape] = ((known?.count ?? 0) + 1, known?.example ?? reachability.addresses[object])
+            }
+            return RetainerShapes(
+                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: false), type: type,
+                groups: shapes.map { RetainerShapes.Group(shape: $0.key, count: $0.value.count, example: $0.value.example) },
+                unreachable: unreachable)
+        }
+    }
+
+    /// Opens the target, stops it, marks its heap with the edges recorded and runs `body`.
+    static func stopped<Report: StatesReadingStop>(
+        _ options: LiveTargetOptions, _ body: (TargetInspector, LiveLeakReader.Marking) throws(LiveReadingError) -> Report
+    ) throws(LiveReadingError) -> Report {
+        var options = options
+        options.pauses = true
+        let inspector: TargetInspector
+        do {
+            inspector = try options.openInspector()
+        } catch {
+            throw options.vanishedOr(error)
+        }
+        return try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
+            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
+                try body(inspector, try LiveLeakReader.mark(inspector, pause: pause, recordingEdges: true))
+            }
+        }
+    }
+}
+
+/// A step of a path as its shape sees it: a root word, or an allocation by its first word (its
+/// class, for a Swift object) and the offset of the pointing word, with its size for malloc'd
+/// memory (which the shape names).
+struct StepKey: Hashable {
+    var root: HeapRootWord?
+    var firstWord: UInt64 = 0
+    var offset: UInt64?
+    var size: UInt64 = 0
+
+    init(_ step: RetainerPaths.Step, _ reachability: HeapReachability) {
+        switch step {
+        case .root(let word):
+            // A stack or a mapping is its shape whatever the word's address; a register or a
+            // global names itself.
+            root = word
+        case .allocation(let index, let offset):
+            firstWord = reachability.firstWords[index]
+            self.offset = offset
+            size = reachability.sizes[index]
+        }
+    }
+}
+
+extension RetainerShapes {
+    /// `shape` with each run of equal holders (a linked list's nodes) written once with its count.
+    static func collapsed(_ shape: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < shape.count {
+            var end = index + 1
+            while end < shape.count, shape[end] == shape[index] { end += 1 }
+            result.append(end - index > 1 ? shape[index] + " (×\(end - index))" : shape[index])
+            index = end
+        }
+        return result
+    }
+}
+
+extension RetainersReport: StatesReadingStop {
+    mutating func record(_ stop: ReadingStop) { target.stop = stop }
+}
+
+extension RetainerShapes: StatesReadingStop {
+    mutating func record(_ stop: ReadingStop) { target.stop = stop }
+}
+
+extension [UInt64] {
+    /// The position of `value` in this ascending array, if it is there.
+    func firstIndex(ofSorted value: UInt64) -> Int? {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value ? low : nil
+    }
+}
