@@ -200,6 +200,24 @@ struct HeapReachabilityTests {
 
     /// Stale stack memory is cut only where a guard page or the main stack bounds the mapping,
     /// never in a stack allocated on the heap, and never in a mapping a running thread uses.
+    /// The walk's runs (one per heap) are put in order as wholes; overlapping runs, which no
+    /// walk gives, fall back to a full sort. The oracle is a sort of the pairs.
+    @Test func chunksArePutInAddressOrderRunByRun() {
+        var generator = SystemRandomNumberGenerator()
+        for overlapping in [false, true] {
+            var runs: [[UInt64]] = (0..<5).map { run in (0..<20).map { UInt64(0x10_0000 * (run + 1) + 0x40 * $0) } }
+            if overlapping { runs[3] = runs[3].map { $0 - 0x10_0000 + 0x20 } }
+            runs.shuffle(using: &generator)
+            let addresses = runs.flatMap { $0 }
+            let sizes = addresses.map { $0 / 16 }
+            let firstWords = addresses.map { ~$0 }
+            let (sortedAddresses, sortedSizes, sortedFirstWords) = HeapReachability.inAddressOrder(addresses, sizes, firstWords)
+            #expect(sortedAddresses == addresses.sorted(), "overlapping: \(overlapping)")
+            #expect(sortedSizes == sortedAddresses.map { $0 / 16 })
+            #expect(sortedFirstWords == sortedAddresses.map { ~$0 })
+        }
+    }
+
     @Test func staleStackMemoryIsCutOnlyWhereAGuardBoundsTheStack() {
         func region(_ range: Range<UInt64>, writable: Bool = true, stack: Bool = false) -> TargetRegion {
             TargetRegion(start: range.lowerBound, end: range.upperBound, isWritable: writable, filePath: nil, fileOffset: 0, isStack: stack)

@@ -40,7 +40,7 @@ public struct HeapReachability: Sendable {
     let regions: [TargetRegion]
     let threads: [ThreadRegisters]
     /// The side tables' positions: their first word (the object) is no edge.
-    let sideTablePositions: Set<Int>
+    let sideTablePositions: AllocationBits
     /// The root memory scanned, ascending.
     let rootRanges: [Range<UInt64>]
 
@@ -68,16 +68,17 @@ public struct HeapReachability: Sendable {
     public init(
         heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, recordingEdges: Bool = false
     ) throws(BinaryInfoError) {
-        var chunks: [(address: UInt64, size: UInt64, firstWord: UInt64)] = []
         var mmapped: [Range<UInt64>] = []
+        var chunkAddresses: [UInt64] = []
+        var chunkSizes: [UInt64] = []
+        var chunkFirstWords: [UInt64] = []
         _ = try heap.forEachChunk { chunk in
-            chunks.append((chunk.address, chunk.usableSize, chunk.firstWord))
+            chunkAddresses.append(chunk.address)
+            chunkSizes.append(chunk.usableSize)
+            chunkFirstWords.append(chunk.firstWord)
             if chunk.arena == nil { mmapped.append((chunk.address - 16)..<(chunk.address + chunk.usableSize)) }
         }
-        chunks.sort { $0.address < $1.address }
-        addresses = chunks.map(\.address)
-        sizes = chunks.map(\.size)
-        firstWords = chunks.map(\.firstWord)
+        (addresses, sizes, firstWords) = Self.inAddressOrder(chunkAddresses, chunkSizes, chunkFirstWords)
         target = heap.target
         regions = heap.regions
         self.threads = threads
@@ -121,14 +122,66 @@ public struct HeapReachability: Sendable {
     /// The positions of the allocations that are Swift side tables: the first word is the start
     /// of another allocation (the object), whose reference count word (its second) holds this
     /// allocation's address with the side table marks.
-    static func sideTables(addresses: [UInt64], firstWords: [UInt64], target: TargetMemory) throws(BinaryInfoError) -> Set<Int> {
-        var found: Set<Int> = []
-        let starts = Set(addresses)
-        for (index, word) in firstWords.enumerated() where starts.contains(word) {
-            let count = try target.read(UInt64.self, at: word + 8, what: "a Swift object's reference count")
-            if count == (addresses[index] >> 3) | sideTableMarks { found.insert(index) }
+    ///
+    /// A heap can hold millions of weak references' side tables, so the objects' counts are read
+    /// in batches (``TargetMemory/fetchRecords(at:size:into:)``: many per system call) and the
+    /// first words looked up in the sorted addresses, with no table that grows with the heap.
+    static func sideTables(addresses: [UInt64], firstWords: [UInt64], target: TargetMemory) throws(BinaryInfoError) -> AllocationBits {
+        var found = AllocationBits(allocations: addresses.count)
+        guard let lowest = addresses.first, let highest = addresses.last else { return found }
+        let batchSize = 1 << 16
+        var candidates: [Int] = []
+        var objects: [UInt64] = []
+        candidates.reserveCapacity(batchSize)
+        objects.reserveCapacity(batchSize)
+        let counts = UnsafeMutableRawBufferPointer.allocate(byteCount: batchSize * 8, alignment: 8)
+        defer { counts.deallocate() }
+        func judge() throws(BinaryInfoError) {
+            let read = try target.fetchRecords(at: objects, size: 8, into: counts)
+            for (slot, index) in candidates.enumerated() where read[slot] {
+                if counts.load(fromByteOffset: slot * 8, as: UInt64.self) == (addresses[index] >> 3) | sideTableMarks {
+                    found.insert(index)
+                }
+            }
+            candidates.removeAll(keepingCapacity: true)
+            objects.removeAll(keepingCapacity: true)
         }
+        for (index, word) in firstWords.enumerated() where word >= lowest && word <= highest && word & 15 == 0 {
+            let position = addresses.partitioningIndex { $0 >= word }
+            guard position < addresses.count, addresses[position] == word else { continue }
+            candidates.append(index)
+            objects.append(word + 8)
+            if candidates.count == batchSize { try judge() }
+        }
+        if !candidates.isEmpty { try judge() }
         return found
+    }
+
+    /// The chunks' facts sorted by address. The walk gives each heap's chunks in address order,
+    /// and heaps and mmapped chunks never overlap, so the runs are put in order as wholes; a
+    /// full sort is the fallback should a run overlap another.
+    static func inAddressOrder(_ addresses: [UInt64], _ sizes: [UInt64], _ firstWords: [UInt64]) -> ([UInt64], [UInt64], [UInt64]) {
+        var runs: [Range<Int>] = []
+        var start = 0
+        for index in addresses.indices.dropFirst() where addresses[index] <= addresses[index - 1] {
+            runs.append(start..<index)
+            start = index
+        }
+        if !addresses.isEmpty { runs.append(start..<addresses.count) }
+        if runs.count <= 1 { return (addresses, sizes, firstWords) }
+        runs.sort { addresses[$0.lowerBound] < addresses[$1.lowerBound] }
+        let disjoint = zip(runs, runs.dropFirst()).allSatisfy { addresses[$0.upperBound - 1] < addresses[$1.lowerBound] }
+        guard disjoint else {
+            let order = addresses.indices.sorted { addresses[$0] < addresses[$1] }
+            return (order.map { addresses[$0] }, order.map { sizes[$0] }, order.map { firstWords[$0] })
+        }
+        func ordered(_ values: [UInt64]) -> [UInt64] {
+            var result: [UInt64] = []
+            result.reserveCapacity(values.count)
+            for run in runs { result.append(contentsOf: values[run]) }
+            return result
+        }
+        return (ordered(addresses), ordered(sizes), ordered(firstWords))
     }
 
     /// Whether the allocation at position `index` of ``addresses`` is reached from a root.
@@ -167,7 +220,7 @@ struct Marker {
     let regions: [TargetRegion]
     private(set) var marks: [UInt64]
     /// The allocations whose first word is not followed (side tables' object pointers).
-    var sideTables: Set<Int> = []
+    var sideTables: AllocationBits
     /// The graph being recorded, if asked for.
     var recorder: HeapEdgeRecorder?
     /// The register being reached from, while the registers are.
@@ -189,7 +242,10 @@ struct Marker {
         self.regions = regions
         marks = Array(repeating: 0, count: (addresses.count + 63) / 64)
         lowest = (addresses.first ?? 16) - 16
-        highest = zip(addresses, sizes).map { $0.0 &+ $0.1 }.max() ?? 0
+        var highest: UInt64 = 0
+        for (address, size) in zip(addresses, sizes) { highest = max(highest, address &+ size) }
+        self.highest = highest
+        sideTables = AllocationBits(allocations: addresses.count)
     }
 
     /// The allocation whose header, bytes or end `address` is at.

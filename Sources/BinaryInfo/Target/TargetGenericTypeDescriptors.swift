@@ -18,7 +18,7 @@ public struct TargetGenericTypeDescriptors: Sendable {
     /// - Throws: ``BinaryInfoError`` when a list itself cannot be read from the target (a record
     ///   whose descriptor cannot be read is left out).
     public init(memory: TargetMemory) throws(BinaryInfoError) {
-        let reader = BlockCachingReader(memory)
+        let reader = CachingReader(memory, policy: .imageSections)
         var found: [String: UInt64] = [:]
         var ambiguous: Set<String> = []
         for image in memory.images {
