@@ -42,7 +42,9 @@ extension HeapReachability {
     /// Calls `body` with each aligned word of `range` and its address, read a megabyte at a time.
     func forEachWord(in range: Range<UInt64>, what: String, _ body: (UInt64, UInt64) -> Void) throws(BinaryInfoError) {
         var start = (range.lowerBound + 7) & ~7
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        guard start < range.upperBound else { return }
+        // Sized to the range: this is called for every unreached allocation, most of them small.
+        var buffer = [UInt8](repeating: 0, count: Int(min(1 << 20, (range.upperBound - start + 7) & ~7)))
         while start < range.upperBound, range.upperBound - start >= 8 {
             let count = Int(min(UInt64(buffer.count), (range.upperBound - start) & ~7))
             var failure: BinaryInfoError?
