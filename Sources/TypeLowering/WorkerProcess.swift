@@ -72,7 +72,16 @@ struct WorkerProcess {
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
         defer { for argument in argv { free(argument) } }
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        // A worker file written moments ago is "busy" (ETXTBSY) while any process forked in the
+        // meantime still holds the writer's inherited descriptor; that lasts only until its exec,
+        // so a few short retries start the worker instead of calling it unable to run.
+        var status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        var busyRetries = 0
+        while status == ETXTBSY && busyRetries < 50 {
+            busyRetries += 1
+            usleep(20_000)
+            status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        }
         close(theirs)
         guard status == 0 else {
             close(ours)

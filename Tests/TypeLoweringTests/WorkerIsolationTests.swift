@@ -72,6 +72,43 @@ struct WorkerIsolationTests {
         #expect(notes.isEmpty, "\(notes.map(\.text))")
     }
 
+    @Test("a worker file still open for writing elsewhere (ETXTBSY) starts once the writer lets go")
+    func workerFileBusyForAMomentStarts() throws {
+        let path = LoweringFixture.directory + "/busy-for-a-moment-worker.sh"
+        let script =
+            "#!/bin/sh\nwhile IFS= read -r line; do [ \"$line\" = end ] && break; done\necho '\(LoweringWire.header)'\necho ready\n"
+        unlink(path)
+        let writer = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o755)
+        try #require(writer >= 0)
+        _ = script.withCString { write(writer, $0, strlen($0)) }
+        // While this descriptor is open, exec of the file fails with ETXTBSY, as it does while a
+        // process forked by another thread still holds an inherited writer's descriptor.
+        let closer = Thread {
+            usleep(150_000)
+            close(writer)
+        }
+        closer.start()
+        var process = try WorkerProcess(executable: path)
+        process.send("end\n")
+        var lines: [String] = []
+        let ending = try process.finish(silenceLimit: 5) { line throws(TypeLoweringError) in lines.append(line) }
+        #expect(lines == [LoweringWire.header, "ready"])
+        #expect(ending == .exited(0))
+    }
+
+    @Test("a worker file that stays open for writing: one error naming the file and the reason")
+    func workerFileKeptBusyIsAnError() throws {
+        let path = LoweringFixture.directory + "/kept-busy-worker.sh"
+        unlink(path)
+        let writer = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o755)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        _ = "#!/bin/sh\n".withCString { write(writer, $0, strlen($0)) }
+        #expect(throws: TypeLoweringError.workerUnavailable(path: path, reason: String(cString: strerror(ETXTBSY)))) {
+            _ = try WorkerProcess(executable: path)
+        }
+    }
+
     @Test("a stat line's CPU time is read after the command name, whatever the name holds")
     func statLineCPUTime() {
         let line = "4711 (a) (b c) R 1 4711 4711 0 -1 4194304 100 0 0 0 250 17 0 0 20 0 1 0 12345 1000 10 18446744073709551615"
