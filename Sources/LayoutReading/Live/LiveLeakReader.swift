@@ -18,20 +18,8 @@ public enum LiveLeakReader {
     /// - Throws: ``LiveReadingError`` naming what could not be read (a process that cannot be
     ///   stopped with ptrace, a heap or root that cannot be read).
     public static func leaks(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> LeakReport {
-        var options = options
-        options.pauses = true
-        // Opened before the stop: starting the worker and reading the images' metadata need no
-        // stopped process, and would lengthen the stop several times over.
-        let inspector: TargetInspector
-        do {
-            inspector = try options.openInspector()
-        } catch {
-            throw options.vanishedOr(error)
-        }
-        return try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
-            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-                try read(inspector, pause: pause, addressesPerType: addressesPerType)
-            }
+        try options.readingStopped { inspector, pause throws(LiveReadingError) in
+            try read(inspector, pause: pause, addressesPerType: addressesPerType)
         }
     }
 

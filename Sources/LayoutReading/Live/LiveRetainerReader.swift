@@ -112,18 +112,8 @@ public enum LiveRetainerReader {
     static func stopped<Report: StatesReadingStop>(
         _ options: LiveTargetOptions, _ body: (TargetInspector, LiveLeakReader.Marking) throws(LiveReadingError) -> Report
     ) throws(LiveReadingError) -> Report {
-        var options = options
-        options.pauses = true
-        let inspector: TargetInspector
-        do {
-            inspector = try options.openInspector()
-        } catch {
-            throw options.vanishedOr(error)
-        }
-        return try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
-            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-                try body(inspector, try LiveLeakReader.mark(inspector, pause: pause, recordingEdges: true))
-            }
+        try options.readingStopped { inspector, pause throws(LiveReadingError) in
+            try body(inspector, try LiveLeakReader.mark(inspector, pause: pause, recordingEdges: true))
         }
     }
 }
