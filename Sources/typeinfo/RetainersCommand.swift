@@ -18,6 +18,7 @@ struct RetainersCommand: ParsableCommand {
               typeinfo retainers 4711 0x5555555a1230
               typeinfo retainers 4711 0x5555555a1230 --paths 5 --format json
               typeinfo retainers core.4711 --type MyApp.Session
+              typeinfo retainers 4711 0x5555555a1230 --format svg > paths.svg
 
             Exit status: 0 success (also when no root reaches the object), 2 the target could not be read or no allocation starts at ADDRESS.
             """
@@ -37,8 +38,8 @@ struct RetainersCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many paths to show, each through a different last holder.", valueName: "n"))
     var paths = 3
 
-    @Option(help: "Output format: text or json.")
-    var format: HeapFormat = .text
+    @Option(help: "Output format: text, json, or svg (the paths as a picture).")
+    var format: HolderFormat = .text
 
     func validate() throws {
         switch (address, type) {
@@ -63,12 +64,14 @@ struct RetainersCommand: ParsableCommand {
                 switch format {
                 case .text: Console.write(shapes.text)
                 case .json: Console.write(try shapes.jsonData())
+                case .svg: Console.write(shapes.svg)
                 }
             } else {
                 let report = try LiveRetainerReader.retainers(options, address: address.flatMap(Self.parse) ?? 0, paths: paths)
                 switch format {
                 case .text: Console.write(report.text)
                 case .json: Console.write(try report.jsonData())
+                case .svg: Console.write(report.svg)
                 }
             }
         } catch let error as LiveReadingError {

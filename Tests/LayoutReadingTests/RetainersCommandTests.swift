@@ -1,5 +1,8 @@
 import BinaryFixtures
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// `typeinfo retainers` and the cycles of `typeinfo leaks`: the holder chains
@@ -45,6 +48,16 @@ struct RetainersCommandTests {
             #expect(document["reachable"] as? Bool == true, "\(source): \(address)")
             #expect(paths.contains { matches($0, chain) }, "\(source): \(address) \(chain): \(paths.map { $0.map { $0["text"] ?? "" } })")
             #expect(!result.output.contains("WeakOnly"), "\(source): a path through a weak reference")
+        }
+        // The picture of one object's paths draws each holder the JSON names, whole, as the text does.
+        if let (address, _) = report.chains.first {
+            let json = try DumpCommandTests.run(["retainers", target, address, "--format", "json"])
+            let picture = try DumpCommandTests.run(["retainers", target, address, "--format", "svg"])
+            #expect(picture.status == 0, "\(source): \(picture.errors)")
+            let titles = try #require(SVGTitles.parse(picture.output), "the picture is well-formed XML")
+            let holders = (try Self.json(json.output)["paths"] as? [[[String: Any]]] ?? []).joined().compactMap { $0["text"] as? String }
+            #expect(!holders.isEmpty)
+            for holder in holders { #expect(titles.contains(holder), "\(source): \(holder)") }
         }
         // What only a stack, a thread-specific value, a task-local value or a malloc'd block holds
         // is reached; what the fixture leaked is not.
@@ -157,10 +170,43 @@ struct RetainersCommandTests {
         #expect(shape.count == 3 && shape.last == "LiveLeaks.ClosureOwner")
         #expect(shape.count == 3 && shape[1].hasPrefix("closure context or box (2 captured values, of "), "\(shape)")
         #expect(shape.count == 3 && shape[1].contains("closure #1 () -> () in LiveLeaks.ClosureOwner.init(tag: Swift.Int)"), "\(shape)")
+        // The picture draws each cycle's holders, escaped for XML, with the arrow that closes it.
+        let picture = try DumpCommandTests.run(["leaks", String(fixture.processID), "--format", "svg"])
+        #expect(picture.status == 0, "\(picture.errors)")
+        let titles = try #require(SVGTitles.parse(picture.output), "the picture is well-formed XML")
+        for holder in shape.dropLast() { #expect(titles.contains(holder), "\(holder)") }
+        #expect(picture.output.components(separatedBy: "class=\"points-back\"").count - 1 == cycles.count)
         let text = try DumpCommandTests.run(["leaks", String(fixture.processID)])
         #expect(
             text.output.contains(
                 "\n\(report.leaked["LiveLeaks.CycleA"]?.count ?? 0) cycles: LiveLeaks.CycleA.other → LiveLeaks.CycleB.other → LiveLeaks.CycleA\n"
             ), "\(text.output)")
+    }
+}
+
+/// The `<title>` texts of an SVG document, which parses as XML (nil when it does not).
+final class SVGTitles: NSObject, XMLParserDelegate {
+    private var titles: [String] = []
+    private var text: String?
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        text = name == "title" ? "" : nil
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text? += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "title", let text { titles.append(text) }
+        text = nil
+    }
+
+    static func parse(_ svg: String) -> [String]? {
+        let collector = SVGTitles()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        return parser.parse() ? collector.titles : nil
     }
 }

@@ -42,6 +42,8 @@ struct RetainersUnderLoadTests {
         // The server allocated and freed throughout: the readings were made under load.
         let made = try server.stats().made - before
         #expect(made > 10_000, "the churn made \(made) objects during the readings")
-        print("leaks and retainers under load (\(linking)): \(leaks.entries.count) kinds unreached; records \(records.groups.map { "\($0.count) \($0.shape.first ?? "")" })")
+        print(
+            "leaks and retainers under load (\(linking)): \(leaks.entries.count) kinds unreached; records \(records.groups.map { "\($0.count) \($0.shape.first ?? "")" })"
+        )
     }
 }
