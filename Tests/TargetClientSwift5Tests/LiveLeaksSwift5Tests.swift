@@ -69,8 +69,14 @@ struct LiveLeaksSwift5Tests {
             LiveTargetOptions(target: .core(path: core)), address: held, paths: 2)
         #expect(retainers.isReachable && retainers.paths.count <= 2)
         #expect(retainers.text.contains("→ " + retainers.object.text))
+        // A reachable object retains at least itself; the picture names it in its title.
+        let retained: Int? = retainers.retainedBytes
+        #expect(retained.map { $0 >= retainers.object.size } == true)
+        #expect(retainers.svg.contains("<title>What holds " + retainers.object.text))
         let shapes: RetainerShapes = try LiveRetainerReader.retainers(
             LiveTargetOptions(target: .core(path: core)), type: "LiveLeaks.CycleA")
         #expect(shapes.unreachable == report.leaked["LiveLeaks.CycleA"]?.count && shapes.groups.isEmpty)
+        let cyclesPicture: String = leaks.cyclesSVG
+        #expect(cyclesPicture.components(separatedBy: "class=\"points-back\"").count - 1 == leaks.cycles.count)
     }
 }

@@ -149,7 +149,9 @@ extension RetainersReport {
             ? "held by \(rootCount) root word\(rootCount == 1 ? "" : "s") and \(holderCount) allocation\(holderCount == 1 ? "" : "s") a root reaches"
             : "no root reaches it: it is leaked"
         return HolderChainSVG(
-            title: "What holds \(object.text) (\(object.size) bytes)", subtitle: [target.stoppedHeadline("retainers"), reach],
+            title: "What holds \(object.text) (\(object.size) bytes"
+                + (retainedBytes.map { "; retains \($0) bytes" } ?? "") + ")",
+            subtitle: [target.stoppedHeadline("retainers"), reach],
             chains: chains
         ).document
     }
@@ -161,7 +163,7 @@ extension RetainerShapes {
         let total = groups.reduce(0) { $0 + $1.count }
         let chains = groups.map { group in
             HolderChainSVG.Chain(
-                heading: "\(group.count) held through this shape",
+                heading: "\(group.count) held through this shape" + (group.retainedBytes.map { ", retaining \($0) bytes" } ?? ""),
                 steps: group.shape + ["\(type) (e.g. 0x\(String(group.example, radix: 16)))"], closesCycle: false)
         }
         return HolderChainSVG(

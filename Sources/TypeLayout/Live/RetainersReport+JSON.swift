@@ -6,11 +6,13 @@ import Foundation
 
 extension RetainersReport: Encodable {
     /// Encodes the report as stable JSON (keys sorted): `schemaVersion`, `target`, `object`,
-    /// `reachable`, `holderCount` and `paths` (each a list of holders, root first, each with
+    /// `reachable`, `holderCount`, `rootCount`, `retainedBytes` (null when not computed) and `paths` (each a list of holders, root first, each with
     /// `kind`, `text` and `shape`, and for an allocation `address`, `size` and `part`).
     public func jsonData(pretty: Bool = true) throws -> Data { try LayoutJSON.encode(self, pretty: pretty) }
 
-    private enum CodingKeys: String, CodingKey { case schemaVersion, target, object, reachable, holderCount, rootCount, paths }
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, target, object, reachable, holderCount, rootCount, retainedBytes, paths
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -20,6 +22,7 @@ extension RetainersReport: Encodable {
         try container.encode(isReachable, forKey: .reachable)
         try container.encode(holderCount, forKey: .holderCount)
         try container.encode(rootCount, forKey: .rootCount)
+        try container.encode(retainedBytes, forKey: .retainedBytes)
         try container.encode(paths.map(\.holders), forKey: .paths)
     }
 }
@@ -91,7 +94,7 @@ extension RetainersReport.Holder: Encodable {
 
 extension RetainerShapes: Encodable {
     /// Encodes the groups as stable JSON: `schemaVersion`, `target`, `type`, `unreachable`,
-    /// `groups` (each `shape`, `count`, `example`).
+    /// `groups` (each `shape`, `count`, `example`, `retainedBytes`).
     public func jsonData(pretty: Bool = true) throws -> Data { try LayoutJSON.encode(self, pretty: pretty) }
 
     private enum CodingKeys: String, CodingKey { case schemaVersion, target, type, unreachable, groups }

@@ -70,7 +70,9 @@ extension RetainersReport {
     /// The report as text: the object, then each path, one holder a line, root first.
     public var text: String {
         var lines = [target.stoppedHeadline("retainers"), ""]
-        lines.append("\(object.text) (\(object.size) bytes)")
+        lines.append(
+            "\(object.text) (\(object.size) bytes"
+                + (retainedBytes.map { "; retains \($0) bytes: itself and what only it holds" } ?? "") + ")")
         guard isReachable else {
             lines.append("no root reaches it: it is leaked (`typeinfo leaks` lists every allocation no root reaches)")
             return lines.joined(separator: "\n") + "\n"
@@ -97,7 +99,8 @@ extension RetainerShapes {
             "\(total + unreachable) objects of type \(type): \(total) reached from a root, \(unreachable) not (see `typeinfo leaks`)")
         for group in groups {
             lines.append(
-                "\(group.count) held through " + group.shape.joined(separator: " → ") + " (e.g. 0x\(String(group.example, radix: 16)))")
+                "\(group.count) held through " + group.shape.joined(separator: " → ") + " (e.g. 0x\(String(group.example, radix: 16))"
+                    + (group.retainedBytes.map { "; retaining \($0) bytes" } ?? "") + ")")
         }
         return lines.joined(separator: "\n") + "\n"
     }
