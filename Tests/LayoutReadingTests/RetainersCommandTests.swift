@@ -80,7 +80,7 @@ struct RetainersCommandTests {
         let fixture = try LiveFixtureProcess<Report>(module: "LiveLeaks", linking: linking)
         defer { fixture.finish() }
         let report = try fixture.readReport()
-        #expect(report.chains.count == 5)
+        #expect(report.chains.count == 6)
         try Self.check(String(fixture.processID), report, "process")
         try #require(CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup")
         let core = try CoreDump.make(of: fixture.processID)
@@ -114,6 +114,18 @@ struct RetainersCommandTests {
                 "\(actor.count) held through global LiveLeaks.ledger : LiveLeaks.Ledger (LiveLeaks"),
             "\(grouped.output)")
         #expect(grouped.output.contains(") → LiveLeaks.Ledger.entries"))
+        // An object its owner keeps through a global, which a thread's frame also holds (a
+        // shorter path), is grouped through the owner: the root that lasts.
+        let owned = try DumpCommandTests.run(["retainers", String(fixture.processID), "--type", "LiveLeaks.OwnedAlsoOnStack"])
+        #expect(owned.status == 0, "\(owned.errors)")
+        #expect(owned.output.contains("\n1 held through global LiveLeaks.owner : LiveLeaks.Owner (LiveLeaks"), "\(owned.output)")
+        #expect(owned.output.contains(") → LiveLeaks.Owner.items"), "\(owned.output)")
+        let ownedAddress = try #require(report.chains.first { $0.value.first == "global LiveLeaks.owner" }?.key)
+        let ownedPaths = try DumpCommandTests.run(["retainers", String(fixture.processID), ownedAddress, "--paths", "2"])
+        #expect(
+            ownedPaths.output.contains("path 1 (1 step):\n  stack of thread ")
+                || ownedPaths.output.contains("path 1 (1 step):\n  register "),
+            "the shortest path is the frame's: \(ownedPaths.output)")
         let leakedType = try DumpCommandTests.run([
             "retainers", String(fixture.processID), "--type", "LiveLeaks.CycleA", "--format", "json",
         ])

@@ -26,21 +26,37 @@ public enum LiveRetainerReader {
                     size: containing.map { reachability.sizes[$0] })
             }
             var describer = HolderDescriber(inspector: inspector, reachability: reachability)
-            let found: (paths: [[RetainerPaths.Step]], holderCount: Int, rootCount: Int)
+            var found: (paths: [[RetainerPaths.Step]], holderCount: Int, rootCount: Int)
+            var lastingChain: [RetainerPaths.Step]?
             do throws(BinaryInfoError) {
-                found = try RetainerPaths(reachability).paths(to: index, count: paths, memory: inspector.memory)
+                let retainerPaths = RetainerPaths(reachability)
+                found = try retainerPaths.paths(to: index, count: paths, memory: inspector.memory)
+                var lasting = try LastingRetainerPaths(retainerPaths)
+                lastingChain = lasting.lastingChain(to: index, memory: inspector.memory)
             } catch {
                 throw .target(error)
+            }
+            // The owner's path, when a stack's or a register's paths are shorter: one of the
+            // paths, in place of the longest when there are as many as asked for.
+            var lastingPath = lastingChain.flatMap { found.paths.firstIndex(of: $0) }
+            var lastingPathAdded = false
+            if let lastingChain, lastingPath == nil {
+                if found.paths.count >= paths { found.paths.removeLast() }
+                found.paths.append(lastingChain)
+                lastingPath = found.paths.count - 1
+                lastingPathAdded = true
             }
             let holders = try describer.describe(found.paths)
             var object = try describer.allocation(index)
             if case .swiftContext(let captures, nil) = object.kind, let last = found.paths.first?.last {
                 object.kind = .swiftContext(captures: captures, function: describer.closureFunction(heldAt: last))
             }
-            let report = RetainersReport(
+            var report = RetainersReport(
                 target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: false),
                 object: object, paths: holders.map(RetainersReport.Path.init), holderCount: found.holderCount,
                 rootCount: found.rootCount)
+            report.lastingPath = lastingPath
+            report.lastingPathAdded = lastingPathAdded
             return (report: report, sizing: RetainerRetainedSizes(reachability), object: index)
         }
         var report = found.report
@@ -49,7 +65,9 @@ public enum LiveRetainerReader {
         return report
     }
 
-    /// The shortest path to every object whose dynamic type is named `type`, grouped by shape.
+    /// A shortest path to every object whose dynamic type is named `type`, grouped by shape: from
+    /// the roots that last (globals, thread-local storage, mappings) where one reaches the object,
+    /// else from a thread's stack or registers.
     public static func retainers(_ options: LiveTargetOptions, type: String) throws(LiveReadingError) -> RetainerShapes {
         let (found, stop) = try stopped(options) { inspector, marking throws(LiveReadingError) in
             let reachability = marking.reachability
@@ -84,10 +102,19 @@ public enum LiveRetainerReader {
                 if let start = elementsStart[key.firstWord] ?? nil, offset >= start, (offset - start) % 8 == 0 { key.offset = .max }
                 return key
             }
+            // Each object through the roots that last where one reaches it (a stack word's path
+            // may be shorter than the owner's, and says less of why the object stays).
+            var lasting: LastingRetainerPaths
+            do throws(BinaryInfoError) {
+                lasting = try LastingRetainerPaths(paths)
+            } catch {
+                throw .target(error)
+            }
+            let chains = objects.map { lasting.chain(to: $0, memory: inspector.memory) }
             var representatives: [StepKey: RetainerPaths.Step] = [:]
             var unreachable = 0
-            for object in objects {
-                guard let chain = paths.firstReachChain(to: object) else {
+            for chain in chains {
+                guard let chain else {
                     unreachable += 1
                     continue
                 }
@@ -99,8 +126,8 @@ public enum LiveRetainerReader {
             for (key, holders) in zip(keys, described) { shapeOf[key] = holders.first?.shape ?? "" }
             var shapes: [[String]: (count: Int, example: UInt64, group: Int)] = [:]
             var grouped: [(object: Int, group: Int)] = []
-            for object in objects {
-                guard let chain = paths.firstReachChain(to: object) else { continue }
+            for (object, chain) in zip(objects, chains) {
+                guard let chain else { continue }
                 var steps: [String] = []
                 for step in chain { steps.append(shapeOf[try key(step)] ?? "") }
                 let shape = RetainerShapes.collapsed(steps)

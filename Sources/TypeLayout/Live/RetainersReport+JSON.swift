@@ -6,12 +6,14 @@ import Foundation
 
 extension RetainersReport: Encodable {
     /// Encodes the report as stable JSON (keys sorted): `schemaVersion`, `target`, `object`,
-    /// `reachable`, `holderCount`, `rootCount`, `retainedBytes` (null when not computed) and `paths` (each a list of holders, root first, each with
+    /// `reachable`, `holderCount`, `rootCount`, `retainedBytes` (null when not computed),
+    /// `lastingPath` (the position in `paths` of the shortest path from a global, thread-local
+    /// storage or a mapping; null when none reaches the object) and `paths` (each a list of holders, root first, each with
     /// `kind`, `text` and `shape`, and for an allocation `address`, `size` and `part`).
     public func jsonData(pretty: Bool = true) throws -> Data { try LayoutJSON.encode(self, pretty: pretty) }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion, target, object, reachable, holderCount, rootCount, retainedBytes, paths
+        case schemaVersion, target, object, reachable, holderCount, rootCount, retainedBytes, lastingPath, paths
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -23,6 +25,7 @@ extension RetainersReport: Encodable {
         try container.encode(holderCount, forKey: .holderCount)
         try container.encode(rootCount, forKey: .rootCount)
         try container.encode(retainedBytes, forKey: .retainedBytes)
+        try container.encode(lastingPath, forKey: .lastingPath)
         try container.encode(paths.map(\.holders), forKey: .paths)
     }
 }

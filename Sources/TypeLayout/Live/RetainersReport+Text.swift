@@ -77,12 +77,17 @@ extension RetainersReport {
             lines.append("no root reaches it: it is leaked (`typeinfo leaks` lists every allocation no root reaches)")
             return lines.joined(separator: "\n") + "\n"
         }
+        let throughHolders = paths.count - (lastingPathAdded ? 1 : 0)
         lines.append(
-            "held by \(rootCount) root word\(rootCount == 1 ? "" : "s") and \(holderCount) allocation\(holderCount == 1 ? "" : "s") a root reaches; the shortest path through each of \(paths.count) of these holders:"
+            "held by \(rootCount) root word\(rootCount == 1 ? "" : "s") and \(holderCount) allocation\(holderCount == 1 ? "" : "s") a root reaches; the shortest path through each of \(throughHolders) of these holders"
+                + (lastingPathAdded
+                    ? ", and the shortest from a root that outlasts a call (a global, thread-local storage or a mapping):" : ":")
         )
         for (number, path) in paths.enumerated() {
             lines.append("")
-            lines.append("path \(number + 1) (\(path.holders.count) step\(path.holders.count == 1 ? "" : "s")):")
+            let steps = "\(path.holders.count) step\(path.holders.count == 1 ? "" : "s")"
+            lines.append(
+                "path \(number + 1) (" + steps + (number == lastingPath ? "; the shortest from a root that outlasts a call" : "") + "):")
             for holder in path.holders { lines.append("  " + holder.text) }
             lines.append("  → " + object.text)
         }

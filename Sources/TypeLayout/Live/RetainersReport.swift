@@ -85,6 +85,13 @@ public struct RetainersReport: Sendable, Hashable {
     /// The bytes the object retains: its own and those of every allocation only it holds (which
     /// would become unreachable were it gone; its dominator subtree). nil when not computed.
     public var retainedBytes: Int?
+    /// The position in ``paths`` of the shortest path from a root that outlasts a function call
+    /// (a global, thread-local storage or a mapping: not a thread's stack or registers); nil
+    /// when no such root reaches the object.
+    public var lastingPath: Int?
+    /// Whether ``lastingPath`` was added after the shortest path through each holder (it goes
+    /// through a holder another path goes through, by a longer way).
+    public var lastingPathAdded = false
 
     public init(
         target: HeapCensus.Target, object: Allocation, paths: [Path], holderCount: Int, rootCount: Int, retainedBytes: Int? = nil

@@ -40,6 +40,8 @@ final class UnownedHolder {
     init(_ target: WeaklyAlsoHeld) { self.target = target }
 }
 final class HeldByActor { var value = 7 }
+final class OwnedAlsoOnStack { var value = 9 }
+final class Owner { var items: [OwnedAlsoOnStack] = [] }
 final class HeldByTaskLocal { var value = 8 }
 actor Ledger {
     var entries: [HeldByActor] = []
@@ -120,8 +122,15 @@ func run(_ body: @escaping () -> Void) -> pthread_t {
     return thread
 }
 
+let owner = Owner()
+
 @inline(never) func holdOnStack(_ ready: UnsafeMutablePointer<pthread_barrier_t>) {
     let object = HeldOnStack()
+    // Held through a global's array, and by this frame too: a stack word's path is shorter
+    // than the owner's.
+    let owned = OwnedAlsoOnStack()
+    owner.items.append(owned)
+    chains[address(owned) ^ key] = ["global LiveLeaks.owner", "LiveLeaks.Owner.items", "element"]
     reachable["stack", default: []].append(address(object) ^ key)
     let specific = HeldThreadSpecific()
     pthread_setspecific(specificKey, Unmanaged.passRetained(specific).toOpaque())
@@ -129,7 +138,7 @@ func run(_ body: @escaping () -> Void) -> pthread_t {
     pthread_barrier_wait(ready)
     // The object is used after the wait, so its reference stays in this frame or a register.
     while !stopHolding { pause() }
-    print(object.value)
+    print(object.value, owned.value)
 }
 
 pthread_key_create(&specificKey, nil)
