@@ -48,6 +48,30 @@ struct RetainersCommandTests {
             #expect(document["reachable"] as? Bool == true, "\(source): \(address)")
             #expect(paths.contains { matches($0, chain) }, "\(source): \(address) \(chain): \(paths.map { $0.map { $0["text"] ?? "" } })")
             #expect(!result.output.contains("WeakOnly"), "\(source): a path through a weak reference")
+            // A path through references comes before any whose last word is no reference.
+            if report.reachable["bits-also"] == [address] {
+                #expect(paths.first.map { matches($0, chain) } == true, "\(source): \(paths.map { $0.map { $0["text"] ?? "" } })")
+            }
+            for path in paths {
+                // Every step's word is a reference: the array of Ints is never passed through.
+                for holder in path.dropLast() {
+                    #expect(holder["conservative"] == nil, "\(source): \(address) through \(holder["text"] ?? "")")
+                }
+                let last = path.last?["shape"] as? String ?? ""
+                #expect(
+                    !last.hasPrefix("Swift._ContiguousArrayStorage<Swift.Int>") || path.last?["conservative"] as? Bool == true,
+                    "\(source): \(last)")
+            }
+        }
+        // An object only an Int field holds the address bits of is reachable through that
+        // field, a step marked as no reference.
+        for address in report.reachable["bit-pattern"] ?? [] {
+            let result = try DumpCommandTests.run(["retainers", target, address, "--format", "json"])
+            let paths = try json(result.output)["paths"] as? [[[String: Any]]] ?? []
+            let last = paths.first?.last
+            #expect(last?["conservative"] as? Bool == true, "\(source): \(result.output)")
+            #expect((last?["field"] as? [String])?.first == "bits", "\(source): \(result.output)")
+            #expect((last?["text"] as? String)?.hasSuffix("a word that is no reference; counted conservatively)") == true)
         }
         // The picture of one object's paths draws each holder the JSON names, whole, as the text does.
         if let (address, _) = report.chains.first {
@@ -80,7 +104,7 @@ struct RetainersCommandTests {
         let fixture = try LiveFixtureProcess<Report>(module: "LiveLeaks", linking: linking)
         defer { fixture.finish() }
         let report = try fixture.readReport()
-        #expect(report.chains.count == 6)
+        #expect(report.chains.count == 9)
         try Self.check(String(fixture.processID), report, "process")
         try #require(CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup")
         let core = try CoreDump.make(of: fixture.processID)
@@ -175,6 +199,12 @@ struct RetainersCommandTests {
         #expect(
             count(["LiveLeaks.WeaklyHeldCycle.other", "LiveLeaks.WeaklyHeldCycle.other", "LiveLeaks.WeaklyHeldCycle"])
                 == (report.leaked["LiveLeaks.WeaklyHeldCycle"]?.count ?? 0) / 2)
+        // The cycles whose array's bytes also hold the partner's address are drawn through
+        // their references.
+        #expect(
+            count(["LiveLeaks.BytesCycleA.other", "LiveLeaks.BytesCycleB.other", "LiveLeaks.BytesCycleA"])
+                == report.leaked["LiveLeaks.BytesCycleA"]?.count, "\(cycles)")
+        #expect(!cycles.contains { ($0["shape"] as? [String] ?? []).joined().contains("Swift.UInt8") }, "\(cycles)")
         let owners = cycles.filter { ($0["shape"] as? [String])?.first == "LiveLeaks.ClosureOwner.callback" }
         #expect(owners.count == 1, "\(cycles)")
         let shape = owners.first?["shape"] as? [String] ?? []

@@ -43,6 +43,8 @@ public struct HeapReachability: Sendable {
     let sideTablePositions: AllocationBits
     /// The root memory scanned, ascending.
     let rootRanges: [Range<UInt64>]
+    /// Where Swift objects' references lie, as the marking was given them.
+    public let referenceLayouts: AllocationReferenceLayouts
 
     /// The bits of a 64-bit word that a user-space pointer can have set: clearing the others
     /// turns a tagged reference into its address.
@@ -58,6 +60,10 @@ public struct HeapReachability: Sendable {
     ///     where each stack's live part starts.
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
+    ///   - referenceLayouts: given every allocation's first word (in address order), where the
+    ///     references of the Swift objects among them lie: an object's references are followed
+    ///     before its other words, so that first reaches (paths) go through references wherever
+    ///     one reaches; its other words still reach what they point into, afterwards.
     ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
     ///     its first reach, 8 for its row's start in the graph, and 8 more while marking (the scan
     ///     order, the row's length); 4 bytes per pointer between allocations, twice while the rows
@@ -66,7 +72,8 @@ public struct HeapReachability: Sendable {
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
     public init(
-        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, recordingEdges: Bool = false
+        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?,
+        referenceLayouts: ((_ firstWords: [UInt64]) -> AllocationReferenceLayouts)? = nil, recordingEdges: Bool = false
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
         var chunkAddresses: [UInt64] = []
@@ -89,6 +96,9 @@ public struct HeapReachability: Sendable {
             mainThread: mainThread)
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
+        self.referenceLayouts = referenceLayouts?(firstWords) ?? .none
+        marker.plans = self.referenceLayouts.plans
+        marker.firstWords = firstWords
         if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }
         marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
         sideTables = marker.sideTables.count
@@ -227,6 +237,21 @@ struct Marker {
     var rootRegister: HeapRootWord?
     /// The allocation being scanned; nil while roots are.
     private var source: Int?
+    /// Swift objects' plans by class metadata, and each allocation's first word to look them up.
+    var plans: [UInt64: AllocationReferencePlan] = [:]
+    var firstWords: [UInt64] = []
+    /// The plan of the allocation being scanned (its masks and element layout, held apart so
+    /// that a word's check copies nothing), and its element count once read.
+    private var planned = false
+    private var fixedMask: [UInt64] = []
+    private var elementMask: [UInt64] = []
+    private var elementStart = UInt64.max
+    private var elementStride: UInt64 = 0
+    private var countOffset = UInt64.max
+    private var elementCount: UInt64 = 0
+    /// Allocations an object's words that are no references point into, not yet marked: each
+    /// is marked from there only once nothing more is reached through references.
+    private var deferred: [DeferredReach] = []
     private var reached: [UInt32] = []
     private let lowest: UInt64
     private let highest: UInt64
@@ -293,6 +318,75 @@ struct Marker {
         }
     }
 
+    /// A word of a Swift object that is not one of its references, pointing into an allocation.
+    struct DeferredReach {
+        var source: UInt32
+        var target: UInt32
+        var offset: UInt32
+    }
+
+    /// Deals with the word at `wordAddress` of the object being scanned under ``plan``: a
+    /// reference reaches now; another word pointing into an allocation is an edge now (the graph
+    /// holds every pointer) and reaches later, unless a reference has reached it by then.
+    private mutating func reachPlanned(_ word: UInt64, at wordAddress: UInt64) {
+        guard planned, let source else { return reach(word, at: wordAddress) }
+        let offset = wordAddress &- addresses[source]
+        if offset == countOffset { elementCount = word }
+        if isStrongWord(at: offset) { return reach(word, at: wordAddress) }
+        let address = word & HeapReachability.pointerBits
+        guard address >= lowest, address <= highest,
+            let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
+        else { return }
+        if recorder != nil { recordEdge(from: source, to: index) }
+        guard marks[index >> 6] & (UInt64(1) << UInt64(index & 63)) == 0 else { return }
+        deferred.append(DeferredReach(source: UInt32(source), target: UInt32(index), offset: UInt32(min(offset, UInt64(UInt32.max)))))
+    }
+
+    /// Whether the word at `offset` of the object being scanned is a strong reference by its
+    /// plan (as ``AllocationReferencePlan/isStrong(wordOffset:elementCount:)`` says).
+    @inline(__always) private func isStrongWord(at offset: UInt64) -> Bool {
+        if offset >= elementStart {
+            guard !elementMask.isEmpty, elementStride > 0 else { return false }
+            let relative = offset - elementStart
+            guard relative / elementStride < elementCount else { return false }
+            let inner = relative % elementStride
+            return inner & 7 == 0 && AllocationReferencePlan.contains(elementMask, word: inner >> 3)
+        }
+        return offset & 7 == 0 && AllocationReferencePlan.contains(fixedMask, word: offset >> 3)
+    }
+
+    /// Makes `plan` the one words are judged by (nil: every word reaches).
+    private mutating func use(_ plan: AllocationReferencePlan?) {
+        elementCount = 0
+        guard let plan else {
+            planned = false
+            return
+        }
+        planned = true
+        fixedMask = plan.fixedMask
+        elementMask = plan.elementMask
+        elementStart = plan.elements.map { UInt64($0.start) } ?? .max
+        elementStride = UInt64(plan.elements?.stride ?? 0)
+        countOffset = plan.elements.map { UInt64($0.countOffset) } ?? .max
+    }
+
+    /// Marks what the deferred words point into that is still unmarked, first reached from them.
+    private mutating func reachDeferred() {
+        let pending = deferred
+        deferred = []
+        for entry in pending {
+            let index = Int(entry.target)
+            let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
+            guard marks[slot] & bit == 0 else { continue }
+            marks[slot] |= bit
+            reached.append(entry.target)
+            if recorder != nil {
+                recorder!.parents[index] = entry.source
+                recorder!.offsets[index] = entry.offset < HeapEdges.offsetTooLarge ? entry.offset : HeapEdges.offsetTooLarge
+            }
+        }
+    }
+
     /// Reaches what every aligned word of `range` points to, reading it in windows.
     mutating func scan(_ range: Range<UInt64>, what: @autoclosure () -> String) throws(BinaryInfoError) {
         var start = (range.lowerBound + 7) & ~7
@@ -323,6 +417,12 @@ struct Marker {
         let offset = Int(start - windowStart)
         let words = count / 8
         window.withUnsafeBytes { buffer in
+            if planned {
+                for word in 0..<words {
+                    reachPlanned(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8))
+                }
+                return
+            }
             for word in 0..<words {
                 reach(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8))
             }
@@ -330,8 +430,17 @@ struct Marker {
     }
 
     /// Scans every reached allocation until no new one is reached: each round takes what the
-    /// last one reached in address order, so that neighbours come from one window.
+    /// last one reached in address order, so that neighbours come from one window. Objects' words
+    /// that are no references reach only once references reach nothing more.
     mutating func markTransitively() throws(BinaryInfoError) {
+        try markThroughReferences()
+        while !deferred.isEmpty {
+            reachDeferred()
+            try markThroughReferences()
+        }
+    }
+
+    private mutating func markThroughReferences() throws(BinaryInfoError) {
         while !reached.isEmpty {
             var round = reached
             reached = []
@@ -339,6 +448,7 @@ struct Marker {
             for index in round.map(Int.init) {
                 source = index
                 if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
+                use(plans.isEmpty ? nil : plans[firstWords[index]])
                 let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
                 let end = addresses[index] + sizes[index]
                 let count = end > start ? Int((end - start) & ~7) : 0
@@ -353,6 +463,7 @@ struct Marker {
                 }
             }
         }
+        use(nil)
         source = nil
     }
 }

@@ -35,6 +35,8 @@ public enum LiveLeakReader {
         let memory = inspector.memory
         let threads: [ThreadRegisters]
         var notes: [LeakReport.Note] = []
+        var loweringError: TypeLoweringError?
+        let reachability: HeapReachability
         do throws(BinaryInfoError) {
             threads = try memory.threadRegisters(heldBy: pause)
             var stacks: GlibcThreadStacks?
@@ -43,12 +45,23 @@ public enum LiveLeakReader {
             } catch {
                 notes.append(.endedThreadStacksScanned(reason: error.description))
             }
-            let reachability = try HeapReachability(
-                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: recordingEdges)
-            return Marking(reachability: reachability, threads: threads, notes: notes)
+            // Swift objects' references are followed before their other words, so that paths
+            // and cycles go through references wherever one reaches.
+            reachability = try HeapReachability(
+                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
+                referenceLayouts: { firstWords in
+                    do throws(TypeLoweringError) {
+                        return try ReferencePlans.build(firstWords: firstWords, inspector)
+                    } catch {
+                        loweringError = error
+                        return .none
+                    }
+                }, recordingEdges: recordingEdges)
         } catch {
             throw .target(error)
         }
+        if let loweringError { throw .lowering(loweringError) }
+        return Marking(reachability: reachability, threads: threads, notes: notes)
     }
 
     /// One reading at the instant the target is held at.

@@ -50,7 +50,8 @@ extension RetainersReport.Allocation: Encodable {
 
 extension RetainersReport.Holder: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case kind, text, shape, symbol, image, thread, register, address, path, allocation, field, unowned, element, offset, unknown
+        case kind, text, shape, symbol, image, thread, register, address, path, allocation, field, unowned, element, offset, unknown,
+            conservative
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -90,6 +91,10 @@ extension RetainersReport.Holder: Encodable {
             case .offset(let offset, let unknown):
                 try container.encode(offset, forKey: .offset)
                 try container.encode(unknown, forKey: .unknown)
+            case .conservative(let offset, let field):
+                try container.encode(offset, forKey: .offset)
+                try container.encode(true, forKey: .conservative)
+                try container.encodeIfPresent(field, forKey: .field)
             }
         }
     }

@@ -27,6 +27,7 @@ extension RetainersReport.Holder {
             case .field(let path, let unowned): return name + "." + path.joined(separator: ".") + (unowned ? " (unowned)" : "")
             case .element: return name + " → element"
             case .offset(let offset, _): return name + " +0x" + String(offset, radix: 16)
+            case .conservative(let offset, _): return name + " +0x" + String(offset, radix: 16) + " (no reference; counted conservatively)"
             }
         }
     }
@@ -53,6 +54,9 @@ extension RetainersReport.Part {
         case .field(let path, let unowned): return "." + path.joined(separator: ".") + (unowned ? " (unowned)" : "")
         case .element(let index): return "element \(index)"
         case .offset(let offset, let unknown): return "+0x" + String(offset, radix: 16) + " (\(unknown))"
+        case .conservative(let offset, let field):
+            return "+0x" + String(offset, radix: 16) + " ("
+                + (field.map { "in ." + $0.joined(separator: ".") + ", " } ?? "") + "a word that is no reference; counted conservatively)"
         }
     }
 }

@@ -64,6 +64,12 @@ public struct RetainersReport: Sendable, Hashable {
         case element(index: Int)
         /// A byte offset, with why no more is said.
         case offset(UInt64, unknown: String)
+        /// A word of a Swift object at a byte offset where its type's layout puts no reference
+        /// (an integer, bytes, an `Unmanaged`, a weak reference, state of no listed property),
+        /// which points into the next holder: counted as holding it all the same, since memory
+        /// reached only so is not known to be unreachable. `field` is the stored property the
+        /// word lies in, when known (`bits`, `state.raw`).
+        case conservative(UInt64, field: [String]?)
     }
 
     /// One path from a root: its holders, root first; the last holds the object.
