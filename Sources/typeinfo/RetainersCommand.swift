@@ -10,7 +10,7 @@ struct RetainersCommand: ParsableCommand {
         discussion: """
             Marks the heap as `typeinfo leaks` does, recording which allocation points into which, and prints the shortest paths from a root to the allocation at ADDRESS, each through a different last holder (--paths N, default 3). Each step names the holder: a global by its symbol and image, a thread's stack, register or thread-local storage, a mapping, a Swift object by its dynamic type and the stored property that holds the next (structs and tuples descended; `unowned` said), array storage by element, a closure context or malloc'd block by offset. A weak reference is never a step. Words that only look like pointers count as holders, as in `leaks`.
 
-            The shortest path from a root that outlasts a call (a global, thread-local storage or a mapping) is always among the paths: a stack word's path is often shorter, and may be a stale copy. Each report states the bytes the object retains (itself and what only it holds).
+            The shortest path from a global (else from thread-local storage or a mapping: roots that outlast a call) is always among the paths: a stack word's path is often shorter, and may be a stale copy. Each report states the bytes the object retains (itself and what only it holds).
 
             With --type T instead of an address: the shortest path from such a root of every object of dynamic type T (from a stack or register for objects only those hold), grouped by shape (the steps without addresses and element indices), most objects first, with the bytes each group retains.
 

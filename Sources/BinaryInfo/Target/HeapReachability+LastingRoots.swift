@@ -7,16 +7,24 @@ extension HeapReachability {
     /// memory does not say. Paths from these roots name the owner a program keeps an object
     /// through, where a stack word's path may be shorter.
     ///
+    /// Each reach says whether its word lies in an image (a global: `inImage`), which outlasts
+    /// every thread, or in thread-local storage or another mapping.
+    ///
     /// - Throws: a read error when root memory that was read for the marking cannot be now.
-    public func lastingRootReaches() throws(BinaryInfoError) -> [(allocation: Int, word: HeapRootWord)] {
+    public func lastingRootReaches() throws(BinaryInfoError) -> [(allocation: Int, word: HeapRootWord, inImage: Bool)] {
         var seen = AllocationBits(allocations: addresses.count)
-        var found: [(allocation: Int, word: HeapRootWord)] = []
+        var found: [(allocation: Int, word: HeapRootWord, inImage: Bool)] = []
         for range in rootRanges {
             try forEachWord(in: range, what: "a root (writable memory outside the heap)") { address, word in
                 guard let index = allocation(containing: word), !seen.contains(index) else { return }
-                if case .threadStack = place(of: .memory(address: address)) { return }
+                let place = place(of: .memory(address: address))
+                if case .threadStack = place { return }
                 seen.insert(index)
-                found.append((index, .memory(address: address)))
+                if case .image = place {
+                    found.append((index, .memory(address: address), true))
+                } else {
+                    found.append((index, .memory(address: address), false))
+                }
             }
         }
         return found

@@ -1,7 +1,8 @@
 import BinaryInfo
 
 /// Shortest paths from the roots that last (``HeapReachability/lastingRootReaches()``: globals,
-/// thread-local storage, mappings), over the marking's recorded edges: what `retainers --type`
+/// then thread-local storage and mappings for what no global reaches), over the marking's
+/// recorded edges: what `retainers --type`
 /// groups a type's objects by, so that objects a program keeps through an owner are shown
 /// through it, and only those held by a thread's stack alone through a stack frame.
 struct LastingRetainerPaths {
@@ -19,20 +20,26 @@ struct LastingRetainerPaths {
         self.paths = paths
         let reachability = paths.reachability
         parents = [UInt32](repeating: Self.unreached, count: reachability.addresses.count)
+        // Globals first, then thread-local storage and other mappings for what globals do not
+        // reach: a global outlasts every thread, and a thread's control block may keep a stale
+        // word as a stack does.
+        let reaches = try reachability.lastingRootReaches()
         var queue: [UInt32] = []
-        for (allocation, word) in try reachability.lastingRootReaches() {
-            parents[allocation] = Self.rootParent
-            rootWords[allocation] = word
-            queue.append(UInt32(allocation))
-        }
         var next = 0
         let graph = paths.edges.graph
-        while next < queue.count {
-            let node = Int(queue[next])
-            next += 1
-            for successor in graph.successors(of: node) where parents[Int(successor)] == Self.unreached {
-                parents[Int(successor)] = UInt32(node)
-                queue.append(successor)
+        for inImage in [true, false] {
+            for (allocation, word, reachInImage) in reaches where reachInImage == inImage && parents[allocation] == Self.unreached {
+                parents[allocation] = Self.rootParent
+                rootWords[allocation] = word
+                queue.append(UInt32(allocation))
+            }
+            while next < queue.count {
+                let node = Int(queue[next])
+                next += 1
+                for successor in graph.successors(of: node) where parents[Int(successor)] == Self.unreached {
+                    parents[Int(successor)] = UInt32(node)
+                    queue.append(successor)
+                }
             }
         }
     }

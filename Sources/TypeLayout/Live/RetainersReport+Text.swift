@@ -85,13 +85,14 @@ extension RetainersReport {
         lines.append(
             "held by \(rootCount) root word\(rootCount == 1 ? "" : "s") and \(holderCount) allocation\(holderCount == 1 ? "" : "s") a root reaches; the shortest path through each of \(throughHolders) of these holders"
                 + (lastingPathAdded
-                    ? ", and the shortest from a root that outlasts a call (a global, thread-local storage or a mapping):" : ":")
+                    ? ", and the shortest from a global (else from thread-local storage or a mapping):" : ":")
         )
         for (number, path) in paths.enumerated() {
             lines.append("")
             let steps = "\(path.holders.count) step\(path.holders.count == 1 ? "" : "s")"
             lines.append(
-                "path \(number + 1) (" + steps + (number == lastingPath ? "; the shortest from a root that outlasts a call" : "") + "):")
+                "path \(number + 1) (" + steps
+                    + (number == lastingPath ? "; the shortest from a global, else from thread-local storage or a mapping" : "") + "):")
             for holder in path.holders { lines.append("  " + holder.text) }
             lines.append("  → " + object.text)
         }
