@@ -1,7 +1,8 @@
 extension HeapReachability {
     /// The allocations that root words outside the threads' stacks and registers point into
     /// (an image's data and bss, thread-local storage, other mappings: the roots that outlast a
-    /// function call), each once, with the first such word; the root memory is read again.
+    /// function call), each with the first such word in an image and the first elsewhere; the
+    /// root memory is read again.
     ///
     /// A stack word may be a live variable or a stale copy a frame never cleared; which, the
     /// memory does not say. Paths from these roots name the owner a program keeps an object
@@ -12,17 +13,24 @@ extension HeapReachability {
     ///
     /// - Throws: a read error when root memory that was read for the marking cannot be now.
     public func lastingRootReaches() throws(BinaryInfoError) -> [(allocation: Int, word: HeapRootWord, inImage: Bool)] {
-        var seen = AllocationBits(allocations: addresses.count)
+        // Each allocation once from an image and once from elsewhere: a word elsewhere met first
+        // must not hide a global's.
+        var seenFromImage = AllocationBits(allocations: addresses.count)
+        var seenElsewhere = AllocationBits(allocations: addresses.count)
         var found: [(allocation: Int, word: HeapRootWord, inImage: Bool)] = []
         for range in rootRanges {
             try forEachWord(in: range, what: "a root (writable memory outside the heap)") { address, word in
-                guard let index = allocation(containing: word), !seen.contains(index) else { return }
-                let place = place(of: .memory(address: address))
-                if case .threadStack = place { return }
-                seen.insert(index)
-                if case .image = place {
+                guard let index = allocation(containing: word), !seenFromImage.contains(index) || !seenElsewhere.contains(index)
+                else { return }
+                switch place(of: .memory(address: address)) {
+                case .threadStack: return
+                case .image:
+                    guard !seenFromImage.contains(index) else { return }
+                    seenFromImage.insert(index)
                     found.append((index, .memory(address: address), true))
-                } else {
+                default:
+                    guard !seenElsewhere.contains(index) else { return }
+                    seenElsewhere.insert(index)
                     found.append((index, .memory(address: address), false))
                 }
             }
