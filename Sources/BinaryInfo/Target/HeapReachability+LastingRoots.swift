@@ -22,9 +22,12 @@ extension HeapReachability {
             try forEachWord(in: range, what: "a root (writable memory outside the heap)") { address, word in
                 guard let index = allocation(containing: word), !seenFromImage.contains(index) || !seenElsewhere.contains(index)
                 else { return }
-                switch place(of: .memory(address: address)) {
+                let place = place(of: .memory(address: address))
+                switch place {
                 case .threadStack: return
-                case .image:
+                // An image's bss past its file's end is the anonymous mapping right after it.
+                case .image,
+                    .mapping(_, _, nil, _) where isBeyondAnImage(place):
                     guard !seenFromImage.contains(index) else { return }
                     seenFromImage.insert(index)
                     found.append((index, .memory(address: address), true))
@@ -36,5 +39,15 @@ extension HeapReachability {
             }
         }
         return found
+    }
+
+    /// Whether `place` is anonymous memory that starts where an image's mappings end: the
+    /// image's bss past its file's end, which its globals lie in as much as in its data.
+    private func isBeyondAnImage(_ place: HeapRootPlace) -> Bool {
+        switch place {
+        case .image: return true
+        case .mapping(let start, _, nil, _): return target.images.contains { $0.addressRange.upperBound == start }
+        default: return false
+        }
     }
 }
