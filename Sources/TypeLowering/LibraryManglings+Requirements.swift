@@ -53,19 +53,7 @@ extension LibraryManglings {
             else { continue }
             // The constraint type, to the `>` or `,` that closes it, must not be a bare parameter.
             let typeStart = equalsAt + equals.count
-            var typeEnd = typeStart
-            var depth = 0
-            scan: while typeEnd < text.count {
-                switch text[typeEnd] {
-                case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"):
-                    if depth == 0 { break scan }
-                    depth -= 1
-                case UInt8(ascii: ","): if depth == 0 { break scan }
-                default: break
-                }
-                typeEnd += 1
-            }
+            let typeEnd = constraintTypeEnd(in: text, from: typeStart)
             let type = text[typeStart..<typeEnd]
             let isParameter =
                 type.first.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } == true
@@ -75,6 +63,25 @@ extension LibraryManglings {
             if rewritten.elementsEqual(new.utf8) { return true }
         }
         return false
+    }
+
+    /// Where the constraint type starting at `start` ends: at the `>`, `)`, `]` or `,` that
+    /// closes it, outside any brackets it opens (the text's end when none does).
+    private static func constraintTypeEnd(in text: [UInt8], from start: Int) -> Int {
+        var depth = 0
+        var end = start
+        while end < text.count {
+            switch text[end] {
+            case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"):
+                if depth == 0 { return end }
+                depth -= 1
+            case UInt8(ascii: ","): if depth == 0 { return end }
+            default: break
+            }
+            end += 1
+        }
+        return end
     }
 
     /// Where the substitution operator starting at `start` ends (`AG`, `AaB`, `A12_`), or nil
@@ -110,19 +117,7 @@ extension LibraryManglings {
             guard let equalsAt = firstIndex(of: equals, in: text, from: start) else { continue }
             let member = text[(start + selfPrefix.count)..<equalsAt]
             let typeStart = equalsAt + equals.count
-            var depth = 0
-            var typeEnd = typeStart
-            scan: while typeEnd < text.count {
-                switch text[typeEnd] {
-                case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"):
-                    if depth == 0 { break scan }
-                    depth -= 1
-                case UInt8(ascii: ","): if depth == 0 { break scan }
-                default: break
-                }
-                typeEnd += 1
-            }
+            let typeEnd = constraintTypeEnd(in: text, from: typeStart)
             let type = text[typeStart..<typeEnd]
             guard !type.isEmpty else { continue }
             let garbled = Array(type) + [UInt8(ascii: ".")] + Array(member) + equals + Array(type) + [UInt8(ascii: ".")] + Array(member)
