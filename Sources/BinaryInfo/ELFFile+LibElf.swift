@@ -110,6 +110,17 @@ public struct ImageNote: Sendable, Hashable {
 
     /// `NT_PRSTATUS` from `CORE`: one per thread of a dumped process.
     public var isThreadStatus: Bool { owner == "CORE" && type == UInt32(NT_PRSTATUS) }
+    /// `NT_PRFPREG` from `CORE`: a thread's x87 and SSE registers (`FXSAVE`'s 512 bytes).
+    public var isLegacyVectorState: Bool { owner == "CORE" && type == UInt32(NT_PRFPREG) }
+    /// `NT_X86_XSTATE` from `LINUX`: a thread's `XSAVE` area (x87, SSE, AVX and later registers).
+    public var isExtendedVectorState: Bool { owner == "LINUX" && type == UInt32(NT_X86_XSTATE) }
+    /// The note type's name, for messages.
+    public var typeName: String {
+        if isThreadStatus { return "NT_PRSTATUS" }
+        if isLegacyVectorState { return "NT_PRFPREG" }
+        if isExtendedVectorState { return "NT_X86_XSTATE" }
+        return "note type \(type) of \(owner)"
+    }
     /// `NT_PRPSINFO` from `CORE`: the dumped process's identity.
     public var isProcessInfo: Bool { owner == "CORE" && type == UInt32(NT_PRPSINFO) }
     /// `NT_AUXV` from `CORE`: the dumped process's auxiliary vector.

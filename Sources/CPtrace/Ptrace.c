@@ -1,7 +1,9 @@
 #include "CPtrace.h"
 
+#include <elf.h>
 #include <stdint.h>
 #include <sys/ptrace.h>
+#include <sys/uio.h>
 #include <sys/user.h>
 
 int typeinfo_ptrace_seize(pid_t thread) {
@@ -29,6 +31,23 @@ int typeinfo_ptrace_getregs(pid_t thread, uint64_t *registers, int count) {
     return (int)(sizeof state / sizeof(uint64_t));
 #else
     (void)thread; (void)registers; (void)count;
+    return -1;
+#endif
+}
+
+int typeinfo_ptrace_getvectorstate(pid_t thread, uint64_t *words, int count) {
+#if defined(__x86_64__)
+    if (count < 64) return -1;
+    struct iovec area = { words, (size_t)count * sizeof(uint64_t) };
+    if (ptrace(PTRACE_GETREGSET, thread, (void *)(uintptr_t)NT_X86_XSTATE, &area) == 0) {
+        return (int)(area.iov_len / sizeof(uint64_t));
+    }
+    struct user_fpregs_struct legacy;
+    if (ptrace(PTRACE_GETFPREGS, thread, 0, &legacy) != 0) return -1;
+    __builtin_memcpy(words, &legacy, sizeof legacy);
+    return (int)(sizeof legacy / sizeof(uint64_t));
+#else
+    (void)thread; (void)words; (void)count;
     return -1;
 #endif
 }

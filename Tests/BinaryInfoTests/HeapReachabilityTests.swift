@@ -21,6 +21,9 @@ struct HeapReachabilityTests {
         var threads: [(id: Int32, local: UInt64)] = []
         /// The stack blocks of the threads that ended (`pthread_self()` of each).
         var endedBlocks: [UInt64] = []
+        /// The `vector` blocks: the thread whose vector register alone holds each, and that
+        /// register word as typeinfo names it.
+        var vectorHolders: [(thread: Int32, block: UInt64, register: String)] = []
         var threadIDs: Set<Int32> { Set(threads.map(\.id)) }
 
         init() throws {
@@ -45,6 +48,9 @@ struct HeapReachabilityTests {
                 case "thread":
                     threads.append((Int32(fields[1]) ?? 0, fields.count > 2 ? UInt64(fields[2].dropFirst(2), radix: 16) ?? 0 : 0))
                 case "ended": endedBlocks.append(address ?? 0)
+                case "vector" where fields.count > 3:
+                    vectorHolders.append(
+                        (Int32(fields[1]) ?? 0, UInt64(fields[2].dropFirst(2), radix: 16) ?? 0, fields.dropFirst(3).joined(separator: " ")))
                 default: break
                 }
             }
@@ -75,7 +81,7 @@ struct HeapReachabilityTests {
                 #expect(!reachability.isReachable(index), "0x\(String(address, radix: 16)), which nothing holds, is called reachable")
             }
         }
-        #expect(Set(["global", "chain", "stack", "thread-local", "mapping"]).isSubset(of: Set(fixture.reachable.map(\.how))))
+        #expect(Set(["global", "chain", "stack", "thread-local", "mapping", "vector"]).isSubset(of: Set(fixture.reachable.map(\.how))))
         #expect(fixture.leaked.count == 180)
         #expect(reachability.rootBytes > 0)
         #expect(reachability.staleStackBytes > 0)
@@ -145,7 +151,7 @@ struct HeapReachabilityTests {
             let word: UInt64
             switch try #require(edges.firstReach(of: index)) {
             case .root(.register(let thread, let register)):
-                word = try #require(threads.first { $0.id == thread }).registers[register]
+                word = try #require(threads.first { $0.id == thread }).words[register]
                 rootReached.append(index)
             case .root(.memory(let address)):
                 word = try memory.read(UInt64.self, at: address, what: "a root word")
@@ -161,6 +167,20 @@ struct HeapReachabilityTests {
                 "0x\(String(recorded.addresses[index], radix: 16))'s first holder's word is 0x\(String(word, radix: 16))")
         }
         #expect(edges.rootReached == rootReached)
+        // The blocks only a vector register holds are reached from that register word, named
+        // as the fixture names it.
+        #expect(fixture.vectorHolders.count == 2)
+        for holder in fixture.vectorHolders {
+            let block = try #require(recorded.addresses.firstIndex(of: holder.block))
+            guard case .root(.register(let thread, let index)) = edges.firstReach(of: block) else {
+                Issue.record(
+                    "0x\(String(holder.block, radix: 16)), held by \(holder.register), is first reached by \(String(describing: edges.firstReach(of: block)))"
+                )
+                continue
+            }
+            #expect(thread == holder.thread)
+            #expect(HeapReachability.registerName(index) == holder.register)
+        }
         for node in recorded.addresses.indices where recorded.isReachable(node) {
             for next in edges.graph.successors(of: node) {
                 #expect(recorded.isReachable(Int(next)))

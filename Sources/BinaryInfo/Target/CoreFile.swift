@@ -48,6 +48,9 @@ public struct CoreFile: Sendable {
     public let auxiliaryVector: [AuxiliaryEntry]
     /// Each thread's `NT_PRSTATUS` note, in the file's order: decoded by ``threads()``.
     let threadNotes: [ImageNote]
+    /// Each thread's vector registers, beside ``threadNotes``: the `NT_X86_XSTATE` note after its
+    /// `NT_PRSTATUS` (before the next thread's), else its `NT_PRFPREG`; nil where it has neither.
+    let threadVectorNotes: [ImageNote?]
     let reader: CoreFileReader
 
     /// Opens the core file at `path`.
@@ -127,6 +130,7 @@ public struct CoreFile: Sendable {
         let notes = CoreNotes(reader: reader)
         threadCount = file.notes.filter(\.isThreadStatus).count
         threadNotes = file.notes.filter(\.isThreadStatus)
+        threadVectorNotes = Self.vectorNotes(file.notes)
         let info = try file.notes.first(where: \.isProcessInfo).map { note throws(BinaryInfoError) in try notes.processInfo(note) }
         processID = info?.processID
         command = info?.command
@@ -145,6 +149,20 @@ public struct CoreFile: Sendable {
 }
 
 extension CoreFile {
+    /// The vector-state note of each thread, in the order of the threads' `NT_PRSTATUS` notes:
+    /// the kernel and gcore write a thread's notes together, its `NT_PRSTATUS` first.
+    static func vectorNotes(_ notes: [ImageNote]) -> [ImageNote?] {
+        var found: [ImageNote?] = []
+        for note in notes {
+            if note.isThreadStatus {
+                found.append(nil)
+            } else if note.isExtendedVectorState || note.isLegacyVectorState, let last = found.indices.last {
+                if found[last] == nil || note.isExtendedVectorState { found[last] = note }
+            }
+        }
+        return found
+    }
+
     /// Checks that the segments' bytes lie in the file in the order of their addresses, each after
     /// the one before: the kernel and gcore write every segment so, one after another. A segment
     /// whose bytes come before a lower one's, or share its bytes, was moved by an edit or a

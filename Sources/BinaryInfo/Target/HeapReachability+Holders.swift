@@ -6,7 +6,7 @@ extension HeapReachability {
     public func rootWords(pointingInto index: Int, limit: Int = 64) throws(BinaryInfoError) -> [HeapRootWord] {
         var found: [HeapRootWord] = []
         for thread in threads {
-            for (register, word) in thread.registers.enumerated() where allocation(containing: word) == index {
+            for (register, word) in thread.words.enumerated() where allocation(containing: word) == index {
                 found.append(.register(thread: thread.id, index: register))
             }
         }

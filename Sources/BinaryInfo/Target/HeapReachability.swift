@@ -104,7 +104,7 @@ public struct HeapReachability: Sendable {
         sideTables = marker.sideTables.count
         sideTablePositions = marker.sideTables
         for thread in threads {
-            for (index, word) in thread.registers.enumerated() {
+            for (index, word) in thread.words.enumerated() {
                 marker.rootRegister = .register(thread: thread.id, index: index)
                 marker.reach(word, at: 0)
             }

@@ -1,6 +1,7 @@
 /// Where a root word lies: what `typeinfo retainers` names as a path's first holder.
 public enum HeapRootPlace: Sendable, Hashable {
-    /// A general-purpose register of a thread (`name` as x86_64's `struct user_regs_struct` has it).
+    /// A register of a thread: a general-purpose one (`name` as x86_64's `struct user_regs_struct`
+    /// has it), or a word of a vector register (`xmm6 bits 0-63`, ``VectorState/name(ofWord:)``).
     case register(thread: Int32, name: String)
     /// A word of an image's writable data or bss (the image's path as the target mapped it).
     case image(path: String, address: UInt64)
@@ -22,6 +23,11 @@ extension HeapReachability {
         "r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8", "rax", "rcx", "rdx", "rsi", "rdi", "orig_rax", "rip",
         "cs", "eflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
     ]
+    /// The name of a register word, by its index in ``ThreadRegisters/words``: a general-purpose
+    /// register, else a word of the vector state (``VectorState/name(ofWord:)``).
+    public static func registerName(_ index: Int) -> String {
+        index < registerNames.count ? registerNames[index] : VectorState.name(ofWord: index - registerNames.count)
+    }
     /// `fs_base`'s position in `struct user_regs_struct`: x86_64's thread pointer.
     static let threadPointerIndex = 21
 
@@ -29,7 +35,7 @@ extension HeapReachability {
     public func place(of root: HeapRootWord) -> HeapRootPlace {
         switch root {
         case .register(let thread, let index):
-            return .register(thread: thread, name: index < Self.registerNames.count ? Self.registerNames[index] : "register \(index)")
+            return .register(thread: thread, name: Self.registerName(index))
         case .memory(let address):
             if let image = target.images.first(where: { $0.addressRange.contains(address) }) {
                 return .image(path: image.mappedPath, address: address)

@@ -6,13 +6,28 @@ import Glibc
 import Musl
 #endif
 
-/// One thread of a stopped process or a core, with its general-purpose registers.
+/// One thread of a stopped process or a core, with its registers.
 public struct ThreadRegisters: Sendable, Hashable {
     /// The thread's id (its LWP: `gettid()`, `NT_PRSTATUS`'s `pr_pid`).
     public var id: Int32
     /// The general-purpose registers, in the order of x86_64's `struct user_regs_struct` (r15,
     /// r14, …, rip, cs, eflags, rsp, ss, fs_base, gs_base, ds, es, fs, gs): 27 words.
     public var registers: [UInt64]
+    /// The x87, SSE and AVX registers as words of the XSAVE area (``VectorState``), or nil when
+    /// they are not known (a core that holds no `NT_X86_XSTATE` or `NT_PRFPREG` note for the
+    /// thread). A copy in progress can hold the only pointer to an allocation in an xmm or ymm
+    /// register.
+    public var vectorState: [UInt64]?
+
+    public init(id: Int32, registers: [UInt64], vectorState: [UInt64]? = nil) {
+        self.id = id
+        self.registers = registers
+        self.vectorState = vectorState
+    }
+
+    /// Every word of the thread's registers: the general-purpose ones, then the vector state's.
+    /// A root word's index (``HeapRootWord/register(thread:index:)``) counts in this order.
+    public var words: [UInt64] { registers + (vectorState ?? []) }
 
     /// How many words `struct user_regs_struct` has on x86_64.
     static let registerCount = 27
@@ -40,7 +55,8 @@ extension CoreFile {
         }
         let wordCount = UInt64(ThreadRegisters.registerCount)
         var threads: [ThreadRegisters] = []
-        for note in threadNotes {
+        let vectorNotes = threadVectorNotes
+        for (position, note) in threadNotes.enumerated() {
             guard note.descriptorSize >= Self.statusRegistersOffset + wordCount * 8 else {
                 throw .malformedELF(
                     path: path,
@@ -59,9 +75,24 @@ extension CoreFile {
             try withUnsafeMutableBytes(of: &id) { buffer throws(BinaryInfoError) in
                 try reader.fetch(into: buffer, fromOffset: note.descriptorOffset + Self.statusProcessIDOffset, what: "NT_PRSTATUS pr_pid")
             }
-            threads.append(ThreadRegisters(id: Int32(littleEndian: id), registers: words.map { UInt64(littleEndian: $0) }))
+            let vectorState = try vectorNotes[position].map { note throws(BinaryInfoError) in try vectorWords(of: note) }
+            threads.append(
+                ThreadRegisters(
+                    id: Int32(littleEndian: id), registers: words.map { UInt64(littleEndian: $0) }, vectorState: vectorState))
         }
         return threads
+    }
+
+    /// The words of a thread's `NT_X86_XSTATE` or `NT_PRFPREG` note, at most
+    /// ``VectorState/maximumWords`` of them.
+    func vectorWords(of note: ImageNote) throws(BinaryInfoError) -> [UInt64] {
+        let count = Int(min(note.descriptorSize / 8, UInt64(VectorState.maximumWords)))
+        let bytes = try filledBytes(count: count * 8) { buffer throws(BinaryInfoError) in
+            try reader.fetch(into: buffer, fromOffset: note.descriptorOffset, what: "a thread's vector registers (\(note.typeName))")
+        }
+        return (0..<count).map { index in
+            UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) })
+        }
     }
 }
 
@@ -80,6 +111,16 @@ extension ProcessPause {
             let reason = count < 0 && errno != 0 ? String(cString: strerror(errno)) : "not an x86_64 thread"
             throw .threadRegistersUnreadable(path: "process \(processID)", thread: thread, reason: "PTRACE_GETREGS refused (\(reason))")
         }
-        return ThreadRegisters(id: thread, registers: words)
+        var vector = [UInt64](repeating: 0, count: VectorState.maximumWords)
+        let vectorCount = vector.withUnsafeMutableBufferPointer { buffer in
+            typeinfo_ptrace_getvectorstate(thread, buffer.baseAddress, Int32(buffer.count))
+        }
+        guard vectorCount >= VectorState.legacyWords, vectorCount <= Int32(vector.count) else {
+            let reason = vectorCount < 0 && errno != 0 ? String(cString: strerror(errno)) : "not an x86_64 thread"
+            throw .threadRegistersUnreadable(
+                path: "process \(processID)", thread: thread,
+                reason: "PTRACE_GETREGSET (NT_X86_XSTATE) and PTRACE_GETFPREGS refused (\(reason))")
+        }
+        return ThreadRegisters(id: thread, registers: words, vectorState: Array(vector.prefix(Int(vectorCount))))
     }
 }

@@ -39,6 +39,8 @@ public enum LiveLeakReader {
         let reachability: HeapReachability
         do throws(BinaryInfoError) {
             threads = try memory.threadRegisters(heldBy: pause)
+            let withoutVectorState = threads.filter { $0.vectorState == nil }.count
+            if withoutVectorState > 0 { notes.append(.vectorRegistersMissing(threads: withoutVectorState)) }
             var stacks: GlibcThreadStacks?
             do {
                 stacks = try GlibcThreadStacks(memory)

@@ -87,12 +87,19 @@ public struct LeakReport: Sendable, Hashable {
         /// glibc's thread lists could not be read (`reason`): the stacks it keeps of ended threads
         /// were scanned as roots, so a leak whose address stays there is missed.
         case endedThreadStacksScanned(reason: String)
+        /// The core holds no vector registers (`NT_X86_XSTATE` or `NT_PRFPREG`) for `threads` of
+        /// its threads: a pointer only such a register held at the instant of the dump is not a
+        /// root, so an allocation it alone kept would be listed.
+        case vectorRegistersMissing(threads: Int)
 
         public var text: String {
             switch self {
             case .endedThreadStacksScanned(let reason):
                 return
                     "glibc's thread lists were not read (\(reason)): the stacks it keeps of ended threads were scanned as roots, so leaks whose addresses stay there are not listed"
+            case .vectorRegistersMissing(let threads):
+                return
+                    "the core holds no vector registers (NT_X86_XSTATE or NT_PRFPREG) of \(threads) \(threads == 1 ? "thread" : "threads"): an allocation whose only pointer was in an xmm or ymm register when the core was dumped is listed as leaked"
             }
         }
     }

@@ -1,9 +1,11 @@
 // A process with a known graph of malloc'd blocks, for the reachability tests. It keeps blocks
 // reachable in each way a root can hold them (a global, a chain from a global, a thread's stack,
-// a thread-local variable, a block in a mapping of its own) and makes blocks no root reaches (single
-// leaks and two-block cycles), then prints, one per line:
+// a thread-local variable, a block in a mapping of its own, a vector register and nothing else)
+// and makes blocks no root reaches (single leaks and two-block cycles), then prints, one per line:
 //   pid PID
 //   reachable ADDRESS HOW     (a block something still points to)
+//   vector TID ADDRESS REGISTER  (the thread whose vector register alone holds the `vector`
+//                              block at ADDRESS, and the register word, as typeinfo names it)
 //   leaked ADDRESS            (a block nothing points to)
 //   thread TID LOCAL          (a running thread, and the address of a local of its waiting frame)
 //   ended ADDRESS             (the thread block, pthread_self(), of a thread that ended)
@@ -34,6 +36,11 @@ static pthread_barrier_t ready;
 static pid_t holder_id;
 static uintptr_t holder_local;
 static uintptr_t ended_block;
+static pid_t vector_holder_id;
+static uintptr_t vector_holder_local;
+static uintptr_t vector_block;
+static uintptr_t legacy_vector_block;
+static const char *vector_register;
 
 static void *holder(void *argument) {
     (void)argument;
@@ -48,6 +55,69 @@ static void *holder(void *argument) {
     pthread_barrier_wait(&ready);
     for (;;) pause();
     return on_stack;
+}
+
+// Holds two blocks whose addresses are each in one vector register and in no other register or
+// memory (the records of them are XORed with the key): the first in ymm7's upper half where the
+// processor has AVX (only the XSAVE area holds it), else in xmm6; the second in xmm5's upper
+// half (the legacy region, as NT_PRFPREG has it too). The addresses is made and moved inside one asm statement, which
+// then clears the general-purpose registers and the red zone below the stack pointer it used,
+// says it is done, and waits in pause(2) without returning.
+#define VECTOR_HOLDER_WAIT                                                                      \
+    "leaq -128(%%rsp), %%rdi\n\t"                                                               \
+    "movl $16, %%ecx\n\t"                                                                       \
+    "xorl %%eax, %%eax\n\t"                                                                     \
+    "rep stosq\n\t"                                                                             \
+    "xorl %%ebx, %%ebx\n\txorl %%edx, %%edx\n\txorl %%esi, %%esi\n\txorl %%edi, %%edi\n\t"           \
+    "xorl %%r8d, %%r8d\n\txorl %%r9d, %%r9d\n\txorl %%r10d, %%r10d\n\txorl %%r11d, %%r11d\n\t"       \
+    "xorl %%r12d, %%r12d\n\txorl %%r13d, %%r13d\n\txorl %%r14d, %%r14d\n\txorl %%r15d, %%r15d\n\t"   \
+    "movl $1, %2\n"                                                                              \
+    "1:\n\t"                                                                                     \
+    "movl $34, %%eax\n\t"                                                                       \
+    "syscall\n\t"                                                                               \
+    "jmp 1b\n"
+
+static volatile int vector_loaded;
+
+static void *vector_holder(void *argument) {
+    (void)argument;
+    uintptr_t masked = (uintptr_t)malloc(120) ^ key;
+    uintptr_t legacy_masked = (uintptr_t)malloc(136) ^ key;
+    vector_block = masked;
+    legacy_vector_block = legacy_masked;
+    volatile int local = 0;
+    vector_holder_id = (pid_t)syscall(SYS_gettid);
+    vector_holder_local = (uintptr_t)&local;
+    int avx = __builtin_cpu_supports("avx");
+    vector_register = avx ? "ymm7 bits 128-191" : "xmm6 bits 0-63";
+    if (avx) {
+        __asm__ volatile("movq %0, %%rax\n\t"
+                         "xorq %1, %%rax\n\t"
+                         "vmovq %%rax, %%xmm6\n\t"
+                         "vinsertf128 $1, %%xmm6, %%ymm7, %%ymm7\n\t"
+                         "vpxor %%xmm6, %%xmm6, %%xmm6\n\t"
+                         "movq %3, %%rax\n\t"
+                         "xorq %1, %%rax\n\t"
+                         "vmovq %%rax, %%xmm5\n\t"
+                         "vpslldq $8, %%xmm5, %%xmm5\n\t" VECTOR_HOLDER_WAIT
+                         :
+                         : "m"(masked), "m"(key), "m"(vector_loaded), "m"(legacy_masked)
+                         : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14",
+                           "r15", "xmm5", "xmm6", "xmm7", "memory");
+    } else {
+        __asm__ volatile("movq %0, %%rax\n\t"
+                         "xorq %1, %%rax\n\t"
+                         "movq %%rax, %%xmm6\n\t"
+                         "movq %3, %%rax\n\t"
+                         "xorq %1, %%rax\n\t"
+                         "movq %%rax, %%xmm5\n\t"
+                         "pslldq $8, %%xmm5\n\t" VECTOR_HOLDER_WAIT
+                         :
+                         : "m"(masked), "m"(key), "m"(vector_loaded), "m"(legacy_masked)
+                         : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14",
+                           "r15", "xmm5", "xmm6", "memory");
+    }
+    return NULL;
 }
 
 __attribute__((noinline)) static void make_leaks(void) {
@@ -104,13 +174,22 @@ int main(void) {
     pthread_t thread;
     pthread_create(&thread, NULL, holder, &thread_local_seen);
     pthread_barrier_wait(&ready);
+    // Made before the second leaker, whose stack must stay in glibc's cache.
+    pthread_t vector_thread;
+    pthread_create(&vector_thread, NULL, vector_holder, NULL);
+    while (!vector_loaded) usleep(1000);
     pthread_create(&leaking, NULL, leaker, &leaking);
     pthread_join(leaking, NULL);
     volatile int local = 0;
     printf("pid %d\n", (int)getpid());
     printf("thread %d %p\n", (int)getpid(), (void *)&local);
     printf("thread %d 0x%lx\n", (int)holder_id, (unsigned long)holder_local);
+    printf("thread %d 0x%lx\n", (int)vector_holder_id, (unsigned long)vector_holder_local);
     printf("ended 0x%lx\n", (unsigned long)ended_block);
+    printf("reachable 0x%lx vector\n", (unsigned long)(vector_block ^ key));
+    printf("reachable 0x%lx vector\n", (unsigned long)(legacy_vector_block ^ key));
+    printf("vector %d 0x%lx %s\n", (int)vector_holder_id, (unsigned long)(vector_block ^ key), vector_register);
+    printf("vector %d 0x%lx xmm5 bits 64-127\n", (int)vector_holder_id, (unsigned long)(legacy_vector_block ^ key));
     printf("reachable %p global\n", global_block);
     for (struct node *node = global_chain; node; node = node->next) printf("reachable %p chain\n", (void *)node);
     printf("reachable 0x%lx stack\n", (unsigned long)((uintptr_t)thread_stack_block_seen ^ key));

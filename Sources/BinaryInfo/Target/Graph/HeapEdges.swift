@@ -55,7 +55,7 @@ public enum HeapFirstReach: Sendable, Hashable {
 
 /// A root word that points into an allocation.
 public enum HeapRootWord: Sendable, Hashable {
-    /// A general-purpose register of a thread (`index` in ``ThreadRegisters/registers``' order).
+    /// A register word of a thread (`index` in ``ThreadRegisters/words``' order).
     case register(thread: Int32, index: Int)
     /// A word of writable memory outside the heap, at this address.
     case memory(address: UInt64)
