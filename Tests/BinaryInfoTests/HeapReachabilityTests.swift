@@ -26,8 +26,11 @@ struct HeapReachabilityTests {
         var vectorHolders: [(thread: Int32, block: UInt64, register: String)] = []
         var threadIDs: Set<Int32> { Set(threads.map(\.id)) }
 
-        init() throws {
-            process.executableURL = URL(fileURLWithPath: try HeapReachabilityTests.built.get())
+        /// Starts the host's build, or `executable` run by `launcher` (``DebianRoot/container(_:)``).
+        init(executable given: String? = nil, launcher: [String] = []) throws {
+            let executable = try given ?? HeapReachabilityTests.built.get()
+            process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
+            process.arguments = launcher.dropFirst() + (launcher.isEmpty ? [] : [executable])
             let output = Pipe()
             process.standardOutput = output
             process.standardInput = input

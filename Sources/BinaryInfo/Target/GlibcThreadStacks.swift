@@ -48,7 +48,8 @@ public struct GlibcThreadStacks: Sendable, Hashable {
             return try TargetImageSymbols(image: image)
         }
         let libc = try image({ GlibcLibrary.isLibC($0) }, "C library (libc.so.6)")
-        let loader = try image({ $0.hasPrefix("ld-linux") || $0.hasPrefix("ld64.so") }, "dynamic loader (ld-linux)")
+        // ld-linux-x86-64.so.2, or ld-2.31.so as glibc before 2.34 installs it.
+        let loader = try image({ $0.hasPrefix("ld-") || $0.hasPrefix("ld64.so") }, "dynamic loader (ld-linux)")
         guard let global = loader.address(of: "_rtld_global") else {
             throw .threadListsUnreadable(
                 path: target.path, what: "_rtld_global", address: nil, detail: "\(loader.image.mappedPath) defines no such symbol")

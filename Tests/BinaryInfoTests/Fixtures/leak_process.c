@@ -28,7 +28,8 @@ struct node { struct node *next; char payload[40]; };
 
 static void *global_block;
 static struct node *global_chain;
-static __thread void *thread_local_block;
+// volatile: a store to a static variable nothing reads may be dropped (gcc does).
+static __thread void *volatile thread_local_block;
 static uintptr_t leaked[2 * (singles + 2 * cycles)];
 static int leaked_count;
 static void *thread_stack_block_seen;
