@@ -9,6 +9,9 @@ import Testing
 @Suite("heap reachability")
 struct HeapReachabilityTests {
     static let built = TargetProcess.build("leak_process", arguments: ["-pthread"])
+    /// The fixture linked with glibc statically: no libc.so.6 or ld.so, its thread lists the
+    /// executable's own variables.
+    static let builtStatically = TargetProcess.build("leak_process", arguments: ["-pthread", "-static"], output: "leak_process_static")
 
     /// The running fixture and what it printed.
     final class Fixture {
@@ -103,6 +106,20 @@ struct HeapReachabilityTests {
         Self.check(reachability, fixture)
         let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
         try Self.checkEdges(recorded, plain: reachability, memory: memory, threads: threads, fixture)
+    }
+
+    @Test func aStaticallyLinkedProcessesBlocksAreReachedExactlyAsItSays() throws {
+        let fixture = try Fixture(executable: try Self.builtStatically.get())
+        let pause = try ProcessPause(processID: fixture.processID)
+        defer { pause.resume() }
+        let threads = try pause.threads()
+        #expect(Set(threads.map(\.id)) == fixture.threadIDs)
+        let memory = try TargetMemory(.process(fixture.processID))
+        #expect(!memory.images.contains { $0.mappedPath.contains("libc.so") })
+        let stacks = try GlibcThreadStacks(memory)
+        Self.checkStacks(stacks, threads: threads, fixture)
+        let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
+        Self.check(reachability, fixture)
     }
 
     @Test(.enabled(if: CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup"))

@@ -42,18 +42,8 @@ public struct GlibcThreadStacks: Sendable, Hashable {
     ///   is missing (no libc or ld.so image, a glibc older than 2.34 without these symbols) or
     ///   which list is not a well-formed circular list, and a read error.
     public init(_ target: TargetMemory) throws(BinaryInfoError) {
-        func image(_ matches: (String) -> Bool, _ what: String) throws(BinaryInfoError) -> TargetImageSymbols {
-            guard let image = target.images.first(where: { matches(($0.mappedPath.split(separator: "/").last).map(String.init) ?? "") })
-            else { throw .threadListsUnreadable(path: target.path, what: what, address: nil, detail: "not mapped") }
-            return try TargetImageSymbols(image: image)
-        }
-        let libc = try image({ GlibcLibrary.isLibC($0) }, "C library (libc.so.6)")
-        // ld-linux-x86-64.so.2, or ld-2.31.so as glibc before 2.34 installs it.
-        let loader = try image({ $0.hasPrefix("ld-") || $0.hasPrefix("ld64.so") }, "dynamic loader (ld-linux)")
-        guard let global = loader.address(of: "_rtld_global") else {
-            throw .threadListsUnreadable(
-                path: target.path, what: "_rtld_global", address: nil, detail: "\(loader.image.mappedPath) defines no such symbol")
-        }
+        let heads = try ListHeads(target)
+        let libc = heads.descriptors
         func field(_ name: String) throws(BinaryInfoError) -> (bits: UInt32, offset: UInt64) {
             guard let address = libc.address(of: "_thread_db_" + name) else {
                 throw .threadListsUnreadable(
@@ -66,23 +56,19 @@ public struct GlibcThreadStacks: Sendable, Hashable {
             let offset = try target.read(UInt32.self, at: address + 8, what: "_thread_db_\(name)")
             return (bits, UInt64(offset))
         }
-        let usedField = try field("rtld_global__dl_stack_used")
-        let userField = try field("rtld_global__dl_stack_user")
         let link = try field("pthread_list")
         let tid = try field("pthread_tid")
         let next = try field("list_t_next")
         let previous = try field("list_t_prev")
-        guard usedField.bits == 128, userField.bits == 128, link.bits == 128, tid.bits == 32, next.offset == 0, previous.offset == 8
-        else {
+        guard link.bits == 128, tid.bits == 32, next.offset == 0, previous.offset == 8 else {
             throw .threadListsUnreadable(
                 path: target.path, what: "_thread_db_* descriptors", address: nil,
                 detail: "\(libc.image.mappedPath)'s descriptors are not those of a 64-bit glibc's list_t")
         }
         let walker = ListWalker(target: target, linkOffset: link.offset, threadIDOffset: tid.offset)
-        used = try walker.blocks(headAt: global + usedField.offset, what: "_dl_stack_used")
-        user = try walker.blocks(headAt: global + userField.offset, what: "_dl_stack_user")
-        // `_dl_stack_cache` follows `_dl_stack_user`, a `list_t` (16 bytes) later.
-        cached = try walker.blocks(headAt: global + userField.offset + 16, what: "_dl_stack_cache")
+        used = try walker.blocks(headAt: heads.used, what: "_dl_stack_used")
+        user = try walker.blocks(headAt: heads.user, what: "_dl_stack_user")
+        cached = try walker.blocks(headAt: heads.cache, what: "_dl_stack_cache")
         let running = Set((used + user).map(\.address))
         if let shared = cached.first(where: { running.contains($0.address) || $0.threadID > 0 }) {
             throw .threadListsUnreadable(
