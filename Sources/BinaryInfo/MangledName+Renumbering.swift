@@ -8,12 +8,10 @@ import TypeLayout
 /// entries (`A15B`). How many entries a spelled reference adds is asked of the runtime's
 /// `swift_demangle` (``spelledCost(_:)``); where the back-references are and which entry the
 /// reference was are not parsed: every renumbering of the `A…` operators after the first reference
-/// is tried, and one is kept only when `swift_demangle` prints exactly the name already printed
-/// for the field (the same check every shown mangling passes). None kept: the mangling stays unknown.
+/// is tried (``ManglingRenumbering``), and one is kept only when `swift_demangle` prints exactly
+/// the name already printed for the field (the same check every shown mangling passes). None
+/// kept: the mangling stays unknown.
 extension SwiftImage {
-    /// How many renumberings are tried for one name, at most.
-    static let maximumRenumberings = 512
-
     /// A mangling that demangles to exactly `printed`, from `name`'s spelled text with its
     /// back-references renumbered; nil when none does. A protocol reference is spelled with its
     /// `P`, and only where no back-reference follows it.
@@ -37,44 +35,12 @@ extension SwiftImage {
         }
         let bytes = Array(text.utf8)
         let start = min(references.first?.position ?? bytes.count, protocols.first ?? bytes.count)
-        let operators = Self.substitutionOperators(in: bytes, from: start + 1)
+        let operators = ManglingRenumbering.substitutionOperators(in: bytes, from: start + 1)
         // No back-reference after a reference: the spelled text is the mangling, if it demangles so.
         guard !operators.isEmpty else { return demangledTypeName(text) == printed ? text : nil }
         // What a spelled protocol costs is not asked of the demangler: no back-reference may follow it.
         if let protocolPosition = protocols.first, operators.contains(where: { $0.position > protocolPosition }) { return nil }
-        guard !references.isEmpty else { return nil }
-        let largest = operators.flatMap { $0.indices.map(\.value) }.max() ?? 0
-        // The table entry each reference was: unknown, so every threshold up to the largest index
-        // a back-reference uses is tried, per reference, in order.
-        var thresholds: [[Int]] = [[]]
-        for _ in references {
-            thresholds = thresholds.flatMap { chosen in
-                ((chosen.last ?? 0)...(largest + 1)).map { chosen + [$0] }
-            }
-            guard thresholds.count <= Self.maximumRenumberings else { return nil }
-        }
-        for chosen in thresholds {
-            var candidate = bytes
-            var valid = true
-            // From the end, so earlier operators keep their positions.
-            for occurrence in operators.reversed() {
-                for index in occurrence.indices.reversed() {
-                    var value = index.value
-                    for (reference, threshold) in zip(references, chosen) where index.value >= threshold {
-                        value += reference.extra
-                    }
-                    guard value < 26 else {
-                        valid = false
-                        break
-                    }
-                    let base = index.isLast ? UInt8(ascii: "A") : UInt8(ascii: "a")
-                    candidate[index.position] = base + UInt8(value)
-                }
-            }
-            let spelled = String(decoding: candidate, as: UTF8.self)
-            if valid, spelled != text, demangledTypeName(spelled) == printed { return spelled }
-        }
-        return nil
+        return ManglingRenumbering.renumbered(text, insertions: references, from: start + 1) { TypeNameSugar.apply($0) == printed }
     }
 
     /// The number of substitution-table entries `swift_demangle` adds for a spelled nominal type:
@@ -82,65 +48,8 @@ extension SwiftImage {
     /// demangles to the pair of it).
     func spelledCost(_ spelled: String) -> Int? {
         if let known = spelledCosts[spelled] { return known }
-        var cost: Int?
-        if let type = SwiftDemangler.demangle(symbol: "$s" + spelled + "D") {
-            for index in 0..<26 {
-                let letter = String(UnicodeScalar(UInt8(ascii: "A") + UInt8(index)))
-                if SwiftDemangler.demangle(symbol: "$s" + spelled + "_A" + letter + "tD") == "(\(type), \(type))" {
-                    cost = index + 1
-                    break
-                }
-            }
-        }
+        let cost = ManglingRenumbering.substitutionCost(of: spelled)
         spelledCosts[spelled] = .some(cost)
         return cost
-    }
-
-    /// One index of a back-reference operator: where its letter is, the entry it names, and
-    /// whether it ends the operator (upper case) or another index follows (lower case).
-    struct SubstitutionIndex {
-        var position: Int
-        var value: Int
-        var isLast: Bool
-    }
-
-    /// The `A` operators with letter indices (`A` [count] [a-z]… [A-Z]) from `start` on, left to
-    /// right without overlap: every byte sequence of that shape, whether or not it is an operator
-    /// (an identifier can hold one); the demangler's check of each candidate tells them apart.
-    static func substitutionOperators(in bytes: [UInt8], from start: Int) -> [(position: Int, indices: [SubstitutionIndex])] {
-        var found: [(Int, [SubstitutionIndex])] = []
-        var cursor = start
-        while cursor < bytes.count {
-            guard bytes[cursor] == UInt8(ascii: "A") else {
-                cursor += 1
-                continue
-            }
-            var indices: [SubstitutionIndex] = []
-            var next = cursor + 1
-            var complete = false
-            while next < bytes.count {
-                while next < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[next]) { next += 1 }
-                guard next < bytes.count else { break }
-                let letter = bytes[next]
-                if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(letter) {
-                    indices.append(SubstitutionIndex(position: next, value: Int(letter - UInt8(ascii: "a")), isLast: false))
-                    next += 1
-                } else if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(letter) {
-                    indices.append(SubstitutionIndex(position: next, value: Int(letter - UInt8(ascii: "A")), isLast: true))
-                    next += 1
-                    complete = true
-                    break
-                } else {
-                    break
-                }
-            }
-            if complete {
-                found.append((cursor, indices))
-                cursor = next
-            } else {
-                cursor += 1
-            }
-        }
-        return found
     }
 }

@@ -32,6 +32,79 @@ extension TargetInspector {
         }
         return result
     }
+
+    /// The generalization arguments of each parameterized existential in each field's type, by
+    /// field name (for an enum: by case), as the compiler's field records spell them: after the
+    /// reference to the existential's shape (0x0a unique, 0x0b not), up to its `Xj`
+    /// (`<shape> q_ Xj`: one argument, the second generic parameter). An existential whose
+    /// arguments hold a reference (a nominal type, another shape) is nil.
+    ///
+    /// - Parameter descriptor: a struct's, enum's or class's type descriptor in the target.
+    /// - Returns: nil when the records cannot be read (none, or not in the target).
+    public func existentialArguments(ofDescriptor descriptor: UInt64) -> [String: [String?]]? {
+        guard let offset = try? memory.read(Int32.self, at: descriptor &+ 16, what: "type descriptor fields"), offset != 0 else {
+            return nil
+        }
+        let fields = UInt64(bitPattern: Int64(bitPattern: descriptor &+ 16) &+ Int64(offset))
+        guard let recordSize = try? memory.read(UInt16.self, at: fields &+ 10, what: "field record size"), recordSize >= 12,
+            let count = try? memory.read(UInt32.self, at: fields &+ 12, what: "field count"), count <= 1 << 16
+        else { return nil }
+        var result: [String: [String?]] = [:]
+        var record = fields &+ 16
+        for _ in 0..<count {
+            guard let typeOffset = try? memory.read(Int32.self, at: record &+ 4, what: "field record type"),
+                let nameOffset = try? memory.read(Int32.self, at: record &+ 8, what: "field record name"),
+                let name = memory.cString(at: UInt64(bitPattern: Int64(bitPattern: record &+ 8) &+ Int64(nameOffset)))
+            else { return nil }
+            if typeOffset != 0 {
+                let type = UInt64(bitPattern: Int64(bitPattern: record &+ 4) &+ Int64(typeOffset))
+                guard let arguments = existentialArguments(inMangledNameAt: type) else { return nil }
+                result[name] = arguments
+            } else {
+                result[name] = []
+            }
+            record &+= UInt64(recordSize)
+        }
+        return result
+    }
+
+    /// The generalization arguments of each existential shape reference in the mangled name at
+    /// `address` (NUL-ended, at most 4096 bytes); `[nil]` when a shape's arguments hold a
+    /// reference; nil when it cannot be read.
+    private func existentialArguments(inMangledNameAt address: UInt64) -> [String?]? {
+        // A name near the end of the image's readable bytes: a shorter read.
+        guard let bytes = [4096, 256].lazy.compactMap({ try? self.memory.bytes(at: address, count: $0, what: "field type") }).first
+        else { return nil }
+        var found: [String?] = []
+        // The arguments of the shape being read, from its reference to its `Xj`.
+        var open: [UInt8]?
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0:
+                return open == nil ? found : nil
+            case 0x01...0x17:
+                guard open == nil else { return [nil] }
+                if byte == 0x0a || byte == 0x0b { open = [] }
+                index += 5
+            case 0x18...0x1F:
+                guard open == nil else { return [nil] }
+                index += 9
+            default:
+                if var text = open {
+                    text.append(byte)
+                    open = text
+                    if text.count >= 2, text.suffix(2).elementsEqual("Xj".utf8) {
+                        found.append(String(decoding: text.dropLast(2), as: UTF8.self))
+                        open = nil
+                    }
+                }
+                index += 1
+            }
+        }
+        return nil
+    }
 }
 
 extension TargetMemory {

@@ -64,34 +64,65 @@ extension TargetInspector {
             failure = "the lowering worker failed on the question of its instantiation's generic arguments: \(error)"
         }
         var confirmed: [TypeSubject: Result<LibraryManglings.GenericArguments, LibraryManglings.Unbound>] = [:]
+        var records: [TypeSubject: [String: [String?]]?] = [:]
+        var descriptors = GenericTypeDescriptorLookup()
         return fields.map { field in
             guard field.leavesRequirementOnParameter, let mangling = field.mangledTypeName else { return field }
             var field = field
             let key = subject(field)
             if confirmed[key] == nil {
+                let descriptor = descriptors.descriptor(of: key, self)
+                records[key] = .some(descriptor.flatMap(existentialArguments(ofDescriptor:)))
+                let own = descriptor.flatMap(ownGenericParameters(ofDescriptor:))
                 confirmed[key] =
-                    found[key].map { LibraryManglings.GenericArguments.confirmed(instantiation: $0.type, arguments: $0.arguments) }
+                    found[key].map {
+                        LibraryManglings.GenericArguments.confirmed(instantiation: $0.type, arguments: $0.arguments, ownParameters: own)
+                    }
                     ?? .failure(.init(failure ?? "the reflection library gives no generic arguments of the instantiation that holds it"))
             }
-            switch confirmed[key] {
+            // The existential's own parameters, bound by the compiler's field record to the instantiation's.
+            let bound = confirmed[key].map { instantiation in
+                instantiation.flatMap { arguments -> Result<LibraryManglings.GenericArguments, LibraryManglings.Unbound> in
+                    guard let recorded = records[key].flatMap({ $0?[field.name] }) else {
+                        return .failure(.init("the compiler's field record of it was not found in the target"))
+                    }
+                    return LibraryManglings.GenericArguments.ofExistential(recordArguments: recorded, in: arguments)
+                }
+            }
+            switch bound {
             case .success(let arguments)?:
                 if let corrected = LibraryManglings.correctedRequirements(mangling, arguments: arguments),
                     let name = typeName(libraryMangling: corrected)
                 {
                     field.typeName = name
                     field.mangledTypeName = corrected
-                } else if arguments.manglings.count > 1 {
-                    field.requirementUnbound =
-                        "the reflection library spells any generic parameter here as the first (x), so which of the "
-                        + "instantiation's \(arguments.manglings.count) arguments (\(arguments.names.joined(separator: ", "))) it is, is not known"
                 } else {
                     field.requirementUnbound =
-                        "the runtime's demangler does not confirm it bound to the instantiation's argument \(arguments.names[0])"
+                        "the runtime's demangler does not confirm it bound to the arguments "
+                        + "\(arguments.names.joined(separator: ", ")) the field record names"
                 }
             case .failure(let unbound)?: field.requirementUnbound = unbound.description
             case nil: break
             }
             return field
+        }
+    }
+}
+
+/// The type descriptors of the instantiations whose field records are read, found once each:
+/// a class's from its metadata, a value type's by its generic type's descriptor symbol or among
+/// the descriptors the images list (read once, on first need).
+struct GenericTypeDescriptorLookup {
+    private var symbols: [TargetImageSymbols]?
+    private var listed: TargetGenericTypeDescriptors??
+
+    mutating func descriptor(of subject: TypeSubject, _ inspector: TargetInspector) -> UInt64? {
+        switch subject {
+        case .metadata(let metadata): return inspector.classMetadata(at: metadata)?.descriptor
+        case .mangling(let mangling):
+            if symbols == nil { symbols = inspector.swiftImageSymbols() }
+            if listed == nil { listed = .some(inspector.listedGenericTypeDescriptors()) }
+            return inspector.genericTypeDescriptor(ofInstantiation: mangling, symbols: symbols ?? [], listed: listed ?? nil)
         }
     }
 }

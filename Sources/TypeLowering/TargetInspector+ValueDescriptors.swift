@@ -34,14 +34,34 @@ extension TargetInspector {
         for index in bytes.indices.dropFirst() where bytes[index] == UInt8(ascii: "y") {
             let symbol = "$s" + String(decoding: bytes[..<index], as: UTF8.self) + "Mn"
             let prefix = "nominal type descriptor for "
+            // A type nested in a generic type: its name without argument lists is its descriptor's.
             guard let text = SwiftDemangler.demangle(symbol: symbol), text.hasPrefix(prefix),
                 name.hasPrefix(text.dropFirst(prefix.count) + "<")
+                    || Self.withoutArgumentLists(name) == String(text.dropFirst(prefix.count))
             else { continue }
             let found = Set(symbols.compactMap { $0.uniqueAddress(of: symbol) })
             if found.count == 1 { return found.first }
             return found.isEmpty ? listed?.descriptor(demangledSymbol: text) : nil
         }
         return nil
+    }
+
+    /// `name` without its generic argument lists (`M.Outer<Swift.Int>.Inner<M.X>`: `M.Outer.Inner`);
+    /// nil when it has none or one is not closed.
+    static func withoutArgumentLists(_ name: String) -> String? {
+        var depth = 0
+        var kept = ""
+        for character in name {
+            if character == "<" {
+                depth += 1
+            } else if character == ">" {
+                depth -= 1
+            } else if depth == 0 {
+                kept.append(character)
+            }
+            guard depth >= 0 else { return nil }
+        }
+        return depth == 0 && kept != name ? kept : nil
     }
 
     /// The generic types the target's Swift images list in `swift5_type_metadata`, for

@@ -261,9 +261,11 @@ public final class TargetInspector: Sendable {
             default: break
             }
         }
-        // A struct's fields are of its instantiation's generic parameters.
+        // A struct's fields and an enum's payloads are of its instantiation's generic parameters.
         for (mangling, found) in layouts
-        where found.layout.kind == .struct && found.children.contains(where: \.leavesRequirementOnParameter) {
+        where [.struct, .singlePayloadEnum, .multiPayloadEnum].contains(found.layout.kind)
+            && found.children.contains(where: \.leavesRequirementOnParameter)
+        {
             layouts[mangling]?.children = try bindingRequirements(found.children) { _ in .mangling(mangling) }
         }
         return layouts

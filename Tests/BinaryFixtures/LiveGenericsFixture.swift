@@ -51,6 +51,16 @@ public struct LiveGenericsReport: Decodable, Sendable {
         public var reachedFromHeap: Bool
         /// Stored fields as `_forEachField` states them (none for an enum).
         public var fields: [Field]
+        /// An enum's cases with a payload, each with `String(reflecting:)` of its declared
+        /// payload type (where the fixture states them).
+        public var payloads: [Payload]
+    }
+
+    /// An enum case and its declared payload type.
+    public struct Payload: Decodable, Sendable, Equatable {
+        public var name: String
+        /// `String(reflecting:)` of the payload's type.
+        public var type: String
     }
 
     /// A stored field as `_forEachField` states it.
@@ -59,6 +69,12 @@ public struct LiveGenericsReport: Decodable, Sendable {
         public var offset: Int
         /// `String(reflecting:)` of the field's declared type.
         public var type: String
+        public init(name: String, offset: Int, type: String) {
+            self.name = name
+            self.offset = offset
+            self.type = type
+        }
+
         /// Its name and offset, as the heap fixture states fields.
         public var placement: LiveHeapReport.Field { LiveHeapReport.Field(name: name, offset: offset) }
     }

@@ -40,9 +40,12 @@ struct DumpTargetCommandTests {
             #expect(type.instanceSize == instantiation.instanceSize, "\(source): \(type.name)", sourceLocation: sourceLocation)
             let fields = type.fields.map { LiveHeapReport.Field(name: $0.name, offset: $0.offset ?? -1) }
             #expect(fields == instantiation.fields.map(\.placement), "\(source): \(type.name)", sourceLocation: sourceLocation)
-            if instantiation.kind == "enum" {
+            if instantiation.kind == "enum", instantiation.payloads.isEmpty {
                 #expect(
                     type.cases.map(\.name).sorted() == ["empty", "one", "two"], "\(source): \(type.name)", sourceLocation: sourceLocation)
+            }
+            for payload in instantiation.payloads {
+                #expect(type.cases.contains { $0.name == payload.name }, "\(source): \(type.name)", sourceLocation: sourceLocation)
             }
         }
     }

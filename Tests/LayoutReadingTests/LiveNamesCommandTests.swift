@@ -256,15 +256,39 @@ extension LiveNamesCommandTests {
         #expect(
             LibraryManglings.correctedRequirements(field, arguments: overInt).flatMap { SwiftDemangler.demangle(symbol: "$s" + $0 + "D") }?
                 .contains("Responder<Self.LiveShapes.Responder.Context == Swift.Int>") == true)
-        // The second parameter (`q_`, B) of an instantiation of two is bound to the second argument;
-        // `x`, which the library writes for any parameter, is not bound where there are two.
+        // The library's `x` is the existential's own first parameter: in an instantiation of two, the
+        // field record says which generic parameter it stands for (`q_`, B: the second argument).
         let pair = try LibraryManglings.GenericArguments.confirmed(instantiation: "10LiveShapes4PairVySiSSG", arguments: ["Si", "SS"]).get()
-        #expect(LibraryManglings.correctedRequirements(field, arguments: pair) == nil)
-        let second = try #require(
-            LibraryManglings.correctedRequirements("SDySS10LiveShapes9Responder_pq_7ContextAaBPRtz_XPG", arguments: pair))
+        let ofSecond = try LibraryManglings.GenericArguments.ofExistential(recordArguments: ["q_", "q_"], in: pair).get()
+        #expect(ofSecond.names == ["Swift.String"])
+        let second = try #require(LibraryManglings.correctedRequirements(field, arguments: ofSecond))
         #expect(
             SwiftDemangler.demangle(symbol: "$s" + second + "D")?.contains("Responder<Self.LiveShapes.Responder.Context == Swift.String>")
                 == true)
+        // An existential over both, reversed: each of its parameters bound to the one the record names.
+        #expect(
+            try LibraryManglings.GenericArguments.ofExistential(recordArguments: ["q_x"], in: pair).get().names == [
+                "Swift.String", "Swift.Int",
+            ])
+        // Two requirements, each bound where the record says; the second's back-references renumbered
+        // for the entries the first argument adds to the demangler's table.
+        let duo = try LibraryManglings.GenericArguments.confirmed(
+            instantiation: "12LiveGenerics3DuoVyAA5PointVAA14RequestContextVG",
+            arguments: ["12LiveGenerics5PointV", "12LiveGenerics14RequestContextV"]
+        ).get()
+        let converter = try LibraryManglings.GenericArguments.ofExistential(recordArguments: ["q_x"], in: duo).get()
+        let bothBound = try #require(
+            LibraryManglings.correctedRequirements("12LiveGenerics9Converter_px5InputAaBPRtz_q_6OutputADRtzXP", arguments: converter))
+        #expect(
+            SwiftDemangler.demangle(symbol: "$s" + bothBound + "D")
+                == "any LiveGenerics.Converter<Self.LiveGenerics.Converter.Input == LiveGenerics.RequestContext, "
+                + "Self.LiveGenerics.Converter.Output == LiveGenerics.Point>")
+        // Existentials over different parameters, a type in a parameter's place, one the record does not
+        // spell, a parameter of an enclosing type or beyond the arguments: nothing is guessed.
+        for recorded: [String?] in [["q_", "x"], ["Si"], [nil], ["qd__"], ["q0_"], []] {
+            let result = LibraryManglings.GenericArguments.ofExistential(recordArguments: recorded, in: pair)
+            #expect(throws: LibraryManglings.Unbound.self, "\(recorded)") { try result.get() }
+        }
         // Arguments that are not the instantiation's, or a type nested in a generic type: nothing is guessed.
         #expect(throws: LibraryManglings.Unbound.self) {
             try LibraryManglings.GenericArguments.confirmed(instantiation: "10LiveShapes4PairVySiSSG", arguments: ["SS", "Si"]).get()
@@ -275,6 +299,22 @@ extension LiveNamesCommandTests {
         let nested = LibraryManglings.GenericArguments.confirmed(instantiation: "10LiveShapes5OuterV5InnerVySi_SSG", arguments: ["SS"])
         #expect(throws: LibraryManglings.Unbound.self) { try nested.get() }
         if case .failure(let unbound) = nested { #expect(unbound.description.contains("nested in a generic type"), "\(unbound)") }
+        // Its own parameters' depth from its descriptors: the record's `qd__` (A1) is its own first
+        // argument; `x`, the enclosing type's, is not given.
+        let inner = try LibraryManglings.GenericArguments.confirmed(
+            instantiation: "10LiveShapes5OuterV5InnerVySi_SSG", arguments: ["SS"], ownParameters: (depth: 1, count: 1)
+        ).get()
+        #expect(inner.depth == 1)
+        #expect(try LibraryManglings.GenericArguments.ofExistential(recordArguments: ["qd__"], in: inner).get().names == ["Swift.String"])
+        let enclosing = LibraryManglings.GenericArguments.ofExistential(recordArguments: ["x"], in: inner)
+        #expect(throws: LibraryManglings.Unbound.self) { try enclosing.get() }
+        if case .failure(let unbound) = enclosing { #expect(unbound.description.contains("enclosing generic type"), "\(unbound)") }
+        // Descriptors that disagree with the name: not confirmed.
+        for own in [(depth: 0, count: 1), (depth: 1, count: 2)] {
+            let result = LibraryManglings.GenericArguments.confirmed(
+                instantiation: "10LiveShapes5OuterV5InnerVySi_SSG", arguments: ["SS"], ownParameters: own)
+            #expect(throws: LibraryManglings.Unbound.self, "\(own)") { try result.get() }
+        }
     }
 
     @Test func aRequirementOnItsConstraintTypeIsPutOnSelf() {

@@ -42,6 +42,23 @@ struct LiveNamesSwift5Tests {
                 ofInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", symbols: inspector.swiftImageSymbols()))
         #expect(inspector.fieldMutability(ofDescriptor: descriptor) == ["path": false, "methods": true])
         #expect(inspector.valueTypeDescriptor(ofMetadata: metadata.address) == nil)
+        // Its field records: `methods`' existential is generalized over the first parameter (`x`),
+        // at depth 0 of a type that declares one; the library's `x` is bound to that argument.
+        #expect(inspector.existentialArguments(ofDescriptor: descriptor) == ["path": [], "methods": ["x"]])
+        let own = try #require(inspector.ownGenericParameters(ofDescriptor: descriptor))
+        #expect(own.depth == 0 && own.count == 1)
+        let ownArguments = try LibraryManglings.GenericArguments.confirmed(
+            instantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", arguments: ["10LiveShapes12BasicContextV"],
+            ownParameters: own
+        ).get()
+        let ofMethods = try LibraryManglings.GenericArguments.ofExistential(recordArguments: ["x"], in: ownArguments).get()
+        #expect(ofMethods.names == ["LiveShapes.BasicContext"] && ownArguments.depth == 0)
+        // The demangler's table entries a spelled type adds: its last is the type itself.
+        let cost = try #require(ManglingRenumbering.substitutionCost(of: "10LiveShapes12BasicContextV"))
+        let last = String(UnicodeScalar(UInt8(ascii: "A") + UInt8(cost - 1)))
+        #expect(
+            SwiftDemangler.demangle(symbol: "$s10LiveShapes12BasicContextV_A\(last)tD")
+                == "(LiveShapes.BasicContext, LiveShapes.BasicContext)")
         // The same descriptor among the types the images list, where no symbol is asked.
         let listed = try #require(inspector.listedGenericTypeDescriptors())
         #expect(listed.descriptor(demangledSymbol: "nominal type descriptor for LiveShapes.EndpointResponders") == descriptor)

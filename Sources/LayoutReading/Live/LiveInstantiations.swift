@@ -86,6 +86,10 @@ enum LiveInstantiations {
                 let reason = unnamedReasons[type.name]?[field.name] ?? LibraryManglings.whyUnnamed(mangling)
                 notes.append(.fieldTypeUnnamed(type: type.name, field: field.name, reason: reason))
             }
+            for enumCase in type.cases where enumCase.payloadType == "?" {
+                guard let reason = unnamedReasons[type.name]?[enumCase.name] else { continue }
+                notes.append(.fieldTypeUnnamed(type: type.name, field: enumCase.name, reason: reason))
+            }
             if type.fields.contains(where: { $0.isVar == nil }) {
                 let reason =
                     mutabilityProblems[type.name]
@@ -231,6 +235,9 @@ enum LiveInstantiations {
                 guard kind == .enum else { break }
                 type.enumStrategy = layout.kind.enumStrategy
                 type.cases = children.map { child in
+                    if let reason = child.whyUnnamed, child.mangledTypeName != nil {
+                        unnamedReasons[name, default: [:]][child.name] = reason
+                    }
                     var enumCase = EnumCaseLayout(name: child.name, payloadType: child.mangledTypeName == nil ? nil : child.typeName ?? "?")
                     enumCase.payloadSize = child.mangledTypeName.flatMap { layouts[$0]?.layout.size }
                     return enumCase

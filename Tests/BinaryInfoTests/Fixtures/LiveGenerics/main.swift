@@ -87,16 +87,82 @@ final class Router<Tag, Context> {
     }
 }
 
-/// A generic type nested in a generic type: its field's parameter is the inner type's (depth 1).
+/// A generic type nested in a generic type: its fields' parameters are the inner type's (depth 1)
+/// and the outer type's (depth 0).
 struct Outer<Tag> {
     struct Inner<Context> {
         var tag: Tag
         var handler: any Handler<Context>
+        var tags: [Tag]
+        var contexts: [Context]
+        /// An existential of the outer type's parameter (depth 0).
+        var outerHandler: any Handler<Tag>
     }
 }
 
+struct ByteHandler: Handler {
+    func handle(_ context: UInt8) -> Int { Int(context) }
+}
+
 final class InnerHolder {
-    var inner = Outer<UInt8>.Inner<RequestContext>(tag: 3, handler: EchoHandler())
+    var inner = Outer<UInt8>.Inner<RequestContext>(
+        tag: 3, handler: EchoHandler(), tags: [4], contexts: [RequestContext()], outerHandler: ByteHandler())
+}
+
+/// A protocol with two primary associated types: an existential generalized over two parameters.
+protocol Converter<Input, Output> {
+    associatedtype Input
+    associatedtype Output
+}
+
+struct ContextConverter: Converter {
+    typealias Input = RequestContext
+    typealias Output = Point
+}
+
+/// Two generic arguments, the fields on the second (and one existential on both, reversed).
+struct Duo<First, Second> {
+    var first: First
+    var handler: any Handler<Second>
+    var second: Second
+    var seconds: [Second]
+    var maybe: Second?
+    var converter: any Converter<Second, First>
+}
+
+/// A generic class of two arguments whose fields use the second.
+final class DuoBox<First, Second> {
+    var handler: any Handler<Second>
+    var seconds: [Second]
+    var maybe: Second?
+    var duo: Duo<First, Second>
+    init(_ duo: Duo<First, Second>) {
+        handler = duo.handler
+        seconds = duo.seconds
+        maybe = duo.maybe
+        self.duo = duo
+    }
+}
+
+/// A generic enum of two arguments with a payload of each, and of the second in an existential.
+enum Either<Left, Right> {
+    case left(Left)
+    case right(Right)
+    case handler(any Handler<Right>)
+    case rights([Right])
+    case none
+}
+
+/// The declared payload type of each case of `Either<Left, Right>`, as the runtime names it.
+func eitherPayloads<Left, Right>(_: Left.Type, _: Right.Type) -> [(String, String)] {
+    [
+        ("left", String(reflecting: Left.self)), ("right", String(reflecting: Right.self)),
+        ("handler", String(reflecting: (any Handler<Right>).self)), ("rights", String(reflecting: [Right].self)),
+    ]
+}
+
+final class EitherHolder {
+    var either: Either<Point, RequestContext> = .handler(EchoHandler())
 }
 
 /// Everything alive.
@@ -108,7 +174,12 @@ held.append(Holder(pair: Pair(first: 5, second: "held"), choice: .two(Point(x: 1
 let responders = Responders<RequestContext>(EchoHandler())
 let router = Router<Point, RequestContext>(Point(x: 7, y: 8), EchoHandler())
 let innerHolder = InnerHolder()
-held += [responders, router, innerHolder]
+let duoBox = DuoBox(
+    Duo(
+        first: Point(x: 5, y: 6), handler: EchoHandler(), second: RequestContext(), seconds: [RequestContext()], maybe: nil,
+        converter: ContextConverter()))
+let eitherHolder = EitherHolder()
+held += [responders, router, innerHolder, duoBox, eitherHolder]
 
 func quoted(_ text: String) -> String {
     var result = "\""
@@ -126,7 +197,7 @@ func quoted(_ text: String) -> String {
 /// or a class's instance (fields from `_forEachField(options: .classType)`; the instance size is
 /// the end of its last field).
 @inline(never)
-func describe<T>(_ type: T.Type, kind: String, reachedFromHeap: Bool) -> String {
+func describe<T>(_ type: T.Type, kind: String, reachedFromHeap: Bool, cases: [(String, String)] = []) -> String {
     let metadata = UInt(bitPattern: unsafeBitCast(type as Any.Type, to: Int.self))
     var fields: [String] = []
     var instanceSize = 16
@@ -142,7 +213,8 @@ func describe<T>(_ type: T.Type, kind: String, reachedFromHeap: Bool) -> String 
         + "\"kind\":\"\(kind)\","
         + "\"size\":\(MemoryLayout<T>.size),\"alignment\":\(MemoryLayout<T>.alignment),\"stride\":\(MemoryLayout<T>.stride),"
         + (isClass ? "\"instanceSize\":\(instanceSize)," : "")
-        + "\"reachedFromHeap\":\(reachedFromHeap),\"fields\":[\(fields.joined(separator: ","))]}"
+        + "\"reachedFromHeap\":\(reachedFromHeap),\"fields\":[\(fields.joined(separator: ","))],"
+        + "\"payloads\":[\(cases.map { "{\"name\":\(quoted($0.0)),\"type\":\(quoted($0.1))}" }.joined(separator: ","))]}"
 }
 
 let types = [
@@ -159,6 +231,10 @@ let types = [
     describe(Router<Point, RequestContext>.self, kind: "class", reachedFromHeap: true),
     describe(Routes<Point, RequestContext>.self, kind: "struct", reachedFromHeap: true),
     describe(Outer<UInt8>.Inner<RequestContext>.self, kind: "struct", reachedFromHeap: true),
+    describe(Duo<Point, RequestContext>.self, kind: "struct", reachedFromHeap: true),
+    describe(DuoBox<Point, RequestContext>.self, kind: "class", reachedFromHeap: true),
+    describe(
+        Either<Point, RequestContext>.self, kind: "enum", reachedFromHeap: true, cases: eitherPayloads(Point.self, RequestContext.self)),
 ]
 func object(_ object: AnyObject) -> String {
     "{\"address\":\"0x\(String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16))\","
@@ -166,6 +242,6 @@ func object(_ object: AnyObject) -> String {
 }
 print(
     "{\"pid\":\(getpid()),\"types\":[\(types.joined(separator: ","))],"
-        + "\"objects\":[\([responders, router, innerHolder].map(object).joined(separator: ","))]}")
+        + "\"objects\":[\([responders, router, innerHolder, duoBox, eitherHolder].map(object).joined(separator: ","))]}")
 fflush(stdout)
 while true { pause() }
