@@ -48,6 +48,34 @@ public enum DebianRoot {
         ]
     }
 
+    /// A C fixture (`Fixtures/NAME.c`) compiled inside the `release` root with its own gcc, at its
+    /// path in the root: for releases older than any Swift program runs on.
+    public static func compiled(_ name: String, in release: String) -> Result<(root: String, executable: String), FixtureError> {
+        path(release).flatMap { root in
+            do {
+                let inside = try install(FixtureToolchain.fixturesDirectory + "/\(name).c", in: root)
+                let executable = String(inside.dropLast(2))
+                try FixtureToolchain.run("/usr/sbin/chroot", [root, "gcc", "-O1", "-pthread", inside, "-o", executable], in: "/")
+                return .success((root, executable))
+            } catch {
+                return .failure(FixtureError(message: "\(name).c does not compile in \(root): \(error)"))
+            }
+        }
+    }
+
+    /// The host's build of a fixture (`built`), copied into the `release` root.
+    public static func installed(_ built: Result<String, FixtureError>, in release: String) -> Result<
+        (root: String, executable: String), FixtureError
+    > {
+        path(release).flatMap { root in
+            do {
+                return .success((root, try install(try built.get(), in: root)))
+            } catch {
+                return .failure(FixtureError(message: "\(error)"))
+            }
+        }
+    }
+
     /// Copies `executable` into `root` (under /tmp, removed when this process exits) and returns
     /// its path inside the root.
     /// Copied once per test process: a copy made again while another test runs the first would

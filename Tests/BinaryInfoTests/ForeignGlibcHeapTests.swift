@@ -12,29 +12,9 @@ import Testing
 @Suite("glibc heap walk on other releases, in a Debian root")
 struct ForeignGlibcHeapTests {
     /// The fixture compiled inside the bullseye root, at its path in the root.
-    static let builtInBullseye: Result<(root: String, executable: String), FixtureError> = {
-        DebianRoot.path(DebianRoot.bullseye).flatMap { root in
-            do {
-                let inside = try DebianRoot.install(FixtureToolchain.fixturesDirectory + "/heap_process.c", in: root)
-                let executable = String(inside.dropLast(2))
-                try FixtureToolchain.run("/usr/sbin/chroot", [root, "gcc", "-O1", "-pthread", inside, "-o", executable], in: "/")
-                return .success((root, executable))
-            } catch {
-                return .failure(FixtureError(message: "heap_process.c does not compile in \(root): \(error)"))
-            }
-        }
-    }()
-
+    static let builtInBullseye = DebianRoot.compiled("heap_process", in: DebianRoot.bullseye)
     /// The host's build of the fixture, copied into the trixie root.
-    static let installedInTrixie: Result<(root: String, executable: String), FixtureError> = {
-        DebianRoot.path(DebianRoot.trixie).flatMap { root in
-            do {
-                return .success((root, try DebianRoot.install(try HeapProcess.built.get(), in: root)))
-            } catch {
-                return .failure(FixtureError(message: "\(error)"))
-            }
-        }
-    }()
+    static let installedInTrixie = DebianRoot.installed(HeapProcess.built, in: DebianRoot.trixie)
 
     static func fixture(_ release: String) throws -> (root: String, executable: String) {
         try (release == DebianRoot.bullseye ? builtInBullseye : installedInTrixie).get()

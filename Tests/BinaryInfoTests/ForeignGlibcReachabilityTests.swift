@@ -12,38 +12,25 @@ import Testing
 @Suite("leaks' marking on other glibc releases, in a Debian root")
 struct ForeignGlibcReachabilityTests {
     /// The fixture compiled inside the bullseye root with its gcc, at its path in the root.
-    static let builtInBullseye: Result<(root: String, executable: String), FixtureError> = {
-        DebianRoot.path(DebianRoot.bullseye).flatMap { root in
-            do {
-                let inside = try DebianRoot.install(FixtureToolchain.fixturesDirectory + "/leak_process.c", in: root)
-                let executable = String(inside.dropLast(2))
-                try FixtureToolchain.run("/usr/sbin/chroot", [root, "gcc", "-O1", "-pthread", inside, "-o", executable], in: "/")
-                return .success((root, executable))
-            } catch {
-                return .failure(FixtureError(message: "leak_process.c does not compile in \(root): \(error)"))
-            }
-        }
-    }()
-
+    static let builtInBullseye = DebianRoot.compiled("leak_process", in: DebianRoot.bullseye)
     /// The host's build of the fixture, copied into the trixie root.
-    static let installedInTrixie: Result<(root: String, executable: String), FixtureError> = {
-        DebianRoot.path(DebianRoot.trixie).flatMap { root in
-            do {
-                return .success((root, try DebianRoot.install(try HeapReachabilityTests.built.get(), in: root)))
-            } catch {
-                return .failure(FixtureError(message: "\(error)"))
-            }
-        }
-    }()
+    static let installedInTrixie = DebianRoot.installed(HeapReachabilityTests.built, in: DebianRoot.trixie)
 
-    @Test func glibc241InAContainerIsMarkedExactlyAsTheProcessSays() throws {
-        let (root, executable) = try Self.installedInTrixie.get()
+    /// The fixture started in its root and held stopped, with its threads and memory.
+    static func stopped(_ built: Result<(root: String, executable: String), FixtureError>) throws -> (
+        fixture: HeapReachabilityTests.Fixture, pause: ProcessPause, threads: [ThreadRegisters], memory: TargetMemory
+    ) {
+        let (root, executable) = try built.get()
         let fixture = try HeapReachabilityTests.Fixture(executable: executable, launcher: DebianRoot.container(root))
         let pause = try ProcessPause(processID: fixture.processID)
-        defer { pause.resume() }
         let threads = try pause.threads()
         #expect(Set(threads.map(\.id)) == fixture.threadIDs)
-        let memory = try TargetMemory(.process(fixture.processID))
+        return (fixture, pause, threads, try TargetMemory(.process(fixture.processID)))
+    }
+
+    @Test func glibc241InAContainerIsMarkedExactlyAsTheProcessSays() throws {
+        let (fixture, pause, threads, memory) = try Self.stopped(Self.installedInTrixie)
+        defer { pause.resume() }
         let stacks = try GlibcThreadStacks(memory)
         HeapReachabilityTests.checkStacks(stacks, threads: threads, fixture)
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
@@ -51,13 +38,8 @@ struct ForeignGlibcReachabilityTests {
     }
 
     @Test func glibc231InAContainerNeverCallsAHeldBlockUnreached() throws {
-        let (root, executable) = try Self.builtInBullseye.get()
-        let fixture = try HeapReachabilityTests.Fixture(executable: executable, launcher: DebianRoot.container(root))
-        let pause = try ProcessPause(processID: fixture.processID)
+        let (fixture, pause, threads, memory) = try Self.stopped(Self.builtInBullseye)
         defer { pause.resume() }
-        let threads = try pause.threads()
-        #expect(Set(threads.map(\.id)) == fixture.threadIDs)
-        let memory = try TargetMemory(.process(fixture.processID))
         // The lists' absence is said, with the release that keeps them elsewhere.
         #expect {
             _ = try GlibcThreadStacks(memory)
