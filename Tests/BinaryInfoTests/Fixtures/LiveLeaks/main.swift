@@ -9,10 +9,13 @@
 // holder of an object kept alive by `Unmanaged`, and leaked cycles whose `[UInt8]` bytes are
 // their partner's address. Class references inside a struct's class-bound existential and inside
 // an enum's payload. It prints one JSON line:
-//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "leakedContexts": N, "leakedByteArrays": N, "reachable": {"global": [...], …},
+//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "leakedContexts": N, "leakedByteArrays": N,
+//    "closureCaptures": ["LiveLeaks.ClosureOwner", "Swift.Int"], "reachable": {"global": [...], …},
 //    "chains": {"0x…": ["global LiveLeaks.strongHolder", "LiveLeaks.StrongHolder.target"], …}}
 // where each chain is the holders it built for a reachable object, root first: a global by its
-// name, a Swift object's stored property as Type.property, an array's element as "element".
+// name, a Swift object's stored property as Type.property, an array's element as "element";
+// `closureCaptures` the types of what each ClosureOwner's closure captures, in order, as the
+// runtime names them.
 // and waits until its standard input closes. Its record of the leaked addresses is kept XORed
 // with a key, so that the record is no pointer to them; the leaks are made on a thread that
 // ends, so no live frame or register holds them.
@@ -276,8 +279,10 @@ func object(_ table: [String: [UInt]]) -> String {
 }
 func chainList(_ chain: [String]) -> String { "[" + chain.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
 let chainTable = chains.keys.sorted().map { "\"0x\(String($0 ^ key, radix: 16))\": \(chainList(chains[$0]!))" }.joined(separator: ", ")
+// The closure `{ print(self.value, tag) }` captures the owner, then the tag.
+let closureCaptures = [String(reflecting: ClosureOwner.self), String(reflecting: Int.self)].map { "\"\($0)\"" }.joined(separator: ", ")
 print(
-    "{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"leakedContexts\": \(leakedContexts), \"leakedByteArrays\": \(leakedByteArrays), \"reachable\": \(object(reachable)), \"chains\": {\(chainTable)}}"
+    "{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"leakedContexts\": \(leakedContexts), \"leakedByteArrays\": \(leakedByteArrays), \"closureCaptures\": [\(closureCaptures)], \"reachable\": \(object(reachable)), \"chains\": {\(chainTable)}}"
 )
 fflush(stdout)
 var byte: UInt8 = 0
