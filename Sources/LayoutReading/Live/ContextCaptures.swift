@@ -36,12 +36,14 @@ enum ContextCaptures {
     }
 
     /// The part of a context that the word at `offset` lies in: the capture that starts at or
-    /// before it (nil before the first), with whether its lowering makes that word a strong
-    /// reference.
+    /// before it, with whether its lowering makes that word a strong reference (before the first
+    /// capture, the object's header or a generic closure's bindings).
     static func part(at offset: UInt64, of index: Int, captures: [TargetField], _ reachability: HeapReachability, memory: TargetMemory)
-        -> RetainersReport.Part?
+        -> RetainersReport.Part
     {
-        guard let position = captures.lastIndex(where: { UInt64($0.offset) <= offset }) else { return nil }
+        guard let position = captures.lastIndex(where: { UInt64($0.offset) <= offset }) else {
+            return .offset(offset, unknown: "in a closure context or box, before its first capture")
+        }
         let capture = captures[position]
         let isReference = ReferenceWords.isStrong(in: index, at: offset, reachability, memory: memory) == true
         return .capture(index: position, type: capture.typeName, offset: offset, isReference: isReference)

@@ -148,10 +148,8 @@ struct HolderDescriber {
             return .offset(
                 offset, unknown: "the reflection library did not list the stored properties of \(type ?? "its class")")
         case .swiftContext:
-            if let list = captures[reachability.firstWords[index]],
-                let part = ContextCaptures.part(at: offset, of: index, captures: list, reachability, memory: inspector.memory)
-            {
-                return part
+            if let list = captures[reachability.firstWords[index]] {
+                return ContextCaptures.part(at: offset, of: index, captures: list, reachability, memory: inspector.memory)
             }
             let first = inspector.contextMetadata(at: reachability.firstWords[index])?.offsetToFirstCapture
             return .offset(

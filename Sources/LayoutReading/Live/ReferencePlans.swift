@@ -12,8 +12,9 @@ import TypeLowering
 /// (their payload). Elements of `_ContiguousArrayStorage<T>` are laid out by `T`'s lowering and
 /// counted by the storage's `countAndCapacity`. Everything else (multi-payload enums, opaque
 /// existentials' buffers, raw pointers, `Unmanaged`, weak and unowned references, resilient or
-/// unlisted types, dictionary and set storage, closure contexts, an actor's own state) has no
-/// strong words: the marking still scans those words, after the references.
+/// unlisted types, dictionary and set storage, an actor's own state) has no strong words: the
+/// marking still scans those words, after the references. Closure contexts are planned from their
+/// captures (``contextRepresentatives(firstWords:addresses:classes:_:)``), generic closures' not.
 struct ReferencePlans {
     let inspector: TargetInspector
     /// Layouts by mangling; nil for one the library could not lay out.
