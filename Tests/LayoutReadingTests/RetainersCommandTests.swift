@@ -16,6 +16,7 @@ struct RetainersCommandTests {
         var leaked: [String: [String]]
         var reachable: [String: [String]]
         var chains: [String: [String]]
+        var captured: [String: String]
     }
 
     static func json(_ text: String) throws -> [String: Any] {
@@ -96,6 +97,36 @@ struct RetainersCommandTests {
             let paths = document["paths"] as? [[[String: Any]]] ?? []
             #expect(!paths.isEmpty && !paths.joined().contains { ($0["text"] as? String)?.contains("WeakOnly") == true }, "\(source)")
         }
+        // Objects a closure captures are held through its context's captures, each a reference: a
+        // class reference, an Optional of one, a boxed var (the box, whose own capture holds it);
+        // a weak capture holds weakly, on no path.
+        func retainers(_ key: String) throws -> [String: Any] {
+            let result = try DumpCommandTests.run(["retainers", target, report.captured[key] ?? "", "--paths", "10", "--format", "json"])
+            #expect(result.status == 0, "\(source): \(key) \(result.errors)")
+            return try json(result.output)
+        }
+        // typeinfo writes an Optional as `T?`.
+        let types = [
+            "strong": report.captured["strongType"], "optional": report.captured["optionalWrappedType"].map { $0 + "?" },
+            "boxed": report.captured["boxedType"],
+        ]
+        for key in ["strong", "optional", "boxed"] {
+            let paths = try retainers(key)["paths"] as? [[[String: Any]]] ?? []
+            let throughCapture = paths.first { path in
+                path.last?["captureType"] as? String == types[key] ?? "?" && path.last?["conservative"] as? Bool == false
+                    && path.dropLast().allSatisfy { $0["conservative"] as? Bool != true }
+            }
+            #expect(throughCapture != nil, "\(source): \(key): \(paths.map { $0.map { $0["text"] ?? "" } })")
+            if key == "boxed" { #expect(throughCapture.map { $0.count >= 3 && $0[$0.count - 2]["capture"] != nil } == true) }
+        }
+        let weakly = try retainers("weak")
+        let weakHolders = weakly["weakHolders"] as? [[String: Any]] ?? []
+        #expect(
+            weakHolders.contains {
+                $0["capture"] != nil && $0["conservative"] as? Bool == false
+                    && ($0["captureType"] as? String)?.contains(report.captured["weakType"] ?? "?") == true
+            }, "\(source): \(weakHolders)")
+        #expect(!((weakly["paths"] as? [[[String: Any]]]) ?? []).joined().contains { $0["capture"] != nil }, "\(source)")
         // What only a stack, a thread-specific value, a task-local value or a malloc'd block holds
         // is reached; what the fixture leaked is not.
         for address in report.reachable.values.joined() {

@@ -45,7 +45,9 @@ enum ContextCaptures {
             return .offset(offset, unknown: "in a closure context or box, before its first capture")
         }
         let capture = captures[position]
-        let isReference = ReferenceWords.isStrong(in: index, at: offset, reachability, memory: memory) == true
+        // A weak capture is named as the reference it is (it is listed only as holding weakly).
+        let isWeak = offset <= UInt64(UInt32.max) && ReferenceWords.plan(of: index, reachability)?.weak.contains(UInt32(offset)) == true
+        let isReference = isWeak || ReferenceWords.isStrong(in: index, at: offset, reachability, memory: memory) == true
         return .capture(index: position, type: capture.typeName, offset: offset, isReference: isReference)
     }
 }

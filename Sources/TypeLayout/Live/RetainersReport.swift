@@ -76,7 +76,8 @@ public struct RetainersReport: Sendable, Hashable {
         case conservative(UInt64, field: [String]?)
         /// A word of the value a closure context or box captures, capture `index` (its type as
         /// the reflection library names it, nil when it could not), at a byte offset:
-        /// `isReference` when the capture's lowering puts a strong reference there; otherwise the
+        /// `isReference` when the capture's lowering puts a reference there (a strong one on a
+        /// path; a weak one for a holder listed in ``RetainersReport/weakHolders``); otherwise the
         /// word is counted conservatively, as ``conservative(_:field:)`` is.
         case capture(index: Int, type: String?, offset: UInt64, isReference: Bool)
     }
