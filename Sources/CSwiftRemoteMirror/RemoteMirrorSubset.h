@@ -77,6 +77,13 @@ typedef rm_childinfo_t (*rm_child_of_typeref_fn)(rm_context_t, rm_typeref_t, uns
 typedef rm_typeinfo_t (*rm_info_for_metadata_fn)(rm_context_t, uintptr_t metadata);
 /// Child `index` of the type whose metadata is at `metadata` (a class instance's stored property).
 typedef rm_childinfo_t (*rm_child_of_metadata_fn)(rm_context_t, uintptr_t metadata, unsigned index);
+/// The layout of the heap object at `object` (SwiftRemoteMirror.h): for a closure context (its
+/// metadata `HeapLocalVariable`), a closure-context record whose fields are its captures, laid
+/// out from the capture descriptor its metadata points at.
+typedef rm_typeinfo_t (*rm_info_for_instance_fn)(rm_context_t, uintptr_t object);
+/// Child `index` of the heap object at `object` (a closure context's capture: no name, its offset
+/// from the object's start, its lowering and its type).
+typedef rm_childinfo_t (*rm_child_of_instance_fn)(rm_context_t, uintptr_t object, unsigned index);
 /// Prints RemoteInspection's TypeInfo dump of a typeref (`num_extra_inhabitants=` among it) on stdout.
 typedef void (*rm_dump_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
 /// How many generic arguments a typeref binds at its own level (0 unless it is a bound generic

@@ -20,6 +20,8 @@ final class RemoteMirrorLibrary {
     let childOfTypeRef: rm_child_of_typeref_fn
     let infoForMetadata: rm_info_for_metadata_fn
     let childOfMetadata: rm_child_of_metadata_fn
+    let infoForInstance: rm_info_for_instance_fn
+    let childOfInstance: rm_child_of_instance_fn
     let copyNameForTypeRef: rm_copy_name_for_typeref_fn
     let dumpInfoForTypeRef: rm_dump_info_for_typeref_fn
     let projectEnumValue: rm_project_enum_value_fn
@@ -48,6 +50,8 @@ final class RemoteMirrorLibrary {
         childOfTypeRef = try symbol("swift_reflection_childOfTypeRef", as: rm_child_of_typeref_fn.self)
         infoForMetadata = try symbol("swift_reflection_infoForMetadata", as: rm_info_for_metadata_fn.self)
         childOfMetadata = try symbol("swift_reflection_childOfMetadata", as: rm_child_of_metadata_fn.self)
+        infoForInstance = try symbol("swift_reflection_infoForInstance", as: rm_info_for_instance_fn.self)
+        childOfInstance = try symbol("swift_reflection_childOfInstance", as: rm_child_of_instance_fn.self)
         copyNameForTypeRef = try symbol("swift_reflection_copyNameForTypeRef", as: rm_copy_name_for_typeref_fn.self)
         dumpInfoForTypeRef = try symbol("swift_reflection_dumpInfoForTypeRef", as: rm_dump_info_for_typeref_fn.self)
         projectEnumValue = try symbol("swift_reflection_projectEnumValue", as: rm_project_enum_value_fn.self)
@@ -285,6 +289,24 @@ final class RemoteMirrorContext {
     /// library read it from the field record (symbolic references resolved by the library).
     func child(ofMetadata metadata: UInt64, at index: Int) -> LoweredChild? {
         let child = library.childOfMetadata(context, UInt(metadata), UInt32(index))
+        let name = child.Name.map { String(cString: $0) } ?? ""
+        return LoweredChild(
+            name: name, offset: Int(child.Offset), kind: LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown,
+            typeRef: child.TR == 0 ? nil : child.TR)
+    }
+
+    /// The layout of the heap object at `object` in the target: for a closure context, its
+    /// captures as fields (nil when the library knows nothing of it).
+    func info(ofInstance object: UInt64) -> LoweredInfo? {
+        let info = library.infoForInstance(context, UInt(object))
+        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
+        return LoweredInfo(
+            kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+    }
+
+    /// Child `index` of the heap object at `object`: a closure context's capture.
+    func child(ofInstance object: UInt64, at index: Int) -> LoweredChild? {
+        let child = library.childOfInstance(context, UInt(object), UInt32(index))
         let name = child.Name.map { String(cString: $0) } ?? ""
         return LoweredChild(
             name: name, offset: Int(child.Offset), kind: LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown,

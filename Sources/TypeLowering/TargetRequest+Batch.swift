@@ -9,6 +9,7 @@ extension TargetRequest {
             switch query {
             case .name(let address): lines.append("name " + TargetWire.hex(address))
             case .fields(let address): lines.append("fields " + TargetWire.hex(address))
+            case .captures(let address): lines.append("captures " + TargetWire.hex(address))
             case .layout(let mangling): lines.append("layout " + mangling)
             case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
             case .generics: lines.append("generics")
@@ -28,11 +29,11 @@ extension TargetRequest {
         for (number, line) in lines.enumerated() {
             let (keyword, rest) = LoweringWire.split(line)
             switch keyword {
-            case "name", "fields":
+            case "name", "fields", "captures":
                 guard let address = TargetWire.address(rest) else {
                     return .failure(.protocolViolation(detail: "batch line \(number + 1): '\(rest.prefix(40))' is not an address"))
                 }
-                queries.append(keyword == "name" ? .name(address) : .fields(address))
+                queries.append(keyword == "name" ? .name(address) : keyword == "fields" ? .fields(address) : .captures(address))
             case "task", "actor", "threads":
                 guard let address = TargetWire.address(rest) else {
                     return .failure(.protocolViolation(detail: "batch line \(number + 1): '\(rest.prefix(40))' is not an address"))

@@ -25,6 +25,8 @@ import TypeLayout
 ///
 ///     name 0x7f…            (any number: a class metadata address to name)
 ///     fields 0x7f…          (a class metadata address: its own stored properties)
+///     captures 0x7f…        (a closure context's address: its captures, as the library lays
+///                            them out from its metadata's capture descriptor)
 ///     layout <mangling>     (a type's lowering and children: a struct's fields, a tuple's
 ///                            elements, an enum's cases with their payload types)
 ///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
@@ -48,6 +50,9 @@ import TypeLayout
 ///     name 0x7f… <mangling>               (`?` when the library cannot name it)
 ///     field 0x7f… <offset> <kind> <mangled type or ?> <name>
 ///     fields 0x7f… <count>                (after its `field` lines; `?` when unknown)
+///     capture 0x7f… <offset> <kind> <mangled type or ?>
+///     captures 0x7f… <count>              (after its `capture` lines; `?` when the library
+///                                         could not lay the context out)
 ///     child <mangling> <offset> <kind> <mangled type or ?> <name>
 ///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
 ///                                         `layout <mangling> ?` when the library cannot lay it out)
@@ -100,6 +105,8 @@ struct TargetRequest: Sendable, Equatable {
         case name(UInt64)
         /// The own stored properties of the class whose metadata is at the address.
         case fields(UInt64)
+        /// The captures of the closure context at the address.
+        case captures(UInt64)
         /// A type's lowering and children, by its mangling (without `$s`).
         case layout(String)
         /// The case of the enum value of the mangled type at the address.
@@ -124,6 +131,7 @@ struct TargetRequest: Sendable, Equatable {
             switch query {
             case .name: kind = "type names"
             case .fields: kind = "class fields"
+            case .captures: kind = "closure captures"
             case .layout: kind = "type layouts"
             case .enumCase: kind = "enum cases"
             case .generics: kind = "the generic metadata list"
@@ -232,6 +240,10 @@ enum TargetReply: Sendable, Equatable {
     case name(UInt64, mangling: String?)
     case field(UInt64, TargetFieldRecord)
     case fields(UInt64, count: Int?)
+    /// One capture of the closure context at the address (its record's name is empty).
+    case capture(UInt64, TargetFieldRecord)
+    /// How many captures the context at the address has; nil when the library could not lay it out.
+    case captures(UInt64, count: Int?)
     /// A child of the mangled type (a field, tuple element or enum case).
     case child(String, TargetFieldRecord)
     /// The mangled type's lowering, nil when the library cannot lay it out.
@@ -266,6 +278,10 @@ enum TargetReply: Sendable, Equatable {
             let type = field.mangledType.flatMap { $0.isEmpty || $0.contains(" ") ? nil : $0 } ?? "?"
             return "field \(TargetWire.hex(address)) \(field.offset) \(field.kind?.wireName ?? "?") \(type) \(field.name)"
         case .fields(let address, let count): return "fields \(TargetWire.hex(address)) \(count.map(String.init) ?? "?")"
+        case .capture(let address, let field):
+            let type = field.mangledType.flatMap { TargetWire.isMangling($0) ? $0 : nil } ?? "?"
+            return "capture \(TargetWire.hex(address)) \(field.offset) \(field.kind?.wireName ?? "?") \(type)"
+        case .captures(let address, let count): return "captures \(TargetWire.hex(address)) \(count.map(String.init) ?? "?")"
         case .child(let mangling, let field):
             let type = field.mangledType.flatMap { TargetWire.isMangling($0) ? $0 : nil } ?? "?"
             return "child \(mangling) \(field.offset) \(field.kind?.wireName ?? "?") \(type) \(field.name)"
@@ -308,7 +324,7 @@ enum TargetReply: Sendable, Equatable {
             }
             return reply
         }
-        let splits = ["field": 4, "child": 4, "layout": 5, "case": 3, "thread": 2][keyword] ?? 1
+        let splits = ["field": 4, "child": 4, "layout": 5, "case": 3, "thread": 2, "capture": 3][keyword] ?? 1
         let parts = rest.split(separator: " ", maxSplits: splits, omittingEmptySubsequences: false)
         switch keyword {
         case "generics":
@@ -351,6 +367,16 @@ enum TargetReply: Sendable, Equatable {
                         offset: offset, kind: LoweredKind(wireName: String(parts[2])),
                         mangledType: parts[3] == "?" ? nil : String(parts[3]),
                         name: String(parts[4])))
+            }
+        case "captures" where parts.count == 2:
+            if let address = TargetWire.address(parts[0]) { return .captures(address, count: Int(parts[1])) }
+        case "capture" where parts.count == 4:
+            if let address = TargetWire.address(parts[0]), let offset = Int(parts[1]), offset >= 0 {
+                return .capture(
+                    address,
+                    TargetFieldRecord(
+                        offset: offset, kind: LoweredKind(wireName: String(parts[2])),
+                        mangledType: parts[3] == "?" ? nil : String(parts[3]), name: ""))
             }
         case "child" where parts.count == 5:
             if let offset = Int(parts[1]), offset >= 0 {

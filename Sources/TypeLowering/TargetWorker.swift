@@ -129,6 +129,7 @@ struct TargetBatchAnswerer {
                     emit(.field(metadata, record(of: child)))
                 }
                 emit(.fields(metadata, count: info == nil ? nil : count))
+            case .captures(let context): captures(ofContextAt: context)
             case .layout(let mangling): layout(mangling)
             case .enumCase(let mangling, let address):
                 let typeRef = context.typeRef(mangledName: mangling)
@@ -206,11 +207,11 @@ struct TargetBatchAnswerer {
     }
 
     /// A child (field, element, case) as the wire states it, its type by mangling.
-    private func record(of child: LoweredChild) -> TargetFieldRecord {
+    func record(of child: LoweredChild) -> TargetFieldRecord {
         TargetFieldRecord(
             offset: child.offset, kind: child.kind == .unknown ? nil : child.kind,
             mangledType: child.typeRef.flatMap { context.mangledName(of: $0) }, name: child.name)
     }
 
-    private func emit(_ reply: TargetReply) { TargetWorker.emit(reply.encoded) }
+    func emit(_ reply: TargetReply) { TargetWorker.emit(reply.encoded) }
 }

@@ -17,6 +17,7 @@ struct LeaksCommandTests {
         var leaked: [String: [String]]
         var leakedContexts: Int
         var leakedByteArrays: Int
+        var closureCaptures: [String]
         var reachable: [String: [String]]
     }
 
@@ -28,6 +29,10 @@ struct LeaksCommandTests {
         var leakedAllocations = 0
         /// How many closure contexts or boxes are listed.
         var contexts = 0
+        /// Each context entry's capture types (`[]` for one whose captures were not laid out).
+        var contextCaptureTypes: [[String]] = []
+        /// The cycles' shapes and counts.
+        var cycles: [(shape: [String], count: Int)] = []
         var stopSeconds: Double?
 
         init(_ json: String) throws {
@@ -37,7 +42,13 @@ struct LeaksCommandTests {
                 let addresses = Set((entry["addresses"] as? [NSNumber] ?? []).map(\.uint64Value))
                 everyAddress.formUnion(addresses)
                 if let type = entry["swiftType"] as? String { addressesByType[type, default: []].formUnion(addresses) }
-                if entry["swiftContextCaptures"] != nil { contexts += entry["count"] as? Int ?? 0 }
+                if entry["swiftContextCaptures"] != nil {
+                    contexts += entry["count"] as? Int ?? 0
+                    contextCaptureTypes.append(entry["captureTypes"] as? [String] ?? [])
+                }
+            }
+            for cycle in document["cycles"] as? [[String: Any]] ?? [] {
+                cycles.append((cycle["shape"] as? [String] ?? [], cycle["count"] as? Int ?? 0))
             }
             leakedAllocations = (document["totals"] as? [String: Any])?["leakedAllocations"] as? Int ?? -1
             stopSeconds = (document["target"] as? [String: Any])?["pauseSeconds"] as? Double
@@ -58,6 +69,17 @@ struct LeaksCommandTests {
             "\(source)")
         #expect(listing.addressesByType["Swift._ContiguousArrayStorage<Swift.UInt8>"]?.count == report.leakedByteArrays, "\(source)")
         #expect(listing.contexts == report.leakedContexts && report.leakedContexts > 0, "\(source)")
+        // The contexts' captures are laid out by the reflection library, named as the runtime
+        // names their types, and the owners' cycle is drawn through the capture of the owner,
+        // a reference.
+        #expect(listing.contextCaptureTypes == [report.closureCaptures], "\(source)")
+        let owners = listing.cycles.filter { $0.shape.first == "LiveLeaks.ClosureOwner.callback" }
+        #expect(owners.map(\.count) == [report.leaked["LiveLeaks.ClosureOwner"]?.count ?? -1], "\(source): \(listing.cycles)")
+        let context = owners.first?.shape.dropFirst().first ?? ""
+        #expect(
+            context.hasPrefix("closure context or box (captured: " + report.closureCaptures.joined(separator: ", ") + "; of ")
+                && context.hasSuffix(") capture 0 (captured \(report.closureCaptures[0]))"), "\(source): \(context)")
+        #expect(owners.first?.shape.last == "LiveLeaks.ClosureOwner", "\(source)")
         #expect(
             Set([
                 "global", "stack", "thread-specific", "malloc", "weakly-also", "actor", "task-local", "bits-also", "bit-pattern",

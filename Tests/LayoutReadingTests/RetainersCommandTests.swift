@@ -16,6 +16,7 @@ struct RetainersCommandTests {
         var leaked: [String: [String]]
         var reachable: [String: [String]]
         var chains: [String: [String]]
+        var captured: [String: String]
     }
 
     static func json(_ text: String) throws -> [String: Any] {
@@ -47,7 +48,9 @@ struct RetainersCommandTests {
             let paths = document["paths"] as? [[[String: Any]]] ?? []
             #expect(document["reachable"] as? Bool == true, "\(source): \(address)")
             #expect(paths.contains { matches($0, chain) }, "\(source): \(address) \(chain): \(paths.map { $0.map { $0["text"] ?? "" } })")
-            #expect(!result.output.contains("WeakOnly"), "\(source): a path through a weak reference")
+            #expect(
+                !paths.joined().contains { ($0["text"] as? String)?.contains("WeakOnly") == true },
+                "\(source): a path through a weak reference")
             // A path through references comes before any whose last word is no reference.
             if report.reachable["bits-also"] == [address] {
                 #expect(paths.first.map { matches($0, chain) } == true, "\(source): \(paths.map { $0.map { $0["text"] ?? "" } })")
@@ -83,6 +86,47 @@ struct RetainersCommandTests {
             #expect(!holders.isEmpty)
             for holder in holders { #expect(titles.contains(holder), "\(source): \(holder)") }
         }
+        // The object a weak reference also points at lists that reference's holder apart from its
+        // paths, none of which goes through it.
+        for address in report.reachable["weakly-also"] ?? [] {
+            let result = try DumpCommandTests.run(["retainers", target, address, "--paths", "10", "--format", "json"])
+            let document = try json(result.output)
+            let weak = document["weakHolders"] as? [[String: Any]] ?? []
+            #expect(weak.map { $0["shape"] as? String } == ["LiveLeaks.WeakOnly.target"], "\(source): \(weak)")
+            #expect(weak.first?["conservative"] == nil, "\(source)")
+            let paths = document["paths"] as? [[[String: Any]]] ?? []
+            #expect(!paths.isEmpty && !paths.joined().contains { ($0["text"] as? String)?.contains("WeakOnly") == true }, "\(source)")
+        }
+        // Objects a closure captures are held through its context's captures, each a reference: a
+        // class reference, an Optional of one, a boxed var (the box, whose own capture holds it);
+        // a weak capture holds weakly, on no path.
+        func retainers(_ key: String) throws -> [String: Any] {
+            let result = try DumpCommandTests.run(["retainers", target, report.captured[key] ?? "", "--paths", "10", "--format", "json"])
+            #expect(result.status == 0, "\(source): \(key) \(result.errors)")
+            return try json(result.output)
+        }
+        // typeinfo writes an Optional as `T?`.
+        let types = [
+            "strong": report.captured["strongType"], "optional": report.captured["optionalWrappedType"].map { $0 + "?" },
+            "boxed": report.captured["boxedType"],
+        ]
+        for key in ["strong", "optional", "boxed"] {
+            let paths = try retainers(key)["paths"] as? [[[String: Any]]] ?? []
+            let throughCapture = paths.first { path in
+                path.last?["captureType"] as? String == types[key] ?? "?" && path.last?["conservative"] as? Bool == false
+                    && path.dropLast().allSatisfy { $0["conservative"] as? Bool != true }
+            }
+            #expect(throughCapture != nil, "\(source): \(key): \(paths.map { $0.map { $0["text"] ?? "" } })")
+            if key == "boxed" { #expect(throughCapture.map { $0.count >= 3 && $0[$0.count - 2]["capture"] != nil } == true) }
+        }
+        let weakly = try retainers("weak")
+        let weakHolders = weakly["weakHolders"] as? [[String: Any]] ?? []
+        #expect(
+            weakHolders.contains {
+                $0["capture"] != nil && $0["conservative"] as? Bool == false
+                    && ($0["captureType"] as? String)?.contains(report.captured["weakType"] ?? "?") == true
+            }, "\(source): \(weakHolders)")
+        #expect(!((weakly["paths"] as? [[[String: Any]]]) ?? []).joined().contains { $0["capture"] != nil }, "\(source)")
         // What only a stack, a thread-specific value, a task-local value or a malloc'd block holds
         // is reached; what the fixture leaked is not.
         for address in report.reachable.values.joined() {
@@ -128,7 +172,11 @@ struct RetainersCommandTests {
         let unowned = try DumpCommandTests.run(["retainers", String(fixture.processID), alsoWeak, "--paths", "10"])
         #expect(unowned.output.contains("\n  LiveLeaks.UnownedHolder 0x"), "\(unowned.output)")
         #expect(unowned.output.contains(" .target (unowned)\n  → LiveLeaks.WeaklyAlsoHeld \(alsoWeak)\n"), "\(unowned.output)")
-        #expect(!unowned.output.contains("WeakOnly"))
+        // The weak reference is listed after the paths, never as one.
+        let weakLine = try #require(unowned.output.split(separator: "\n").firstIndex { $0.hasPrefix("also held weakly by ") })
+        let lines = unowned.output.split(separator: "\n")
+        #expect(lines[weakLine].hasPrefix("also held weakly by LiveLeaks.WeakOnly 0x") && lines[weakLine].hasSuffix(" .target"))
+        #expect(weakLine == lines.count - 1 && lines.filter { $0.contains("WeakOnly") }.count == 1, "\(unowned.output)")
         let actor = report.reachable["actor"] ?? []
         let grouped = try DumpCommandTests.run(["retainers", String(fixture.processID), "--type", "LiveLeaks.HeldByActor"])
         #expect(grouped.status == 0, "\(grouped.errors)")
@@ -210,7 +258,9 @@ struct RetainersCommandTests {
         let shape = owners.first?["shape"] as? [String] ?? []
         #expect(owners.first?["count"] as? Int == report.leaked["LiveLeaks.ClosureOwner"]?.count)
         #expect(shape.count == 3 && shape.last == "LiveLeaks.ClosureOwner")
-        #expect(shape.count == 3 && shape[1].hasPrefix("closure context or box (2 captured values, of "), "\(shape)")
+        #expect(
+            shape.count == 3 && shape[1].hasPrefix("closure context or box (captured: LiveLeaks.ClosureOwner, Swift.Int; of "), "\(shape)")
+        #expect(shape.count == 3 && shape[1].hasSuffix(") capture 0 (captured LiveLeaks.ClosureOwner)"), "\(shape)")
         #expect(shape.count == 3 && shape[1].contains("closure #1 () -> () in LiveLeaks.ClosureOwner.init(tag: Swift.Int)"), "\(shape)")
         // The picture draws each cycle's holders, escaped for XML, with the arrow that closes it.
         let picture = try DumpCommandTests.run(["leaks", String(fixture.processID), "--format", "svg"])
@@ -250,5 +300,57 @@ final class SVGTitles: NSObject, XMLParserDelegate {
         let parser = XMLParser(data: Data(svg.utf8))
         parser.delegate = collector
         return parser.parse() ? collector.titles : nil
+    }
+}
+
+/// `typeinfo retainers --type` groups a type's objects through the global that owns them where a
+/// root that lasts less, or that is named less well, also holds them: the LiveRetained fixture's
+/// owner whose array storage's address a thread's control block keeps (a one-step path from
+/// thread-local storage), and its owner that the executable's bss holds past the file's end
+/// (an anonymous mapping), by PID and from a gcore core.
+@Suite("typeinfo retainers: owners", .enabled(if: TypeinfoExecutable.path != nil, "the typeinfo executable is not built"))
+struct RetainersOwnerTests {
+    struct Report: Decodable {
+        struct Owners: Decodable {
+            var tls: Int
+            var bss: Int
+            var bssPastFileEnd: Bool
+            var tlsStorage: String
+        }
+        var pid: Int32
+        var owners: Owners
+    }
+
+    static func check(_ target: String, _ report: Report, _ source: String) throws {
+        // The fixture's case holds: thread-local storage or a control block holds the storage.
+        let storage = try DumpCommandTests.run(["retainers", target, report.owners.tlsStorage, "--paths", "10", "--format", "json"])
+        #expect(storage.status == 0, "\(source): \(storage.errors)")
+        let paths = try RetainersCommandTests.json(storage.output)["paths"] as? [[[String: Any]]] ?? []
+        #expect(
+            paths.contains { $0.count == 1 && $0.first?["kind"] as? String == "threadLocalStorage" },
+            "\(source): no thread's control block holds the storage: \(paths.map { $0.map { $0["text"] ?? "" } })")
+        for (type, global, count) in [
+            ("LiveRetained.TLSItem", "LiveRetained.tlsStore : LiveRetained.TLSStore", report.owners.tls),
+            ("LiveRetained.BssItem", "LiveRetained.bssStore : LiveRetained.BssStore", report.owners.bss),
+        ] {
+            let grouped = try DumpCommandTests.run(["retainers", target, "--type", type, "--format", "json"])
+            #expect(grouped.status == 0, "\(source): \(grouped.errors)")
+            let groups = try RetainersCommandTests.json(grouped.output)["groups"] as? [[String: Any]] ?? []
+            #expect(groups.map { $0["count"] as? Int } == [count], "\(source): \(type) \(groups)")
+            let shape = groups.first?["shape"] as? [String] ?? []
+            #expect(shape.first?.hasPrefix("global \(global) (LiveRetained") == true, "\(source): \(type) \(shape)")
+        }
+    }
+
+    @Test(arguments: FixtureLinking.allCases)
+    func typeGroupsGoThroughTheGlobalOwner(_ linking: FixtureLinking) throws {
+        let fixture = try LiveFixtureProcess<Report>(module: "LiveRetained", linking: linking)
+        defer { fixture.finish() }
+        let report = try fixture.readReport()
+        try #require(
+            report.owners.bssPastFileEnd, "the fixture's bssStore does not lie past its executable's file end: that case is not reproduced")
+        try Self.check(String(fixture.processID), report, "process")
+        try #require(CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup")
+        try Self.check(try CoreDump.make(of: fixture.processID), report, "core")
     }
 }

@@ -19,6 +19,7 @@ struct LiveLeaksSwift5Tests {
         var leaked: [String: [String]]
         var leakedContexts: Int
         var leakedByteArrays: Int
+        var closureCaptures: [String]
         var reachable: [String: [String]]
         var chains: [String: [String]]
     }
@@ -57,7 +58,7 @@ struct LiveLeaksSwift5Tests {
         // word of any object a reference leaves every word to the second pass.
         let planned = try HeapReachability(
             heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
-            referenceLayouts: { firstWords in
+            referenceLayouts: { firstWords, _ in
                 AllocationReferenceLayouts(plans: Dictionary(firstWords.map { ($0, AllocationReferencePlan(strong: [])) }) { $1 })
             })
         #expect(planned.unreachable == reachability.unreachable)
@@ -100,6 +101,34 @@ struct LiveLeaksSwift5Tests {
         let shapes: RetainerShapes = try LiveRetainerReader.retainers(
             LiveTargetOptions(target: .core(path: core)), type: "LiveLeaks.CycleA")
         #expect(shapes.unreachable == report.leaked["LiveLeaks.CycleA"]?.count && shapes.groups.isEmpty)
+        // Closure contexts' captures, as the reflection library lays them out.
+        let contexts = leaks.entries.filter { if case .swiftContext = $0.kind { true } else { false } }
+        let captureTypes: [[String?]?] = contexts.map(\.captureTypes)
+        #expect(captureTypes == [report.closureCaptures.map { Optional($0) }])
+        let inspector = try TargetInspector(.core(path: core))
+        let contextAddress = try #require(contexts.first?.addresses.first)
+        let metadata = try #require(
+            inspector.contextMetadata(at: try inspector.memory.read(UInt64.self, at: contextAddress, what: "a context")))
+        #expect(metadata.layoutIsFixed && metadata.bindingCount == 0 && metadata.metadataSourceCount == 0)
+        let captures: [TargetCapture] = try #require(try inspector.captures(ofContextsAt: [contextAddress])[contextAddress])
+        #expect(captures.map(\.typeName) == report.closureCaptures.map { Optional($0) })
+        #expect(captures.first?.kind == .strongReference && captures.first.map { $0.offset >= 16 } == true)
+        #expect(captures.map(\.offset) == captures.map(\.offset).sorted())
+        // What holds an object weakly is listed apart from its paths; the owner's path is marked.
+        let alsoWeak = try #require(report.reachable["weakly-also"]?.first.flatMap { UInt64($0.dropFirst(2), radix: 16) })
+        let weakly = try LiveRetainerReader.retainers(LiveTargetOptions(target: .core(path: core)), address: alsoWeak, paths: 3)
+        let weakHolders: [RetainersReport.Holder] = weakly.weakHolders
+        #expect(weakHolders.map(\.shape) == ["LiveLeaks.WeakOnly.target"])
+        let lasting: Int? = weakly.lastingPath
+        let lastingHolders = lasting.map { weakly.paths[$0].holders } ?? []
+        if case .global(let symbol?, _, _)? = lastingHolders.first {
+            #expect(symbol.hasPrefix("LiveLeaks.") && lastingHolders.count <= 2, "\(weakly.text)")
+        } else {
+            Issue.record("no lasting path from a global: \(weakly.text)")
+        }
+        #expect(weakly.lastingPathAdded == false || weakly.paths.count == 3)
+        let part = RetainersReport.Part.capture(index: 0, type: report.closureCaptures[0], offset: 16, isReference: true)
+        #expect(part.text == "capture 0 (\(report.closureCaptures[0]))")
         let cyclesPicture: String = leaks.cyclesSVG
         #expect(cyclesPicture.components(separatedBy: "class=\"points-back\"").count - 1 == leaks.cycles.count)
     }

@@ -186,7 +186,7 @@ struct TargetInspectorTests {
                 == .failure(.protocolViolation(detail: "image map line 1: no image without a file before: file /a")))
         let queries: [TargetRequest.Query] = [
             .name(0x10), .fields(0xABC), .generics, .layout("Si"), .enumCase("Sq", 0x20), .task(0x30), .actor(0x40), .threads(0x50),
-            .arguments(.mangling("4main4PairVySiSSG")), .arguments(.metadata(0x60)),
+            .arguments(.mangling("4main4PairVySiSSG")), .arguments(.metadata(0x60)), .captures(0x70),
         ]
         let batch = TargetRequest.encodedBatch(queries).split(separator: "\n").map(String.init)
         #expect(TargetRequest.decodeBatch(lines: batch) == .success(queries))
@@ -211,6 +211,9 @@ struct TargetInspectorTests {
             .arguments(.metadata(0x60), LibraryGenericArguments(type: nil, arguments: [nil, "Si"])),
             .arguments(.metadata(0x60), LibraryGenericArguments(type: "4main4NodeC", arguments: [])),
             .arguments(.metadata(0x70), nil),
+            .capture(0x80, TargetFieldRecord(offset: 16, kind: .strongReference, mangledType: "9LiveLeaks12ClosureOwnerC", name: "")),
+            .capture(0x80, TargetFieldRecord(offset: 24, kind: nil, mangledType: nil, name: "")),
+            .captures(0x80, count: 2), .captures(0x90, count: nil),
         ]
         for reply in replies { #expect(try TargetReply.decode(reply.encoded) == reply) }
         for kind in LoweredKind.allCases { #expect(LoweredKind(wireName: kind.wireName) == kind) }

@@ -8,7 +8,8 @@
 /// looks like a pointer stays reachable: a plan changes which path reaches an allocation first,
 /// never whether it is reached.
 public struct AllocationReferenceLayouts: Sendable {
-    /// The plan of each class, by its metadata's address (an object's first word).
+    /// The plan of each class or closure context, by its metadata's address (an object's first
+    /// word).
     public let plans: [UInt64: AllocationReferencePlan]
 
     /// Plans by class metadata address.

@@ -60,7 +60,7 @@ public struct HeapReachability: Sendable {
     ///     where each stack's live part starts.
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
-    ///   - referenceLayouts: given every allocation's first word (in address order), where the
+    ///   - referenceLayouts: given every allocation's first word and address (in address order), where the
     ///     references of the Swift objects among them lie: an object's references are followed
     ///     before its other words, so that first reaches (paths) go through references wherever
     ///     one reaches; its other words still reach what they point into, afterwards.
@@ -73,7 +73,8 @@ public struct HeapReachability: Sendable {
     ///   skipped memory could call a reachable allocation a leak).
     public init(
         heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?,
-        referenceLayouts: ((_ firstWords: [UInt64]) -> AllocationReferenceLayouts)? = nil, recordingEdges: Bool = false
+        referenceLayouts: ((_ firstWords: [UInt64], _ addresses: [UInt64]) -> AllocationReferenceLayouts)? = nil,
+        recordingEdges: Bool = false
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
         var chunkAddresses: [UInt64] = []
@@ -96,7 +97,7 @@ public struct HeapReachability: Sendable {
             mainThread: mainThread)
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
-        self.referenceLayouts = referenceLayouts?(firstWords) ?? .none
+        self.referenceLayouts = referenceLayouts?(firstWords, addresses) ?? .none
         marker.plans = self.referenceLayouts.plans
         marker.firstWords = firstWords
         if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }

@@ -11,6 +11,14 @@ public struct SwiftContextMetadata: Sendable, Hashable {
     public var offsetToFirstCapture: UInt32
     /// The load address of the image that holds the descriptor.
     public var imageLoadAddress: UInt64
+    /// How many metadata sources and necessary bindings its descriptor lists: either nonzero
+    /// means a generic closure, whose captures' types are read from each context.
+    public var metadataSourceCount = 0
+    public var bindingCount = 0
+
+    /// Whether its captures' layout is the same in every context of this metadata (its
+    /// descriptor needs nothing read from the context itself).
+    public var layoutIsFixed: Bool { metadataSourceCount == 0 && bindingCount == 0 }
 }
 
 /// One capture descriptor of `swift5_capture` (RemoteInspection's `CaptureDescriptor`).
@@ -18,6 +26,8 @@ struct CaptureDescriptor: Sendable {
     var address: UInt64
     var captureCount: Int
     var imageLoadAddress: UInt64
+    var metadataSourceCount = 0
+    var bindingCount = 0
 }
 
 extension SwiftClassRecognizer {
@@ -38,7 +48,8 @@ extension SwiftClassRecognizer {
         else { return nil }
         return SwiftContextMetadata(
             address: address, captureDescriptor: description, captureCount: descriptor.captureCount, offsetToFirstCapture: offset,
-            imageLoadAddress: descriptor.imageLoadAddress)
+            imageLoadAddress: descriptor.imageLoadAddress, metadataSourceCount: descriptor.metadataSourceCount,
+            bindingCount: descriptor.bindingCount)
     }
 
     /// The capture descriptors of `image`'s `swift5_capture`, walked from its start: three counts
@@ -64,7 +75,8 @@ extension SwiftClassRecognizer {
             }
             descriptors.append(
                 CaptureDescriptor(
-                    address: section.lowerBound + UInt64(offset), captureCount: Int(count(offset)), imageLoadAddress: image.loadAddress))
+                    address: section.lowerBound + UInt64(offset), captureCount: Int(count(offset)), imageLoadAddress: image.loadAddress,
+                    metadataSourceCount: Int(count(offset + 4)), bindingCount: Int(count(offset + 8))))
             offset += Int(size)
         }
         return descriptors

@@ -12,6 +12,9 @@ struct HolderDescriber {
     var knownNames: [UInt64: String] = [:]
     private var symbols: [String: TargetImageSymbols?] = [:]
     private var fields: [UInt64: [TargetField]] = [:]
+    /// Closure contexts' captures by context metadata (``ContextCaptures``).
+    private var captures: [UInt64: [TargetField]] = [:]
+    private var contextsAsked: Set<UInt64> = []
     private var resolver: FieldResolver
     private var isSwift: Bool
 
@@ -38,13 +41,18 @@ struct HolderDescriber {
         } else {
             kind = .malloc
         }
-        return RetainersReport.Allocation(address: reachability.addresses[index], size: Int(reachability.sizes[index]), kind: kind)
+        return RetainersReport.Allocation(
+            address: reachability.addresses[index], size: Int(reachability.sizes[index]), kind: kind,
+            captureTypes: captures[word].map { $0.map(\.typeName) })
     }
 
     /// Asks the reflection library, in one batch each, the names and stored properties of the
     /// classes of the allocations at `indices`.
     private mutating func learn(about indices: some Sequence<Int>) throws(LiveReadingError) {
         guard isSwift else { return }
+        let indices = Array(indices)
+        captures.merge(try ContextCaptures.fields(of: indices, reachability, inspector, known: contextsAsked)) { $1 }
+        contextsAsked.formUnion(indices.map { reachability.firstWords[$0] })
         let words = Set(indices.map { reachability.firstWords[$0] })
         let classes = words.filter { inspector.classMetadata(at: $0) != nil }
         do throws(TypeLoweringError) {
@@ -127,9 +135,12 @@ struct HolderDescriber {
             // A word where the class's layout has no strong reference: an unowned reference is
             // said as such; any other word held the next only as a pointer-like value.
             if ReferenceWords.isStrong(in: index, at: offset, reachability, memory: inspector.memory) == false {
+                // A weak reference is named as its property (said weak where it is listed).
+                let isWeak =
+                    offset <= UInt64(UInt32.max) && ReferenceWords.plan(of: index, reachability)?.weak.contains(UInt32(offset)) == true
                 switch part {
                 case .field(_, unowned: true)?: break
-                case .field(let path, _)?: return .conservative(offset, field: path)
+                case .field(let path, _)?: if !isWeak { return .conservative(offset, field: path) }
                 default: return .conservative(offset, field: nil)
                 }
             }
@@ -137,6 +148,9 @@ struct HolderDescriber {
             return .offset(
                 offset, unknown: "the reflection library did not list the stored properties of \(type ?? "its class")")
         case .swiftContext:
+            if let list = captures[reachability.firstWords[index]] {
+                return ContextCaptures.part(at: offset, of: index, captures: list, reachability, memory: inspector.memory)
+            }
             let first = inspector.contextMetadata(at: reachability.firstWords[index])?.offsetToFirstCapture
             return .offset(
                 offset,

@@ -51,9 +51,9 @@ public enum LiveLeakReader {
             // and cycles go through references wherever one reaches.
             reachability = try HeapReachability(
                 heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
-                referenceLayouts: { firstWords in
+                referenceLayouts: { firstWords, addresses in
                     do throws(TypeLoweringError) {
-                        return try ReferencePlans.build(firstWords: firstWords, inspector)
+                        return try ReferencePlans.build(firstWords: firstWords, addresses: addresses, inspector)
                     } catch {
                         loweringError = error
                         return .none
@@ -73,7 +73,9 @@ public enum LiveLeakReader {
         let (reachability, threads, notes) = (marking.reachability, marking.threads, marking.notes)
         let unreached = reachability.unreachable
         let names = inspector.images.contains(where: \.isSwift) ? try typeNames(of: unreached, reachability, inspector) : [:]
-        var entries: [LeakReport.Kind: LeakReport.Entry] = [:]
+        // Contexts are grouped by their captures' types too, where those were laid out.
+        let contextCaptures = try ContextCaptures.fields(of: unreached, reachability, inspector)
+        var entries: [ContextCaptures.EntryKey: LeakReport.Entry] = [:]
         var leakedBytes = 0
         for index in unreached {
             let size = Int(reachability.sizes[index])
@@ -88,11 +90,12 @@ public enum LiveLeakReader {
             } else {
                 kind = .malloc(usableSize: size)
             }
-            var entry = entries[kind] ?? LeakReport.Entry(kind: kind, count: 0, bytes: 0)
+            let key = ContextCaptures.EntryKey(kind: kind, captureTypes: contextCaptures[word].map { $0.map(\.typeName) })
+            var entry = entries[key] ?? LeakReport.Entry(kind: kind, count: 0, bytes: 0, captureTypes: key.captureTypes)
             entry.count += 1
             entry.bytes += size
             if entry.addresses.count < addressesPerType { entry.addresses.append(reachability.addresses[index]) }
-            entries[kind] = entry
+            entries[key] = entry
             leakedBytes += size
         }
         let totals = LeakReport.Totals(

@@ -28,11 +28,13 @@ public enum LiveRetainerReader {
             var describer = HolderDescriber(inspector: inspector, reachability: reachability)
             var found: (paths: [[RetainerPaths.Step]], holderCount: Int, rootCount: Int)
             var lastingChain: [RetainerPaths.Step]?
+            var weakChains: [[RetainerPaths.Step]] = []
             do throws(BinaryInfoError) {
                 let retainerPaths = RetainerPaths(reachability)
                 found = try retainerPaths.paths(to: index, count: paths, memory: inspector.memory)
                 var lasting = try LastingRetainerPaths(retainerPaths)
                 lastingChain = lasting.lastingChain(to: index, memory: inspector.memory)
+                weakChains = try retainerPaths.weakHolders(of: index, memory: inspector.memory)
             } catch {
                 throw .target(error)
             }
@@ -57,6 +59,7 @@ public enum LiveRetainerReader {
                 rootCount: found.rootCount)
             report.lastingPath = lastingPath
             report.lastingPathAdded = lastingPathAdded
+            report.weakHolders = try describer.describe(weakChains).compactMap(\.first)
             return (report: report, sizing: RetainerRetainedSizes(reachability), object: index)
         }
         var report = found.report

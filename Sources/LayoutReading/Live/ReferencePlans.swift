@@ -12,8 +12,9 @@ import TypeLowering
 /// (their payload). Elements of `_ContiguousArrayStorage<T>` are laid out by `T`'s lowering and
 /// counted by the storage's `countAndCapacity`. Everything else (multi-payload enums, opaque
 /// existentials' buffers, raw pointers, `Unmanaged`, weak and unowned references, resilient or
-/// unlisted types, dictionary and set storage, closure contexts, an actor's own state) has no
-/// strong words: the marking still scans those words, after the references.
+/// unlisted types, dictionary and set storage, an actor's own state) has no strong words: the
+/// marking still scans those words, after the references. Closure contexts are planned from their
+/// captures (``contextRepresentatives(firstWords:addresses:classes:_:)``), generic closures' not.
 struct ReferencePlans {
     let inspector: TargetInspector
     /// Layouts by mangling; nil for one the library could not lay out.
@@ -45,17 +46,24 @@ struct ReferencePlans {
     }
 
     /// The plans of every class whose metadata is among `firstWords` (each distinct word
-    /// considered once); a class whose stored properties the library cannot list has none.
+    /// considered once), and of every closure context metadata whose captures' layout is fixed
+    /// (``contextRepresentatives(firstWords:addresses:classes:_:)``); a class whose stored
+    /// properties the library cannot list, or a context whose captures it cannot lay out, has none.
     ///
+    /// - Parameter addresses: the allocations' addresses, in the order of `firstWords`.
     /// - Throws: what the worker throws.
-    static func build(firstWords: [UInt64], _ inspector: TargetInspector) throws(TypeLoweringError) -> AllocationReferenceLayouts {
+    static func build(firstWords: [UInt64], addresses: [UInt64], _ inspector: TargetInspector) throws(TypeLoweringError)
+        -> AllocationReferenceLayouts
+    {
         guard inspector.images.contains(where: \.isSwift) else { return .none }
         var candidates = Set<UInt64>()
         for word in firstWords where word >= 4096 && word & 7 == 0 { candidates.insert(word) }
         let classes = Array(inspector.classMetadata(candidates: candidates).keys)
-        guard !classes.isEmpty else { return .none }
-        let fields = try inspector.storedFields(ofClassesAt: classes)
+        let contexts = contextRepresentatives(firstWords: firstWords, addresses: addresses, classes: Set(classes), inspector)
+        guard !classes.isEmpty || !contexts.isEmpty else { return .none }
+        var fields = classes.isEmpty ? [:] : try inspector.storedFields(ofClassesAt: classes)
         let manglings = try inspector.manglings(ofMetadata: Array(fields.keys))
+        fields.merge(try contextFields(contexts, inspector)) { listed, _ in listed }
         var builder = ReferencePlans(inspector: inspector)
         return AllocationReferenceLayouts(plans: try builder.plans(fields: fields, manglings: manglings))
     }

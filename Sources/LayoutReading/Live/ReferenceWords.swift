@@ -32,6 +32,31 @@ enum ReferenceWords {
         return plan.isStrong(wordOffset: offset, elementCount: count)
     }
 
+    /// For each allocation a word of `holder` points into, the offset of the word that path steps
+    /// name: the first of its strong references that points there where one does (a holder can
+    /// hold an object by a reference and also by a word that only looks like one), else its first
+    /// word that does. Nil when the holder cannot be read, or is larger than is worth reading.
+    static func pointingOffsets(in holder: Int, _ reachability: HeapReachability, memory: TargetMemory) -> [Int: UInt64]? {
+        let size = reachability.sizes[holder]
+        guard size <= 1 << 26, let bytes = try? memory.bytes(at: reachability.addresses[holder], count: Int(size), what: "a holder") else {
+            return nil
+        }
+        let plan = plan(of: holder, reachability)
+        let count = plan.map { elementCount($0, bytes: bytes) } ?? 0
+        var offsets: [Int: (offset: UInt64, strong: Bool)] = [:]
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+            if let held = reachability.allocation(containing: word), offsets[held]?.strong != true {
+                // Without a plan every word counts alike: the first one stands.
+                let strong = plan?.isStrong(wordOffset: UInt64(offset), elementCount: count) ?? true
+                if offsets[held] == nil || strong { offsets[held] = (UInt64(offset), strong) }
+            }
+            offset += 8
+        }
+        return offsets.mapValues(\.offset)
+    }
+
     /// The holders whose word pointing to the next is a strong reference, or that have no plan
     /// (their every word counts alike): what a cycle is drawn through first.
     ///

@@ -72,22 +72,13 @@ struct LastingRetainerPaths {
         }
     }
 
-    /// The offset of `holder`'s first word that points into `object`: the marking's when it
-    /// recorded that pair, else from the holder's words, read once for all its children.
+    /// The offset of `holder`'s word that points into `object`: the marking's when it recorded
+    /// that pair, else from the holder's words (its first strong reference there where one is:
+    /// ``ReferenceWords/pointingOffsets(in:_:memory:)``), read once for all its children.
     private mutating func offset(in holder: Int, of object: Int, memory: TargetMemory) -> UInt64? {
         if case .allocation(holder, let offset) = paths.edges.firstReach(of: object) { return offset }
         if let offsets = holderOffsets[holder] { return offsets[object] }
-        let reachability = paths.reachability
-        var offsets: [Int: UInt64] = [:]
-        let size = reachability.sizes[holder]
-        if size <= 1 << 26, let bytes = try? memory.bytes(at: reachability.addresses[holder], count: Int(size), what: "a holder") {
-            var position = 0
-            while position + 8 <= bytes.count {
-                let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: UInt64.self) }
-                if let held = reachability.allocation(containing: word), offsets[held] == nil { offsets[held] = UInt64(position) }
-                position += 8
-            }
-        }
+        let offsets = ReferenceWords.pointingOffsets(in: holder, paths.reachability, memory: memory) ?? [:]
         holderOffsets[holder] = offsets
         return offsets[object]
     }

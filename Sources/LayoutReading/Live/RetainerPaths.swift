@@ -84,26 +84,9 @@ struct RetainerPaths {
         return Self.offset(in: holder, of: object, reachability, memory: memory)
     }
 
-    /// The offset of the first word of `holder` that points into `object`, read from the target:
-    /// the first of its strong references when one does (``ReferenceWords``).
+    /// The offset of the word of `holder` that points into `object`, read from the target: the
+    /// first of its strong references when one does (``ReferenceWords/pointingOffsets(in:_:memory:)``).
     static func offset(in holder: Int, of object: Int, _ reachability: HeapReachability, memory: TargetMemory) -> UInt64? {
-        let size = reachability.sizes[holder]
-        guard size <= 1 << 26, let bytes = try? memory.bytes(at: reachability.addresses[holder], count: Int(size), what: "a holder") else {
-            return nil
-        }
-        let plan = ReferenceWords.plan(of: holder, reachability)
-        let count = plan.map { ReferenceWords.elementCount($0, bytes: bytes) } ?? 0
-        var first: UInt64?
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-            if reachability.allocation(containing: word) == object {
-                guard let plan else { return UInt64(offset) }
-                if plan.isStrong(wordOffset: UInt64(offset), elementCount: count) { return UInt64(offset) }
-                if first == nil { first = UInt64(offset) }
-            }
-            offset += 8
-        }
-        return first
+        ReferenceWords.pointingOffsets(in: holder, reachability, memory: memory)?[object]
     }
 }

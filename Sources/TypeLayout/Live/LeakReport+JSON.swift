@@ -6,7 +6,8 @@ import Foundation
 
 extension LeakReport {
     /// Encodes the report as stable JSON (keys sorted): `schemaVersion`, `target`, `totals`,
-    /// `leaks` (each with one of `swiftType`, `swiftContextCaptures` and `mallocUsableSize`, `count`, `bytes`, `addresses`) and
+    /// `leaks` (each with one of `swiftType`, `swiftContextCaptures` (with `captureTypes`, null and
+    /// `capturesConservative` saying why when not laid out) and `mallocUsableSize`, `count`, `bytes`, `addresses`) and
     /// `notes` (their text).
     ///
     /// - Parameter pretty: indent the output for people and diffs (default) or write one line.
@@ -34,7 +35,7 @@ extension LeakReport: Encodable {
 
 extension LeakReport.Entry: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case swiftType, swiftContextCaptures, mallocUsableSize, count, bytes, addresses
+        case swiftType, swiftContextCaptures, captureTypes, capturesConservative, mallocUsableSize, count, bytes, addresses
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -44,6 +45,12 @@ extension LeakReport.Entry: Encodable {
             try container.encode(type, forKey: .swiftType)
         case .swiftContext(let captures):
             try container.encode(captures, forKey: .swiftContextCaptures)
+            try container.encode(captureTypes, forKey: .captureTypes)
+            if captureTypes == nil {
+                try container.encode(
+                    "its captures were not laid out (the reflection library lays out a generic closure's captures from each context's own generic arguments, or knows no capture descriptor for it): its words are followed conservatively",
+                    forKey: .capturesConservative)
+            }
         case .malloc(let size):
             try container.encode(size, forKey: .mallocUsableSize)
         }

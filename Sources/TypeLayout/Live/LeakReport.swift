@@ -34,19 +34,28 @@ public struct LeakReport: Sendable, Hashable {
         public var bytes: Int
         /// The addresses of the first of them (`--addresses N`), ascending.
         public var addresses: [UInt64]
+        /// For closure contexts or boxes whose captures the reflection library laid out, their
+        /// types in order (nil for one it could not name): contexts with other captures are
+        /// another entry. Nil when not laid out (their words are followed conservatively).
+        public var captureTypes: [String?]?
 
-        public init(kind: Kind, count: Int, bytes: Int, addresses: [UInt64] = []) {
+        public init(kind: Kind, count: Int, bytes: Int, addresses: [UInt64] = [], captureTypes: [String?]? = nil) {
             self.kind = kind
             self.count = count
             self.bytes = bytes
             self.addresses = addresses
+            self.captureTypes = captureTypes
         }
 
         /// The type's name, or what is known of the allocation.
         public var name: String {
             switch kind {
             case .swiftObject(let type): return type
-            case .swiftContext(let captures): return "Swift closure context or box (\(captures) captured values)"
+            case .swiftContext(let captures):
+                if let captureTypes {
+                    return "Swift closure context or box (captured: " + captureTypes.map { $0 ?? "?" }.joined(separator: ", ") + ")"
+                }
+                return "Swift closure context or box (\(captures) captured values)"
             case .malloc(let size): return "malloc'd, not a Swift class instance or closure context (\(size) bytes each)"
             }
         }

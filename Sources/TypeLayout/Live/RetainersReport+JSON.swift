@@ -8,12 +8,14 @@ extension RetainersReport: Encodable {
     /// Encodes the report as stable JSON (keys sorted): `schemaVersion`, `target`, `object`,
     /// `reachable`, `holderCount`, `rootCount`, `retainedBytes` (null when not computed),
     /// `lastingPath` (the position in `paths` of the shortest path from a global, thread-local
-    /// storage or a mapping; null when none reaches the object) and `paths` (each a list of holders, root first, each with
-    /// `kind`, `text` and `shape`, and for an allocation `address`, `size` and `part`).
+    /// storage or a mapping; null when none reaches the object), `paths` (each a list of holders, root first, each with
+    /// `kind`, `text` and `shape`, and for an allocation `address`, `size` and `part`) and
+    /// `weakHolders` (holders of weak references to the object, as path holders are written; never
+    /// part of a path).
     public func jsonData(pretty: Bool = true) throws -> Data { try LayoutJSON.encode(self, pretty: pretty) }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion, target, object, reachable, holderCount, rootCount, retainedBytes, lastingPath, paths
+        case schemaVersion, target, object, reachable, holderCount, rootCount, retainedBytes, lastingPath, paths, weakHolders
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -27,11 +29,12 @@ extension RetainersReport: Encodable {
         try container.encode(retainedBytes, forKey: .retainedBytes)
         try container.encode(lastingPath, forKey: .lastingPath)
         try container.encode(paths.map(\.holders), forKey: .paths)
+        try container.encode(weakHolders, forKey: .weakHolders)
     }
 }
 
 extension RetainersReport.Allocation: Encodable {
-    private enum CodingKeys: String, CodingKey { case address, size, swiftType, contextCaptures, closure, text }
+    private enum CodingKeys: String, CodingKey { case address, size, swiftType, contextCaptures, closure, captureTypes, text }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -42,6 +45,8 @@ extension RetainersReport.Allocation: Encodable {
         case .swiftContext(let captures, let function):
             try container.encode(captures, forKey: .contextCaptures)
             try container.encode(function, forKey: .closure)
+            // null: the captures were not laid out, and the context's words count conservatively.
+            try container.encode(captureTypes, forKey: .captureTypes)
         case .malloc: break
         }
         try container.encode(kindText, forKey: .text)
@@ -51,7 +56,7 @@ extension RetainersReport.Allocation: Encodable {
 extension RetainersReport.Holder: Encodable {
     private enum CodingKeys: String, CodingKey {
         case kind, text, shape, symbol, image, thread, register, address, path, allocation, field, unowned, element, offset, unknown,
-            conservative
+            conservative, capture, captureType
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -95,6 +100,11 @@ extension RetainersReport.Holder: Encodable {
                 try container.encode(offset, forKey: .offset)
                 try container.encode(true, forKey: .conservative)
                 try container.encodeIfPresent(field, forKey: .field)
+            case .capture(let index, let type, let offset, let isReference):
+                try container.encode(index, forKey: .capture)
+                try container.encode(type, forKey: .captureType)
+                try container.encode(offset, forKey: .offset)
+                try container.encode(!isReference, forKey: .conservative)
             }
         }
     }

@@ -28,6 +28,9 @@ extension RetainersReport.Holder {
             case .element: return name + " → element"
             case .offset(let offset, _): return name + " +0x" + String(offset, radix: 16)
             case .conservative(let offset, _): return name + " +0x" + String(offset, radix: 16) + " (no reference; counted conservatively)"
+            case .capture(let index, let type, _, let isReference):
+                return name + " capture \(index) (captured " + (type ?? "a value of no known type") + ")"
+                    + (isReference ? "" : " (no reference; counted conservatively)")
             }
         }
     }
@@ -39,6 +42,10 @@ extension RetainersReport.Allocation {
         switch kind {
         case .swiftObject(let type): return type ?? "<Swift object of an unnamed class>"
         case .swiftContext(let captures, let function):
+            if let captureTypes {
+                return "closure context or box (captured: " + captureTypes.map { $0 ?? "?" }.joined(separator: ", ")
+                    + (function.map { "; of " + $0 } ?? "") + ")"
+            }
             return "closure context or box (\(captures) captured values" + (function.map { ", of " + $0 } ?? "") + ")"
         case .malloc: return "malloc'd block (\(size) bytes)"
         }
@@ -57,6 +64,10 @@ extension RetainersReport.Part {
         case .conservative(let offset, let field):
             return "+0x" + String(offset, radix: 16) + " ("
                 + (field.map { "in ." + $0.joined(separator: ".") + ", " } ?? "") + "a word that is no reference; counted conservatively)"
+        case .capture(let index, let type, let offset, let isReference):
+            let capture = "capture \(index) (" + (type ?? "a value of no known type") + ")"
+            return isReference
+                ? capture : "+0x" + String(offset, radix: 16) + " (in " + capture + ", a word that is no reference; counted conservatively)"
         }
     }
 }
@@ -95,6 +106,11 @@ extension RetainersReport {
                     + (number == lastingPath ? "; the shortest from a global, else from thread-local storage or a mapping" : "") + "):")
             for holder in path.holders { lines.append("  " + holder.text) }
             lines.append("  → " + object.text)
+        }
+        if !weakHolders.isEmpty {
+            lines.append("")
+            // Weak references keep nothing alive: listed apart from the paths.
+            for holder in weakHolders { lines.append("also held weakly by " + holder.text) }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -34,11 +34,15 @@ public struct RetainersReport: Sendable, Hashable {
         /// Its usable size.
         public var size: Int
         public var kind: Kind
+        /// For a closure context or box whose captures the reflection library laid out, their
+        /// types in order (nil for one it could not name); nil when they were not laid out.
+        public var captureTypes: [String?]?
 
-        public init(address: UInt64, size: Int, kind: Kind) {
+        public init(address: UInt64, size: Int, kind: Kind, captureTypes: [String?]? = nil) {
             self.address = address
             self.size = size
             self.kind = kind
+            self.captureTypes = captureTypes
         }
     }
 
@@ -70,6 +74,12 @@ public struct RetainersReport: Sendable, Hashable {
         /// reached only so is not known to be unreachable. `field` is the stored property the
         /// word lies in, when known (`bits`, `state.raw`).
         case conservative(UInt64, field: [String]?)
+        /// A word of the value a closure context or box captures, capture `index` (its type as
+        /// the reflection library names it, nil when it could not), at a byte offset:
+        /// `isReference` when the capture's lowering puts a reference there (a strong one on a
+        /// path; a weak one for a holder listed in ``RetainersReport/weakHolders``); otherwise the
+        /// word is counted conservatively, as ``conservative(_:field:)`` is.
+        case capture(index: Int, type: String?, offset: UInt64, isReference: Bool)
     }
 
     /// One path from a root: its holders, root first; the last holds the object.
@@ -98,6 +108,10 @@ public struct RetainersReport: Sendable, Hashable {
     /// Whether ``lastingPath`` was added after the shortest path through each holder (it goes
     /// through a holder another path goes through, by a longer way).
     public var lastingPathAdded = false
+    /// What holds the object weakly: each holder of a weak reference to it (a word that points
+    /// into the object's side table), which keeps no part of it alive and is never a step of a
+    /// path. Empty when the object has no side table or nothing reachable points into it.
+    public var weakHolders: [Holder] = []
 
     public init(
         target: HeapCensus.Target, object: Allocation, paths: [Path], holderCount: Int, rootCount: Int, retainedBytes: Int? = nil

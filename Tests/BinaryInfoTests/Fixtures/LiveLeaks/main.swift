@@ -9,10 +9,15 @@
 // holder of an object kept alive by `Unmanaged`, and leaked cycles whose `[UInt8]` bytes are
 // their partner's address. Class references inside a struct's class-bound existential and inside
 // an enum's payload. It prints one JSON line:
-//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "leakedContexts": N, "leakedByteArrays": N, "reachable": {"global": [...], …},
+//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "leakedContexts": N, "leakedByteArrays": N,
+//    "closureCaptures": ["LiveLeaks.ClosureOwner", "Swift.Int"], "captured": {"strong": "0x…", "strongType": "…", …},
+//    "reachable": {"global": [...], …},
 //    "chains": {"0x…": ["global LiveLeaks.strongHolder", "LiveLeaks.StrongHolder.target"], …}}
 // where each chain is the holders it built for a reachable object, root first: a global by its
-// name, a Swift object's stored property as Type.property, an array's element as "element".
+// name, a Swift object's stored property as Type.property, an array's element as "element";
+// `closureCaptures` the types of what each ClosureOwner's closure captures, in order, as the
+// runtime names them; `captured` the objects a closure a global holds captures (strong,
+// optional, boxed, weak) and their types.
 // and waits until its standard input closes. Its record of the leaked addresses is kept XORed
 // with a key, so that the record is no pointer to them; the leaks are made on a thread that
 // ends, so no live frame or register holds them.
@@ -76,6 +81,10 @@ final class BytesCycleA {
 }
 final class BytesCycleB { var other: BytesCycleA? }
 final class HeldByTaskLocal { var value = 8 }
+final class CapturedStrongly { var value = 12 }
+final class CapturedOptionally { var value = 13 }
+final class CapturedWeakly { var value = 14 }
+final class CapturedInBox { var value = 15 }
 actor Ledger {
     var entries: [HeldByActor] = []
     func add(_ entry: HeldByActor) { entries.append(entry) }
@@ -104,6 +113,9 @@ nonisolated(unsafe) var bitsHolder = BitsHolder()
 nonisolated(unsafe) var bitPatternHolder = BitPatternHolder()
 nonisolated(unsafe) var existentialHolder = ExistentialHolder(InExistential())
 nonisolated(unsafe) var enumHolder = EnumHolder()
+nonisolated(unsafe) var heldClosure: () -> Void = {}
+nonisolated(unsafe) var weakTarget = CapturedWeakly()
+nonisolated(unsafe) var captured: [String: String] = [:]
 
 @inline(never) func address(_ object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
 
@@ -236,6 +248,28 @@ chains[address(alsoWeak) ^ key] = ["global LiveLeaks.strongHolder", "LiveLeaks.S
 }
 holdThroughWordsThatAreNoReferences()
 
+// Objects a closure a global holds captures: strongly, in an Optional, weakly (a global holds
+// that one), and in a boxed var the closure changes.
+@inline(never) func holdThroughCaptures() {
+    let strong = CapturedStrongly()
+    let optional: CapturedOptionally? = CapturedOptionally()
+    var boxed = CapturedInBox()
+    captured["strong"] = "0x" + String(address(strong), radix: 16)
+    captured["optional"] = "0x" + String(address(optional!), radix: 16)
+    captured["weak"] = "0x" + String(address(weakTarget), radix: 16)
+    captured["boxed"] = "0x" + String(address(boxed), radix: 16)
+    heldClosure = { [weak weakly = weakTarget] in
+        print(strong.value, optional?.value ?? 0, weakly?.value ?? 0, boxed.value)
+        boxed = CapturedInBox()
+    }
+}
+holdThroughCaptures()
+// The captures' types as the runtime names them.
+captured["strongType"] = String(reflecting: CapturedStrongly.self)
+captured["optionalWrappedType"] = String(reflecting: CapturedOptionally.self)
+captured["boxedType"] = String(reflecting: CapturedInBox.self)
+captured["weakType"] = String(reflecting: CapturedWeakly.self)
+
 // Objects only the actor's state holds, added from a task that ends.
 let added = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
 pthread_barrier_init(added, nil, 2)
@@ -276,8 +310,10 @@ func object(_ table: [String: [UInt]]) -> String {
 }
 func chainList(_ chain: [String]) -> String { "[" + chain.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
 let chainTable = chains.keys.sorted().map { "\"0x\(String($0 ^ key, radix: 16))\": \(chainList(chains[$0]!))" }.joined(separator: ", ")
+// The closure `{ print(self.value, tag) }` captures the owner, then the tag.
+let closureCaptures = [String(reflecting: ClosureOwner.self), String(reflecting: Int.self)].map { "\"\($0)\"" }.joined(separator: ", ")
 print(
-    "{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"leakedContexts\": \(leakedContexts), \"leakedByteArrays\": \(leakedByteArrays), \"reachable\": \(object(reachable)), \"chains\": {\(chainTable)}}"
+    "{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"leakedContexts\": \(leakedContexts), \"leakedByteArrays\": \(leakedByteArrays), \"closureCaptures\": [\(closureCaptures)], \"captured\": {\(captured.keys.sorted().map { "\"\($0)\": \"\(captured[$0]!)\"" }.joined(separator: ", "))}, \"reachable\": \(object(reachable)), \"chains\": {\(chainTable)}}"
 )
 fflush(stdout)
 var byte: UInt8 = 0
