@@ -201,20 +201,49 @@ struct HeapReachabilityTests {
     /// Stale stack memory is cut only where a guard page or the main stack bounds the mapping,
     /// never in a stack allocated on the heap, and never in a mapping a running thread uses.
     /// The walk's runs (one per heap) are put in order as wholes; overlapping runs, which no
-    /// walk gives, fall back to a full sort. The oracle is a sort of the pairs.
-    @Test func chunksArePutInAddressOrderRunByRun() {
+    /// walk gives, fall back to a full sort. The oracle is a sort of the triples, kept as plain
+    /// arrays: the compact table (4 bytes an address within a 32 GiB window, 4 a size, sizes
+    /// past 4 GiB apart) must give back exactly what it was given, over several windows and
+    /// over more chunks than one of the builder's blocks.
+    @Test func chunksArePutInAddressOrderRunByRun() throws {
         var generator = SystemRandomNumberGenerator()
         for overlapping in [false, true] {
-            var runs: [[UInt64]] = (0..<5).map { run in (0..<20).map { UInt64(0x10_0000 * (run + 1) + 0x40 * $0) } }
-            if overlapping { runs[3] = runs[3].map { $0 - 0x10_0000 + 0x20 } }
-            runs.shuffle(using: &generator)
-            let addresses = runs.flatMap { $0 }
-            let sizes = addresses.map { $0 / 16 }
-            let firstWords = addresses.map { ~$0 }
-            let (sortedAddresses, sortedSizes, sortedFirstWords) = HeapReachability.inAddressOrder(addresses, sizes, firstWords)
-            #expect(sortedAddresses == addresses.sorted(), "overlapping: \(overlapping)")
-            #expect(sortedSizes == sortedAddresses.map { $0 / 16 })
-            #expect(sortedFirstWords == sortedAddresses.map { ~$0 })
+            for bases: [UInt64] in [[0x10_0000], [0x5555_0000_0000, 0x7F00_0000_0000, 0x7F10_0000_0000, 0x7_FFFF_FFF0]] {
+                var runs: [[UInt64]] = (0..<5).map { run in
+                    let base = bases[run % bases.count] + UInt64(0x100_0000 * (run / bases.count + 1))
+                    let length = run == 2 ? HeapAllocationTableBuilder.blockSize + 77 : Int.random(in: 1...40, using: &generator)
+                    return (0..<length).map { base + 0x40 * UInt64($0) }
+                }
+                if overlapping { runs[3] = runs[3].map { $0 - 0x20 } + runs[1].prefix(3).map { $0 + 0x10 } }
+                runs.shuffle(using: &generator)
+                let addresses = runs.flatMap { $0 }
+                func size(_ address: UInt64) -> UInt64 { address % 7 == 0 ? UInt64(UInt32.max) + address % 1000 : address % 5000 }
+                var builder = HeapAllocationTableBuilder(keepingFirstWords: true, path: "test")
+                for address in addresses {
+                    try builder.append(
+                        HeapChunk(address: address, usableSize: size(address), firstWord: ~address, secondWord: 0, arena: 0),
+                        isCandidate: address % 3 == 0)
+                }
+                let (sortedAddresses, sizes, firstWords, candidates) = builder.finish()
+                let expected = addresses.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map(\.element)
+                #expect(Array(sortedAddresses) == expected, "overlapping: \(overlapping), bases: \(bases)")
+                #expect(Array(sizes) == expected.map(size))
+                #expect(firstWords == expected.map { ~$0 })
+                #expect(Array(candidates.positions) == expected.indices.filter { expected[$0] % 3 == 0 })
+                for probe in expected.prefix(50) + expected.suffix(50) {
+                    for delta: Int64 in [-17, -16, -9, -8, -1, 0, 1, 7, 8, 63] {
+                        let address = UInt64(Int64(probe) + delta)
+                        #expect(sortedAddresses.firstPosition(above: address) == expected.partitioningIndex { $0 > address })
+                    }
+                }
+            }
+        }
+        var builder = HeapAllocationTableBuilder(keepingFirstWords: false, path: "a core")
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: "a core", what: "an allocation", address: 0x1004, detail: "its address is not a multiple of 8")
+        ) {
+            try builder.append(HeapChunk(address: 0x1004, usableSize: 16, firstWord: 0, secondWord: 0, arena: nil))
         }
     }
 

@@ -21,10 +21,11 @@ import Algorithms
 /// stopped process.
 public struct HeapReachability: Sendable {
     /// Each allocation's user address (what `malloc` returned), ascending.
-    public let addresses: [UInt64]
+    public let addresses: HeapAddresses
     /// Each allocation's usable size, in the order of ``addresses``.
-    public let sizes: [UInt64]
-    /// Each allocation's first word, in the order of ``addresses``.
+    public let sizes: HeapSizes
+    /// Each allocation's first word, in the order of ``addresses``; empty when the reading was
+    /// asked not to keep them (`keepingFirstWords`: ``firstWords(of:)`` reads them again).
     public let firstWords: [UInt64]
     /// The bytes of roots scanned.
     public let rootBytes: UInt64
@@ -62,23 +63,32 @@ public struct HeapReachability: Sendable {
     ///     its first reach, 8 for its row's start in the graph, and 8 more while marking (the scan
     ///     order, the row's length); 4 bytes per pointer between allocations, twice while the rows
     ///     are put in order. `typeinfo leaks` leaves it off.
+    ///   - keepingFirstWords: keep every allocation's first word (``firstWords``), 8 bytes each;
+    ///     `typeinfo leaks` reads the few it needs again instead.
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
     public init(
-        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, recordingEdges: Bool = false
+        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, recordingEdges: Bool = false,
+        keepingFirstWords: Bool = true
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
-        var chunkAddresses: [UInt64] = []
-        var chunkSizes: [UInt64] = []
-        var chunkFirstWords: [UInt64] = []
+        var table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
+        var failure: BinaryInfoError?
+        // A side table's first word is an allocation's start: anonymous memory, never a file's.
+        var filter = SideTableCandidateFilter(regions: heap.regions)
         _ = try heap.forEachChunk { chunk in
-            chunkAddresses.append(chunk.address)
-            chunkSizes.append(chunk.usableSize)
-            chunkFirstWords.append(chunk.firstWord)
+            guard failure == nil else { return }
+            do throws(BinaryInfoError) {
+                try table.append(chunk, isCandidate: filter.admits(chunk.firstWord))
+            } catch {
+                failure = error
+            }
             if chunk.arena == nil { mmapped.append((chunk.address - 16)..<(chunk.address + chunk.usableSize)) }
         }
-        (addresses, sizes, firstWords) = Self.inAddressOrder(chunkAddresses, chunkSizes, chunkFirstWords)
+        if let failure { throw failure }
+        let candidates: AllocationBits
+        (addresses, sizes, firstWords, candidates) = table.finish()
         target = heap.target
         regions = heap.regions
         self.threads = threads
@@ -90,7 +100,7 @@ public struct HeapReachability: Sendable {
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
         if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }
-        marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
+        marker.sideTables = try Self.sideTables(addresses: addresses, candidates: candidates, target: heap.target)
         sideTables = marker.sideTables.count
         sideTablePositions = marker.sideTables
         for thread in threads {
@@ -123,65 +133,78 @@ public struct HeapReachability: Sendable {
     /// of another allocation (the object), whose reference count word (its second) holds this
     /// allocation's address with the side table marks.
     ///
-    /// A heap can hold millions of weak references' side tables, so the objects' counts are read
-    /// in batches (``TargetMemory/fetchRecords(at:size:into:)``: many per system call) and the
-    /// first words looked up in the sorted addresses, with no table that grows with the heap.
-    static func sideTables(addresses: [UInt64], firstWords: [UInt64], target: TargetMemory) throws(BinaryInfoError) -> AllocationBits {
+    /// A heap can hold millions of weak references' side tables, so the candidates' first words
+    /// and then the objects' counts are read in batches (``TargetMemory/fetchRecords(at:size:into:)``:
+    /// many per system call) and the first words looked up in the sorted addresses, with no table
+    /// that grows with the heap.
+    static func sideTables(addresses: HeapAddresses, candidates: AllocationBits, target: TargetMemory) throws(BinaryInfoError)
+        -> AllocationBits
+    {
         var found = AllocationBits(allocations: addresses.count)
         guard let lowest = addresses.first, let highest = addresses.last else { return found }
         let batchSize = 1 << 16
-        var candidates: [Int] = []
+        var positions: [Int] = []
+        var candidateAddresses: [UInt64] = []
         var objects: [UInt64] = []
-        candidates.reserveCapacity(batchSize)
+        positions.reserveCapacity(batchSize)
+        candidateAddresses.reserveCapacity(batchSize)
         objects.reserveCapacity(batchSize)
-        let counts = UnsafeMutableRawBufferPointer.allocate(byteCount: batchSize * 8, alignment: 8)
-        defer { counts.deallocate() }
+        let words = UnsafeMutableRawBufferPointer.allocate(byteCount: batchSize * 8, alignment: 8)
+        defer { words.deallocate() }
         func judge() throws(BinaryInfoError) {
-            let read = try target.fetchRecords(at: objects, size: 8, into: counts)
-            for (slot, index) in candidates.enumerated() where read[slot] {
-                if counts.load(fromByteOffset: slot * 8, as: UInt64.self) == (addresses[index] >> 3) | sideTableMarks {
+            let firstRead = try target.fetchRecords(at: candidateAddresses, size: 8, into: words)
+            var judged: [Int] = []
+            for (slot, index) in positions.enumerated() where firstRead[slot] {
+                let word = words.load(fromByteOffset: slot * 8, as: UInt64.self)
+                guard word >= lowest, word <= highest, word & 15 == 0 else { continue }
+                let position = addresses.firstPosition(above: word - 1)
+                guard position < addresses.count, addresses[position] == word else { continue }
+                judged.append(index)
+                objects.append(word + 8)
+            }
+            let read = try target.fetchRecords(at: objects, size: 8, into: words)
+            for (slot, index) in judged.enumerated() where read[slot] {
+                if words.load(fromByteOffset: slot * 8, as: UInt64.self) == (addresses[index] >> 3) | sideTableMarks {
                     found.insert(index)
                 }
             }
-            candidates.removeAll(keepingCapacity: true)
+            positions.removeAll(keepingCapacity: true)
+            candidateAddresses.removeAll(keepingCapacity: true)
             objects.removeAll(keepingCapacity: true)
         }
-        for (index, word) in firstWords.enumerated() where word >= lowest && word <= highest && word & 15 == 0 {
-            let position = addresses.partitioningIndex { $0 >= word }
-            guard position < addresses.count, addresses[position] == word else { continue }
-            candidates.append(index)
-            objects.append(word + 8)
-            if candidates.count == batchSize { try judge() }
+        for index in candidates.positions {
+            positions.append(index)
+            candidateAddresses.append(addresses[index])
+            if positions.count == batchSize { try judge() }
         }
-        if !candidates.isEmpty { try judge() }
+        if !positions.isEmpty { try judge() }
         return found
     }
 
-    /// The chunks' facts sorted by address. The walk gives each heap's chunks in address order,
-    /// and heaps and mmapped chunks never overlap, so the runs are put in order as wholes; a
-    /// full sort is the fallback should a run overlap another.
-    static func inAddressOrder(_ addresses: [UInt64], _ sizes: [UInt64], _ firstWords: [UInt64]) -> ([UInt64], [UInt64], [UInt64]) {
-        var runs: [Range<Int>] = []
+    /// The first words of the allocations at `positions`, read again in batches, in the order
+    /// of `positions`.
+    ///
+    /// - Throws: a read error, or ``BinaryInfoError/unmapped(path:what:address:length:)`` when an
+    ///   allocation the walk read cannot be read now.
+    public func firstWords(of positions: [Int]) throws(BinaryInfoError) -> [UInt64] {
+        let batchSize = 1 << 16
+        var words: [UInt64] = []
+        words.reserveCapacity(positions.count)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: batchSize * 8, alignment: 8)
+        defer { buffer.deallocate() }
         var start = 0
-        for index in addresses.indices.dropFirst() where addresses[index] <= addresses[index - 1] {
-            runs.append(start..<index)
-            start = index
+        while start < positions.count {
+            let batch = positions[start..<min(start + batchSize, positions.count)].map { addresses[$0] }
+            let read = try target.fetchRecords(at: batch, size: 8, into: buffer)
+            for (slot, address) in batch.enumerated() {
+                guard read[slot] else {
+                    throw .unmapped(path: target.path, what: "an allocation's first word", address: address, length: 8)
+                }
+                words.append(buffer.load(fromByteOffset: slot * 8, as: UInt64.self))
+            }
+            start += batchSize
         }
-        if !addresses.isEmpty { runs.append(start..<addresses.count) }
-        if runs.count <= 1 { return (addresses, sizes, firstWords) }
-        runs.sort { addresses[$0.lowerBound] < addresses[$1.lowerBound] }
-        let disjoint = zip(runs, runs.dropFirst()).allSatisfy { addresses[$0.upperBound - 1] < addresses[$1.lowerBound] }
-        guard disjoint else {
-            let order = addresses.indices.sorted { addresses[$0] < addresses[$1] }
-            return (order.map { addresses[$0] }, order.map { sizes[$0] }, order.map { firstWords[$0] })
-        }
-        func ordered(_ values: [UInt64]) -> [UInt64] {
-            var result: [UInt64] = []
-            result.reserveCapacity(values.count)
-            for run in runs { result.append(contentsOf: values[run]) }
-            return result
-        }
-        return (ordered(addresses), ordered(sizes), ordered(firstWords))
+        return words
     }
 
     /// Whether the allocation at position `index` of ``addresses`` is reached from a root.
@@ -214,8 +237,8 @@ public struct HeapReachability: Sendable {
 /// The marking: a bit per allocation, the allocations reached but not yet scanned, and one
 /// window of the target's memory reused for every read.
 struct Marker {
-    let addresses: [UInt64]
-    let sizes: [UInt64]
+    let addresses: HeapAddresses
+    let sizes: HeapSizes
     let target: TargetMemory
     let regions: [TargetRegion]
     private(set) var marks: [UInt64]
@@ -227,7 +250,8 @@ struct Marker {
     var rootRegister: HeapRootWord?
     /// The allocation being scanned; nil while roots are.
     private var source: Int?
-    private var reached: [UInt32] = []
+    /// The allocations reached and not yet scanned, one bit each (scanned in address order).
+    private var reached: AllocationBits
     private let lowest: UInt64
     private let highest: UInt64
     private var window: [UInt8] = Array(repeating: 0, count: Marker.windowSize)
@@ -235,7 +259,7 @@ struct Marker {
     private var windowCount = 0
     static let windowSize = 4 << 20
 
-    init(addresses: [UInt64], sizes: [UInt64], target: TargetMemory, regions: [TargetRegion]) {
+    init(addresses: HeapAddresses, sizes: HeapSizes, target: TargetMemory, regions: [TargetRegion]) {
         self.addresses = addresses
         self.sizes = sizes
         self.target = target
@@ -246,13 +270,14 @@ struct Marker {
         for (address, size) in zip(addresses, sizes) { highest = max(highest, address &+ size) }
         self.highest = highest
         sideTables = AllocationBits(allocations: addresses.count)
+        reached = AllocationBits(allocations: addresses.count)
     }
 
     /// The allocation whose header, bytes or end `address` is at.
-    static func allocation(containing address: UInt64, addresses: [UInt64], sizes: [UInt64]) -> Int? {
+    static func allocation(containing address: UInt64, addresses: HeapAddresses, sizes: HeapSizes) -> Int? {
         // The next allocation when the address is in its header, else the last one starting at
         // or before the address.
-        let next = addresses.partitioningIndex { $0 > address }
+        let next = addresses.firstPosition(above: address)
         if next < addresses.count, addresses[next] - 16 <= address { return next }
         guard next > 0 else { return nil }
         let index = next - 1
@@ -270,7 +295,7 @@ struct Marker {
         let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
         guard marks[slot] & bit == 0 else { return }
         marks[slot] |= bit
-        reached.append(UInt32(index))
+        reached.insert(index)
         if recorder != nil { recordFirstReach(of: index, at: wordAddress) }
     }
 
@@ -332,11 +357,10 @@ struct Marker {
     /// Scans every reached allocation until no new one is reached: each round takes what the
     /// last one reached in address order, so that neighbours come from one window.
     mutating func markTransitively() throws(BinaryInfoError) {
-        while !reached.isEmpty {
-            var round = reached
-            reached = []
-            round.sort()
-            for index in round.map(Int.init) {
+        while reached.count > 0 {
+            let round = reached
+            reached = AllocationBits(allocations: addresses.count)
+            for index in round.positions {
                 source = index
                 if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
                 let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)

@@ -14,6 +14,8 @@ struct HolderDescriber {
     private var fields: [UInt64: [TargetField]] = [:]
     private var resolver: FieldResolver
     private var isSwift: Bool
+    /// The first words read again, when the reachability did not keep them.
+    private var readFirstWords: [Int: UInt64] = [:]
 
     init(inspector: TargetInspector, reachability: HeapReachability) {
         self.inspector = inspector
@@ -29,7 +31,7 @@ struct HolderDescriber {
     }
 
     private func kindOf(_ index: Int) -> RetainersReport.Allocation {
-        let word = reachability.firstWords[index]
+        let word = firstWord(index)
         let kind: RetainersReport.Kind
         if isSwift, inspector.classMetadata(at: word) != nil {
             kind = .swiftObject(type: knownNames[word])
@@ -44,8 +46,16 @@ struct HolderDescriber {
     /// Asks the reflection library, in one batch each, the names and stored properties of the
     /// classes of the allocations at `indices`.
     private mutating func learn(about indices: some Sequence<Int>) throws(LiveReadingError) {
+        if reachability.firstWords.isEmpty {
+            let unread = Array(Set(indices).filter { readFirstWords[$0] == nil })
+            do throws(BinaryInfoError) {
+                for (index, word) in zip(unread, try reachability.firstWords(of: unread)) { readFirstWords[index] = word }
+            } catch {
+                throw .target(error)
+            }
+        }
         guard isSwift else { return }
-        let words = Set(indices.map { reachability.firstWords[$0] })
+        let words = Set(indices.map { firstWord($0) })
         let classes = words.filter { inspector.classMetadata(at: $0) != nil }
         do throws(TypeLoweringError) {
             let unnamed = classes.filter { knownNames[$0] == nil }
@@ -60,6 +70,11 @@ struct HolderDescriber {
         }
     }
 
+    /// The first word of the allocation at `index` (read again by ``learn(about:)`` when not kept).
+    private func firstWord(_ index: Int) -> UInt64 {
+        reachability.firstWords.isEmpty ? readFirstWords[index] ?? 0 : reachability.firstWords[index]
+    }
+
     /// The holders of each chain.
     mutating func describe(_ chains: [[RetainerPaths.Step]]) throws(LiveReadingError) -> [[RetainersReport.Holder]] {
         var indices: Set<Int> = []
@@ -71,7 +86,7 @@ struct HolderDescriber {
         var questions: Set<FieldResolver.Question> = []
         for chain in chains {
             for case .allocation(let index, let offset?) in chain {
-                let word = reachability.firstWords[index]
+                let word = firstWord(index)
                 if let list = fields[word], !list.isEmpty {
                     questions.insert(.init(metadata: word, offset: offset))
                 }
@@ -123,11 +138,11 @@ struct HolderDescriber {
         guard let offset else { return .offset(0, unknown: "where in it the pointing word lies was not read") }
         switch allocation.kind {
         case .swiftObject(let type):
-            if let part = parts[.init(metadata: reachability.firstWords[index], offset: offset)] { return part }
+            if let part = parts[.init(metadata: firstWord(index), offset: offset)] { return part }
             return .offset(
                 offset, unknown: "the reflection library did not list the stored properties of \(type ?? "its class")")
         case .swiftContext:
-            let first = inspector.contextMetadata(at: reachability.firstWords[index])?.offsetToFirstCapture
+            let first = inspector.contextMetadata(at: firstWord(index))?.offsetToFirstCapture
             return .offset(
                 offset,
                 unknown: "in a closure context or box"

@@ -56,7 +56,8 @@ public enum LiveLeakReader {
                 notes.append(.endedThreadStacksScanned(reason: error.description))
             }
             let reachability = try HeapReachability(
-                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: recordingEdges)
+                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: recordingEdges,
+                keepingFirstWords: recordingEdges)
             return Marking(reachability: reachability, threads: threads, notes: notes)
         } catch {
             throw .target(error)
@@ -69,12 +70,17 @@ public enum LiveLeakReader {
         let marking = try mark(inspector, pause: pause, recordingEdges: false)
         let (reachability, threads, notes) = (marking.reachability, marking.threads, marking.notes)
         let unreached = reachability.unreachable
-        let names = inspector.images.contains(where: \.isSwift) ? try typeNames(of: unreached, reachability, inspector) : [:]
+        let firstWords: [UInt64]
+        do throws(BinaryInfoError) {
+            firstWords = try reachability.firstWords(of: unreached)
+        } catch {
+            throw .target(error)
+        }
+        let names = inspector.images.contains(where: \.isSwift) ? try typeNames(of: firstWords, inspector) : [:]
         var entries: [LeakReport.Kind: LeakReport.Entry] = [:]
         var leakedBytes = 0
-        for index in unreached {
+        for (index, word) in zip(unreached, firstWords) {
             let size = Int(reachability.sizes[index])
-            let word = reachability.firstWords[index]
             let kind: LeakReport.Kind
             if let name = names[word] {
                 kind = .swiftObject(type: name)
@@ -102,11 +108,9 @@ public enum LiveLeakReader {
             cycles: cycles, notes: notes)
     }
 
-    /// The names of the class metadata the unreached allocations start with.
-    static func typeNames(of unreached: [Int], _ reachability: HeapReachability, _ inspector: TargetInspector) throws(LiveReadingError)
-        -> [UInt64: String]
-    {
-        let words = Set(unreached.map { reachability.firstWords[$0] }.filter { $0 >= 4096 && $0 & 7 == 0 })
+    /// The names of the class metadata among the unreached allocations' first words.
+    static func typeNames(of firstWords: [UInt64], _ inspector: TargetInspector) throws(LiveReadingError) -> [UInt64: String] {
+        let words = Set(firstWords.filter { $0 >= 4096 && $0 & 7 == 0 })
         let metadata = inspector.classMetadata(candidates: words)
         do throws(TypeLoweringError) {
             return try inspector.typeNames(ofMetadata: Array(metadata.keys))

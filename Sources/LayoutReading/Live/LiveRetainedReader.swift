@@ -43,7 +43,7 @@ public enum LiveRetainedReader {
     /// addresses, first words and first reaches are let go before the tree is computed).
     struct Reading {
         /// Each allocation's usable size.
-        var sizes: [UInt64]
+        var sizes: HeapSizes
         /// Allocation → allocation pointers.
         var graph: AdjacencyGraph
         /// The allocations a root points into.

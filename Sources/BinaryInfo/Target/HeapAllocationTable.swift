@@ -1,0 +1,244 @@
+/// The user addresses of a heap's allocations, ascending, in 4 bytes each: every address is a
+/// multiple of 8 (glibc aligns chunks to 16), so an address is its 32 bits above the lowest 3
+/// within a 32 GiB window, and the few windows the heap spans are listed apart (``segments``).
+///
+/// A heap of tens of millions of allocations is held by tools whose memory should stay a small
+/// part of the heap's: this is half of a `[UInt64]`.
+public struct HeapAddresses: RandomAccessCollection, Sendable, Equatable {
+    /// Each address's bits 3...34.
+    let lows: [UInt32]
+    /// The windows, ascending: the addresses from `segments[k].start` up to the next segment's
+    /// start have `segments[k].high` as their bits 35...63.
+    let segments: [Segment]
+
+    struct Segment: Sendable, Equatable {
+        var high: UInt64
+        var start: Int
+    }
+
+    static let windowShift: UInt64 = 35
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { lows.count }
+
+    /// The address at `position`.
+    @inline(__always)
+    public subscript(position: Int) -> UInt64 {
+        precondition(position >= 0 && position < lows.count, "an allocation position")
+        return (segments[segment(holding: position)].high << Self.windowShift) | (UInt64(lows[position]) << 3)
+    }
+
+    /// The segment the position lies in.
+    @inline(__always)
+    func segment(holding position: Int) -> Int {
+        var segment = segments.count - 1
+        while segments[segment].start > position { segment -= 1 }
+        return segment
+    }
+
+    /// The end of the positions of segment `segment`.
+    @inline(__always)
+    func end(of segment: Int) -> Int { segment + 1 < segments.count ? segments[segment + 1].start : lows.count }
+
+    /// The position of `address` (an allocation's start), if it is one.
+    public func position(of address: UInt64) -> Int? {
+        guard address > 0 else { return lows.isEmpty || self[0] != 0 ? nil : 0 }
+        let next = firstPosition(above: address - 1)
+        return next < count && self[next] == address ? next : nil
+    }
+
+    /// The first position whose address is above `address` (``endIndex`` when none is).
+    func firstPosition(above address: UInt64) -> Int {
+        let high = address >> Self.windowShift
+        // Few segments: a linear walk.
+        var segment = 0
+        while segment < segments.count, segments[segment].high < high { segment += 1 }
+        guard segment < segments.count else { return lows.count }
+        guard segments[segment].high == high else { return segments[segment].start }
+        let key = UInt32(truncatingIfNeeded: address >> 3)
+        // Addresses that are not multiples of 8 fall after the multiple below them.
+        var low = segments[segment].start
+        var high_ = end(of: segment)
+        lows.withUnsafeBufferPointer { lows in
+            while low < high_ {
+                let middle = (low + high_) / 2
+                if lows[middle] <= key { low = middle + 1 } else { high_ = middle }
+            }
+        }
+        return low
+    }
+}
+
+/// The usable sizes of a heap's allocations, by position, in 4 bytes each; the rare size of 4 GiB
+/// or more (a huge mmapped chunk) is kept apart.
+public struct HeapSizes: RandomAccessCollection, Sendable, Equatable {
+    /// Each size, or `UInt32.max` for one kept in ``large``.
+    let small: [UInt32]
+    /// The sizes of `UInt32.max` bytes or more, by position.
+    let large: [Int: UInt64]
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { small.count }
+
+    /// The usable size of the allocation at `position`.
+    @inline(__always)
+    public subscript(position: Int) -> UInt64 {
+        let size = small[position]
+        return size == UInt32.max ? large[position]! : UInt64(size)
+    }
+}
+
+/// Collects a heap walk's chunks (in the walk's order) in blocks, then puts them in address order
+/// with each block let go as soon as its chunks are placed: at most the table and a few blocks
+/// more, and no array that doubles while it grows.
+struct HeapAllocationTableBuilder {
+    private struct Block {
+        var lows: [UInt32] = []
+        /// Where the addresses' bits 35...63 change in the block: (slot, high), ascending slots.
+        var highs: [(slot: Int, high: UInt64)] = []
+        var sizes: [UInt32] = []
+        var firstWords: [UInt64] = []
+        /// One bit a slot: the chunk is a side table candidate.
+        var candidates = [UInt64](repeating: 0, count: HeapAllocationTableBuilder.blockSize / 64)
+
+        func high(at slot: Int) -> UInt64 {
+            var change = highs.count - 1
+            while highs[change].slot > slot { change -= 1 }
+            return highs[change].high
+        }
+    }
+
+    static let blockSize = 1 << 16
+    private var blocks: [Block?] = []
+    private var large: [Int: UInt64] = [:]
+    private(set) var count = 0
+    let keepingFirstWords: Bool
+    let path: String
+
+    init(keepingFirstWords: Bool, path: String) {
+        self.keepingFirstWords = keepingFirstWords
+        self.path = path
+    }
+
+    /// Adds the next chunk of the walk; `isCandidate` marks it for ``finish()``'s candidates.
+    mutating func append(_ chunk: HeapChunk, isCandidate: Bool = false) throws(BinaryInfoError) {
+        guard chunk.address & 7 == 0 else {
+            throw .malformedHeap(path: path, what: "an allocation", address: chunk.address, detail: "its address is not a multiple of 8")
+        }
+        let slot = count % Self.blockSize
+        if slot == 0 {
+            var block = Block()
+            block.lows.reserveCapacity(Self.blockSize)
+            block.sizes.reserveCapacity(Self.blockSize)
+            if keepingFirstWords { block.firstWords.reserveCapacity(Self.blockSize) }
+            blocks.append(block)
+        }
+        let last = blocks.count - 1
+        let high = chunk.address >> HeapAddresses.windowShift
+        if blocks[last]!.highs.last?.high != high { blocks[last]!.highs.append((slot, high)) }
+        blocks[last]!.lows.append(UInt32(truncatingIfNeeded: chunk.address >> 3))
+        if chunk.usableSize >= UInt64(UInt32.max) {
+            large[count] = chunk.usableSize
+            blocks[last]!.sizes.append(UInt32.max)
+        } else {
+            blocks[last]!.sizes.append(UInt32(chunk.usableSize))
+        }
+        if keepingFirstWords { blocks[last]!.firstWords.append(chunk.firstWord) }
+        if isCandidate { blocks[last]!.candidates[slot >> 6] |= 1 << UInt64(slot & 63) }
+        count += 1
+    }
+
+    private func address(_ index: Int) -> UInt64 {
+        let block = blocks[index / Self.blockSize]!
+        let slot = index % Self.blockSize
+        return (block.high(at: slot) << HeapAddresses.windowShift) | (UInt64(block.lows[slot]) << 3)
+    }
+
+    /// The walk's runs of ascending addresses.
+    private func ascendingRuns() -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        var previous: UInt64 = 0
+        for (blockIndex, block) in blocks.enumerated() {
+            guard let block else { continue }
+            var change = 0
+            for slot in block.lows.indices {
+                if change < block.highs.count, block.highs[change].slot == slot { change += 1 }
+                let current = (block.highs[change - 1].high << HeapAddresses.windowShift) | (UInt64(block.lows[slot]) << 3)
+                let index = blockIndex * Self.blockSize + slot
+                if index > 0, current <= previous {
+                    runs.append(start..<index)
+                    start = index
+                }
+                previous = current
+            }
+        }
+        if count > 0 { runs.append(start..<count) }
+        return runs
+    }
+
+    /// The table in address order. The walk gives each heap's chunks in address order, and heaps
+    /// and mmapped chunks never overlap, so the runs are put in order as wholes; a full sort is
+    /// the fallback should a run overlap another.
+    consuming func finish() -> (addresses: HeapAddresses, sizes: HeapSizes, firstWords: [UInt64], candidates: AllocationBits) {
+        var runs = ascendingRuns()
+        runs.sort { address($0.lowerBound) < address($1.lowerBound) }
+        let disjoint = zip(runs, runs.dropFirst()).allSatisfy { address($0.upperBound - 1) < address($1.lowerBound) }
+        if !disjoint {
+            // Every position its own run, sorted by address (equal ones in the walk's order).
+            runs = (0..<count).sorted { (address($0), $0) < (address($1), $1) }.map { $0..<($0 + 1) }
+        }
+        var left = blocks.map { $0?.lows.count ?? 0 }
+        var lows = [UInt32]()
+        var sizes = [UInt32]()
+        var firstWords = [UInt64]()
+        lows.reserveCapacity(count)
+        sizes.reserveCapacity(count)
+        if keepingFirstWords { firstWords.reserveCapacity(count) }
+        var segments: [HeapAddresses.Segment] = []
+        var large: [Int: UInt64] = [:]
+        var candidates = AllocationBits(allocations: count)
+        for run in runs {
+            var index = run.lowerBound
+            while index < run.upperBound {
+                let blockIndex = index / Self.blockSize
+                let slot = index % Self.blockSize
+                let take = min(run.upperBound - index, Self.blockSize - slot)
+                let block = blocks[blockIndex]!
+                for offset in 0..<take {
+                    let high = block.high(at: slot + offset)
+                    if segments.last?.high != high { segments.append(.init(high: high, start: lows.count)) }
+                    if block.sizes[slot + offset] == UInt32.max { large[lows.count] = self.large[index + offset] }
+                    lows.append(block.lows[slot + offset])
+                    sizes.append(block.sizes[slot + offset])
+                    if keepingFirstWords { firstWords.append(block.firstWords[slot + offset]) }
+                    let bit = slot + offset
+                    if block.candidates[bit >> 6] & (1 << UInt64(bit & 63)) != 0 { candidates.insert(lows.count - 1) }
+                }
+                left[blockIndex] -= take
+                if left[blockIndex] == 0 { blocks[blockIndex] = nil }
+                index += take
+            }
+        }
+        if segments.isEmpty { segments.append(.init(high: 0, start: 0)) }
+        return (HeapAddresses(lows: lows, segments: segments), HeapSizes(small: sizes, large: large), firstWords, candidates)
+    }
+}
+
+/// Which first words could be a side table's object pointer, judged while the heap is walked: a
+/// 16-byte-aligned address in anonymous memory (an allocation's start never lies in a mapped
+/// file, where class metadata does).
+struct SideTableCandidateFilter {
+    let regions: [TargetRegion]
+    private var last: TargetRegion?
+
+    init(regions: [TargetRegion]) { self.regions = regions }
+
+    mutating func admits(_ word: UInt64) -> Bool {
+        guard word & 15 == 0, word != 0 else { return false }
+        if let last, last.contains(word) { return last.filePath == nil }
+        guard let region = regions.region(containing: word) else { return false }
+        last = region
+        return region.filePath == nil
+    }
+}
