@@ -93,6 +93,10 @@ struct HeapReachabilityTests {
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
         let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+        let graphOnly = try HeapReachability(
+            heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true, recordingFirstReaches: false,
+            keepingFirstWords: false)
+        try Self.checkGraphOnly(graphOnly, recorded: recorded)
         try Self.checkEdges(recorded, plain: reachability, memory: memory, threads: threads, fixture)
     }
 
@@ -108,7 +112,29 @@ struct HeapReachabilityTests {
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
         let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+        let graphOnly = try HeapReachability(
+            heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true, recordingFirstReaches: false,
+            keepingFirstWords: false)
+        try Self.checkGraphOnly(graphOnly, recorded: recorded)
         try Self.checkEdges(recorded, plain: reachability, memory: memory, threads: threads, fixture)
+    }
+
+    /// A reading that records the graph without the first reaches and keeps no first words has
+    /// the same marking, side tables, graph and root-reached allocations as the full one, and
+    /// reads the first words again as they were.
+    static func checkGraphOnly(_ graphOnly: HeapReachability, recorded: HeapReachability) throws {
+        let edges = try #require(graphOnly.edges)
+        let full = try #require(recorded.edges)
+        #expect(graphOnly.addresses == recorded.addresses)
+        #expect(graphOnly.sizes == recorded.sizes)
+        #expect(graphOnly.firstWords.isEmpty)
+        #expect(try graphOnly.firstWords(of: Array(graphOnly.addresses.indices)) == recorded.firstWords)
+        #expect(graphOnly.sideTablePositions == recorded.sideTablePositions)
+        #expect(graphOnly.addresses.indices.allSatisfy { graphOnly.isReachable($0) == recorded.isReachable($0) })
+        #expect(edges.graph.starts == full.graph.starts)
+        #expect(edges.graph.targets == full.graph.targets)
+        #expect(edges.rootReached == full.rootReached)
+        #expect(!edges.recordsFirstReaches && full.recordsFirstReaches)
     }
 
     /// The recorded graph against the target's own memory: the marking is the same as without
@@ -282,5 +308,36 @@ struct HeapReachabilityTests {
         #expect(HeapReachability.subtracting(excluded, from: 12..<18) == [])
         #expect(HeapReachability.subtracting(excluded, from: 15..<35) == [20..<30])
         #expect(HeapReachability.subtracting([], from: 5..<6) == [5..<6])
+    }
+}
+
+/// The recorder's rows, kept in blocks in scan order and put in node order at the end, against
+/// the graph built from the same edges given one by one.
+@Suite("heap edge recorder")
+struct HeapEdgeRecorderTests {
+    @Test(arguments: [1, 2, 3])
+    func rowsInNodeOrderAsTheSimpleBuilderMakesThem(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let nodeCount = 50_000
+        var recorder = HeapEdgeRecorder(allocations: nodeCount, recordingFirstReaches: seed != 1)
+        var sources: [UInt32] = []
+        var targets: [UInt32] = []
+        // Every node scanned once, in an order of its own; rows long enough to cross blocks.
+        for node in (0..<nodeCount).shuffled(using: &generator) {
+            recorder.scanOrder.append(UInt32(node))
+            let length = Int.random(in: 0...60, using: &generator)
+            for _ in 0..<length {
+                let target = UInt32.random(in: 0..<UInt32(nodeCount), using: &generator)
+                recorder.appendTarget(target)
+                recorder.rowCounts[node] += 1
+                sources.append(UInt32(node))
+                targets.append(target)
+            }
+        }
+        #expect(targets.count > HeapEdgeRecorder.blockSize)
+        let graph = recorder.finish().graph
+        let simple = AdjacencyGraph(nodeCount: nodeCount, sources: sources, targets: targets)
+        #expect(graph.starts == simple.starts)
+        #expect(graph.targets == simple.targets)
     }
 }

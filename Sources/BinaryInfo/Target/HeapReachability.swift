@@ -63,6 +63,8 @@ public struct HeapReachability: Sendable {
     ///     its first reach, 8 for its row's start in the graph, and 8 more while marking (the scan
     ///     order, the row's length); 4 bytes per pointer between allocations, twice while the rows
     ///     are put in order. `typeinfo leaks` leaves it off.
+    ///   - recordingFirstReaches: with the graph, record how each allocation was first reached
+    ///     (``HeapEdges/firstReach(of:)``); `heap --retained` needs only the graph.
     ///   - keepingFirstWords: keep every allocation's first word (``firstWords``), 8 bytes each;
     ///     `typeinfo leaks` reads the few it needs again instead.
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
@@ -70,7 +72,7 @@ public struct HeapReachability: Sendable {
     ///   skipped memory could call a reachable allocation a leak).
     public init(
         heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, recordingEdges: Bool = false,
-        keepingFirstWords: Bool = true
+        recordingFirstReaches: Bool = true, keepingFirstWords: Bool = true
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
         var table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
@@ -99,7 +101,9 @@ public struct HeapReachability: Sendable {
             mainThread: mainThread)
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
-        if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }
+        if recordingEdges {
+            marker.recorder = HeapEdgeRecorder(allocations: addresses.count, recordingFirstReaches: recordingFirstReaches)
+        }
         marker.sideTables = try Self.sideTables(addresses: addresses, candidates: candidates, target: heap.target)
         sideTables = marker.sideTables.count
         sideTablePositions = marker.sideTables
@@ -301,12 +305,14 @@ struct Marker {
 
     private mutating func recordEdge(from source: Int, to index: Int) {
         // A run of words pointing into one allocation (an array of one value, a buffer's ends) is one edge.
-        if recorder!.rowCounts[source] > 0, recorder!.targets.last == UInt32(index) { return }
-        recorder!.targets.append(UInt32(index))
+        if recorder!.rowCounts[source] > 0, recorder!.lastTarget == UInt32(index) { return }
+        recorder!.appendTarget(UInt32(index))
         recorder!.rowCounts[source] += 1
     }
 
     private mutating func recordFirstReach(of index: Int, at wordAddress: UInt64) {
+        if source == nil { recorder!.rootReached.append(UInt32(index)) }
+        guard recorder!.recordingFirstReaches else { return }
         if let source {
             let offset = wordAddress &- addresses[source]
             recorder!.parents[index] = UInt32(source)

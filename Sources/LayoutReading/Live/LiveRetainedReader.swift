@@ -62,9 +62,11 @@ public enum LiveRetainedReader {
             guard allocations < DominatorTree.largestCount, graph.edgeCount + allocations <= DominatorTree.largestCount else {
                 throw .graphTooLarge(target: target, allocations: allocations, edges: graph.edgeCount)
             }
-            let tree = DominatorTree(graph, virtualRootSuccessors: rootReached)
             let edgeCount = graph.edgeCount
+            let rows = graph
             graph = AdjacencyGraph(nodeCount: 0)
+            // Handed over: the tree lets the rows go once it has the predecessors.
+            let tree = DominatorTree(consume rows, virtualRootSuccessors: rootReached)
             let retained = tree.retainedSizes(ownSizes: sizes)
             let outermost = tree.outermostOfClass(classes, classCount: keys.count)
             var sums = [Int](repeating: 0, count: keys.count)
@@ -97,7 +99,8 @@ public enum LiveRetainedReader {
             // Ended threads' stacks that cannot be told apart are scanned as roots: more edges
             // from the root, never fewer.
             let stacks = try? GlibcThreadStacks(memory)
-            reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+            reachability = try HeapReachability(
+                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true, recordingFirstReaches: false)
         } catch {
             throw .target(error)
         }
@@ -153,7 +156,7 @@ public enum LiveRetainedReader {
         // Recorded: the reading asked for the edges.
         let edges = reachability.edges!
         return Reading(
-            sizes: sizes, graph: edges.graph, rootReached: edges.rootReached.map { UInt32($0) }, census: census, keys: keys,
+            sizes: sizes, graph: edges.graph, rootReached: edges.rootReachedPositions, census: census, keys: keys,
             classes: classes)
     }
 }
