@@ -341,3 +341,27 @@ struct HeapEdgeRecorderTests {
         #expect(graph.targets == simple.targets)
     }
 }
+
+/// The marking's frontier hands out each round's positions ascending whether it kept them as a
+/// list or, past its limit, as bits: against a sorted array of the same positions.
+@Suite("mark frontier")
+struct MarkFrontierTests {
+    @Test(arguments: [1, 2, 3])
+    func roundsAreThePositionsAddedAscending(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let allocations = 100_000
+        var frontier = MarkFrontier(allocations: allocations)
+        // Rounds small and large (past 1/32 of the allocations), one after another.
+        for size in [0, 1, 5, 3000, 3200, 3126, 40_000, 7, 99_999, 12] {
+            let positions = Array(Set((0..<size).map { _ in Int.random(in: 0..<allocations, using: &generator) }))
+            for position in positions { frontier.insert(position) }
+            let round = frontier.takeRound().map(Array.init)
+            if positions.isEmpty {
+                #expect(round == nil)
+            } else {
+                #expect(round == positions.sorted(), "a round of \(positions.count)")
+            }
+        }
+        #expect(frontier.takeRound() == nil)
+    }
+}

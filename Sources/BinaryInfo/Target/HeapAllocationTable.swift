@@ -93,11 +93,11 @@ public struct HeapSizes: RandomAccessCollection, Sendable, Equatable {
 /// more, and no array that doubles while it grows.
 struct HeapAllocationTableBuilder {
     private struct Block {
-        var lows: [UInt32] = []
+        var lows = MappedBlock<UInt32>(capacity: HeapAllocationTableBuilder.blockSize)
         /// Where the addresses' bits 35...63 change in the block: (slot, high), ascending slots.
         var highs: [(slot: Int, high: UInt64)] = []
-        var sizes: [UInt32] = []
-        var firstWords: [UInt64] = []
+        var sizes = MappedBlock<UInt32>(capacity: HeapAllocationTableBuilder.blockSize)
+        var firstWords: MappedBlock<UInt64>?
         /// One bit a slot: the chunk is a side table candidate.
         var candidates = [UInt64](repeating: 0, count: HeapAllocationTableBuilder.blockSize / 64)
 
@@ -128,9 +128,7 @@ struct HeapAllocationTableBuilder {
         let slot = count % Self.blockSize
         if slot == 0 {
             var block = Block()
-            block.lows.reserveCapacity(Self.blockSize)
-            block.sizes.reserveCapacity(Self.blockSize)
-            if keepingFirstWords { block.firstWords.reserveCapacity(Self.blockSize) }
+            if keepingFirstWords { block.firstWords = MappedBlock(capacity: Self.blockSize) }
             blocks.append(block)
         }
         let last = blocks.count - 1
@@ -143,7 +141,7 @@ struct HeapAllocationTableBuilder {
         } else {
             blocks[last]!.sizes.append(UInt32(chunk.usableSize))
         }
-        if keepingFirstWords { blocks[last]!.firstWords.append(chunk.firstWord) }
+        blocks[last]!.firstWords?.append(chunk.firstWord)
         if isCandidate { blocks[last]!.candidates[slot >> 6] |= 1 << UInt64(slot & 63) }
         count += 1
     }
@@ -162,7 +160,7 @@ struct HeapAllocationTableBuilder {
         for (blockIndex, block) in blocks.enumerated() {
             guard let block else { continue }
             var change = 0
-            for slot in block.lows.indices {
+            for slot in 0..<block.lows.count {
                 if change < block.highs.count, block.highs[change].slot == slot { change += 1 }
                 let current = (block.highs[change - 1].high << HeapAddresses.windowShift) | (UInt64(block.lows[slot]) << 3)
                 let index = blockIndex * Self.blockSize + slot
@@ -211,7 +209,7 @@ struct HeapAllocationTableBuilder {
                     if block.sizes[slot + offset] == UInt32.max { large[lows.count] = self.large[index + offset] }
                     lows.append(block.lows[slot + offset])
                     sizes.append(block.sizes[slot + offset])
-                    if keepingFirstWords { firstWords.append(block.firstWords[slot + offset]) }
+                    if let blockFirstWords = block.firstWords { firstWords.append(blockFirstWords[slot + offset]) }
                     let bit = slot + offset
                     if block.candidates[bit >> 6] & (1 << UInt64(bit & 63)) != 0 { candidates.insert(lows.count - 1) }
                 }

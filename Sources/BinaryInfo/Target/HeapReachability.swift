@@ -254,8 +254,8 @@ struct Marker {
     var rootRegister: HeapRootWord?
     /// The allocation being scanned; nil while roots are.
     private var source: Int?
-    /// The allocations reached and not yet scanned, one bit each (scanned in address order).
-    private var reached: AllocationBits
+    /// The allocations reached and not yet scanned (scanned in address order).
+    private var reached: MarkFrontier
     private let lowest: UInt64
     private let highest: UInt64
     private var window: [UInt8] = Array(repeating: 0, count: Marker.windowSize)
@@ -274,7 +274,7 @@ struct Marker {
         for (address, size) in zip(addresses, sizes) { highest = max(highest, address &+ size) }
         self.highest = highest
         sideTables = AllocationBits(allocations: addresses.count)
-        reached = AllocationBits(allocations: addresses.count)
+        reached = MarkFrontier(allocations: addresses.count)
     }
 
     /// The allocation whose header, bytes or end `address` is at.
@@ -363,10 +363,8 @@ struct Marker {
     /// Scans every reached allocation until no new one is reached: each round takes what the
     /// last one reached in address order, so that neighbours come from one window.
     mutating func markTransitively() throws(BinaryInfoError) {
-        while reached.count > 0 {
-            let round = reached
-            reached = AllocationBits(allocations: addresses.count)
-            for index in round.positions {
+        while let round = reached.takeRound() {
+            for index in round {
                 source = index
                 if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
                 let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)

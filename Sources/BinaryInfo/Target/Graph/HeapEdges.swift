@@ -83,7 +83,7 @@ struct HeapEdgeRecorder {
     /// The allocations in the order they were scanned, and each one's row length.
     var scanOrder: [UInt32] = []
     var rowCounts: [UInt32]
-    private var blocks: [[UInt32]] = []
+    private var blocks: [MappedBlock<UInt32>?] = []
     private(set) var lastTarget: UInt32 = 0
     private(set) var edgeCount = 0
     static let blockSize = 1 << 20
@@ -99,11 +99,8 @@ struct HeapEdgeRecorder {
     }
 
     mutating func appendTarget(_ target: UInt32) {
-        if edgeCount % Self.blockSize == 0 {
-            blocks.append([])
-            blocks[blocks.count - 1].reserveCapacity(Self.blockSize)
-        }
-        blocks[blocks.count - 1].append(target)
+        if edgeCount % Self.blockSize == 0 { blocks.append(MappedBlock(capacity: Self.blockSize)) }
+        blocks[blocks.count - 1]!.append(target)
         lastTarget = target
         edgeCount += 1
     }
@@ -125,12 +122,12 @@ struct HeapEdgeRecorder {
                 let end = starts[Int(node) + 1]
                 while next < end {
                     if slot == Self.blockSize {
-                        blocks[block] = []
+                        blocks[block] = nil
                         block += 1
                         slot = 0
                     }
                     let take = min(end - next, Self.blockSize - slot)
-                    blocks[block].withUnsafeBufferPointer { rows in
+                    blocks[block]!.withElements { rows in
                         for offset in 0..<take { targets[next + offset] = rows[slot + offset] }
                     }
                     next += take
