@@ -60,11 +60,12 @@ public struct HeapReachability: Sendable {
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
     ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
-    ///     its first reach, 8 for its row's start in the graph, and 8 more while marking (the scan
-    ///     order, the row's length); 4 bytes per pointer between allocations, twice while the rows
-    ///     are put in order. `typeinfo leaks` leaves it off.
+    ///     its row's start in the graph, and 8 more while marking (the scan order, the row's
+    ///     length); 4 bytes per pointer between allocations, recorded in blocks that are let go
+    ///     as the rows are put in node order. `typeinfo leaks` leaves it off.
     ///   - recordingFirstReaches: with the graph, record how each allocation was first reached
-    ///     (``HeapEdges/firstReach(of:)``); `heap --retained` needs only the graph.
+    ///     (``HeapEdges/firstReach(of:)``), 8 bytes per allocation; `heap --retained` needs only
+    ///     the graph.
     ///   - keepingFirstWords: keep every allocation's first word (``firstWords``), 8 bytes each;
     ///     `typeinfo leaks` reads the few it needs again instead.
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
