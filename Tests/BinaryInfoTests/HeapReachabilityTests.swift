@@ -244,7 +244,7 @@ struct HeapReachabilityTests {
                 runs.shuffle(using: &generator)
                 let addresses = runs.flatMap { $0 }
                 func size(_ address: UInt64) -> UInt64 { address % 7 == 0 ? UInt64(UInt32.max) + address % 1000 : address % 5000 }
-                var builder = HeapAllocationTableBuilder(keepingFirstWords: true, path: "test")
+                let builder = HeapAllocationTableBuilder(keepingFirstWords: true, path: "test")
                 for address in addresses {
                     try builder.append(
                         HeapChunk(address: address, usableSize: size(address), firstWord: ~address, secondWord: 0, arena: 0),
@@ -264,7 +264,7 @@ struct HeapReachabilityTests {
                 }
             }
         }
-        var builder = HeapAllocationTableBuilder(keepingFirstWords: false, path: "a core")
+        let builder = HeapAllocationTableBuilder(keepingFirstWords: false, path: "a core")
         #expect(
             throws: BinaryInfoError.malformedHeap(
                 path: "a core", what: "an allocation", address: 0x1004, detail: "its address is not a multiple of 8")

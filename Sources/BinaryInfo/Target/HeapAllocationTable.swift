@@ -90,8 +90,9 @@ public struct HeapSizes: RandomAccessCollection, Sendable, Equatable {
 
 /// Collects a heap walk's chunks (in the walk's order) in blocks, then puts them in address order
 /// with each block let go as soon as its chunks are placed: at most the table and a few blocks
-/// more, and no array that doubles while it grows.
-struct HeapAllocationTableBuilder {
+/// more, and no array that doubles while it grows. A class: the walk's closure holds it, and a
+/// copy of a struct there would keep every block alive.
+final class HeapAllocationTableBuilder {
     private struct Block {
         var lows = MappedBlock<UInt32>(capacity: HeapAllocationTableBuilder.blockSize)
         /// Where the addresses' bits 35...63 change in the block: (slot, high), ascending slots.
@@ -121,7 +122,7 @@ struct HeapAllocationTableBuilder {
     }
 
     /// Adds the next chunk of the walk; `isCandidate` marks it for ``finish()``'s candidates.
-    mutating func append(_ chunk: HeapChunk, isCandidate: Bool = false) throws(BinaryInfoError) {
+    func append(_ chunk: HeapChunk, isCandidate: Bool = false) throws(BinaryInfoError) {
         guard chunk.address & 7 == 0 else {
             throw .malformedHeap(path: path, what: "an allocation", address: chunk.address, detail: "its address is not a multiple of 8")
         }
@@ -152,6 +153,43 @@ struct HeapAllocationTableBuilder {
         return (block.high(at: slot) << HeapAddresses.windowShift) | (UInt64(block.lows[slot]) << 3)
     }
 
+    /// Runs that overlap as pieces in address order: two heaps the walk gives one after the
+    /// other in ascending order make one run, which a third heap between them can overlap. Each
+    /// piece is the least run's addresses below every other run's next one, so heaps that only
+    /// interleave as wholes make a few pieces. More runs than a heap has heaps (a walk of no
+    /// real heap) fall back to a piece per position.
+    private func merged(_ runs: [Range<Int>]) -> [Range<Int>] {
+        guard runs.count <= 4096 else {
+            return (0..<count).sorted { (address($0), $0) < (address($1), $1) }.map { $0..<($0 + 1) }
+        }
+        var heads = runs
+        var pieces: [Range<Int>] = []
+        while true {
+            var least: Int?
+            var second: UInt64?
+            for (run, head) in heads.enumerated() where !head.isEmpty {
+                let value = address(head.lowerBound)
+                if let current = least {
+                    let currentValue = address(heads[current].lowerBound)
+                    if value < currentValue {
+                        second = currentValue
+                        least = run
+                    } else if second.map({ value < $0 }) ?? true {
+                        second = value
+                    }
+                } else {
+                    least = run
+                }
+            }
+            guard let least else { break }
+            var end = heads[least].lowerBound + 1
+            while end < heads[least].upperBound, second.map({ address(end) <= $0 }) ?? true { end += 1 }
+            pieces.append(heads[least].lowerBound..<end)
+            heads[least] = end..<heads[least].upperBound
+        }
+        return pieces
+    }
+
     /// The walk's runs of ascending addresses.
     private func ascendingRuns() -> [Range<Int>] {
         var runs: [Range<Int>] = []
@@ -178,14 +216,11 @@ struct HeapAllocationTableBuilder {
     /// The table in address order. The walk gives each heap's chunks in address order, and heaps
     /// and mmapped chunks never overlap, so the runs are put in order as wholes; a full sort is
     /// the fallback should a run overlap another.
-    consuming func finish() -> (addresses: HeapAddresses, sizes: HeapSizes, firstWords: [UInt64], candidates: AllocationBits) {
+    func finish() -> (addresses: HeapAddresses, sizes: HeapSizes, firstWords: [UInt64], candidates: AllocationBits) {
         var runs = ascendingRuns()
         runs.sort { address($0.lowerBound) < address($1.lowerBound) }
         let disjoint = zip(runs, runs.dropFirst()).allSatisfy { address($0.upperBound - 1) < address($1.lowerBound) }
-        if !disjoint {
-            // Every position its own run, sorted by address (equal ones in the walk's order).
-            runs = (0..<count).sorted { (address($0), $0) < (address($1), $1) }.map { $0..<($0 + 1) }
-        }
+        if !disjoint { runs = merged(runs) }
         var left = blocks.map { $0?.lows.count ?? 0 }
         var lows = [UInt32]()
         var sizes = [UInt32]()

@@ -76,7 +76,7 @@ public struct HeapReachability: Sendable {
         recordingFirstReaches: Bool = true, keepingFirstWords: Bool = true
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
-        var table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
+        let table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
         var failure: BinaryInfoError?
         // A side table's first word is an allocation's start: anonymous memory, never a file's.
         var filter = SideTableCandidateFilter(regions: heap.regions)
@@ -129,9 +129,8 @@ public struct HeapReachability: Sendable {
         try marker.markTransitively()
         rootBytes = scanned
         marks = marker.marks
-        let recorder = marker.recorder
-        marker.recorder = nil
-        edges = recorder?.finish()
+        // Taken out, not copied: the recorder lets its rows go while it puts them in order.
+        edges = marker.recorder.take()?.finish()
     }
 
     /// The positions of the allocations that are Swift side tables: the first word is the start
