@@ -79,6 +79,12 @@ typedef rm_typeinfo_t (*rm_info_for_metadata_fn)(rm_context_t, uintptr_t metadat
 typedef rm_childinfo_t (*rm_child_of_metadata_fn)(rm_context_t, uintptr_t metadata, unsigned index);
 /// Prints RemoteInspection's TypeInfo dump of a typeref (`num_extra_inhabitants=` among it) on stdout.
 typedef void (*rm_dump_info_for_typeref_fn)(rm_context_t, rm_typeref_t);
+/// How many generic arguments a typeref binds at its own level (0 unless it is a bound generic
+/// type; a nested type's enclosing type's arguments are not among them).
+typedef unsigned (*rm_generic_argument_count_fn)(rm_typeref_t);
+/// Generic argument `index` of a bound generic typeref; `index` must be below the count (the
+/// library asserts it).
+typedef rm_typeref_t (*rm_generic_argument_fn)(rm_typeref_t, unsigned index);
 /// Which case the enum value at `address` holds; nonzero on success.
 typedef int (*rm_project_enum_value_fn)(rm_context_t, rm_addr_t address, rm_typeref_t, int *caseIndex);
 

@@ -254,20 +254,7 @@ public struct LayoutSVGRenderer: Sendable {
     }
 
     /// Splits a long legend line at spaces into lines of at most `length` characters.
-    static func wrap(_ line: String, length: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-            if !current.isEmpty, current.count + 1 + word.count > length {
-                lines.append(current)
-                current = "    " + word
-            } else {
-                current += (current.isEmpty ? "" : " ") + word
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
-    }
+    static func wrap(_ line: String, length: Int) -> [String] { SVGText.wrapped(line, length: length) }
 
     /// `Swift.Int` -> `Int`, `Foo.Bar.Baz?` -> `Baz?`, `[Swift.String: Swift.Int]` ->
     /// `[String: Int]`: every qualified name inside keeps its last component, and brackets,
@@ -303,31 +290,9 @@ public struct LayoutSVGRenderer: Sendable {
         return String(label.prefix(fits - 1)) + "\u{2026}"
     }
 
-    private func fmt(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
+    private func fmt(_ value: Double) -> String { SVGText.number(value) }
 
-    private func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 forbids most control characters even when escaped.
-                if let scalar = character.unicodeScalars.first, scalar.value < 0x20, scalar != "\t", scalar != "\n" {
-                    out += "\u{FFFD}"
-                } else {
-                    out.append(character)
-                }
-            }
-        }
-        return out
-    }
+    private func escape(_ text: String) -> String { SVGText.escaped(text) }
 }
 
 extension LayoutHoles {

@@ -23,6 +23,8 @@ final class RemoteMirrorLibrary {
     let copyNameForTypeRef: rm_copy_name_for_typeref_fn
     let dumpInfoForTypeRef: rm_dump_info_for_typeref_fn
     let projectEnumValue: rm_project_enum_value_fn
+    let genericArgumentCount: rm_generic_argument_count_fn
+    let genericArgument: rm_generic_argument_fn
 
     /// Loads the library at `path` and looks up every function this module calls.
     init(path: String) throws(TypeLoweringError) {
@@ -49,6 +51,8 @@ final class RemoteMirrorLibrary {
         copyNameForTypeRef = try symbol("swift_reflection_copyNameForTypeRef", as: rm_copy_name_for_typeref_fn.self)
         dumpInfoForTypeRef = try symbol("swift_reflection_dumpInfoForTypeRef", as: rm_dump_info_for_typeref_fn.self)
         projectEnumValue = try symbol("swift_reflection_projectEnumValue", as: rm_project_enum_value_fn.self)
+        genericArgumentCount = try symbol("swift_reflection_genericArgumentCountOfTypeRef", as: rm_generic_argument_count_fn.self)
+        genericArgument = try symbol("swift_reflection_genericArgumentOfTypeRef", as: rm_generic_argument_fn.self)
     }
 
     deinit { dlclose(handle) }
@@ -293,6 +297,16 @@ final class RemoteMirrorContext {
         defer { free(name) }
         let text = String(cString: name)
         return text.hasPrefix("$s") ? String(text.dropFirst(2)) : text
+    }
+
+    /// The generic arguments a bound generic typeref binds at its own level, in order (nil for
+    /// one the library did not give); empty for a type that is none.
+    func genericArguments(of typeRef: UInt64) -> [UInt64?] {
+        let count = min(Int(library.genericArgumentCount(typeRef)), LoweringWire.maximumChildren)
+        return (0..<count).map { index in
+            let argument = library.genericArgument(typeRef, UInt32(index))
+            return argument == 0 ? nil : argument
+        }
     }
 
     /// Child `index` of a typeref (a field, tuple element or enum case).

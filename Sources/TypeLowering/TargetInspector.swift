@@ -18,6 +18,10 @@ public struct TargetField: Sendable, Equatable {
     public var declaringClass: UInt64
     /// Whether it is a `var` (its field record's flag); nil when the record was not read.
     public var isVar: Bool? = nil
+    /// Why a parameterized existential's requirement the library left on a generic parameter of
+    /// the instantiation that holds the field was not bound to its argument (the type then has
+    /// no name); nil otherwise.
+    public var requirementUnbound: String? = nil
 }
 
 /// A target (a running process or a core file) opened for questions about its Swift heap: the
@@ -174,6 +178,15 @@ public final class TargetInspector: Sendable {
                 return field
             }
         }
+        // A field's generic parameters are those of the class that declares it.
+        let declaring = fields.keys.sorted()
+        let bound = try bindingRequirements(declaring.flatMap { fields[$0] ?? [] }) { .metadata($0.declaringClass) }
+        var next = 0
+        for address in declaring {
+            let count = fields[address]?.count ?? 0
+            fields[address] = Array(bound[next..<(next + count)])
+            next += count
+        }
         return chains.filter { $0.value.allSatisfy(answered.contains) }.mapValues { chain in
             chain.reversed().flatMap { fields[$0] ?? [] }
         }
@@ -247,6 +260,11 @@ public final class TargetInspector: Sendable {
                 if children[mangling, default: []].count == layout.childCount { layouts[mangling] = (layout, children[mangling] ?? []) }
             default: break
             }
+        }
+        // A struct's fields are of its instantiation's generic parameters.
+        for (mangling, found) in layouts
+        where found.layout.kind == .struct && found.children.contains(where: \.leavesRequirementOnParameter) {
+            layouts[mangling]?.children = try bindingRequirements(found.children) { _ in .mangling(mangling) }
         }
         return layouts
     }

@@ -12,6 +12,7 @@ extension TargetRequest {
             case .layout(let mangling): lines.append("layout " + mangling)
             case .enumCase(let mangling, let address): lines.append("case \(mangling) \(TargetWire.hex(address))")
             case .generics: lines.append("generics")
+            case .arguments(let subject): lines.append("arguments " + subject.wireText)
             case .task(let address): lines.append("task " + TargetWire.hex(address))
             case .actor(let address): lines.append("actor " + TargetWire.hex(address))
             case .threads(let image): lines.append("threads " + TargetWire.hex(image))
@@ -47,6 +48,12 @@ extension TargetRequest {
                 }
                 queries.append(.enumCase(String(parts[0]), address))
             case "generics" where rest.isEmpty: queries.append(.generics)
+            case "arguments":
+                guard let subject = TypeSubject(wireText: rest) else {
+                    return .failure(
+                        .protocolViolation(detail: "batch line \(number + 1): '\(rest.prefix(40))' is not a mangling or an address"))
+                }
+                queries.append(.arguments(subject))
             case "end" where rest.isEmpty && number == lines.count - 1: break
             default: return .failure(.protocolViolation(detail: "batch line \(number + 1): unknown query '\(keyword.prefix(40))'"))
             }

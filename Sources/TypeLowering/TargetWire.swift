@@ -28,6 +28,9 @@ import TypeLayout
 ///     layout <mangling>     (a type's lowering and children: a struct's fields, a tuple's
 ///                            elements, an enum's cases with their payload types)
 ///     case <mangling> 0x7f… (which case the enum value of that type at the address holds)
+///     arguments <mangling>  |  arguments 0x7f…
+///                           (a type's generic arguments, the type by mangling or by its class
+///                            metadata: swift_reflection_genericArgumentOfTypeRef)
 ///     generics              (every generic metadata record the runtime's caches hold, named)
 ///     task 0x7f…            (an async task: swift_reflection_asyncTaskInfo)
 ///     actor 0x7f…           (an actor: swift_reflection_actorInfo and its queue by nextJob)
@@ -49,6 +52,9 @@ import TypeLayout
 ///     layout <mangling> <kind> <size> <alignment> <stride> <count>   (after its `child` lines;
 ///                                         `layout <mangling> ?` when the library cannot lay it out)
 ///     case <mangling> 0x7f… <index> <name>   |   case <mangling> 0x7f… ?
+///     arguments <type> <its mangling or ?> <count> <mangling or ?>…   |   arguments <type> ?
+///                                         (the type as asked; `?` when the library has no
+///                                         typeref for it)
 ///     generics <count> [0x7f…,0x7f…]      (after a `name` line for each; the addresses where the
 ///                                         walk of the runtime's pool stopped early, if it did)
 ///                                         |   generics off <reason>   (the runtime keeps no list)
@@ -100,6 +106,8 @@ struct TargetRequest: Sendable, Equatable {
         case enumCase(String, UInt64)
         /// Every generic metadata record of the runtime's caches, each with its name.
         case generics
+        /// The generic arguments of a type.
+        case arguments(TypeSubject)
         /// The async task at the address.
         case task(UInt64)
         /// The actor at the address.
@@ -119,6 +127,7 @@ struct TargetRequest: Sendable, Equatable {
             case .layout: kind = "type layouts"
             case .enumCase: kind = "enum cases"
             case .generics: kind = "the generic metadata list"
+            case .arguments: kind = "generic arguments"
             case .task: kind = "tasks"
             case .actor: kind = "actors"
             case .threads: kind = "threads"
@@ -231,6 +240,9 @@ enum TargetReply: Sendable, Equatable {
     case enumCase(String, UInt64, index: Int?, name: String?)
     /// How many generic metadata records were named (a `name` reply each), or why none could be listed.
     case generics(Result<GenericsListing, TargetListingUnavailable>)
+    /// A type's mangling and its generic arguments by mangling; nil when the library has no
+    /// typeref for the type.
+    case arguments(TypeSubject, LibraryGenericArguments?)
     /// What the library read of the task at the address.
     case task(UInt64, MirrorTaskInfo)
     /// What the library read of the actor at the address.
@@ -277,6 +289,11 @@ enum TargetReply: Sendable, Equatable {
                 + (thread.executorIdentity.map(TargetWire.hex) ?? "?")
         case .threads(let truncated?, _): return "threads listed \(truncated ? 1 : 0)"
         case .threads(nil, let reason): return "threads unavailable " + String(reason.map { $0 == "\n" ? " " : $0 })
+        case .arguments(let subject, let found?):
+            let manglings = ([found.type] + found.arguments).map { $0.flatMap { TargetWire.isMangling($0) ? $0 : nil } ?? "?" }
+            return (["arguments", subject.wireText, manglings[0], String(found.arguments.count)] + manglings.dropFirst())
+                .joined(separator: " ")
+        case .arguments(let subject, nil): return "arguments \(subject.wireText) ?"
         case .done: return "done"
         }
     }
@@ -352,6 +369,8 @@ enum TargetReply: Sendable, Equatable {
                 return .layout(
                     String(parts[0]), TargetTypeLayout(kind: kind, size: size, alignment: alignment, stride: stride, childCount: count))
             }
+        case "arguments":
+            if let reply = TypeSubject.decodeArguments(rest) { return reply }
         case "case" where parts.count == 3 && parts[2] == "?":
             if let address = TargetWire.address(parts[1]) { return .enumCase(String(parts[0]), address, index: nil, name: nil) }
         case "case" where parts.count == 4:

@@ -136,6 +136,18 @@ struct TargetBatchAnswerer {
                 let name = typeRef.flatMap { typeRef in index.flatMap { context.child(of: typeRef, at: $0)?.name } }
                 emit(.enumCase(mangling, address, index: name == nil ? nil : index, name: name))
             case .generics: generics()
+            case .arguments(let subject):
+                let typeRef: UInt64?
+                switch subject {
+                case .mangling(let mangling): typeRef = context.typeRef(mangledName: mangling)
+                case .metadata(let metadata): typeRef = context.typeRef(metadata: metadata)
+                }
+                let found = typeRef.map { typeRef in
+                    LibraryGenericArguments(
+                        type: context.mangledName(of: typeRef),
+                        arguments: context.genericArguments(of: typeRef).map { $0.flatMap(context.mangledName(of:)) })
+                }
+                emit(.arguments(subject, found))
             }
             if let lost = mirror.targetLost { return (TargetWorkerFailure(lost, map: request.imageMap), 4) }
         }

@@ -111,4 +111,9 @@ enum HeapFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
 
+/// The formats of the commands that report holders (`leaks`, `retainers`): a picture too.
+enum HolderFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, svg
+}
+
 extension HeapCensus.Order: ExpressibleByArgument {}

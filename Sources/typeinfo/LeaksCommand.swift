@@ -18,6 +18,7 @@ struct LeaksCommand: ParsableCommand {
               typeinfo leaks 4711
               typeinfo leaks 4711 --addresses 3      (then: typeinfo object 4711 ADDRESS)
               typeinfo leaks core.4711 --format json
+              typeinfo leaks 4711 --format svg > cycles.svg   (the retain cycles, for a browser)
 
             Reading another process needs the same user (or root) and a Yama ptrace_scope that allows ptrace; the error says what to change. --image-path DIR names where a core's executable and libraries are when they have moved.
 
@@ -27,8 +28,8 @@ struct LeaksCommand: ParsableCommand {
 
     @OptionGroup var target: StoppedTargetOptions
 
-    @Option(help: "Output format: text (a table, one kind per line) or json.")
-    var format: HeapFormat = .text
+    @Option(help: "Output format: text (a table, one kind per line), json, or svg (the retain cycles as a picture).")
+    var format: HolderFormat = .text
 
     @Option(help: ArgumentHelp("List the addresses of the first N allocations of each kind (for `typeinfo object`).", valueName: "n"))
     var addresses = 0
@@ -49,6 +50,7 @@ struct LeaksCommand: ParsableCommand {
         switch format {
         case .text: Console.write(report.text)
         case .json: Console.write(try report.jsonData())
+        case .svg: Console.write(report.cyclesSVG)
         }
     }
 }

@@ -10,7 +10,9 @@ struct RetainersCommand: ParsableCommand {
         discussion: """
             Marks the heap as `typeinfo leaks` does, recording which allocation points into which, and prints the shortest paths from a root to the allocation at ADDRESS, each through a different last holder (--paths N, default 3). Each step names the holder: a global by its symbol and image, a thread's stack, register or thread-local storage, a mapping, a Swift object by its dynamic type and the stored property that holds the next (structs and tuples descended; `unowned` said), array storage by element, a closure context or malloc'd block by offset. A weak reference is never a step. Words that only look like pointers count as holders, as in `leaks`.
 
-            With --type T instead of an address: the shortest path of every object of dynamic type T, grouped by shape (the steps without addresses and element indices), most objects first.
+            The shortest path from a global (else from thread-local storage or a mapping: roots that outlast a call) is always among the paths: a stack word's path is often shorter, and may be a stale copy. Each report states the bytes the object retains (itself and what only it holds).
+
+            With --type T instead of an address: the shortest path from such a root of every object of dynamic type T (from a stack or register for objects only those hold), grouped by shape (the steps without addresses and element indices), most objects first, with the bytes each group retains.
 
             The process is stopped for the reading (ptrace; nothing is written), and the report says for how long. A core file (gcore PID) is read as it was when dumped.
 
@@ -18,6 +20,7 @@ struct RetainersCommand: ParsableCommand {
               typeinfo retainers 4711 0x5555555a1230
               typeinfo retainers 4711 0x5555555a1230 --paths 5 --format json
               typeinfo retainers core.4711 --type MyApp.Session
+              typeinfo retainers 4711 0x5555555a1230 --format svg > paths.svg
 
             Exit status: 0 success (also when no root reaches the object), 2 the target could not be read or no allocation starts at ADDRESS.
             """
@@ -37,8 +40,8 @@ struct RetainersCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many paths to show, each through a different last holder.", valueName: "n"))
     var paths = 3
 
-    @Option(help: "Output format: text or json.")
-    var format: HeapFormat = .text
+    @Option(help: "Output format: text, json, or svg (the paths as a picture).")
+    var format: HolderFormat = .text
 
     func validate() throws {
         switch (address, type) {
@@ -63,12 +66,14 @@ struct RetainersCommand: ParsableCommand {
                 switch format {
                 case .text: Console.write(shapes.text)
                 case .json: Console.write(try shapes.jsonData())
+                case .svg: Console.write(shapes.svg)
                 }
             } else {
                 let report = try LiveRetainerReader.retainers(options, address: address.flatMap(Self.parse) ?? 0, paths: paths)
                 switch format {
                 case .text: Console.write(report.text)
                 case .json: Console.write(try report.jsonData())
+                case .svg: Console.write(report.svg)
                 }
             }
         } catch let error as LiveReadingError {

@@ -50,9 +50,29 @@ public struct LiveGenericsReport: Decodable, Sendable {
         /// instantiations a reading of the heap alone can find.
         public var reachedFromHeap: Bool
         /// Stored fields as `_forEachField` states them (none for an enum).
-        public var fields: [LiveHeapReport.Field]
+        public var fields: [Field]
+    }
+
+    /// A stored field as `_forEachField` states it.
+    public struct Field: Decodable, Sendable, Equatable {
+        public var name: String
+        public var offset: Int
+        /// `String(reflecting:)` of the field's declared type.
+        public var type: String
+        /// Its name and offset, as the heap fixture states fields.
+        public var placement: LiveHeapReport.Field { LiveHeapReport.Field(name: name, offset: offset) }
+    }
+
+    /// An object the fixture holds, and `String(reflecting:)` of its class.
+    public struct Object: Decodable, Sendable {
+        /// `0x…`.
+        public var address: String
+        public var type: String
     }
 
     public var pid: Int32
     public var types: [Instantiation]
+    /// Objects of its generic classes whose fields are parameterized existentials of the
+    /// class's own generic parameters.
+    public var objects: [Object]
 }

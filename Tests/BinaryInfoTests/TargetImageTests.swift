@@ -57,10 +57,11 @@ struct TargetImageTests {
             #expect(recognizer.classMetadata(at: word) == nil)
             #expect(recognizer.contextMetadata(at: word) == nil)
         }
-        // Words judged many at once (their records read many to a system call) are judged as one
-        // at a time, unreadable words among them.
+        // Words judged many at once (their records read many to a system call, or words close
+        // together as one copy of their span) are judged as one at a time, unreadable words among them.
         let metadata = fixture.report.types.map { address($0.metadata) }
-        let words = metadata + metadata.map { $0 + 8 } + [0, 0x10, 0x7FFF_FFFF_FFF8, address(root.address), executable.loadAddress]
+        let near = metadata.flatMap { stride(from: $0 - 64, through: $0 + 64, by: 8) }
+        let words = metadata + near + [0, 0x10, 0x7FFF_FFFF_FFF8, address(root.address), executable.loadAddress]
         let single = words.compactMap { word in recognizer.classMetadata(at: word).map { (word, $0) } }
         #expect(recognizer.classMetadata(candidates: Array(repeating: words, count: 700).joined()) == Dictionary(single) { a, _ in a })
         #expect(Set(single.map(\.0)) == Set(metadata))

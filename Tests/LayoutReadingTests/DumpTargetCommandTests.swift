@@ -39,7 +39,7 @@ struct DumpTargetCommandTests {
             #expect(type.stride == instantiation.stride, "\(source): \(type.name)", sourceLocation: sourceLocation)
             #expect(type.instanceSize == instantiation.instanceSize, "\(source): \(type.name)", sourceLocation: sourceLocation)
             let fields = type.fields.map { LiveHeapReport.Field(name: $0.name, offset: $0.offset ?? -1) }
-            #expect(fields == instantiation.fields, "\(source): \(type.name)", sourceLocation: sourceLocation)
+            #expect(fields == instantiation.fields.map(\.placement), "\(source): \(type.name)", sourceLocation: sourceLocation)
             if instantiation.kind == "enum" {
                 #expect(
                     type.cases.map(\.name).sorted() == ["empty", "one", "two"], "\(source): \(type.name)", sourceLocation: sourceLocation)
@@ -72,7 +72,12 @@ struct DumpTargetCommandTests {
         let dumped = try #require(try Self.documents([core]).last)
         #expect(dumped.image.path == "generic instantiations in \(core)")
         #expect(dumped.image.fileType == .core)
-        #expect(dumped.image.notes.isEmpty)
+        // Nothing to note but the field types the reflection library does not name (each with why).
+        #expect(
+            dumped.image.notes.allSatisfy {
+                $0.text.contains(": its type is unknown (?): ") && $0.text.contains("parameterized existential")
+            },
+            "\(dumped.image.notes.map(\.text))")
         Self.expectInstantiations(dumped, fixture.report.types, "core")
     }
 

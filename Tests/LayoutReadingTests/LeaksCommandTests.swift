@@ -16,6 +16,7 @@ struct LeaksCommandTests {
         var pid: Int32
         var leaked: [String: [String]]
         var leakedContexts: Int
+        var leakedByteArrays: Int
         var reachable: [String: [String]]
     }
 
@@ -52,10 +53,16 @@ struct LeaksCommandTests {
         }
         let reachable = Set(report.reachable.values.joined().map(hex))
         #expect(listing.everyAddress.isDisjoint(with: reachable), "\(source): a reachable object is listed")
-        #expect(listing.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count } + report.leakedContexts, "\(source)")
+        #expect(
+            listing.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count } + report.leakedContexts + report.leakedByteArrays,
+            "\(source)")
+        #expect(listing.addressesByType["Swift._ContiguousArrayStorage<Swift.UInt8>"]?.count == report.leakedByteArrays, "\(source)")
         #expect(listing.contexts == report.leakedContexts && report.leakedContexts > 0, "\(source)")
         #expect(
-            Set(["global", "stack", "thread-specific", "malloc", "weakly-also", "actor", "task-local"]) == Set(report.reachable.keys))
+            Set([
+                "global", "stack", "thread-specific", "malloc", "weakly-also", "actor", "task-local", "bits-also", "bit-pattern",
+                "existential", "enum-payload",
+            ]) == Set(report.reachable.keys))
     }
 
     @Test(arguments: FixtureLinking.allCases)

@@ -33,16 +33,12 @@ struct LiveNamesCommandTests {
         // The library garbles a parameterized existential's requirement; corrected, it is the runtime's name.
         let router = try ObjectCommandTests.json([pid, report.router.address])
         #expect(try Self.field(router, "responder")["type"] as? String == report.responderFieldType)
-        // Inside an instantiation of a generic struct: the runtime's name, or unknown with the reason.
+        // Inside an instantiation of a generic struct of one argument: the runtime's name, the
+        // requirement bound to the argument the reflection library gives.
         let endpoints = try ObjectCommandTests.json([pid, report.endpoints.address, "--depth", "1"])
         let responders = try #require(try Self.field(endpoints, "responders")["value"] as? [String: Any])
         let methods = try Self.field(responders, "methods")
-        if let type = methods["type"] as? String {
-            #expect(type == Self.sugared(report.methodsFieldType))
-        } else {
-            let reason = try #require(methods["typeUnknown"] as? String, "\(methods)")
-            #expect(reason.contains("parameterized existential"), "\(reason)")
-        }
+        #expect(methods["type"] as? String == Self.sugared(report.methodsFieldType), "\(methods)")
         // A class whose generic argument is one: the dictionary's storage, as the runtime names it.
         let census = try HeapCommandTests.census([pid])
         #expect(census.types.contains { $0.type == Self.sugared(report.methodsStorageType) }, "\(census.types.map(\.type))")
@@ -244,18 +240,41 @@ extension LiveNamesCommandTests {
     @Test func aRequirementOnTheGenericParameterIsBoundToTheArgument() throws {
         let field = "SDySS10LiveShapes9Responder_px7ContextAaBPRtz_XPG"
         let instantiation = "10LiveShapes18EndpointRespondersVyAA12BasicContextVG"
-        let corrected = try #require(LibraryManglings.correctedRequirements(field, inInstantiation: instantiation))
+        let arguments = try LibraryManglings.GenericArguments.confirmed(
+            instantiation: instantiation, arguments: ["10LiveShapes12BasicContextV"]
+        ).get()
+        #expect(arguments.names == ["LiveShapes.BasicContext"])
+        let corrected = try #require(LibraryManglings.correctedRequirements(field, arguments: arguments))
         let name = try #require(SwiftDemangler.demangle(symbol: "$s" + corrected + "D"))
         #expect(name.contains("any LiveShapes.Responder<Self.LiveShapes.Responder.Context == LiveShapes.BasicContext>"), "\(name)")
         #expect(!LibraryManglings.isGarbledConstraint(name))
-        // Two arguments (which is `A`?), or no such requirement: nothing is guessed.
-        #expect(LibraryManglings.correctedRequirements(field, inInstantiation: "10LiveShapes4PairVySiSSG") == nil)
-        #expect(LibraryManglings.correctedRequirements("SaySiG", inInstantiation: instantiation) == nil)
-        // An argument of the standard library needs no module written out.
-        let overInt = try #require(LibraryManglings.correctedRequirements(field, inInstantiation: "10LiveShapes18EndpointRespondersVySiG"))
+        #expect(LibraryManglings.correctedRequirements("SaySiG", arguments: arguments) == nil)
+        // An argument of the standard library.
+        let overInt = try LibraryManglings.GenericArguments.confirmed(
+            instantiation: "10LiveShapes18EndpointRespondersVySiG", arguments: ["Si"]
+        ).get()
         #expect(
-            SwiftDemangler.demangle(symbol: "$s" + overInt + "D")?.contains("Responder<Self.LiveShapes.Responder.Context == Swift.Int>")
+            LibraryManglings.correctedRequirements(field, arguments: overInt).flatMap { SwiftDemangler.demangle(symbol: "$s" + $0 + "D") }?
+                .contains("Responder<Self.LiveShapes.Responder.Context == Swift.Int>") == true)
+        // The second parameter (`q_`, B) of an instantiation of two is bound to the second argument;
+        // `x`, which the library writes for any parameter, is not bound where there are two.
+        let pair = try LibraryManglings.GenericArguments.confirmed(instantiation: "10LiveShapes4PairVySiSSG", arguments: ["Si", "SS"]).get()
+        #expect(LibraryManglings.correctedRequirements(field, arguments: pair) == nil)
+        let second = try #require(
+            LibraryManglings.correctedRequirements("SDySS10LiveShapes9Responder_pq_7ContextAaBPRtz_XPG", arguments: pair))
+        #expect(
+            SwiftDemangler.demangle(symbol: "$s" + second + "D")?.contains("Responder<Self.LiveShapes.Responder.Context == Swift.String>")
                 == true)
+        // Arguments that are not the instantiation's, or a type nested in a generic type: nothing is guessed.
+        #expect(throws: LibraryManglings.Unbound.self) {
+            try LibraryManglings.GenericArguments.confirmed(instantiation: "10LiveShapes4PairVySiSSG", arguments: ["SS", "Si"]).get()
+        }
+        #expect(throws: LibraryManglings.Unbound.self) {
+            try LibraryManglings.GenericArguments.confirmed(instantiation: "10LiveShapes4PairVySiSSG", arguments: ["Si", nil]).get()
+        }
+        let nested = LibraryManglings.GenericArguments.confirmed(instantiation: "10LiveShapes5OuterV5InnerVySi_SSG", arguments: ["SS"])
+        #expect(throws: LibraryManglings.Unbound.self) { try nested.get() }
+        if case .failure(let unbound) = nested { #expect(unbound.description.contains("nested in a generic type"), "\(unbound)") }
     }
 
     @Test func aRequirementOnItsConstraintTypeIsPutOnSelf() {
@@ -269,6 +288,11 @@ extension LiveNamesCommandTests {
         let unsubstituted = "SDySS10LiveShapes9Responder_px7ContextAaBPRtz_XPG"
         #expect(LibraryManglings.corrected(unsubstituted) == unsubstituted)
         #expect(LibraryManglings.whyUnnamed(unsubstituted).contains("parameterized existential's requirement"))
+        // One on the first parameter (`Rtz`) whose constraint type is concrete: that parameter is `Self`.
+        let concrete = LibraryManglings.corrected("SD8_VariantVySS12LiveGenerics7Handler_pAC14RequestContextV0F0AcDPRtz_XP_G")
+        #expect(
+            SwiftDemangler.typeName(mangling: concrete)
+                == "[Swift.String: any LiveGenerics.Handler<Self.LiveGenerics.Handler.Context == LiveGenerics.RequestContext>]._Variant")
         // An `RS` that is not the library's shape is left alone.
         #expect(LibraryManglings.corrected("4main2RSV") == "4main2RSV")
     }

@@ -13,6 +13,8 @@ struct RetainedCommandTests {
         var pid: Int32
         var retained: [String: Int]
         var counts: [String: Int]
+        /// An object whose retained bytes are all its type's.
+        var outermost: [String: String]
     }
 
     struct Entry: Decodable {
@@ -91,6 +93,31 @@ struct RetainedCommandTests {
             guard let expected = report.retained[String(row.last ?? "")] else { continue }
             #expect(row.count == 5 && Int(row[2]) == expected, "\(row)")
         }
+    }
+
+    /// `retainers` states the retained bytes of the object asked about, and of each group of a
+    /// type's objects (each allocation counted once): the fixture's own sums.
+    @Test func retainersStateRetainedBytesOfAnObjectAndOfATypesGroups() throws {
+        let fixture = try LiveFixtureProcess<Report>(module: "LiveRetained", linking: .dynamic)
+        defer { fixture.finish() }
+        let report = try fixture.readReport()
+        for (type, address) in report.outermost {
+            let result = try DumpCommandTests.run(["retainers", String(fixture.processID), address, "--format", "json"])
+            #expect(result.status == 0, "\(result.errors)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            #expect(document["retainedBytes"] as? Int == report.retained[type], "\(type) \(address)")
+        }
+        for type in ["LiveRetained.ChainLink", "LiveRetained.TreeNode", "LiveRetained.DiamondParent"] {
+            let result = try DumpCommandTests.run(["retainers", String(fixture.processID), "--type", type, "--format", "json"])
+            #expect(result.status == 0, "\(result.errors)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            let groups = try #require(document["groups"] as? [[String: Any]])
+            #expect(groups.reduce(0) { $0 + ($1["retainedBytes"] as? Int ?? -1_000_000) } == report.retained[type], "\(type): \(groups)")
+        }
+        let chain = try #require(report.outermost["LiveRetained.ChainLink"])
+        let text = try DumpCommandTests.run(["retainers", String(fixture.processID), chain])
+        let expected = report.retained["LiveRetained.ChainLink"] ?? 0
+        #expect(text.output.contains(" bytes; retains \(expected) bytes: itself and what only it holds)\n"), "\(text.output)")
     }
 
     @Test func optionsThatDoNotGoTogetherAreRefused() throws {

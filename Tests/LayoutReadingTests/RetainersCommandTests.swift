@@ -1,5 +1,8 @@
 import BinaryFixtures
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// `typeinfo retainers` and the cycles of `typeinfo leaks`: the holder chains
@@ -45,6 +48,40 @@ struct RetainersCommandTests {
             #expect(document["reachable"] as? Bool == true, "\(source): \(address)")
             #expect(paths.contains { matches($0, chain) }, "\(source): \(address) \(chain): \(paths.map { $0.map { $0["text"] ?? "" } })")
             #expect(!result.output.contains("WeakOnly"), "\(source): a path through a weak reference")
+            // A path through references comes before any whose last word is no reference.
+            if report.reachable["bits-also"] == [address] {
+                #expect(paths.first.map { matches($0, chain) } == true, "\(source): \(paths.map { $0.map { $0["text"] ?? "" } })")
+            }
+            for path in paths {
+                // Every step's word is a reference: the array of Ints is never passed through.
+                for holder in path.dropLast() {
+                    #expect(holder["conservative"] == nil, "\(source): \(address) through \(holder["text"] ?? "")")
+                }
+                let last = path.last?["shape"] as? String ?? ""
+                #expect(
+                    !last.hasPrefix("Swift._ContiguousArrayStorage<Swift.Int>") || path.last?["conservative"] as? Bool == true,
+                    "\(source): \(last)")
+            }
+        }
+        // An object only an Int field holds the address bits of is reachable through that
+        // field, a step marked as no reference.
+        for address in report.reachable["bit-pattern"] ?? [] {
+            let result = try DumpCommandTests.run(["retainers", target, address, "--format", "json"])
+            let paths = try json(result.output)["paths"] as? [[[String: Any]]] ?? []
+            let last = paths.first?.last
+            #expect(last?["conservative"] as? Bool == true, "\(source): \(result.output)")
+            #expect((last?["field"] as? [String])?.first == "bits", "\(source): \(result.output)")
+            #expect((last?["text"] as? String)?.hasSuffix("a word that is no reference; counted conservatively)") == true)
+        }
+        // The picture of one object's paths draws each holder the JSON names, whole, as the text does.
+        if let (address, _) = report.chains.first {
+            let json = try DumpCommandTests.run(["retainers", target, address, "--format", "json"])
+            let picture = try DumpCommandTests.run(["retainers", target, address, "--format", "svg"])
+            #expect(picture.status == 0, "\(source): \(picture.errors)")
+            let titles = try #require(SVGTitles.parse(picture.output), "the picture is well-formed XML")
+            let holders = (try Self.json(json.output)["paths"] as? [[[String: Any]]] ?? []).joined().compactMap { $0["text"] as? String }
+            #expect(!holders.isEmpty)
+            for holder in holders { #expect(titles.contains(holder), "\(source): \(holder)") }
         }
         // What only a stack, a thread-specific value, a task-local value or a malloc'd block holds
         // is reached; what the fixture leaked is not.
@@ -67,7 +104,7 @@ struct RetainersCommandTests {
         let fixture = try LiveFixtureProcess<Report>(module: "LiveLeaks", linking: linking)
         defer { fixture.finish() }
         let report = try fixture.readReport()
-        #expect(report.chains.count == 5)
+        #expect(report.chains.count == 9)
         try Self.check(String(fixture.processID), report, "process")
         try #require(CoreDump.gcore != nil, "gcore (gdb) is not installed: run Tools/setup")
         let core = try CoreDump.make(of: fixture.processID)
@@ -101,6 +138,18 @@ struct RetainersCommandTests {
                 "\(actor.count) held through global LiveLeaks.ledger : LiveLeaks.Ledger (LiveLeaks"),
             "\(grouped.output)")
         #expect(grouped.output.contains(") → LiveLeaks.Ledger.entries"))
+        // An object its owner keeps through a global, which a thread's frame also holds (a
+        // shorter path), is grouped through the owner: the root that lasts.
+        let owned = try DumpCommandTests.run(["retainers", String(fixture.processID), "--type", "LiveLeaks.OwnedAlsoOnStack"])
+        #expect(owned.status == 0, "\(owned.errors)")
+        #expect(owned.output.contains("\n1 held through global LiveLeaks.owner : LiveLeaks.Owner (LiveLeaks"), "\(owned.output)")
+        #expect(owned.output.contains(") → LiveLeaks.Owner.items"), "\(owned.output)")
+        let ownedAddress = try #require(report.chains.first { $0.value.first == "global LiveLeaks.owner" }?.key)
+        let ownedPaths = try DumpCommandTests.run(["retainers", String(fixture.processID), ownedAddress, "--paths", "2"])
+        #expect(
+            ownedPaths.output.contains("path 1 (1 step):\n  stack of thread ")
+                || ownedPaths.output.contains("path 1 (1 step):\n  register "),
+            "the shortest path is the frame's: \(ownedPaths.output)")
         let leakedType = try DumpCommandTests.run([
             "retainers", String(fixture.processID), "--type", "LiveLeaks.CycleA", "--format", "json",
         ])
@@ -150,6 +199,12 @@ struct RetainersCommandTests {
         #expect(
             count(["LiveLeaks.WeaklyHeldCycle.other", "LiveLeaks.WeaklyHeldCycle.other", "LiveLeaks.WeaklyHeldCycle"])
                 == (report.leaked["LiveLeaks.WeaklyHeldCycle"]?.count ?? 0) / 2)
+        // The cycles whose array's bytes also hold the partner's address are drawn through
+        // their references.
+        #expect(
+            count(["LiveLeaks.BytesCycleA.other", "LiveLeaks.BytesCycleB.other", "LiveLeaks.BytesCycleA"])
+                == report.leaked["LiveLeaks.BytesCycleA"]?.count, "\(cycles)")
+        #expect(!cycles.contains { ($0["shape"] as? [String] ?? []).joined().contains("Swift.UInt8") }, "\(cycles)")
         let owners = cycles.filter { ($0["shape"] as? [String])?.first == "LiveLeaks.ClosureOwner.callback" }
         #expect(owners.count == 1, "\(cycles)")
         let shape = owners.first?["shape"] as? [String] ?? []
@@ -157,10 +212,43 @@ struct RetainersCommandTests {
         #expect(shape.count == 3 && shape.last == "LiveLeaks.ClosureOwner")
         #expect(shape.count == 3 && shape[1].hasPrefix("closure context or box (2 captured values, of "), "\(shape)")
         #expect(shape.count == 3 && shape[1].contains("closure #1 () -> () in LiveLeaks.ClosureOwner.init(tag: Swift.Int)"), "\(shape)")
+        // The picture draws each cycle's holders, escaped for XML, with the arrow that closes it.
+        let picture = try DumpCommandTests.run(["leaks", String(fixture.processID), "--format", "svg"])
+        #expect(picture.status == 0, "\(picture.errors)")
+        let titles = try #require(SVGTitles.parse(picture.output), "the picture is well-formed XML")
+        for holder in shape.dropLast() { #expect(titles.contains(holder), "\(holder)") }
+        #expect(picture.output.components(separatedBy: "class=\"points-back\"").count - 1 == cycles.count)
         let text = try DumpCommandTests.run(["leaks", String(fixture.processID)])
         #expect(
             text.output.contains(
                 "\n\(report.leaked["LiveLeaks.CycleA"]?.count ?? 0) cycles: LiveLeaks.CycleA.other → LiveLeaks.CycleB.other → LiveLeaks.CycleA\n"
             ), "\(text.output)")
+    }
+}
+
+/// The `<title>` texts of an SVG document, which parses as XML (nil when it does not).
+final class SVGTitles: NSObject, XMLParserDelegate {
+    private var titles: [String] = []
+    private var text: String?
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        text = name == "title" ? "" : nil
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text? += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "title", let text { titles.append(text) }
+        text = nil
+    }
+
+    static func parse(_ svg: String) -> [String]? {
+        let collector = SVGTitles()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        return parser.parse() ? collector.titles : nil
     }
 }

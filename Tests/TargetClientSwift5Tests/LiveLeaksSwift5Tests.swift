@@ -18,6 +18,8 @@ struct LiveLeaksSwift5Tests {
         var pid: Int32
         var leaked: [String: [String]]
         var leakedContexts: Int
+        var leakedByteArrays: Int
+        var reachable: [String: [String]]
         var chains: [String: [String]]
     }
 
@@ -33,7 +35,9 @@ struct LiveLeaksSwift5Tests {
             #expect(entry?.count == addresses.count, "\(type)")
             #expect(entry.map { Set($0.addresses) } == Set(addresses.map { UInt64($0.dropFirst(2), radix: 16) ?? 0 }), "\(type)")
         }
-        #expect(leaks.totals.leakedAllocations == report.leaked.values.reduce(0) { $0 + $1.count } + report.leakedContexts)
+        #expect(
+            leaks.totals.leakedAllocations
+                == report.leaked.values.reduce(0) { $0 + $1.count } + report.leakedContexts + report.leakedByteArrays)
         #expect(leaks.notes.isEmpty)
         #expect(leaks.text.contains("no root reaches \(leaks.totals.leakedAllocations) of them"))
         // The parts underneath, as a client calls them.
@@ -49,6 +53,27 @@ struct LiveLeaksSwift5Tests {
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         #expect(reachability.unreachable.count == leaks.totals.leakedAllocations)
         #expect(reachability.sideTables >= 3)
+        // Reference plans order the marking, never change what it reaches: a plan that calls no
+        // word of any object a reference leaves every word to the second pass. The plans are
+        // made of the first words the walk met, before the marking.
+        var visited = 0
+        var firstWords = Set<UInt64>()
+        let planned = try HeapReachability(
+            heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
+            visitingChunks: { chunk in
+                visited += 1
+                firstWords.insert(chunk.firstWord)
+            },
+            referenceLayouts: {
+                AllocationReferenceLayouts(
+                    plans: Dictionary(uniqueKeysWithValues: firstWords.map { ($0, AllocationReferencePlan(strong: [])) }))
+            })
+        #expect(visited == planned.addresses.count)
+        #expect(planned.unreachable == reachability.unreachable)
+        let plan = AllocationReferencePlan(
+            strong: [16], elements: .init(start: 32, stride: 16, countOffset: 24, strong: [8]))
+        #expect(plan.isStrong(wordOffset: 16, elementCount: 0) && !plan.isStrong(wordOffset: 24, elementCount: 2))
+        #expect(plan.isStrong(wordOffset: 56, elementCount: 2) && !plan.isStrong(wordOffset: 56, elementCount: 1))
         // The cycles, and what holds a reachable object, through the edges recorded.
         #expect(leaks.cycles.contains { $0.shape == ["LiveLeaks.CycleA.other", "LiveLeaks.CycleB.other", "LiveLeaks.CycleA"] })
         let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
@@ -69,8 +94,22 @@ struct LiveLeaksSwift5Tests {
             LiveTargetOptions(target: .core(path: core)), address: held, paths: 2)
         #expect(retainers.isReachable && retainers.paths.count <= 2)
         #expect(retainers.text.contains("→ " + retainers.object.text))
+        // A reachable object retains at least itself; the picture names it in its title.
+        let retained: Int? = retainers.retainedBytes
+        #expect(retained.map { $0 >= retainers.object.size } == true)
+        #expect(retainers.svg.contains("<title>What holds " + retainers.object.text))
+        // An object only an Int field holds the address of: its last step is that word, no reference.
+        let byBits = try #require(report.reachable["bit-pattern"]?.first.flatMap { UInt64($0.dropFirst(2), radix: 16) })
+        let bitsPath = try LiveRetainerReader.retainers(LiveTargetOptions(target: .core(path: core)), address: byBits, paths: 1)
+        if case .allocation(_, .conservative(_, let field))? = bitsPath.paths.first?.holders.last {
+            #expect(field?.first == "bits")
+        } else {
+            Issue.record("\(bitsPath.text)")
+        }
         let shapes: RetainerShapes = try LiveRetainerReader.retainers(
             LiveTargetOptions(target: .core(path: core)), type: "LiveLeaks.CycleA")
         #expect(shapes.unreachable == report.leaked["LiveLeaks.CycleA"]?.count && shapes.groups.isEmpty)
+        let cyclesPicture: String = leaks.cyclesSVG
+        #expect(cyclesPicture.components(separatedBy: "class=\"points-back\"").count - 1 == leaks.cycles.count)
     }
 }

@@ -30,9 +30,12 @@ struct LiveNamesSwift5Tests {
                 == "10LiveShapes9Responder_pAA12BasicContextV0E0AaBPRts_XP")
         #expect(!LibraryManglings.whyUnnamed("10LiveShapes9Responder_px7ContextAaBPRtz_XP").isEmpty)
         // One left on the generic type's parameter, bound to the instantiation's one argument.
-        let bound = LibraryManglings.correctedRequirements(
-            "10LiveShapes9Responder_px7ContextAaBPRtz_XP", inInstantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG")
+        let arguments = try LibraryManglings.GenericArguments.confirmed(
+            instantiation: "10LiveShapes18EndpointRespondersVyAA12BasicContextVG", arguments: ["10LiveShapes12BasicContextV"]
+        ).get()
+        let bound = LibraryManglings.correctedRequirements("10LiveShapes9Responder_px7ContextAaBPRtz_XP", arguments: arguments)
         #expect(bound.flatMap { inspector.typeName(libraryMangling: $0) } == fixture.report.responderFieldType)
+        #expect(fields.allSatisfy { $0.whyUnnamed == nil && $0.requirementUnbound == nil })
         // A generic struct's instantiation's field records, by its descriptor symbol.
         let descriptor = try #require(
             inspector.genericTypeDescriptor(

@@ -11,7 +11,7 @@ private struct Straddling {
 }
 
 /// Collects element names and attributes, proving the document parses as XML.
-private final class SVGCollector: NSObject, XMLParserDelegate {
+final class SVGCollector: NSObject, XMLParserDelegate {
     var elements: [(name: String, attributes: [String: String])] = []
     var texts: [String] = []
     private var text = ""

@@ -186,6 +186,7 @@ struct TargetInspectorTests {
                 == .failure(.protocolViolation(detail: "image map line 1: no image without a file before: file /a")))
         let queries: [TargetRequest.Query] = [
             .name(0x10), .fields(0xABC), .generics, .layout("Si"), .enumCase("Sq", 0x20), .task(0x30), .actor(0x40), .threads(0x50),
+            .arguments(.mangling("4main4PairVySiSSG")), .arguments(.metadata(0x60)),
         ]
         let batch = TargetRequest.encodedBatch(queries).split(separator: "\n").map(String.init)
         #expect(TargetRequest.decodeBatch(lines: batch) == .success(queries))
@@ -206,11 +207,21 @@ struct TargetInspectorTests {
                         reason: "the process was not started with SWIFT_DEBUG_ENABLE_METADATA_ALLOCATION_ITERATION=1",
                         runtimeKeepsNoList: true))),
             .generics(.failure(TargetListingUnavailable(reason: "the target's Swift runtime has no _swift_debug_allocationPoolPointer"))),
+            .arguments(.mangling("4main4PairVySiSSG"), LibraryGenericArguments(type: "4main4PairVySiSSG", arguments: ["Si", "SS"])),
+            .arguments(.metadata(0x60), LibraryGenericArguments(type: nil, arguments: [nil, "Si"])),
+            .arguments(.metadata(0x60), LibraryGenericArguments(type: "4main4NodeC", arguments: [])),
+            .arguments(.metadata(0x70), nil),
         ]
         for reply in replies { #expect(try TargetReply.decode(reply.encoded) == reply) }
         for kind in LoweredKind.allCases { #expect(LoweredKind(wireName: kind.wireName) == kind) }
         #expect(throws: TypeLoweringError.self) { try TargetReply.decode("field 0x10 -1 struct ? x") }
         #expect(throws: TypeLoweringError.self) { try TargetReply.decode("generics 3 x") }
         #expect(throws: TypeLoweringError.self) { try TargetReply.decode("generics -1") }
+        // A count that is not the arguments', or no type.
+        #expect(throws: TypeLoweringError.self) { try TargetReply.decode("arguments 0x60 4main4NodeC 2 Si") }
+        #expect(throws: TypeLoweringError.self) { try TargetReply.decode("arguments 0xzz ?") }
+        #expect(
+            TargetRequest.decodeBatch(lines: ["arguments 0xzz", "end"])
+                == .failure(.protocolViolation(detail: "batch line 1: '0xzz' is not a mangling or an address")))
     }
 }

@@ -3,19 +3,33 @@
 final class TargetWindow {
     static let defaultSize = 4 << 20
     let target: TargetMemory
-    let buffer: UnsafeMutableRawBufferPointer
+    /// The window's bytes (swapped with the read-ahead's buffer when that holds the next window).
+    var buffer: UnsafeMutableRawBufferPointer
     var start: UInt64 = 0
     var count = 0
     /// Called before each fresh read of a changing heap (``wordIfReadable(at:limit:)``) with its
     /// address: tests change the memory there, as a running process does between two reads.
     var beforeReading: ((UInt64) -> Void)?
+    /// Whether each window read starts the read of the one after it on another thread
+    /// (``WindowReadAhead``): on while a heap is walked from start to end, never with
+    /// ``beforeReading`` (whose reads must happen in the order the walk makes them).
+    var readsAhead = false
+    var readAhead: WindowReadAhead?
+    var readAheadFailed = false
+    /// The limit the window read ahead was read to.
+    var aheadLimit: UInt64 = 0
+    /// How many windows the walk took from the read-ahead (tests check that it reads ahead).
+    var windowsTakenAhead = 0
 
     init(target: TargetMemory, size: Int = TargetWindow.defaultSize) {
         self.target = target
         buffer = .allocate(byteCount: max(size, 64), alignment: 16)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        readAhead?.stop()
+        buffer.deallocate()
+    }
 
     /// The little-endian word at `address`, reading a new window from there (up to `limit`)
     /// when the current one does not hold it.
@@ -25,11 +39,14 @@ final class TargetWindow {
                 throw BinaryInfoError.malformedHeap(
                     path: target.path, what: what(), address: address, detail: "it lies past the end of its memory")
             }
-            let length = Int(min(UInt64(buffer.count), limit - address))
-            try target.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), from: address, what: what())
-            target.releasePages(address: address, count: length)
-            start = address
-            count = length
+            if !takeReadAhead(at: address, limit: limit) {
+                let length = Int(min(UInt64(buffer.count), limit - address))
+                try target.fetch(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), from: address, what: what())
+                target.releasePages(address: address, count: length)
+                start = address
+                count = length
+                readAheadAfterWindow(limit: limit)
+            }
         }
         return buffer.loadUnaligned(fromByteOffset: Int(address - start), as: UInt64.self)
     }
@@ -76,6 +93,7 @@ extension TargetWindow {
             .malformedHeap(path: target.path, what: "the chunk", address: address, detail: detail)
         }
         while true {
+            try walkStableInWindow(segment, cursor: &cursor, pending: &pending, visited: &visited, visit: visit)
             let sizeField = try word(at: cursor + 8, limit: limit, what: "a chunk header")
             let size = sizeField & ~GlibcMallocLayout.flagBits
             if segment.endsAtTop, cursor == segment.end {
@@ -120,6 +138,49 @@ extension TargetWindow {
             pending = record
             cursor = next
             guard UInt64(visited) < maximumChunks else { throw malformed(cursor, "the heap has more chunks than bytes for them") }
+        }
+    }
+}
+
+extension TargetWindow {
+    /// Walks on from `cursor` while the window holds each chunk's header and first two words and
+    /// the chunk is one ``walk(_:visit:)`` would take, reading straight from the window's bytes.
+    /// It stops at the first chunk that needs more (a fresh window, the segment's end, a size
+    /// that does not fit), leaving `cursor` and `pending` for that walk to go on from and, when
+    /// the chunk is malformed, to throw the same error from the same bytes.
+    @inline(__always)
+    fileprivate func walkStableInWindow(
+        _ segment: GlibcHeapSegment, cursor: inout UInt64, pending: inout GlibcChunkRecord?, visited: inout Int,
+        visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
+    ) throws(BinaryInfoError) {
+        guard count >= 32, cursor >= start, let base = UnsafeRawPointer(buffer.baseAddress) else { return }
+        let windowStart = start
+        let windowEnd = start + UInt64(count)
+        let end = segment.end
+        let endsAtTop = segment.endsAtTop
+        let smallest = endsAtTop ? GlibcMallocLayout.minimumChunkSize : 16
+        while cursor < end, cursor < windowEnd, windowEnd - cursor >= 32 {
+            let offset = Int(cursor - windowStart)
+            let sizeField = base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+            let size = sizeField & ~GlibcMallocLayout.flagBits
+            let (next, overflow) = cursor.addingReportingOverflow(size)
+            guard !overflow, size & (GlibcMallocLayout.alignment - 1) == 0, size >= smallest, sizeField & GlibcMallocLayout.isMmapped == 0,
+                next <= end, endsAtTop || end - next >= 16
+            else { return }
+            if var previous = pending {
+                guard previous.size >= GlibcMallocLayout.minimumChunkSize else { return }
+                previous.markedInUse = sizeField & GlibcMallocLayout.previousInUse != 0
+                try visit(previous)
+                visited += 1
+            }
+            var record = GlibcChunkRecord(
+                address: cursor, size: size, flags: sizeField & GlibcMallocLayout.flagBits, markedInUse: false, firstWord: 0, secondWord: 0)
+            if size >= GlibcMallocLayout.minimumChunkSize {
+                record.firstWord = base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
+                record.secondWord = base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
+            }
+            pending = record
+            cursor = next
         }
     }
 }

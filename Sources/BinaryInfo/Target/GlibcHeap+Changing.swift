@@ -28,6 +28,12 @@ struct GlibcChangingWalk {
     mutating func walk(
         _ segment: GlibcHeapSegment, arena: Int, visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
     ) throws(BinaryInfoError) {
+        // A walk reads its heap from start to end: the next window is read while this one is walked.
+        window.readsAhead = true
+        defer {
+            window.readsAhead = false
+            window.dropReadAhead()
+        }
         if heap.changing {
             _ = try window.walkWhileChanging(segment, arena: changingArenas[arena], changes: &changes, visit: visit)
         } else {

@@ -113,6 +113,8 @@ extension GlibcHeap {
             }
         }
         let largestCached = GlibcMallocLayout.tcacheChunkSize(bin: max(parameters.tcacheBins, 1) - 1)
+        // Asked of every chunk: a computed property, read once.
+        let tcacheChunkSize = layout.tcacheChunkSize
         // A chunk marked in use that holds tcache_key where a tcache entry keeps it is most likely
         // a freed entry (tcache_get clears the word when it hands a chunk out), so it is decided
         // once every tcache is known. It is an allocation when no tcache lists it (a thread that
@@ -147,7 +149,7 @@ extension GlibcHeap {
                                 "in use in the \(arena.isMain ? "main" : "other") arena at 0x\(String(arena.address, radix: 16)) with NON_MAIN_ARENA \(arena.isMain ? "set" : "clear")"
                         )
                     }
-                    if chunk.size == layout.tcacheChunkSize, !lists.tcaches.contains(chunk.address) { candidates.append(chunk.address) }
+                    if chunk.size == tcacheChunkSize, !lists.tcaches.contains(chunk.address) { candidates.append(chunk.address) }
                     if let key, chunk.size <= largestCached, chunk.secondWord == key {
                         suspects.append((chunk, index))
                         return

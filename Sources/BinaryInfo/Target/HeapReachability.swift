@@ -44,6 +44,8 @@ public struct HeapReachability: Sendable {
     let sideTablePositions: AllocationBits
     /// The root memory scanned, ascending.
     let rootRanges: [Range<UInt64>]
+    /// Where Swift objects' references lie, as the marking was given them.
+    public let referenceLayouts: AllocationReferenceLayouts
 
     /// The bits of a 64-bit word that a user-space pointer can have set: clearing the others
     /// turns a tagged reference into its address.
@@ -59,6 +61,13 @@ public struct HeapReachability: Sendable {
     ///     where each stack's live part starts.
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
+    ///   - visitingChunks: called with every allocation as the walk meets it (a census of the
+    ///     first words, say, that ``referenceLayouts`` then builds on), before any is marked.
+    ///   - referenceLayouts: called once the walk is done, before the marking: where the references
+    ///     of the Swift objects lie, by class. An object's plan is looked up by its first word
+    ///     when it is scanned; its references are followed before its other words, so that first
+    ///     reaches (paths) go through references wherever one reaches; its other words still reach
+    ///     what they point into, afterwards.
     ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
     ///     its row's start in the graph, and 8 more while marking (the scan order, the row's
     ///     length); 4 bytes per pointer between allocations, recorded in blocks that are let go
@@ -72,8 +81,9 @@ public struct HeapReachability: Sendable {
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
     public init(
-        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, recordingEdges: Bool = false,
-        recordingFirstReaches: Bool = true, keepingFirstWords: Bool = true
+        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, visitingChunks: ((HeapChunk) -> Void)? = nil,
+        referenceLayouts: (() -> AllocationReferenceLayouts)? = nil, recordingEdges: Bool = false, recordingFirstReaches: Bool = true,
+        keepingFirstWords: Bool = true
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
         let table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
@@ -84,6 +94,7 @@ public struct HeapReachability: Sendable {
             guard failure == nil else { return }
             do throws(BinaryInfoError) {
                 try table.append(chunk, isCandidate: filter.admits(chunk.firstWord))
+                visitingChunks?(chunk)
             } catch {
                 failure = error
             }
@@ -102,6 +113,8 @@ public struct HeapReachability: Sendable {
             mainThread: mainThread)
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
+        self.referenceLayouts = referenceLayouts?() ?? .none
+        marker.plans = self.referenceLayouts.plans
         if recordingEdges {
             marker.recorder = HeapEdgeRecorder(allocations: addresses.count, recordingFirstReaches: recordingFirstReaches)
         }
@@ -254,6 +267,21 @@ struct Marker {
     var rootRegister: HeapRootWord?
     /// The allocation being scanned; nil while roots are.
     private var source: Int?
+    /// Swift objects' plans by class metadata: an allocation's is looked up by its first word,
+    /// read with the rest of its words when it is scanned.
+    var plans: [UInt64: AllocationReferencePlan] = [:]
+    /// The plan of the allocation being scanned (its masks and element layout, held apart so
+    /// that a word's check copies nothing), and its element count once read.
+    private var planned = false
+    private var fixedMask: [UInt64] = []
+    private var elementMask: [UInt64] = []
+    private var elementStart = UInt64.max
+    private var elementStride: UInt64 = 0
+    private var countOffset = UInt64.max
+    private var elementCount: UInt64 = 0
+    /// Allocations an object's words that are no references point into, not yet marked: each
+    /// is marked from there only once nothing more is reached through references.
+    private var deferred: [DeferredReach] = []
     /// The allocations reached and not yet scanned (scanned in address order).
     private var reached: MarkFrontier
     private let lowest: UInt64
@@ -324,6 +352,75 @@ struct Marker {
         }
     }
 
+    /// A word of a Swift object that is not one of its references, pointing into an allocation.
+    struct DeferredReach {
+        var source: UInt32
+        var target: UInt32
+        var offset: UInt32
+    }
+
+    /// Deals with the word at `wordAddress` of the object being scanned under ``plan``: a
+    /// reference reaches now; another word pointing into an allocation is an edge now (the graph
+    /// holds every pointer) and reaches later, unless a reference has reached it by then.
+    private mutating func reachPlanned(_ word: UInt64, at wordAddress: UInt64) {
+        guard planned, let source else { return reach(word, at: wordAddress) }
+        let offset = wordAddress &- addresses[source]
+        if offset == countOffset { elementCount = word }
+        if isStrongWord(at: offset) { return reach(word, at: wordAddress) }
+        let address = word & HeapReachability.pointerBits
+        guard address >= lowest, address <= highest,
+            let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
+        else { return }
+        if recorder != nil { recordEdge(from: source, to: index) }
+        guard marks[index >> 6] & (UInt64(1) << UInt64(index & 63)) == 0 else { return }
+        deferred.append(DeferredReach(source: UInt32(source), target: UInt32(index), offset: UInt32(min(offset, UInt64(UInt32.max)))))
+    }
+
+    /// Whether the word at `offset` of the object being scanned is a strong reference by its
+    /// plan (as ``AllocationReferencePlan/isStrong(wordOffset:elementCount:)`` says).
+    @inline(__always) private func isStrongWord(at offset: UInt64) -> Bool {
+        if offset >= elementStart {
+            guard !elementMask.isEmpty, elementStride > 0 else { return false }
+            let relative = offset - elementStart
+            guard relative / elementStride < elementCount else { return false }
+            let inner = relative % elementStride
+            return inner & 7 == 0 && AllocationReferencePlan.contains(elementMask, word: inner >> 3)
+        }
+        return offset & 7 == 0 && AllocationReferencePlan.contains(fixedMask, word: offset >> 3)
+    }
+
+    /// Makes `plan` the one words are judged by (nil: every word reaches).
+    private mutating func use(_ plan: AllocationReferencePlan?) {
+        elementCount = 0
+        guard let plan else {
+            planned = false
+            return
+        }
+        planned = true
+        fixedMask = plan.fixedMask
+        elementMask = plan.elementMask
+        elementStart = plan.elements.map { UInt64($0.start) } ?? .max
+        elementStride = UInt64(plan.elements?.stride ?? 0)
+        countOffset = plan.elements.map { UInt64($0.countOffset) } ?? .max
+    }
+
+    /// Marks what the deferred words point into that is still unmarked, first reached from them.
+    private mutating func reachDeferred() {
+        let pending = deferred
+        deferred = []
+        for entry in pending {
+            let index = Int(entry.target)
+            let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
+            guard marks[slot] & bit == 0 else { continue }
+            marks[slot] |= bit
+            reached.insert(index)
+            if recorder != nil, recorder!.recordingFirstReaches {
+                recorder!.parents[index] = entry.source
+                recorder!.offsets[index] = entry.offset < HeapEdges.offsetTooLarge ? entry.offset : HeapEdges.offsetTooLarge
+            }
+        }
+    }
+
     /// Reaches what every aligned word of `range` points to, reading it in windows.
     mutating func scan(_ range: Range<UInt64>, what: @autoclosure () -> String) throws(BinaryInfoError) {
         var start = (range.lowerBound + 7) & ~7
@@ -350,10 +447,21 @@ struct Marker {
         windowCount = count
     }
 
+    /// The word at `address`, which the window holds.
+    private func firstWordInWindow(at address: UInt64) -> UInt64 {
+        window.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: Int(address - windowStart), as: UInt64.self) }
+    }
+
     private mutating func scanWindow(from start: UInt64, count: Int) {
         let offset = Int(start - windowStart)
         let words = count / 8
         window.withUnsafeBytes { buffer in
+            if planned {
+                for word in 0..<words {
+                    reachPlanned(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8))
+                }
+                return
+            }
             for word in 0..<words {
                 reach(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8))
             }
@@ -361,26 +469,42 @@ struct Marker {
     }
 
     /// Scans every reached allocation until no new one is reached: each round takes what the
-    /// last one reached in address order, so that neighbours come from one window.
+    /// last one reached in address order, so that neighbours come from one window. Objects' words
+    /// that are no references reach only once references reach nothing more.
     mutating func markTransitively() throws(BinaryInfoError) {
+        try markThroughReferences()
+        while !deferred.isEmpty {
+            reachDeferred()
+            try markThroughReferences()
+        }
+    }
+
+    private mutating func markThroughReferences() throws(BinaryInfoError) {
         while let round = reached.takeRound() {
             for index in round {
                 source = index
                 if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
-                let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
+                let isSideTable = sideTables.contains(index)
+                let start = (addresses[index] & ~7) + (isSideTable ? 8 : 0)
                 let end = addresses[index] + sizes[index]
                 let count = end > start ? Int((end - start) & ~7) : 0
-                if start >= windowStart, end <= windowStart + UInt64(windowCount) {
-                    scanWindow(from: start, count: count)
-                } else if count <= Self.windowSize / 4, let limit = regions.contiguousEnd(from: start), limit >= end {
-                    // A small allocation: read a whole window from it, which its neighbours share.
-                    try fill(from: start, count: Int(min(UInt64(Self.windowSize), limit - start)), what: "a reached allocation")
-                    scanWindow(from: start, count: count)
-                } else {
-                    try scan(start..<end, what: "a reached allocation")
+                guard count > 0 else { continue }
+                if start < windowStart || end > windowStart + UInt64(windowCount) {
+                    if count <= Self.windowSize / 4, let limit = regions.contiguousEnd(from: start), limit >= end {
+                        // A small allocation: read a whole window from it, which its neighbours share.
+                        try fill(from: start, count: Int(min(UInt64(Self.windowSize), limit - start)), what: "a reached allocation")
+                    } else {
+                        try fill(from: start, count: min(Self.windowSize, count), what: "a reached allocation")
+                    }
                 }
+                // The window holds the allocation's start now: its first word names its plan.
+                if !plans.isEmpty, !isSideTable { use(plans[firstWordInWindow(at: start)]) } else { use(nil) }
+                let inWindow = min(count, Int(windowStart + UInt64(windowCount) - start))
+                scanWindow(from: start, count: inWindow)
+                if inWindow < count { try scan((start + UInt64(inWindow))..<end, what: "a reached allocation") }
             }
         }
+        use(nil)
         source = nil
     }
 }

@@ -108,7 +108,9 @@ public struct SwiftClassRecognizer: Sendable {
     /// many distinct words at once, where a read per word would cost most of the time.
     public func classMetadata(each words: [UInt64]) -> [SwiftClassMetadata?] {
         var result = [SwiftClassMetadata?](repeating: nil, count: words.count)
-        let batch = words.indices.filter { Self.mayBeMetadata(words[$0]) }
+        let candidates = words.indices.filter { Self.mayBeMetadata(words[$0]) }
+        guard !candidates.isEmpty else { return result }
+        let batch = classMetadataInSpans(words, candidates, into: &result)
         guard !batch.isEmpty else { return result }
         let bytes = UnsafeMutableRawBufferPointer.allocate(
             byteCount: min(batch.count, Self.recordsPerBatch) * Self.recordSize, alignment: 8)
@@ -126,6 +128,43 @@ public struct SwiftClassRecognizer: Sendable {
             start += Self.recordsPerBatch
         }
         return result
+    }
+
+    /// The widest span of the target ``classMetadata(each:)`` copies whole for the records in it.
+    static let spanBytes: UInt64 = 64 << 10
+    /// The most bytes a span may copy per record in it: a record read on its own costs the system
+    /// about as much as copying this many bytes (pinning its page), so denser spans are copied whole.
+    static let spanBytesPerRecord: UInt64 = 1024
+
+    /// Judges the candidates (indices into `words`) that lie close together in address order,
+    /// each run copied whole in one read (weak references' side tables point at objects next to
+    /// one another); the candidates left, scattered or in a span that could not be read whole.
+    private func classMetadataInSpans(_ words: [UInt64], _ candidates: [Int], into result: inout [SwiftClassMetadata?]) -> [Int] {
+        let order = candidates.sorted { words[$0] < words[$1] }
+        let span = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(Self.spanBytes) + Self.recordSize, alignment: 8)
+        defer { span.deallocate() }
+        var scattered: [Int] = []
+        var first = 0
+        while first < order.count {
+            let start = words[order[first]]
+            var end = first + 1
+            while end < order.count, words[order[end]] - start <= Self.spanBytes { end += 1 }
+            let length = words[order[end - 1]] - start + UInt64(Self.recordSize)
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: span[0..<Int(length)])
+            if end - first > 1, length <= UInt64(end - first) * Self.spanBytesPerRecord,
+                (try? memory.fetch(into: bytes, from: start, what: "class metadata")) != nil
+            {
+                for index in order[first..<end] {
+                    let offset = Int(words[index] - start)
+                    result[index] = classMetadata(
+                        at: words[index], record: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Self.recordSize]))
+                }
+            } else {
+                scattered += order[first..<end]
+            }
+            first = end
+        }
+        return scattered
     }
 
     /// Records read at once by ``classMetadata(each:)``.

@@ -142,13 +142,14 @@ enum ClassArrayElements {
             let count = min(chunkElements, contents.count - first)
             guard count <= budget else { return nil }
             budget -= count
-            guard
-                let bytes = try? memory.bytes(
-                    at: contents.elementsAddress &+ UInt64(first * 8), count: count * 8, what: "an array's elements")
-            else { return nil }
+            // The elements straight into the words they are (the target's words are little-endian, as this machine's).
+            var references = [UInt64](repeating: 0, count: count)
+            let read = references.withUnsafeMutableBytes { raw in
+                (try? memory.fetch(into: raw, from: contents.elementsAddress &+ UInt64(first * 8), what: "an array's elements")) != nil
+            }
+            guard read else { return nil }
             // The common class does not depend on the elements' order: in address order, an
             // object held twice is read once and neighbours share a window.
-            var references = words(in: bytes)
             references.sort()
             guard let words = firstWords(ofSorted: references, memory) else { return nil }
             for word in words where word != lastWord {
@@ -163,13 +164,6 @@ enum ClassArrayElements {
         return common?.first
     }
 
-    /// The little-endian words of `bytes` (a multiple of 8 long).
-    static func words(in bytes: [UInt8]) -> [UInt64] {
-        bytes.withUnsafeBytes { raw in
-            (0..<(raw.count / 8)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
-        }
-    }
-
     /// The first word of each object at `sorted` (ascending addresses, repeats allowed), read in
     /// windows of up to ``windowBytes`` (objects lie close together in the heap); nil when one
     /// cannot be read (no object is there).
@@ -178,17 +172,19 @@ enum ClassArrayElements {
         guard (sorted.first ?? 4096) >= 4096, sorted.allSatisfy({ $0 & 7 == 0 }) else { return nil }
         var result: [UInt64] = []
         result.reserveCapacity(sorted.count)
+        // One window's buffer for every read, not an array made and copied per window.
+        let window = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(windowBytes), alignment: 8)
+        defer { window.deallocate() }
         var start = 0
         while start < sorted.count {
             var end = start + 1
             while end < sorted.count, sorted[end] &- sorted[start] < windowBytes - 8 { end += 1 }
             let base = sorted[start]
             let span = Int(sorted[end - 1] &- base) + 8
-            if let bytes = try? memory.bytes(at: base, count: span, what: "objects' first words") {
-                bytes.withUnsafeBytes { raw in
-                    for address in sorted[start..<end] {
-                        result.append(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Int(address - base), as: UInt64.self)))
-                    }
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: window[0..<span])
+            if (try? memory.fetch(into: bytes, from: base, what: "objects' first words")) != nil {
+                for address in sorted[start..<end] {
+                    result.append(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: Int(address - base), as: UInt64.self)))
                 }
             } else {
                 // A window across unmapped memory: each object on its own.

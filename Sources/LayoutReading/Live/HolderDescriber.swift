@@ -138,7 +138,17 @@ struct HolderDescriber {
         guard let offset else { return .offset(0, unknown: "where in it the pointing word lies was not read") }
         switch allocation.kind {
         case .swiftObject(let type):
-            if let part = parts[.init(metadata: firstWord(index), offset: offset)] { return part }
+            let part = parts[.init(metadata: firstWord(index), offset: offset)]
+            // A word where the class's layout has no strong reference: an unowned reference is
+            // said as such; any other word held the next only as a pointer-like value.
+            if ReferenceWords.isStrong(in: index, at: offset, reachability, memory: inspector.memory) == false {
+                switch part {
+                case .field(_, unowned: true)?: break
+                case .field(let path, _)?: return .conservative(offset, field: path)
+                default: return .conservative(offset, field: nil)
+                }
+            }
+            if let part { return part }
             return .offset(
                 offset, unknown: "the reflection library did not list the stored properties of \(type ?? "its class")")
         case .swiftContext:

@@ -20,7 +20,7 @@ enum LeakCycles {
         guard !components.isEmpty else { return [] }
         var chains: [[RetainerPaths.Step]] = []
         for component in components {
-            let cycle = Self.cycle(through: component[0], within: Set(component), graph)
+            let cycle = preferredCycle(in: component, graph, unreached, reachability, inspector.memory)
             let steps: [RetainerPaths.Step] = zip(cycle, cycle.dropFirst() + [cycle[0]]).map { holder, held in
                 .allocation(
                     unreached[holder],
@@ -42,15 +42,42 @@ enum LeakCycles {
         return groups.map { LeakReport.Cycle(shape: $0.key, count: $0.value.count, allocations: $0.value.allocations) }
     }
 
-    /// A shortest cycle from `start` back to it, through nodes of `component` (breadth first).
-    static func cycle(through start: Int, within component: Set<Int>, _ graph: AdjacencyGraph) -> [Int] {
+    /// How many members of a component a cycle through strong references is looked for from.
+    static let startsTried = 16
+
+    /// A shortest cycle of `component` through strong references (and allocations scanned
+    /// conservatively throughout) where one of its first members has one; else a shortest cycle
+    /// through its first member over every word.
+    static func preferredCycle(
+        in component: [Int], _ graph: AdjacencyGraph, _ unreached: [Int], _ reachability: HeapReachability, _ memory: TargetMemory
+    ) -> [Int] {
+        let members = Set(component)
+        var preferred: [Int: Bool] = [:]
+        for start in component.prefix(startsTried) {
+            let found = cycle(through: start, within: members, graph) { holder, held in
+                let key = holder << 32 | held
+                if let known = preferred[key] { return known }
+                let answer = ReferenceWords.isPreferredEdge(from: unreached[holder], to: unreached[held], reachability, memory: memory)
+                preferred[key] = answer
+                return answer
+            }
+            if let found { return found }
+        }
+        return cycle(through: component[0], within: members, graph) { _, _ in true } ?? [component[0]]
+    }
+
+    /// A shortest cycle from `start` back to it, through nodes of `component` and edges
+    /// `following` allows (breadth first); nil when there is none.
+    static func cycle(through start: Int, within component: Set<Int>, _ graph: AdjacencyGraph, following: (Int, Int) -> Bool)
+        -> [Int]?
+    {
         var previous: [Int: Int] = [:]
         var queue = [start]
         var head = 0
         while head < queue.count {
             let node = queue[head]
             head += 1
-            for next in graph.successors(of: node).map(Int.init) where component.contains(next) {
+            for next in graph.successors(of: node).map(Int.init) where component.contains(next) && following(node, next) {
                 if next == start {
                     var cycle = [node]
                     while let before = previous[cycle.last!] { cycle.append(before) }
@@ -63,8 +90,8 @@ enum LeakCycles {
             }
         }
         // A component of more than one node, or one pointing to itself, has a cycle through each
-        // of its nodes.
-        return [start]
+        // of its nodes over all its edges.
+        return nil
     }
 
     /// The cycle's holders rotated to start at the least (so that one cycle read from any of its

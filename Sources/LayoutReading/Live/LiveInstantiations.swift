@@ -68,18 +68,23 @@ enum LiveInstantiations {
                         reason: unavailable.reason, keepsNoList: unavailable.runtimeKeepsNoList, heapProblem: problem))
             }
         }
-        let classResults = try classLayouts(classes, fields: classFields, known: &known, inspector)
+        // Why a field's type has no name, by type and field, where its field says more than its mangling.
+        var unnamedReasons: [String: [String: String]] = [:]
+        let classResults = try classLayouts(classes, fields: classFields, known: &known, unnamedReasons: &unnamedReasons, inspector)
         unnamed += classResults.unnamed
         if unnamed > 0 { notes.append(.instantiationsUnnamed(count: unnamed)) }
         var mutabilityProblems: [String: String] = [:]
         var types =
             try classResults.layouts
-            + valueLayouts(values, known: known, metadata: valueMetadata, mutabilityProblems: &mutabilityProblems, inspector)
+            + valueLayouts(
+                values, known: known, metadata: valueMetadata, mutabilityProblems: &mutabilityProblems, unnamedReasons: &unnamedReasons,
+                inspector)
         types = types.filter(selection.matches).sorted { $0.name < $1.name }
         for type in types {
             for field in type.fields where field.type == "?" {
                 guard let mangling = field.mangledType else { continue }
-                notes.append(.fieldTypeUnnamed(type: type.name, field: field.name, reason: LibraryManglings.whyUnnamed(mangling)))
+                let reason = unnamedReasons[type.name]?[field.name] ?? LibraryManglings.whyUnnamed(mangling)
+                notes.append(.fieldTypeUnnamed(type: type.name, field: field.name, reason: reason))
             }
             if type.fields.contains(where: { $0.isVar == nil }) {
                 let reason =
@@ -133,7 +138,8 @@ enum LiveInstantiations {
     /// memory, the stored fields from the library (`fields`, when already read), each field's
     /// size from its type's lowering (`known`, added to).
     static func classLayouts(
-        _ classes: [UInt64], fields: [UInt64: [TargetField]]?, known: inout [String: Lowered], _ inspector: TargetInspector
+        _ classes: [UInt64], fields: [UInt64: [TargetField]]?, known: inout [String: Lowered],
+        unnamedReasons: inout [String: [String: String]], _ inspector: TargetInspector
     ) throws(LiveReadingError) -> (layouts: [TypeLayout], unnamed: Int, withoutFields: Int) {
         guard !classes.isEmpty else { return ([], 0, 0) }
         let metadata = Dictionary(classes.compactMap { address in inspector.classMetadata(at: address).map { (address, $0) } }) { a, _ in a
@@ -168,6 +174,9 @@ enum LiveInstantiations {
                 type.factSources = [.instanceSize: [.runtime], .instanceAlignment: [.runtime]]
             }
             type.fields = (fields[address] ?? []).map { fieldLayout($0, fieldLayouts) }
+            for field in fields[address] ?? [] where field.requirementUnbound != nil {
+                unnamedReasons[name, default: [:]][field.name] = field.whyUnnamed
+            }
             return type
         }
         return (layouts, unnamed, withoutFields)
@@ -180,7 +189,7 @@ enum LiveInstantiations {
     /// in `mutabilityProblems`.
     static func valueLayouts(
         _ values: [String: TypeKind], known: [String: Lowered], metadata: [String: UInt64] = [:],
-        mutabilityProblems: inout [String: String], _ inspector: TargetInspector
+        mutabilityProblems: inout [String: String], unnamedReasons: inout [String: [String: String]], _ inspector: TargetInspector
     ) throws(LiveReadingError) -> [TypeLayout] {
         var symbols: [TargetImageSymbols]?
         var listed: TargetGenericTypeDescriptors??
@@ -231,16 +240,8 @@ enum LiveInstantiations {
                 type.fields = children.map { child in
                     var child = child
                     child.isVar = try? records.get()[child.name]
-                    var field = fieldLayout(child, layouts)
-                    // A requirement the library left on the generic type's parameter, bound to the argument.
-                    if child.typeName == nil, let library = child.mangledTypeName,
-                        let corrected = LibraryManglings.correctedRequirements(library, inInstantiation: mangling),
-                        let name = inspector.typeName(libraryMangling: corrected)
-                    {
-                        field.type = name
-                        field.mangledType = corrected
-                    }
-                    return field
+                    if child.requirementUnbound != nil { unnamedReasons[name, default: [:]][child.name] = child.whyUnnamed }
+                    return fieldLayout(child, layouts)
                 }
                 if case .failure(let problem) = records {
                     mutabilityProblems[name] = problem.description

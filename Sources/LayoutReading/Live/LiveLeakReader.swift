@@ -18,20 +18,8 @@ public enum LiveLeakReader {
     /// - Throws: ``LiveReadingError`` naming what could not be read (a process that cannot be
     ///   stopped with ptrace, a heap or root that cannot be read).
     public static func leaks(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> LeakReport {
-        var options = options
-        options.pauses = true
-        // Opened before the stop: starting the worker and reading the images' metadata need no
-        // stopped process, and would lengthen the stop several times over.
-        let inspector: TargetInspector
-        do {
-            inspector = try options.openInspector()
-        } catch {
-            throw options.vanishedOr(error)
-        }
-        return try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
-            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-                try read(inspector, pause: pause, addressesPerType: addressesPerType)
-            }
+        try options.readingStopped { inspector, pause throws(LiveReadingError) in
+            try read(inspector, pause: pause, addressesPerType: addressesPerType)
         }
     }
 
@@ -47,6 +35,8 @@ public enum LiveLeakReader {
         let memory = inspector.memory
         let threads: [ThreadRegisters]
         var notes: [LeakReport.Note] = []
+        var loweringError: TypeLoweringError?
+        let reachability: HeapReachability
         do throws(BinaryInfoError) {
             threads = try memory.threadRegisters(heldBy: pause)
             var stacks: GlibcThreadStacks?
@@ -55,13 +45,28 @@ public enum LiveLeakReader {
             } catch {
                 notes.append(.endedThreadStacksScanned(reason: error.description))
             }
-            let reachability = try HeapReachability(
-                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: recordingEdges,
-                keepingFirstWords: recordingEdges)
-            return Marking(reachability: reachability, threads: threads, notes: notes)
+            // Swift objects' references are followed before their other words, so that paths
+            // and cycles go through references wherever one reaches. Their classes are those the
+            // census finds among the first words as the walk meets them.
+            var census = MetadataCensus(inspector: inspector, addressesPerType: 0)
+            let isSwift = inspector.images.contains(where: \.isSwift)
+            reachability = try HeapReachability(
+                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
+                visitingChunks: isSwift ? { census.count($0) } : nil,
+                referenceLayouts: {
+                    census.settle()
+                    do throws(TypeLoweringError) {
+                        return try ReferencePlans.build(classes: census.tallies.map(\.metadata), inspector)
+                    } catch {
+                        loweringError = error
+                        return .none
+                    }
+                }, recordingEdges: recordingEdges, keepingFirstWords: recordingEdges)
         } catch {
             throw .target(error)
         }
+        if let loweringError { throw .lowering(loweringError) }
+        return Marking(reachability: reachability, threads: threads, notes: notes)
     }
 
     /// One reading at the instant the target is held at.

@@ -17,21 +17,11 @@ public enum LiveRetainedReader {
     /// - Throws: ``LiveReadingError`` naming what could not be read (a process that cannot be
     ///   stopped with ptrace, a heap or root that cannot be read, a graph too large to number).
     public static func census(_ options: LiveTargetOptions, addressesPerType: Int = 0) throws(LiveReadingError) -> HeapCensus {
-        var options = options
-        options.pauses = true
-        // Opened before the stop, as `leaks` does: starting the worker and reading the images'
-        // metadata need no stopped process.
-        let inspector: TargetInspector
-        do {
-            inspector = try options.openInspector()
-        } catch {
-            throw options.vanishedOr(error)
+        let refuseNonSwift = { (inspector: TargetInspector) throws(LiveReadingError) in
+            guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
         }
-        guard inspector.images.contains(where: \.isSwift) else { throw .notSwift(target: options.target.description) }
-        var (reading, stop) = try options.whilePausedStating { pause throws(LiveReadingError) in
-            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-                try read(inspector, pause: pause, addressesPerType: addressesPerType)
-            }
+        var (reading, stop) = try options.readingStopped(beforeStop: refuseNonSwift) { inspector, pause throws(LiveReadingError) in
+            try read(inspector, pause: pause, addressesPerType: addressesPerType)
         }
         var census = try reading.censusWithRetainedSizes(target: options.target.description)
         census.target.stop = stop
@@ -59,7 +49,8 @@ public enum LiveRetainedReader {
         /// go once the tree is made.
         mutating func censusWithRetainedSizes(target: String) throws(LiveReadingError) -> HeapCensus {
             let allocations = sizes.count
-            guard allocations < DominatorTree.largestCount, graph.edgeCount + allocations <= DominatorTree.largestCount else {
+            guard DominatorTree.canNumber(nodeCount: allocations, edgeCount: graph.edgeCount, virtualRootSuccessors: rootReached.count)
+            else {
                 throw .graphTooLarge(target: target, allocations: allocations, edges: graph.edgeCount)
             }
             let edgeCount = graph.edgeCount

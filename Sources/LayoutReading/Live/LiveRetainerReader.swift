@@ -17,7 +17,7 @@ public enum LiveRetainerReader {
     public static func retainers(_ options: LiveTargetOptions, address: UInt64, paths: Int = 3) throws(LiveReadingError)
         -> RetainersReport
     {
-        try stopped(options) { inspector, marking throws(LiveReadingError) in
+        let (found, stop) = try stopped(options) { inspector, marking throws(LiveReadingError) in
             let reachability = marking.reachability
             guard let index = reachability.addresses.position(of: address) else {
                 let containing = reachability.allocation(containing: address)
@@ -26,27 +26,50 @@ public enum LiveRetainerReader {
                     size: containing.map { reachability.sizes[$0] })
             }
             var describer = HolderDescriber(inspector: inspector, reachability: reachability)
-            let found: (paths: [[RetainerPaths.Step]], holderCount: Int, rootCount: Int)
+            var found: (paths: [[RetainerPaths.Step]], holderCount: Int, rootCount: Int)
+            var lastingChain: [RetainerPaths.Step]?
             do throws(BinaryInfoError) {
-                found = try RetainerPaths(reachability).paths(to: index, count: paths, memory: inspector.memory)
+                let retainerPaths = RetainerPaths(reachability)
+                found = try retainerPaths.paths(to: index, count: paths, memory: inspector.memory)
+                var lasting = try LastingRetainerPaths(retainerPaths)
+                lastingChain = lasting.lastingChain(to: index, memory: inspector.memory)
             } catch {
                 throw .target(error)
+            }
+            // The owner's path, when a stack's or a register's paths are shorter: one of the
+            // paths, in place of the longest when there are as many as asked for.
+            var lastingPath = lastingChain.flatMap { found.paths.firstIndex(of: $0) }
+            var lastingPathAdded = false
+            if let lastingChain, lastingPath == nil {
+                if found.paths.count >= paths { found.paths.removeLast() }
+                found.paths.append(lastingChain)
+                lastingPath = found.paths.count - 1
+                lastingPathAdded = true
             }
             let holders = try describer.describe(found.paths)
             var object = try describer.allocation(index)
             if case .swiftContext(let captures, nil) = object.kind, let last = found.paths.first?.last {
                 object.kind = .swiftContext(captures: captures, function: describer.closureFunction(heldAt: last))
             }
-            return RetainersReport(
+            var report = RetainersReport(
                 target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: false),
                 object: object, paths: holders.map(RetainersReport.Path.init), holderCount: found.holderCount,
                 rootCount: found.rootCount)
+            report.lastingPath = lastingPath
+            report.lastingPathAdded = lastingPathAdded
+            return (report: report, sizing: RetainerRetainedSizes(reachability), object: index)
         }
+        var report = found.report
+        if report.isReachable { report.retainedBytes = found.sizing.retained(by: found.object) }
+        if let stop { report.record(stop) }
+        return report
     }
 
-    /// The shortest path to every object whose dynamic type is named `type`, grouped by shape.
+    /// A shortest path to every object whose dynamic type is named `type`, grouped by shape: from
+    /// the roots that last (globals, thread-local storage, mappings) where one reaches the object,
+    /// else from a thread's stack or registers.
     public static func retainers(_ options: LiveTargetOptions, type: String) throws(LiveReadingError) -> RetainerShapes {
-        try stopped(options) { inspector, marking throws(LiveReadingError) in
+        let (found, stop) = try stopped(options) { inspector, marking throws(LiveReadingError) in
             let reachability = marking.reachability
             let metadata = inspector.classMetadata(candidates: Set(reachability.firstWords.filter { $0 >= 4096 && $0 & 7 == 0 }))
             let names: [UInt64: String]
@@ -79,10 +102,19 @@ public enum LiveRetainerReader {
                 if let start = elementsStart[key.firstWord] ?? nil, offset >= start, (offset - start) % 8 == 0 { key.offset = .max }
                 return key
             }
+            // Each object through the roots that last where one reaches it (a stack word's path
+            // may be shorter than the owner's, and says less of why the object stays).
+            var lasting: LastingRetainerPaths
+            do throws(BinaryInfoError) {
+                lasting = try LastingRetainerPaths(paths)
+            } catch {
+                throw .target(error)
+            }
+            let chains = objects.map { lasting.chain(to: $0, memory: inspector.memory) }
             var representatives: [StepKey: RetainerPaths.Step] = [:]
             var unreachable = 0
-            for object in objects {
-                guard let chain = paths.firstReachChain(to: object) else {
+            for chain in chains {
+                guard let chain else {
                     unreachable += 1
                     continue
                 }
@@ -92,38 +124,43 @@ public enum LiveRetainerReader {
             let described = try describer.describe(keys.map { [representatives[$0]!] })
             var shapeOf: [StepKey: String] = [:]
             for (key, holders) in zip(keys, described) { shapeOf[key] = holders.first?.shape ?? "" }
-            var shapes: [[String]: (count: Int, example: UInt64)] = [:]
-            for object in objects {
-                guard let chain = paths.firstReachChain(to: object) else { continue }
+            var shapes: [[String]: (count: Int, example: UInt64, group: Int)] = [:]
+            var grouped: [(object: Int, group: Int)] = []
+            for (object, chain) in zip(objects, chains) {
+                guard let chain else { continue }
                 var steps: [String] = []
                 for step in chain { steps.append(shapeOf[try key(step)] ?? "") }
                 let shape = RetainerShapes.collapsed(steps)
                 let known = shapes[shape]
-                shapes[shape] = ((known?.count ?? 0) + 1, known?.example ?? reachability.addresses[object])
+                let group = known?.group ?? shapes.count
+                shapes[shape] = ((known?.count ?? 0) + 1, known?.example ?? reachability.addresses[object], group)
+                grouped.append((object, group))
             }
-            return RetainerShapes(
-                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: false), type: type,
-                groups: shapes.map { RetainerShapes.Group(shape: $0.key, count: $0.value.count, example: $0.value.example) },
-                unreachable: unreachable)
+            let groups = shapes.sorted { $0.value.group < $1.value.group }.map {
+                RetainerShapes.Group(shape: $0.key, count: $0.value.count, example: $0.value.example)
+            }
+            return (
+                groups: groups, unreachable: unreachable, members: grouped, sizing: RetainerRetainedSizes(reachability),
+                target: LiveHeapReader.identity(of: inspector.memory, readWhileRunning: false)
+            )
         }
+        // The retained sizes are computed with the process running again.
+        var groups = found.groups
+        if let sums = found.sizing.retained(byGroups: found.members, groupCount: groups.count) {
+            for index in groups.indices { groups[index].retainedBytes = sums[index] }
+        }
+        var shapes = RetainerShapes(target: found.target, type: type, groups: groups, unreachable: found.unreachable)
+        if let stop { shapes.record(stop) }
+        return shapes
     }
 
-    /// Opens the target, stops it, marks its heap with the edges recorded and runs `body`.
-    static func stopped<Report: StatesReadingStop>(
-        _ options: LiveTargetOptions, _ body: (TargetInspector, LiveLeakReader.Marking) throws(LiveReadingError) -> Report
-    ) throws(LiveReadingError) -> Report {
-        var options = options
-        options.pauses = true
-        let inspector: TargetInspector
-        do {
-            inspector = try options.openInspector()
-        } catch {
-            throw options.vanishedOr(error)
-        }
-        return try options.whilePausedRecordingStop { pause throws(LiveReadingError) in
-            try LiveHeapReader.readingAgainWhileChanging(inspector, pause: pause) { () throws(LiveReadingError) in
-                try body(inspector, try LiveLeakReader.mark(inspector, pause: pause, recordingEdges: true))
-            }
+    /// Opens the target, stops it, marks its heap with the edges recorded and runs `body`; says
+    /// how the process was held.
+    static func stopped<Result>(
+        _ options: LiveTargetOptions, _ body: (TargetInspector, LiveLeakReader.Marking) throws(LiveReadingError) -> Result
+    ) throws(LiveReadingError) -> (result: Result, stop: ReadingStop?) {
+        try options.readingStopped { inspector, pause throws(LiveReadingError) in
+            try body(inspector, try LiveLeakReader.mark(inspector, pause: pause, recordingEdges: true))
         }
     }
 }

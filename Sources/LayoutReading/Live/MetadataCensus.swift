@@ -23,17 +23,15 @@ struct MetadataCensus {
     /// Per class found, by its tally's index: its metadata address, objects, their bytes, the first
     /// addresses (kept apart, so that counting touches two flat arrays).
     private var classes: [UInt64] = []
-    private var counts: [Int] = []
-    private var bytes: [Int] = []
+    /// Per class found, its count and bytes, and whether it is an instantiation of
+    /// `_ContiguousArrayStorage`, whose objects are kept: those of `_ContiguousArrayStorage<AnyObject>`
+    /// have elements that say which class they hold (``ClassArrayElements``). Which instantiation
+    /// each is, is asked of the reflection library after the walk, with every other class's name
+    /// in one batch, rather than by a worker round trip in the middle of the walk.
+    private let columns = TallyColumns()
     private var addresses: [[UInt64]] = []
     /// Each class's instance size, by metadata address.
     private(set) var instanceSizes: [UInt64: Int] = [:]
-    /// Per class found: whether it is an instantiation of `_ContiguousArrayStorage`, whose
-    /// objects are kept: those of `_ContiguousArrayStorage<AnyObject>` have elements that say
-    /// which class they hold (``ClassArrayElements``). Which instantiation each is, is asked of
-    /// the reflection library after the walk, with every other class's name in one batch,
-    /// rather than by a worker round trip in the middle of the walk.
-    private var keepsObjects: [Bool] = []
     /// The objects of each `_ContiguousArrayStorage` class (address and allocation size), by its
     /// metadata: only these are kept, so what is held grows with array storage objects (16 bytes
     /// each), not with the heap.
@@ -89,13 +87,11 @@ struct MetadataCensus {
             guard let metadata, known[word] == nil else { continue }
             known.insert(word, classes.count)
             classes.append(word)
-            counts.append(0)
-            bytes.append(0)
             addresses.append([])
             instanceSizes[word] = Int(metadata.instanceSize)
             // Array storage of another element type (bytes, strings) is left out by its name
             // after the walk (``ClassArrayElements/attribute``), as is one the library cannot name.
-            keepsObjects.append(ClassArrayElements.isArrayStorage(metadata, inspector))
+            columns.append(keepingObjects: ClassArrayElements.isArrayStorage(metadata, inspector))
         }
         for chunk in pending {
             let word = chunk.firstWord
@@ -110,15 +106,61 @@ struct MetadataCensus {
     @inline(__always)
     private mutating func add(_ chunk: HeapChunk, to tally: Int) {
         guard tally >= 0 else { return }
-        counts[tally] += 1
-        bytes[tally] += Int(chunk.usableSize)
-        if counts[tally] <= addressesPerType { addresses[tally].append(chunk.address) }
-        if keepsObjects[tally] { arrayStorages[classes[tally], default: []].append((chunk.address, Int(chunk.usableSize))) }
+        let count = columns.add(Int(chunk.usableSize), to: tally)
+        guard count <= addressesPerType || columns.keepsObjects[tally] else { return }
+        if count <= addressesPerType { addresses[tally].append(chunk.address) }
+        if columns.keepsObjects[tally] { arrayStorages[classes[tally], default: []].append((chunk.address, Int(chunk.usableSize))) }
     }
 
     /// Each class's objects, in the order their metadata was found.
     var tallies: [Tally] {
-        classes.indices.map { Tally(metadata: classes[$0], count: counts[$0], bytes: bytes[$0], addresses: addresses[$0]) }
+        classes.indices.map {
+            Tally(metadata: classes[$0], count: columns.counts[$0], bytes: columns.bytes[$0], addresses: addresses[$0])
+        }
+    }
+}
+
+/// Each class's object count and bytes, and whether its objects are kept, in memory the census
+/// owns: a walk adds to them once per object, with no array's bounds or uniqueness check (every
+/// index it is given is one ``append()`` made).
+final class TallyColumns {
+    private(set) var count = 0
+    private var capacity = 0
+    private(set) var counts = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+    private(set) var bytes = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+    private(set) var keepsObjects = UnsafeMutablePointer<Bool>.allocate(capacity: 0)
+
+    deinit {
+        counts.deallocate()
+        bytes.deallocate()
+        keepsObjects.deallocate()
+    }
+
+    /// A new class's columns, zero.
+    func append(keepingObjects: Bool = false) {
+        if count == capacity {
+            let larger = max(64, capacity * 2)
+            func grown<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+                let new = UnsafeMutablePointer<T>.allocate(capacity: larger)
+                new.moveInitialize(from: old, count: count)
+                old.deallocate()
+                return new
+            }
+            (counts, bytes, keepsObjects) = (grown(counts), grown(bytes), grown(keepsObjects))
+            capacity = larger
+        }
+        (counts + count).initialize(to: 0)
+        (bytes + count).initialize(to: 0)
+        (keepsObjects + count).initialize(to: keepingObjects)
+        count += 1
+    }
+
+    /// Adds an object of `size` bytes to class `tally`; its count after that.
+    @inline(__always)
+    func add(_ size: Int, to tally: Int) -> Int {
+        counts[tally] += 1
+        bytes[tally] += size
+        return counts[tally]
     }
 }
 

@@ -140,8 +140,7 @@ final class ObjectWalk {
 
     /// Why a field's type has no name (nil when it has one).
     static func whyUntyped(_ field: TargetField) -> String? {
-        guard field.typeName == nil else { return nil }
-        return field.mangledTypeName.map(LibraryManglings.whyUnnamed) ?? "the reflection library gives no type for it"
+        field.whyUnnamed
     }
 
     /// An answer, nil while it is pending (the question noted in ``needs`` by `ask`); in the

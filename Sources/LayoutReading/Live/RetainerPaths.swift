@@ -1,7 +1,8 @@
 import BinaryInfo
 
 /// Paths from roots to an allocation over a marking's recorded edges (``HeapEdges``): the first
-/// reaches make a tree of shortest paths, and the graph says which other allocations hold it.
+/// reaches make a tree of shortest paths (through Swift objects' references wherever those reach:
+/// ``AllocationReferenceLayouts``), and the graph says which other allocations hold it.
 struct RetainerPaths {
     /// One holder of a path and where in it the word pointing to the next lies.
     enum Step: Hashable {
@@ -19,7 +20,7 @@ struct RetainerPaths {
         edges = reachability.edges ?? HeapEdges.empty(allocations: reachability.addresses.count)
     }
 
-    /// The holders of `object`'s first-reach path (a shortest one), root first; nil when no root
+    /// The holders of `object`'s first-reach path (a shortest one through references), root first; nil when no root
     /// reaches it.
     func firstReachChain(to object: Int) -> [Step]? {
         var steps: [Step] = []
@@ -41,7 +42,8 @@ struct RetainerPaths {
     }
 
     /// Up to `count` shortest paths to `object`, each ending in a different holder, shortest
-    /// first (a root word that points into it first of all), and how many reachable allocations
+    /// first (a root word that points into it first of all; a holder whose word pointing to it is
+    /// no reference after every other), and how many reachable allocations
     /// other than the object, and how many root words (up to 64), hold it.
     func paths(to object: Int, count: Int, memory: TargetMemory) throws(BinaryInfoError) -> (
         paths: [[Step]], holderCount: Int, rootCount: Int
@@ -52,19 +54,25 @@ struct RetainerPaths {
             if edges.graph.successors(of: node).contains(UInt32(object)) { holders.append(node) }
         }
         var depths: [Int: Int] = [:]
-        var candidates: [(depth: Int, chain: [Step])] = []
+        // A path whose last holder points to the object by a word that is no reference comes
+        // after every path through references.
+        var candidates: [(conservative: Bool, depth: Int, chain: [Step])] = []
         let roots = try reachability.rootWords(pointingInto: object)
-        for word in roots { candidates.append((1, [.root(word)])) }
+        for word in roots { candidates.append((false, 1, [.root(word)])) }
         for holder in holders {
             guard var chain = firstReachChain(to: holder),
                 !chain.contains(where: { if case .allocation(object, _) = $0 { true } else { false } })
             else { continue }
             depths[holder] = chain.count
-            chain.append(.allocation(holder, offset: offset(in: holder, of: object, memory: memory)))
-            candidates.append((chain.count, chain))
+            let offset = offset(in: holder, of: object, memory: memory)
+            chain.append(.allocation(holder, offset: offset))
+            let conservative = offset.map { ReferenceWords.isStrong(in: holder, at: $0, reachability, memory: memory) == false } ?? false
+            candidates.append((conservative, chain.count, chain))
         }
         // Stable: roots in the order found, holders by position.
-        let ordered = candidates.enumerated().sorted { ($0.element.depth, $0.offset) < ($1.element.depth, $1.offset) }
+        let ordered = candidates.enumerated().sorted {
+            ($0.element.conservative ? 1 : 0, $0.element.depth, $0.offset) < ($1.element.conservative ? 1 : 0, $1.element.depth, $1.offset)
+        }
         return (ordered.prefix(max(count, 0)).map(\.element.chain), holders.count, roots.count)
     }
 
@@ -76,18 +84,26 @@ struct RetainerPaths {
         return Self.offset(in: holder, of: object, reachability, memory: memory)
     }
 
-    /// The offset of the first word of `holder` that points into `object`, read from the target.
+    /// The offset of the first word of `holder` that points into `object`, read from the target:
+    /// the first of its strong references when one does (``ReferenceWords``).
     static func offset(in holder: Int, of object: Int, _ reachability: HeapReachability, memory: TargetMemory) -> UInt64? {
         let size = reachability.sizes[holder]
         guard size <= 1 << 26, let bytes = try? memory.bytes(at: reachability.addresses[holder], count: Int(size), what: "a holder") else {
             return nil
         }
+        let plan = ReferenceWords.plan(of: holder, reachability)
+        let count = plan.map { ReferenceWords.elementCount($0, bytes: bytes) } ?? 0
+        var first: UInt64?
         var offset = 0
         while offset + 8 <= bytes.count {
             let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-            if reachability.allocation(containing: word) == object { return UInt64(offset) }
+            if reachability.allocation(containing: word) == object {
+                guard let plan else { return UInt64(offset) }
+                if plan.isStrong(wordOffset: UInt64(offset), elementCount: count) { return UInt64(offset) }
+                if first == nil { first = UInt64(offset) }
+            }
             offset += 8
         }
-        return nil
+        return first
     }
 }

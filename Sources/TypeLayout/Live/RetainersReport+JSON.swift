@@ -6,11 +6,15 @@ import Foundation
 
 extension RetainersReport: Encodable {
     /// Encodes the report as stable JSON (keys sorted): `schemaVersion`, `target`, `object`,
-    /// `reachable`, `holderCount` and `paths` (each a list of holders, root first, each with
+    /// `reachable`, `holderCount`, `rootCount`, `retainedBytes` (null when not computed),
+    /// `lastingPath` (the position in `paths` of the shortest path from a global, thread-local
+    /// storage or a mapping; null when none reaches the object) and `paths` (each a list of holders, root first, each with
     /// `kind`, `text` and `shape`, and for an allocation `address`, `size` and `part`).
     public func jsonData(pretty: Bool = true) throws -> Data { try LayoutJSON.encode(self, pretty: pretty) }
 
-    private enum CodingKeys: String, CodingKey { case schemaVersion, target, object, reachable, holderCount, rootCount, paths }
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, target, object, reachable, holderCount, rootCount, retainedBytes, lastingPath, paths
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -20,6 +24,8 @@ extension RetainersReport: Encodable {
         try container.encode(isReachable, forKey: .reachable)
         try container.encode(holderCount, forKey: .holderCount)
         try container.encode(rootCount, forKey: .rootCount)
+        try container.encode(retainedBytes, forKey: .retainedBytes)
+        try container.encode(lastingPath, forKey: .lastingPath)
         try container.encode(paths.map(\.holders), forKey: .paths)
     }
 }
@@ -44,7 +50,8 @@ extension RetainersReport.Allocation: Encodable {
 
 extension RetainersReport.Holder: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case kind, text, shape, symbol, image, thread, register, address, path, allocation, field, unowned, element, offset, unknown
+        case kind, text, shape, symbol, image, thread, register, address, path, allocation, field, unowned, element, offset, unknown,
+            conservative
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -84,6 +91,10 @@ extension RetainersReport.Holder: Encodable {
             case .offset(let offset, let unknown):
                 try container.encode(offset, forKey: .offset)
                 try container.encode(unknown, forKey: .unknown)
+            case .conservative(let offset, let field):
+                try container.encode(offset, forKey: .offset)
+                try container.encode(true, forKey: .conservative)
+                try container.encodeIfPresent(field, forKey: .field)
             }
         }
     }
@@ -91,7 +102,7 @@ extension RetainersReport.Holder: Encodable {
 
 extension RetainerShapes: Encodable {
     /// Encodes the groups as stable JSON: `schemaVersion`, `target`, `type`, `unreachable`,
-    /// `groups` (each `shape`, `count`, `example`).
+    /// `groups` (each `shape`, `count`, `example`, `retainedBytes`).
     public func jsonData(pretty: Bool = true) throws -> Data { try LayoutJSON.encode(self, pretty: pretty) }
 
     private enum CodingKeys: String, CodingKey { case schemaVersion, target, type, unreachable, groups }

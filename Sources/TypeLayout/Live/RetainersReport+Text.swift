@@ -27,6 +27,7 @@ extension RetainersReport.Holder {
             case .field(let path, let unowned): return name + "." + path.joined(separator: ".") + (unowned ? " (unowned)" : "")
             case .element: return name + " → element"
             case .offset(let offset, _): return name + " +0x" + String(offset, radix: 16)
+            case .conservative(let offset, _): return name + " +0x" + String(offset, radix: 16) + " (no reference; counted conservatively)"
             }
         }
     }
@@ -53,6 +54,9 @@ extension RetainersReport.Part {
         case .field(let path, let unowned): return "." + path.joined(separator: ".") + (unowned ? " (unowned)" : "")
         case .element(let index): return "element \(index)"
         case .offset(let offset, let unknown): return "+0x" + String(offset, radix: 16) + " (\(unknown))"
+        case .conservative(let offset, let field):
+            return "+0x" + String(offset, radix: 16) + " ("
+                + (field.map { "in ." + $0.joined(separator: ".") + ", " } ?? "") + "a word that is no reference; counted conservatively)"
         }
     }
 }
@@ -70,17 +74,25 @@ extension RetainersReport {
     /// The report as text: the object, then each path, one holder a line, root first.
     public var text: String {
         var lines = [target.stoppedHeadline("retainers"), ""]
-        lines.append("\(object.text) (\(object.size) bytes)")
+        lines.append(
+            "\(object.text) (\(object.size) bytes"
+                + (retainedBytes.map { "; retains \($0) bytes: itself and what only it holds" } ?? "") + ")")
         guard isReachable else {
             lines.append("no root reaches it: it is leaked (`typeinfo leaks` lists every allocation no root reaches)")
             return lines.joined(separator: "\n") + "\n"
         }
+        let throughHolders = paths.count - (lastingPathAdded ? 1 : 0)
         lines.append(
-            "held by \(rootCount) root word\(rootCount == 1 ? "" : "s") and \(holderCount) allocation\(holderCount == 1 ? "" : "s") a root reaches; the shortest path through each of \(paths.count) of these holders:"
+            "held by \(rootCount) root word\(rootCount == 1 ? "" : "s") and \(holderCount) allocation\(holderCount == 1 ? "" : "s") a root reaches; the shortest path through each of \(throughHolders) of these holders"
+                + (lastingPathAdded
+                    ? ", and the shortest from a global (else from thread-local storage or a mapping):" : ":")
         )
         for (number, path) in paths.enumerated() {
             lines.append("")
-            lines.append("path \(number + 1) (\(path.holders.count) step\(path.holders.count == 1 ? "" : "s")):")
+            let steps = "\(path.holders.count) step\(path.holders.count == 1 ? "" : "s")"
+            lines.append(
+                "path \(number + 1) (" + steps
+                    + (number == lastingPath ? "; the shortest from a global, else from thread-local storage or a mapping" : "") + "):")
             for holder in path.holders { lines.append("  " + holder.text) }
             lines.append("  → " + object.text)
         }
@@ -97,7 +109,8 @@ extension RetainerShapes {
             "\(total + unreachable) objects of type \(type): \(total) reached from a root, \(unreachable) not (see `typeinfo leaks`)")
         for group in groups {
             lines.append(
-                "\(group.count) held through " + group.shape.joined(separator: " → ") + " (e.g. 0x\(String(group.example, radix: 16)))")
+                "\(group.count) held through " + group.shape.joined(separator: " → ") + " (e.g. 0x\(String(group.example, radix: 16))"
+                    + (group.retainedBytes.map { "; retaining \($0) bytes" } ?? "") + ")")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -64,6 +64,12 @@ public struct RetainersReport: Sendable, Hashable {
         case element(index: Int)
         /// A byte offset, with why no more is said.
         case offset(UInt64, unknown: String)
+        /// A word of a Swift object at a byte offset where its type's layout puts no reference
+        /// (an integer, bytes, an `Unmanaged`, a weak reference, state of no listed property),
+        /// which points into the next holder: counted as holding it all the same, since memory
+        /// reached only so is not known to be unreachable. `field` is the stored property the
+        /// word lies in, when known (`bits`, `state.raw`).
+        case conservative(UInt64, field: [String]?)
     }
 
     /// One path from a root: its holders, root first; the last holds the object.
@@ -82,13 +88,26 @@ public struct RetainersReport: Sendable, Hashable {
     public var holderCount: Int
     /// How many root words point into the object (up to 64 are counted).
     public var rootCount: Int
+    /// The bytes the object retains: its own and those of every allocation only it holds (which
+    /// would become unreachable were it gone; its dominator subtree). nil when not computed.
+    public var retainedBytes: Int?
+    /// The position in ``paths`` of the shortest path from a root that outlasts a function call
+    /// (a global, thread-local storage or a mapping: not a thread's stack or registers); nil
+    /// when no such root reaches the object.
+    public var lastingPath: Int?
+    /// Whether ``lastingPath`` was added after the shortest path through each holder (it goes
+    /// through a holder another path goes through, by a longer way).
+    public var lastingPathAdded = false
 
-    public init(target: HeapCensus.Target, object: Allocation, paths: [Path], holderCount: Int, rootCount: Int) {
+    public init(
+        target: HeapCensus.Target, object: Allocation, paths: [Path], holderCount: Int, rootCount: Int, retainedBytes: Int? = nil
+    ) {
         self.target = target
         self.object = object
         self.paths = paths
         self.holderCount = holderCount
         self.rootCount = rootCount
+        self.retainedBytes = retainedBytes
     }
 
     /// Whether a root reaches the object.
@@ -109,11 +128,25 @@ public struct RetainerShapes: Sendable, Hashable {
         public var count: Int
         /// An example object's address.
         public var example: UInt64
+        /// The bytes the group's objects retain, each allocation counted once (an object another
+        /// object of the type dominates is inside that one's size). nil when not computed.
+        public var retainedBytes: Int?
 
-        public init(shape: [String], count: Int, example: UInt64) {
+        public init(shape: [String], count: Int, example: UInt64, retainedBytes: Int? = nil) {
             self.shape = shape
             self.count = count
             self.example = example
+            self.retainedBytes = retainedBytes
+        }
+
+        private enum CodingKeys: String, CodingKey { case shape, count, example, retainedBytes }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(shape, forKey: .shape)
+            try container.encode(count, forKey: .count)
+            try container.encode(example, forKey: .example)
+            try container.encode(retainedBytes, forKey: .retainedBytes)
         }
     }
 

@@ -42,6 +42,14 @@ public struct DominatorTree: Sendable {
     /// and ``none`` is a node number no node has.
     public static let largestCount = Int(UInt32.max) - 1
 
+    /// Whether a graph of `nodeCount` nodes and `edgeCount` edges, with a virtual root of
+    /// `virtualRootSuccessors` successors (``init(_:virtualRootSuccessors:)``), is within
+    /// ``largestCount``: the bound the initializer's precondition states, for a caller to check
+    /// before it builds the tree.
+    public static func canNumber(nodeCount: Int, edgeCount: Int, virtualRootSuccessors: Int) -> Bool {
+        nodeCount < largestCount && edgeCount <= largestCount - virtualRootSuccessors
+    }
+
     /// Computes the immediate dominators of `graph`'s nodes from `root`.
     ///
     /// - Precondition: `root` is a node of `graph`, and the graph has at most ``largestCount``

@@ -3,8 +3,13 @@
 // struct) and objects nothing holds (two-object retain cycles, objects retained and forgotten,
 // cycles that weak references also point at, objects and the closures they own that capture
 // them). It also keeps objects reachable only from a task-local value, only from an actor's
-// state, and objects a weak reference points at beside their strong holder. It prints one JSON line:
-//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "leakedContexts": N, "reachable": {"global": [...], …},
+// state, and objects a weak reference points at beside their strong holder. Words that are no
+// references but hold an object's address bits: an `[Int]` a global reaches whose element is the
+// address of an object a longer chain of stored properties holds, an `Int` field that is the only
+// holder of an object kept alive by `Unmanaged`, and leaked cycles whose `[UInt8]` bytes are
+// their partner's address. Class references inside a struct's class-bound existential and inside
+// an enum's payload. It prints one JSON line:
+//   {"pid": …, "leaked": {"LiveLeaks.CycleA": ["0x…", …], …}, "leakedContexts": N, "leakedByteArrays": N, "reachable": {"global": [...], …},
 //    "chains": {"0x…": ["global LiveLeaks.strongHolder", "LiveLeaks.StrongHolder.target"], …}}
 // where each chain is the holders it built for a reachable object, root first: a global by its
 // name, a Swift object's stored property as Type.property, an array's element as "element".
@@ -40,6 +45,36 @@ final class UnownedHolder {
     init(_ target: WeaklyAlsoHeld) { self.target = target }
 }
 final class HeldByActor { var value = 7 }
+final class OwnedAlsoOnStack { var value = 9 }
+final class Owner { var items: [OwnedAlsoOnStack] = [] }
+final class PointedAtByBits { var value = 9 }
+final class Outer { var middle = Middle() }
+final class Middle { var inner = Inner() }
+final class Inner { var target: PointedAtByBits? }
+final class BitsHolder { var words: [Int] = [] }
+final class HeldByBitPattern { var value = 10 }
+final class BitPatternHolder { var bits = 0 }
+protocol Named: AnyObject { var name: String { get } }
+final class InExistential: Named { var name = "inside" }
+struct Boxed {
+    var label = 1
+    var item: any Named
+}
+final class ExistentialHolder {
+    var boxed: Boxed
+    init(_ item: any Named) { boxed = Boxed(item: item) }
+}
+final class InEnumPayload { var value = 11 }
+enum Slot {
+    case empty
+    case held(InEnumPayload)
+}
+final class EnumHolder { var slot = Slot.empty }
+final class BytesCycleA {
+    var other: BytesCycleB?
+    var bytes: [UInt8] = []
+}
+final class BytesCycleB { var other: BytesCycleA? }
 final class HeldByTaskLocal { var value = 8 }
 actor Ledger {
     var entries: [HeldByActor] = []
@@ -59,10 +94,16 @@ nonisolated(unsafe) var specificKey = pthread_key_t()
 nonisolated(unsafe) var stopHolding = false
 nonisolated(unsafe) var chains: [UInt: [String]] = [:]
 nonisolated(unsafe) var leakedContexts = 0
+nonisolated(unsafe) var leakedByteArrays = 0
 nonisolated(unsafe) var strongHolder = StrongHolder()
 nonisolated(unsafe) var weakOnly = WeakOnly()
 let ledger = Ledger()
 nonisolated(unsafe) var parked: UnsafeContinuation<Void, Never>?
+nonisolated(unsafe) var deepHolder = Outer()
+nonisolated(unsafe) var bitsHolder = BitsHolder()
+nonisolated(unsafe) var bitPatternHolder = BitPatternHolder()
+nonisolated(unsafe) var existentialHolder = ExistentialHolder(InExistential())
+nonisolated(unsafe) var enumHolder = EnumHolder()
 
 @inline(never) func address(_ object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
 
@@ -105,6 +146,18 @@ nonisolated(unsafe) var parked: UnsafeContinuation<Void, Never>?
         record(second, leakedAs: "LiveLeaks.WeaklyHeldCycle")
     }
     for tag in 0..<4 { makeClosureOwner(tag: tag) }
+    for _ in 0..<2 {
+        let a = BytesCycleA()
+        let b = BytesCycleB()
+        a.other = b
+        b.other = a
+        // B's address again, as the bytes of an array: no reference, yet the bits of one.
+        a.bytes = withUnsafeBytes(of: address(b).littleEndian) { Array($0) }
+        record(a, leakedAs: "LiveLeaks.BytesCycleA")
+        record(b, leakedAs: "LiveLeaks.BytesCycleB")
+        // The array's storage leaks with them.
+        leakedByteArrays += 1
+    }
 }
 
 func run(_ body: @escaping () -> Void) -> pthread_t {
@@ -120,8 +173,15 @@ func run(_ body: @escaping () -> Void) -> pthread_t {
     return thread
 }
 
+let owner = Owner()
+
 @inline(never) func holdOnStack(_ ready: UnsafeMutablePointer<pthread_barrier_t>) {
     let object = HeldOnStack()
+    // Held through a global's array, and by this frame too: a stack word's path is shorter
+    // than the owner's.
+    let owned = OwnedAlsoOnStack()
+    owner.items.append(owned)
+    chains[address(owned) ^ key] = ["global LiveLeaks.owner", "LiveLeaks.Owner.items", "element"]
     reachable["stack", default: []].append(address(object) ^ key)
     let specific = HeldThreadSpecific()
     pthread_setspecific(specificKey, Unmanaged.passRetained(specific).toOpaque())
@@ -129,7 +189,7 @@ func run(_ body: @escaping () -> Void) -> pthread_t {
     pthread_barrier_wait(ready)
     // The object is used after the wait, so its reference stays in this frame or a register.
     while !stopHolding { pause() }
-    print(object.value)
+    print(object.value, owned.value)
 }
 
 pthread_key_create(&specificKey, nil)
@@ -148,6 +208,33 @@ weakOnly.target = alsoWeak
 let unownedHolder = UnownedHolder(alsoWeak)
 reachable["weakly-also"] = [address(alsoWeak) ^ key]
 chains[address(alsoWeak) ^ key] = ["global LiveLeaks.strongHolder", "LiveLeaks.StrongHolder.target"]
+
+// Made in a function, so that no global but the holders' refers to the objects.
+@inline(never) func holdThroughWordsThatAreNoReferences() {
+    // An object held by a chain of stored properties, whose address is also an Int element of
+    // an array a global reaches in fewer steps.
+    let pointedAt = PointedAtByBits()
+    deepHolder.middle.inner.target = pointedAt
+    bitsHolder.words = [0, Int(bitPattern: address(pointedAt))]
+    reachable["bits-also"] = [address(pointedAt) ^ key]
+    chains[address(pointedAt) ^ key] = [
+        "global LiveLeaks.deepHolder", "LiveLeaks.Outer.middle", "LiveLeaks.Middle.inner", "LiveLeaks.Inner.target",
+    ]
+    // An object only an Int field holds the address of (alive by an unbalanced retain).
+    let byBitPattern = HeldByBitPattern()
+    bitPatternHolder.bits = Int(bitPattern: Unmanaged.passRetained(byBitPattern).toOpaque())
+    reachable["bit-pattern"] = [address(byBitPattern) ^ key]
+    // Objects inside a struct's class-bound existential, and inside an enum's payload.
+    reachable["existential"] = [address(existentialHolder.boxed.item) ^ key]
+    chains[address(existentialHolder.boxed.item) ^ key] = [
+        "global LiveLeaks.existentialHolder", "LiveLeaks.ExistentialHolder.boxed.item",
+    ]
+    let inPayload = InEnumPayload()
+    enumHolder.slot = .held(inPayload)
+    reachable["enum-payload"] = [address(inPayload) ^ key]
+    chains[address(inPayload) ^ key] = ["global LiveLeaks.enumHolder", "LiveLeaks.EnumHolder.slot"]
+}
+holdThroughWordsThatAreNoReferences()
 
 // Objects only the actor's state holds, added from a task that ends.
 let added = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
@@ -190,7 +277,7 @@ func object(_ table: [String: [UInt]]) -> String {
 func chainList(_ chain: [String]) -> String { "[" + chain.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
 let chainTable = chains.keys.sorted().map { "\"0x\(String($0 ^ key, radix: 16))\": \(chainList(chains[$0]!))" }.joined(separator: ", ")
 print(
-    "{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"leakedContexts\": \(leakedContexts), \"reachable\": \(object(reachable)), \"chains\": {\(chainTable)}}"
+    "{\"pid\": \(getpid()), \"leaked\": \(object(leaked)), \"leakedContexts\": \(leakedContexts), \"leakedByteArrays\": \(leakedByteArrays), \"reachable\": \(object(reachable)), \"chains\": {\(chainTable)}}"
 )
 fflush(stdout)
 var byte: UInt8 = 0

@@ -3,7 +3,9 @@
 // tree of nodes with leaves of another type, and a diamond (two parents sharing a child, which
 // neither retains alone). It computes each type's retained bytes itself, from
 // `malloc_usable_size` of each object, and prints one JSON line:
-//   {"pid": …, "retained": {"LiveRetained.ChainLink": N, …}, "counts": {"LiveRetained.ChainLink": N, …}}
+//   {"pid": …, "retained": {"LiveRetained.ChainLink": N, …}, "counts": {"LiveRetained.ChainLink": N, …},
+//    "outermost": {"LiveRetained.ChainLink": "0x…", …}}
+// (`outermost`: an object that retains all its type's retained bytes).
 // then waits until its standard input closes. The structures hold only each other and no
 // strings or arrays, so nothing outside them is in their retained bytes.
 #if canImport(Glibc)
@@ -103,7 +105,17 @@ let (firstParent, secondParent) = makeDiamond()
 func table(_ values: [String: Int]) -> String {
     "{" + values.keys.sorted().map { "\"\($0)\": \(values[$0]!)" }.joined(separator: ", ") + "}"
 }
-print("{\"pid\": \(getpid()), \"retained\": \(table(retained)), \"counts\": \(table(counts))}")
+/// One object whose retained bytes are its type's: the chain's head, the tree's root, the
+/// diamond's shared child (for `typeinfo retainers ADDRESS`).
+func address(_ object: AnyObject) -> String {
+    "\"0x" + String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16) + "\""
+}
+let outermost = [
+    "LiveRetained.ChainLink": address(chain), "LiveRetained.TreeNode": address(tree),
+    "LiveRetained.DiamondChild": address(firstParent.child),
+]
+let outermostTable = "{" + outermost.keys.sorted().map { "\"\($0)\": \(outermost[$0]!)" }.joined(separator: ", ") + "}"
+print("{\"pid\": \(getpid()), \"retained\": \(table(retained)), \"counts\": \(table(counts)), \"outermost\": \(outermostTable)}")
 fflush(stdout)
 var byte: UInt8 = 0
 while read(0, &byte, 1) > 0 {}
