@@ -256,12 +256,24 @@ struct HeapReachabilityTests {
                 #expect(Array(sizes) == expected.map(size))
                 #expect(firstWords == expected.map { ~$0 })
                 #expect(Array(candidates.positions) == expected.indices.filter { expected[$0] % 3 == 0 })
-                for probe in expected.prefix(50) + expected.suffix(50) {
-                    for delta: Int64 in [-17, -16, -9, -8, -1, 0, 1, 7, 8, 63] {
+                // The marking's page index answers as the binary search of every address does,
+                // in and between its clusters, pages and windows.
+                let pages = AllocationPageIndex(sortedAddresses)
+                let probes = expected.prefix(50) + expected.suffix(50) + (0..<200).map { _ in expected.randomElement(using: &generator)! }
+                for probe in probes {
+                    for delta: Int64 in [-0x200_0000, -4097, -17, -16, -9, -8, -1, 0, 1, 7, 8, 63, 4096, 0x200_0000] {
+                        guard Int64(probe) + delta >= 16 else { continue }
                         let address = UInt64(Int64(probe) + delta)
-                        #expect(sortedAddresses.firstPosition(above: address) == expected.partitioningIndex { $0 > address })
+                        let answer = expected.partitioningIndex { $0 > address }
+                        #expect(sortedAddresses.firstPosition(above: address) == answer)
+                        #expect(pages.firstPosition(above: address, in: sortedAddresses) == answer, "0x\(String(address, radix: 16))")
+                        #expect(
+                            pages.allocation(containing: address, addresses: sortedAddresses, sizes: sizes)
+                                == Marker.allocation(containing: address, addresses: sortedAddresses, sizes: sizes))
                     }
                 }
+                #expect(pages.firstPosition(above: 0, in: sortedAddresses) == 0)
+                #expect(pages.firstPosition(above: .max, in: sortedAddresses) == expected.count)
             }
         }
         let builder = HeapAllocationTableBuilder(keepingFirstWords: false, path: "a core")

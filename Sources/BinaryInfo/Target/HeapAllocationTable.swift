@@ -93,14 +93,20 @@ public struct HeapSizes: RandomAccessCollection, Sendable, Equatable {
 /// more, and no array that doubles while it grows. A class: the walk's closure holds it, and a
 /// copy of a struct there would keep every block alive.
 final class HeapAllocationTableBuilder {
-    private struct Block {
-        var lows = MappedBlock<UInt32>(capacity: HeapAllocationTableBuilder.blockSize)
+    /// A class, so that adding to the block being filled copies nothing (a struct taken out of
+    /// the array of blocks would be copied, its blocks retained, once per chunk).
+    private final class Block {
+        let lows = MappedBlock<UInt32>(capacity: HeapAllocationTableBuilder.blockSize)
         /// Where the addresses' bits 35...63 change in the block: (slot, high), ascending slots.
-        var highs: [(slot: Int, high: UInt64)] = []
-        var sizes = MappedBlock<UInt32>(capacity: HeapAllocationTableBuilder.blockSize)
-        var firstWords: MappedBlock<UInt64>?
+        @exclusivity(unchecked) var highs: [(slot: Int, high: UInt64)] = []
+        let sizes = MappedBlock<UInt32>(capacity: HeapAllocationTableBuilder.blockSize)
+        let firstWords: MappedBlock<UInt64>?
         /// One bit a slot: the chunk is a side table candidate.
-        var candidates = [UInt64](repeating: 0, count: HeapAllocationTableBuilder.blockSize / 64)
+        let candidates = MappedBlock<UInt64>(zeroed: HeapAllocationTableBuilder.blockSize / 64)
+
+        init(keepingFirstWords: Bool) {
+            firstWords = keepingFirstWords ? MappedBlock(capacity: HeapAllocationTableBuilder.blockSize) : nil
+        }
 
         func high(at slot: Int) -> UInt64 {
             var change = highs.count - 1
@@ -110,9 +116,13 @@ final class HeapAllocationTableBuilder {
     }
 
     static let blockSize = 1 << 16
-    private var blocks: [Block?] = []
-    private var large: [Int: UInt64] = [:]
-    private(set) var count = 0
+    // Every chunk of the walk is added here: the exclusivity checks would cost more than the
+    // adding (one caller at a time, the walk's).
+    @exclusivity(unchecked) private var blocks: [Block?] = []
+    /// The block being filled (the last of ``blocks``).
+    @exclusivity(unchecked) private var current: Block?
+    @exclusivity(unchecked) private var large: [Int: UInt64] = [:]
+    @exclusivity(unchecked) private(set) var count = 0
     let keepingFirstWords: Bool
     let path: String
 
@@ -128,22 +138,22 @@ final class HeapAllocationTableBuilder {
         }
         let slot = count % Self.blockSize
         if slot == 0 {
-            var block = Block()
-            if keepingFirstWords { block.firstWords = MappedBlock(capacity: Self.blockSize) }
+            let block = Block(keepingFirstWords: keepingFirstWords)
             blocks.append(block)
+            current = block
         }
-        let last = blocks.count - 1
+        let block = current.unsafelyUnwrapped
         let high = chunk.address >> HeapAddresses.windowShift
-        if blocks[last]!.highs.last?.high != high { blocks[last]!.highs.append((slot, high)) }
-        blocks[last]!.lows.append(UInt32(truncatingIfNeeded: chunk.address >> 3))
+        if block.highs.last?.high != high { block.highs.append((slot, high)) }
+        block.lows.append(UInt32(truncatingIfNeeded: chunk.address >> 3))
         if chunk.usableSize >= UInt64(UInt32.max) {
             large[count] = chunk.usableSize
-            blocks[last]!.sizes.append(UInt32.max)
+            block.sizes.append(UInt32.max)
         } else {
-            blocks[last]!.sizes.append(UInt32(chunk.usableSize))
+            block.sizes.append(UInt32(chunk.usableSize))
         }
-        blocks[last]!.firstWords?.append(chunk.firstWord)
-        if isCandidate { blocks[last]!.candidates[slot >> 6] |= 1 << UInt64(slot & 63) }
+        block.firstWords?.append(chunk.firstWord)
+        if isCandidate { block.candidates[slot >> 6] |= 1 << UInt64(slot & 63) }
         count += 1
     }
 
@@ -249,7 +259,10 @@ final class HeapAllocationTableBuilder {
                     if block.candidates[bit >> 6] & (1 << UInt64(bit & 63)) != 0 { candidates.insert(lows.count - 1) }
                 }
                 left[blockIndex] -= take
-                if left[blockIndex] == 0 { blocks[blockIndex] = nil }
+                if left[blockIndex] == 0 {
+                    blocks[blockIndex] = nil
+                    if blockIndex == blocks.count - 1 { current = nil }
+                }
                 index += take
             }
         }
@@ -263,15 +276,18 @@ final class HeapAllocationTableBuilder {
 /// file, where class metadata does).
 struct SideTableCandidateFilter {
     let regions: [TargetRegion]
-    private var last: TargetRegion?
+    /// The last region met, as bounds and whether it is anonymous (no region copied per word).
+    private var lastStart: UInt64 = 0
+    private var lastEnd: UInt64 = 0
+    private var lastIsAnonymous = false
 
     init(regions: [TargetRegion]) { self.regions = regions }
 
     mutating func admits(_ word: UInt64) -> Bool {
         guard word & 15 == 0, word != 0 else { return false }
-        if let last, last.contains(word) { return last.filePath == nil }
+        if word >= lastStart, word < lastEnd { return lastIsAnonymous }
         guard let region = regions.region(containing: word) else { return false }
-        last = region
-        return region.filePath == nil
+        (lastStart, lastEnd, lastIsAnonymous) = (region.start, region.end, region.filePath == nil)
+        return lastIsAnonymous
     }
 }

@@ -33,6 +33,12 @@ public struct HeapReachability: Sendable {
     public let staleStackBytes: UInt64
     /// How many allocations are Swift weak references' side tables.
     public let sideTables: Int
+    /// Each allocation's class number (its first word's position in the list `classifying`
+    /// gave), for the allocations the marking reached, ``noClass`` for others; empty when the
+    /// reading was not asked to classify.
+    public let classes: [UInt32]
+    /// What ``classes`` holds for an allocation of no listed class, or not reached.
+    public static let noClass = UInt32.max
     /// The memory graph, when the reading was asked to record it (`recordingEdges`).
     public let edges: HeapEdges?
     private let marks: [UInt64]
@@ -68,6 +74,10 @@ public struct HeapReachability: Sendable {
     ///     when it is scanned; its references are followed before its other words, so that first
     ///     reaches (paths) go through references wherever one reaches; its other words still reach
     ///     what they point into, afterwards.
+    ///   - classifying: called once the walk is done, before the marking: nil, or a list of first
+    ///     words (class metadata addresses) whose positions number classes; each reached allocation's
+    ///     number is kept in ``classes``, its first word looked up when it is scanned, 4 bytes an
+    ///     allocation. `heap --retained` groups retained bytes by them without keeping first words.
     ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
     ///     its row's start in the graph, and 8 more while marking (the scan order, the row's
     ///     length); 4 bytes per pointer between allocations, recorded in blocks that are let go
@@ -81,9 +91,9 @@ public struct HeapReachability: Sendable {
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
     public init(
-        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, visitingChunks: ((HeapChunk) -> Void)? = nil,
-        referenceLayouts: (() -> AllocationReferenceLayouts)? = nil, recordingEdges: Bool = false, recordingFirstReaches: Bool = true,
-        keepingFirstWords: Bool = true
+        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, visitingChunks: (HeapChunk) -> Void = { _ in },
+        referenceLayouts: () -> AllocationReferenceLayouts = { .none }, classifying: () -> [UInt64]? = { nil },
+        recordingEdges: Bool = false, recordingFirstReaches: Bool = true, keepingFirstWords: Bool = true
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
         let table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
@@ -94,7 +104,7 @@ public struct HeapReachability: Sendable {
             guard failure == nil else { return }
             do throws(BinaryInfoError) {
                 try table.append(chunk, isCandidate: filter.admits(chunk.firstWord))
-                visitingChunks?(chunk)
+                visitingChunks(chunk)
             } catch {
                 failure = error
             }
@@ -113,8 +123,14 @@ public struct HeapReachability: Sendable {
             mainThread: mainThread)
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
-        self.referenceLayouts = referenceLayouts?() ?? .none
-        marker.plans = self.referenceLayouts.plans
+        self.referenceLayouts = referenceLayouts()
+        let planned = Array(self.referenceLayouts.plans)
+        marker.plans = planned.map(\.value)
+        marker.planNumbers = WordNumbers(planned.map(\.key))
+        if let classes = classifying() {
+            marker.classNumbers = WordNumbers(classes)
+            marker.classes = [UInt32](repeating: Self.noClass, count: addresses.count)
+        }
         if recordingEdges {
             marker.recorder = HeapEdgeRecorder(allocations: addresses.count, recordingFirstReaches: recordingFirstReaches)
         }
@@ -142,6 +158,7 @@ public struct HeapReachability: Sendable {
         try marker.markTransitively()
         rootBytes = scanned
         marks = marker.marks
+        classes = marker.classes
         // Taken out, not copied: the recorder lets its rows go while it puts them in order.
         edges = marker.recorder.take()?.finish()
     }
@@ -267,13 +284,23 @@ struct Marker {
     var rootRegister: HeapRootWord?
     /// The allocation being scanned; nil while roots are.
     private var source: Int?
-    /// Swift objects' plans by class metadata: an allocation's is looked up by its first word,
-    /// read with the rest of its words when it is scanned.
-    var plans: [UInt64: AllocationReferencePlan] = [:]
+    /// The address of the allocation being scanned.
+    private var sourceAddress: UInt64 = 0
+    /// Swift objects' plans, numbered by their class metadata in ``planNumbers``: an allocation's
+    /// is looked up by its first word, read with the rest of its words when it is scanned.
+    var plans: [AllocationReferencePlan] = []
+    var planNumbers = WordNumbers([])
+    /// The number of the plan the masks below are of.
+    private var currentPlan = WordNumbers.none
+    /// Class numbers by first word, when the reading classifies allocations; each scanned
+    /// allocation's number (``HeapReachability/classes``).
+    var classNumbers: WordNumbers?
+    var classes: [UInt32] = []
     /// The plan of the allocation being scanned (its masks and element layout, held apart so
     /// that a word's check copies nothing), and its element count once read.
     private var planned = false
     private var fixedMask: [UInt64] = []
+    private var firstMaskWord: UInt64 = 0
     private var elementMask: [UInt64] = []
     private var elementStart = UInt64.max
     private var elementStride: UInt64 = 0
@@ -286,6 +313,7 @@ struct Marker {
     private var reached: MarkFrontier
     private let lowest: UInt64
     private let highest: UInt64
+    private let pages: AllocationPageIndex
     private var window: [UInt8] = Array(repeating: 0, count: Marker.windowSize)
     private var windowStart: UInt64 = 0
     private var windowCount = 0
@@ -303,6 +331,13 @@ struct Marker {
         self.highest = highest
         sideTables = AllocationBits(allocations: addresses.count)
         reached = MarkFrontier(allocations: addresses.count)
+        pages = AllocationPageIndex(addresses)
+    }
+
+    /// As ``allocation(containing:addresses:sizes:)``, found through the page index.
+    @inline(__always)
+    private func allocation(containing address: UInt64) -> Int? {
+        pages.allocation(containing: address, addresses: addresses, sizes: sizes)
     }
 
     /// The allocation whose header, bytes or end `address` is at.
@@ -321,7 +356,7 @@ struct Marker {
     mutating func reach(_ word: UInt64, at wordAddress: UInt64) {
         let address = word & HeapReachability.pointerBits
         guard address >= lowest, address <= highest,
-            let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
+            let index = allocation(containing: address)
         else { return }
         if recorder != nil, let source { recordEdge(from: source, to: index) }
         let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
@@ -362,14 +397,14 @@ struct Marker {
     /// Deals with the word at `wordAddress` of the object being scanned under ``plan``: a
     /// reference reaches now; another word pointing into an allocation is an edge now (the graph
     /// holds every pointer) and reaches later, unless a reference has reached it by then.
-    private mutating func reachPlanned(_ word: UInt64, at wordAddress: UInt64) {
-        guard planned, let source else { return reach(word, at: wordAddress) }
-        let offset = wordAddress &- addresses[source]
+    @inline(__always)
+    private mutating func reachPlanned(_ word: UInt64, at wordAddress: UInt64, source: Int) {
+        let offset = wordAddress &- sourceAddress
         if offset == countOffset { elementCount = word }
         if isStrongWord(at: offset) { return reach(word, at: wordAddress) }
         let address = word & HeapReachability.pointerBits
         guard address >= lowest, address <= highest,
-            let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
+            let index = allocation(containing: address)
         else { return }
         if recorder != nil { recordEdge(from: source, to: index) }
         guard marks[index >> 6] & (UInt64(1) << UInt64(index & 63)) == 0 else { return }
@@ -386,18 +421,26 @@ struct Marker {
             let inner = relative % elementStride
             return inner & 7 == 0 && AllocationReferencePlan.contains(elementMask, word: inner >> 3)
         }
-        return offset & 7 == 0 && AllocationReferencePlan.contains(fixedMask, word: offset >> 3)
+        guard offset & 7 == 0 else { return false }
+        // Most objects are under 64 words: their mask is one word, held apart.
+        let word = offset >> 3
+        return word < 64 ? firstMaskWord >> word & 1 != 0 : AllocationReferencePlan.contains(fixedMask, word: word)
     }
 
-    /// Makes `plan` the one words are judged by (nil: every word reaches).
-    private mutating func use(_ plan: AllocationReferencePlan?) {
+    /// Makes plan `number` the one words are judged by (``WordNumbers/none``: every word reaches).
+    private mutating func use(_ number: UInt32) {
         elementCount = 0
-        guard let plan else {
+        guard number != WordNumbers.none else {
             planned = false
             return
         }
         planned = true
+        // Objects of one class often come one after another: their masks are already in place.
+        guard number != currentPlan else { return }
+        currentPlan = number
+        let plan = plans[Int(number)]
         fixedMask = plan.fixedMask
+        firstMaskWord = plan.fixedMask.first ?? 0
         elementMask = plan.elementMask
         elementStart = plan.elements.map { UInt64($0.start) } ?? .max
         elementStride = UInt64(plan.elements?.stride ?? 0)
@@ -456,9 +499,11 @@ struct Marker {
         let offset = Int(start - windowStart)
         let words = count / 8
         window.withUnsafeBytes { buffer in
-            if planned {
+            if planned, let source {
                 for word in 0..<words {
-                    reachPlanned(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8))
+                    reachPlanned(
+                        buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8),
+                        source: source)
                 }
                 return
             }
@@ -483,6 +528,7 @@ struct Marker {
         while let round = reached.takeRound() {
             for index in round {
                 source = index
+                sourceAddress = addresses[index]
                 if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
                 let isSideTable = sideTables.contains(index)
                 let start = (addresses[index] & ~7) + (isSideTable ? 8 : 0)
@@ -498,13 +544,15 @@ struct Marker {
                     }
                 }
                 // The window holds the allocation's start now: its first word names its plan.
-                if !plans.isEmpty, !isSideTable { use(plans[firstWordInWindow(at: start)]) } else { use(nil) }
+                let firstWord = isSideTable ? 0 : firstWordInWindow(at: start)
+                use(plans.isEmpty ? WordNumbers.none : planNumbers.number(of: firstWord))
+                if classNumbers != nil { classes[index] = classNumbers!.number(of: firstWord) }
                 let inWindow = min(count, Int(windowStart + UInt64(windowCount) - start))
                 scanWindow(from: start, count: inWindow)
                 if inWindow < count { try scan((start + UInt64(inWindow))..<end, what: "a reached allocation") }
             }
         }
-        use(nil)
+        use(WordNumbers.none)
         source = nil
     }
 }

@@ -13,7 +13,8 @@ import Musl
 /// memory; a mapping of its own does not.
 final class MappedBlock<Element: BitwiseCopyable> {
     let capacity: Int
-    private(set) var count = 0
+    // Appended to once per chunk or edge: no exclusivity check (one writer, the reading).
+    @exclusivity(unchecked) private(set) var count = 0
     private let base: UnsafeMutablePointer<Element>
     private let byteCount: Int
 
@@ -32,6 +33,13 @@ final class MappedBlock<Element: BitwiseCopyable> {
     }
 
     private let isMapped: Bool
+
+    /// `count` zeros (a fresh mapping is zero already).
+    convenience init(zeroed count: Int) {
+        self.init(capacity: count)
+        if !isMapped { UnsafeMutableRawPointer(base).initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
+        self.count = count
+    }
 
     deinit {
         if isMapped { munmap(base, byteCount) } else { base.deallocate() }

@@ -52,7 +52,7 @@ public enum LiveLeakReader {
             let isSwift = inspector.images.contains(where: \.isSwift)
             reachability = try HeapReachability(
                 heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
-                visitingChunks: isSwift ? { census.count($0) } : nil,
+                visitingChunks: { chunk in if isSwift { census.count(chunk) } },
                 referenceLayouts: {
                     census.settle()
                     do throws(TypeLoweringError) {
