@@ -43,7 +43,10 @@ struct AllocationPageIndex {
             let segmentEnd = addresses.end(of: segment)
             // A cluster stays in one window of ``HeapAddresses``, so that its lookups compare
             // the 4-byte low parts alone.
-            while end < segmentEnd, addresses[end] - addresses[end - 1] <= Self.clusterGap { end += 1 }
+            addresses.lows.withUnsafeBufferPointer { lows in
+                // Within the window the low parts' differences are the addresses'.
+                while end < segmentEnd, UInt64(lows[end] - lows[end - 1]) << 3 <= Self.clusterGap { end += 1 }
+            }
             add(addresses, first: first, end: end)
             first = end
         }
@@ -132,5 +135,22 @@ struct AllocationPageIndex {
             let previous = low - 1
             return address - (cluster.window | UInt64(lows[previous]) << 3) <= sizes[previous] ? previous : nil
         }
+    }
+}
+
+extension HeapAddresses {
+    /// The highest end (address plus size) of any allocation, or 0: one pass over the low parts,
+    /// window by window.
+    func highestEnd(sizes: HeapSizes) -> UInt64 {
+        var highest: UInt64 = 0
+        for (segment, part) in segments.enumerated() {
+            let window = part.high << Self.windowShift
+            lows.withUnsafeBufferPointer { lows in
+                for position in part.start..<end(of: segment) {
+                    highest = Swift.max(highest, (window | UInt64(lows[position]) << 3) &+ sizes[position])
+                }
+            }
+        }
+        return highest
     }
 }

@@ -75,7 +75,7 @@ public struct HeapReachability: Sendable {
     ///     reaches (paths) go through references wherever one reaches; its other words still reach
     ///     what they point into, afterwards.
     ///   - classifying: called once the walk is done, before the marking: nil, or a list of first
-    ///     words (class metadata addresses) whose positions number classes; each reached allocation's
+    ///     words (class metadata addresses, never zero) whose positions number classes; each reached allocation's
     ///     number is kept in ``classes``, its first word looked up when it is scanned, 4 bytes an
     ///     allocation. `heap --retained` groups retained bytes by them without keeping first words.
     ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
@@ -98,15 +98,18 @@ public struct HeapReachability: Sendable {
         var mmapped: [Range<UInt64>] = []
         let table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
         var failure: BinaryInfoError?
+        // Checked per chunk: a flag, not the optional error (whose copy costs more than the chunk).
+        var failed = false
         // A side table's first word is an allocation's start: anonymous memory, never a file's.
         var filter = SideTableCandidateFilter(regions: heap.regions)
         _ = try heap.forEachChunk { chunk in
-            guard failure == nil else { return }
+            guard !failed else { return }
             do throws(BinaryInfoError) {
                 try table.append(chunk, isCandidate: filter.admits(chunk.firstWord))
                 visitingChunks(chunk)
             } catch {
                 failure = error
+                failed = true
             }
             if chunk.arena == nil { mmapped.append((chunk.address - 16)..<(chunk.address + chunk.usableSize)) }
         }
@@ -326,9 +329,7 @@ struct Marker {
         self.regions = regions
         marks = Array(repeating: 0, count: (addresses.count + 63) / 64)
         lowest = (addresses.first ?? 16) - 16
-        var highest: UInt64 = 0
-        for (address, size) in zip(addresses, sizes) { highest = max(highest, address &+ size) }
-        self.highest = highest
+        self.highest = addresses.highestEnd(sizes: sizes)
         sideTables = AllocationBits(allocations: addresses.count)
         reached = MarkFrontier(allocations: addresses.count)
         pages = AllocationPageIndex(addresses)
