@@ -105,6 +105,10 @@ struct HeapReachabilityTests {
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
         let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+        let graphOnly = try HeapReachability(
+            heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true, recordingFirstReaches: false,
+            keepingFirstWords: false)
+        try Self.checkGraphOnly(graphOnly, recorded: recorded)
         try Self.checkEdges(recorded, plain: reachability, memory: memory, threads: threads, fixture)
     }
 
@@ -134,7 +138,29 @@ struct HeapReachabilityTests {
         let reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks)
         Self.check(reachability, fixture)
         let recorded = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+        let graphOnly = try HeapReachability(
+            heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true, recordingFirstReaches: false,
+            keepingFirstWords: false)
+        try Self.checkGraphOnly(graphOnly, recorded: recorded)
         try Self.checkEdges(recorded, plain: reachability, memory: memory, threads: threads, fixture)
+    }
+
+    /// A reading that records the graph without the first reaches and keeps no first words has
+    /// the same marking, side tables, graph and root-reached allocations as the full one, and
+    /// reads the first words again as they were.
+    static func checkGraphOnly(_ graphOnly: HeapReachability, recorded: HeapReachability) throws {
+        let edges = try #require(graphOnly.edges)
+        let full = try #require(recorded.edges)
+        #expect(graphOnly.addresses == recorded.addresses)
+        #expect(graphOnly.sizes == recorded.sizes)
+        #expect(graphOnly.firstWords.isEmpty)
+        #expect(try graphOnly.firstWords(of: Array(graphOnly.addresses.indices)) == recorded.firstWords)
+        #expect(graphOnly.sideTablePositions == recorded.sideTablePositions)
+        #expect(graphOnly.addresses.indices.allSatisfy { graphOnly.isReachable($0) == recorded.isReachable($0) })
+        #expect(edges.graph.starts == full.graph.starts)
+        #expect(edges.graph.targets == full.graph.targets)
+        #expect(edges.rootReached == full.rootReached)
+        #expect(!edges.recordsFirstReaches && full.recordsFirstReaches)
     }
 
     /// The recorded graph against the target's own memory: the marking is the same as without
@@ -241,20 +267,61 @@ struct HeapReachabilityTests {
     /// Stale stack memory is cut only where a guard page or the main stack bounds the mapping,
     /// never in a stack allocated on the heap, and never in a mapping a running thread uses.
     /// The walk's runs (one per heap) are put in order as wholes; overlapping runs, which no
-    /// walk gives, fall back to a full sort. The oracle is a sort of the pairs.
-    @Test func chunksArePutInAddressOrderRunByRun() {
+    /// walk gives, fall back to a full sort. The oracle is a sort of the triples, kept as plain
+    /// arrays: the compact table (4 bytes an address within a 32 GiB window, 4 a size, sizes
+    /// past 4 GiB apart) must give back exactly what it was given, over several windows and
+    /// over more chunks than one of the builder's blocks.
+    @Test func chunksArePutInAddressOrderRunByRun() throws {
         var generator = SystemRandomNumberGenerator()
         for overlapping in [false, true] {
-            var runs: [[UInt64]] = (0..<5).map { run in (0..<20).map { UInt64(0x10_0000 * (run + 1) + 0x40 * $0) } }
-            if overlapping { runs[3] = runs[3].map { $0 - 0x10_0000 + 0x20 } }
-            runs.shuffle(using: &generator)
-            let addresses = runs.flatMap { $0 }
-            let sizes = addresses.map { $0 / 16 }
-            let firstWords = addresses.map { ~$0 }
-            let (sortedAddresses, sortedSizes, sortedFirstWords) = HeapReachability.inAddressOrder(addresses, sizes, firstWords)
-            #expect(sortedAddresses == addresses.sorted(), "overlapping: \(overlapping)")
-            #expect(sortedSizes == sortedAddresses.map { $0 / 16 })
-            #expect(sortedFirstWords == sortedAddresses.map { ~$0 })
+            for bases: [UInt64] in [[0x10_0000], [0x5555_0000_0000, 0x7F00_0000_0000, 0x7F10_0000_0000, 0x7_FFFF_FFF0]] {
+                var runs: [[UInt64]] = (0..<5).map { run in
+                    let base = bases[run % bases.count] + UInt64(0x100_0000 * (run / bases.count + 1))
+                    let length = run == 2 ? HeapAllocationTableBuilder.blockSize + 77 : Int.random(in: 1...40, using: &generator)
+                    return (0..<length).map { base + 0x40 * UInt64($0) }
+                }
+                if overlapping { runs[3] = runs[3].map { $0 - 0x20 } + runs[1].prefix(3).map { $0 + 0x10 } }
+                runs.shuffle(using: &generator)
+                let addresses = runs.flatMap { $0 }
+                func size(_ address: UInt64) -> UInt64 { address % 7 == 0 ? UInt64(UInt32.max) + address % 1000 : address % 5000 }
+                let builder = HeapAllocationTableBuilder(keepingFirstWords: true, path: "test")
+                for address in addresses {
+                    try builder.append(
+                        HeapChunk(address: address, usableSize: size(address), firstWord: ~address, secondWord: 0, arena: 0),
+                        isCandidate: address % 3 == 0)
+                }
+                let (sortedAddresses, sizes, firstWords, candidates) = builder.finish()
+                let expected = addresses.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map(\.element)
+                #expect(Array(sortedAddresses) == expected, "overlapping: \(overlapping), bases: \(bases)")
+                #expect(Array(sizes) == expected.map(size))
+                #expect(firstWords == expected.map { ~$0 })
+                #expect(Array(candidates.positions) == expected.indices.filter { expected[$0] % 3 == 0 })
+                // The marking's page index answers as the binary search of every address does,
+                // in and between its clusters, pages and windows.
+                let pages = AllocationPageIndex(sortedAddresses)
+                let probes = expected.prefix(50) + expected.suffix(50) + (0..<200).map { _ in expected.randomElement(using: &generator)! }
+                for probe in probes {
+                    for delta: Int64 in [-0x200_0000, -4097, -17, -16, -9, -8, -1, 0, 1, 7, 8, 63, 4096, 0x200_0000] {
+                        guard Int64(probe) + delta >= 16 else { continue }
+                        let address = UInt64(Int64(probe) + delta)
+                        let answer = expected.partitioningIndex { $0 > address }
+                        #expect(sortedAddresses.firstPosition(above: address) == answer)
+                        #expect(pages.firstPosition(above: address, in: sortedAddresses) == answer, "0x\(String(address, radix: 16))")
+                        #expect(
+                            pages.allocation(containing: address, addresses: sortedAddresses, sizes: sizes)
+                                == Marker.allocation(containing: address, addresses: sortedAddresses, sizes: sizes))
+                    }
+                }
+                #expect(pages.firstPosition(above: 0, in: sortedAddresses) == 0)
+                #expect(pages.firstPosition(above: .max, in: sortedAddresses) == expected.count)
+            }
+        }
+        let builder = HeapAllocationTableBuilder(keepingFirstWords: false, path: "a core")
+        #expect(
+            throws: BinaryInfoError.malformedHeap(
+                path: "a core", what: "an allocation", address: 0x1004, detail: "its address is not a multiple of 8")
+        ) {
+            try builder.append(HeapChunk(address: 0x1004, usableSize: 16, firstWord: 0, secondWord: 0, arena: nil))
         }
     }
 
@@ -293,5 +360,60 @@ struct HeapReachabilityTests {
         #expect(HeapReachability.subtracting(excluded, from: 12..<18) == [])
         #expect(HeapReachability.subtracting(excluded, from: 15..<35) == [20..<30])
         #expect(HeapReachability.subtracting([], from: 5..<6) == [5..<6])
+    }
+}
+
+/// The recorder's rows, kept in blocks in scan order and put in node order at the end, against
+/// the graph built from the same edges given one by one.
+@Suite("heap edge recorder")
+struct HeapEdgeRecorderTests {
+    @Test(arguments: [1, 2, 3])
+    func rowsInNodeOrderAsTheSimpleBuilderMakesThem(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let nodeCount = 50_000
+        var recorder = HeapEdgeRecorder(allocations: nodeCount, recordingFirstReaches: seed != 1)
+        var sources: [UInt32] = []
+        var targets: [UInt32] = []
+        // Every node scanned once, in an order of its own; rows long enough to cross blocks.
+        for node in (0..<nodeCount).shuffled(using: &generator) {
+            recorder.scanOrder.append(UInt32(node))
+            let length = Int.random(in: 0...60, using: &generator)
+            for _ in 0..<length {
+                let target = UInt32.random(in: 0..<UInt32(nodeCount), using: &generator)
+                recorder.appendTarget(target)
+                recorder.rowCounts[node] += 1
+                sources.append(UInt32(node))
+                targets.append(target)
+            }
+        }
+        #expect(targets.count > HeapEdgeRecorder.blockSize)
+        let graph = recorder.finish().graph
+        let simple = AdjacencyGraph(nodeCount: nodeCount, sources: sources, targets: targets)
+        #expect(graph.starts == simple.starts)
+        #expect(graph.targets == simple.targets)
+    }
+}
+
+/// The marking's frontier hands out each round's positions ascending whether it kept them as a
+/// list or, past its limit, as bits: against a sorted array of the same positions.
+@Suite("mark frontier")
+struct MarkFrontierTests {
+    @Test(arguments: [1, 2, 3])
+    func roundsAreThePositionsAddedAscending(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let allocations = 100_000
+        var frontier = MarkFrontier(allocations: allocations)
+        // Rounds small and large (past 1/32 of the allocations), one after another.
+        for size in [0, 1, 5, 3000, 3200, 3126, 40_000, 7, 99_999, 12] {
+            let positions = Array(Set((0..<size).map { _ in Int.random(in: 0..<allocations, using: &generator) }))
+            for position in positions { frontier.insert(position) }
+            let round = frontier.takeRound().map(Array.init)
+            if positions.isEmpty {
+                #expect(round == nil)
+            } else {
+                #expect(round == positions.sorted(), "a round of \(positions.count)")
+            }
+        }
+        #expect(frontier.takeRound() == nil)
     }
 }

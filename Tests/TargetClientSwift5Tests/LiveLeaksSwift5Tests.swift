@@ -55,13 +55,39 @@ struct LiveLeaksSwift5Tests {
         #expect(reachability.unreachable.count == leaks.totals.leakedAllocations)
         #expect(reachability.sideTables >= 3)
         // Reference plans order the marking, never change what it reaches: a plan that calls no
-        // word of any object a reference leaves every word to the second pass.
+        // word of any object a reference leaves every word to the second pass. The plans are
+        // made of the first words the walk met, before the marking.
+        var visited = 0
+        var firstWords = Set<UInt64>()
         let planned = try HeapReachability(
             heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
-            referenceLayouts: { firstWords, _ in
-                AllocationReferenceLayouts(plans: Dictionary(firstWords.map { ($0, AllocationReferencePlan(strong: [])) }) { $1 })
+            visitingChunks: { chunk in
+                visited += 1
+                firstWords.insert(chunk.firstWord)
+            },
+            referenceLayouts: {
+                AllocationReferenceLayouts(
+                    plans: Dictionary(uniqueKeysWithValues: firstWords.map { ($0, AllocationReferencePlan(strong: [])) }))
             })
+        #expect(visited == planned.addresses.count)
         #expect(planned.unreachable == reachability.unreachable)
+        // Classes numbered by a list of first words: each reached allocation gets its first
+        // word's position (its first word as the walk read it), every other one none. Words that
+        // point into an allocation (side tables' objects) and zero (never a class) are left out.
+        let numbered = Array(firstWords.filter { $0 != 0 && reachability.allocation(containing: $0) == nil })
+        let classified = try HeapReachability(
+            heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, classifying: { numbered })
+        #expect(classified.classes.count == classified.addresses.count)
+        let positions = Dictionary(uniqueKeysWithValues: numbered.enumerated().map { ($1, UInt32($0)) })
+        let wrong = classified.addresses.indices.filter { index in
+            let expected =
+                classified.isReachable(index)
+                ? positions[classified.firstWords[index]] ?? HeapReachability.noClass : HeapReachability.noClass
+            return classified.classes[index] != expected
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) allocations of \(classified.addresses.count) with another class")
+        #expect(classified.classes.contains { $0 != HeapReachability.noClass })
+        #expect(reachability.classes.isEmpty)
         let plan = AllocationReferencePlan(
             strong: [16], elements: .init(start: 32, stride: 16, countOffset: 24, strong: [8]))
         #expect(plan.isStrong(wordOffset: 16, elementCount: 0) && !plan.isStrong(wordOffset: 24, elementCount: 2))

@@ -21,10 +21,11 @@ import Algorithms
 /// stopped process.
 public struct HeapReachability: Sendable {
     /// Each allocation's user address (what `malloc` returned), ascending.
-    public let addresses: [UInt64]
+    public let addresses: HeapAddresses
     /// Each allocation's usable size, in the order of ``addresses``.
-    public let sizes: [UInt64]
-    /// Each allocation's first word, in the order of ``addresses``.
+    public let sizes: HeapSizes
+    /// Each allocation's first word, in the order of ``addresses``; empty when the reading was
+    /// asked not to keep them (`keepingFirstWords`: ``firstWords(of:)`` reads them again).
     public let firstWords: [UInt64]
     /// The bytes of roots scanned.
     public let rootBytes: UInt64
@@ -32,6 +33,12 @@ public struct HeapReachability: Sendable {
     public let staleStackBytes: UInt64
     /// How many allocations are Swift weak references' side tables.
     public let sideTables: Int
+    /// Each allocation's class number (its first word's position in the list `classifying`
+    /// gave), for the allocations the marking reached, ``noClass`` for others; empty when the
+    /// reading was not asked to classify.
+    public let classes: [UInt32]
+    /// What ``classes`` holds for an allocation of no listed class, or not reached.
+    public static let noClass = UInt32.max
     /// The memory graph, when the reading was asked to record it (`recordingEdges`).
     public let edges: HeapEdges?
     private let marks: [UInt64]
@@ -60,33 +67,55 @@ public struct HeapReachability: Sendable {
     ///     where each stack's live part starts.
     ///   - threadStacks: glibc's thread lists, which name the stacks of ended threads; nil when
     ///     they could not be read (those stacks are then scanned as roots).
-    ///   - referenceLayouts: given every allocation's first word and address (in address order), where the
-    ///     references of the Swift objects among them lie: an object's references are followed
-    ///     before its other words, so that first reaches (paths) go through references wherever
-    ///     one reaches; its other words still reach what they point into, afterwards.
+    ///   - visitingChunks: called with every allocation as the walk meets it (a census of the
+    ///     first words, say, that ``referenceLayouts`` then builds on), before any is marked.
+    ///   - referenceLayouts: called once the walk is done, before the marking: where the references
+    ///     of the Swift objects lie, by class. An object's plan is looked up by its first word
+    ///     when it is scanned; its references are followed before its other words, so that first
+    ///     reaches (paths) go through references wherever one reaches; its other words still reach
+    ///     what they point into, afterwards.
+    ///   - classifying: called once the walk is done, before the marking: nil, or a list of first
+    ///     words (class metadata addresses, never zero) whose positions number classes; each reached allocation's
+    ///     number is kept in ``classes``, its first word looked up when it is scanned, 4 bytes an
+    ///     allocation. `heap --retained` groups retained bytes by them without keeping first words.
     ///   - recordingEdges: also record the memory graph (``edges``): per allocation, 8 bytes for
-    ///     its first reach, 8 for its row's start in the graph, and 8 more while marking (the scan
-    ///     order, the row's length); 4 bytes per pointer between allocations, twice while the rows
-    ///     are put in order. `typeinfo leaks` leaves it off.
+    ///     its row's start in the graph, and 8 more while marking (the scan order, the row's
+    ///     length); 4 bytes per pointer between allocations, recorded in blocks that are let go
+    ///     as the rows are put in node order. `typeinfo leaks` leaves it off.
+    ///   - recordingFirstReaches: with the graph, record how each allocation was first reached
+    ///     (``HeapEdges/firstReach(of:)``), 8 bytes per allocation; `heap --retained` needs only
+    ///     the graph.
+    ///   - keepingFirstWords: keep every allocation's first word (``firstWords``), 8 bytes each;
+    ///     `typeinfo leaks` reads the few it needs again instead.
     /// - Throws: what the heap walk throws; ``BinaryInfoError/unmapped(path:what:address:length:)``
     ///   or a read error when a root or a reached allocation cannot be read (an answer that
     ///   skipped memory could call a reachable allocation a leak).
     public init(
-        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?,
-        referenceLayouts: ((_ firstWords: [UInt64], _ addresses: [UInt64]) -> AllocationReferenceLayouts)? = nil,
-        recordingEdges: Bool = false
+        heap: GlibcHeap, threads: [ThreadRegisters], threadStacks: GlibcThreadStacks?, visitingChunks: (HeapChunk) -> Void = { _ in },
+        referenceLayouts: () -> AllocationReferenceLayouts = { .none }, classifying: () -> [UInt64]? = { nil },
+        recordingEdges: Bool = false, recordingFirstReaches: Bool = true, keepingFirstWords: Bool = true
     ) throws(BinaryInfoError) {
         var mmapped: [Range<UInt64>] = []
-        var chunkAddresses: [UInt64] = []
-        var chunkSizes: [UInt64] = []
-        var chunkFirstWords: [UInt64] = []
+        let table = HeapAllocationTableBuilder(keepingFirstWords: keepingFirstWords, path: heap.target.path)
+        var failure: BinaryInfoError?
+        // Checked per chunk: a flag, not the optional error (whose copy costs more than the chunk).
+        var failed = false
+        // A side table's first word is an allocation's start: anonymous memory, never a file's.
+        var filter = SideTableCandidateFilter(regions: heap.regions)
         _ = try heap.forEachChunk { chunk in
-            chunkAddresses.append(chunk.address)
-            chunkSizes.append(chunk.usableSize)
-            chunkFirstWords.append(chunk.firstWord)
+            guard !failed else { return }
+            do throws(BinaryInfoError) {
+                try table.append(chunk, isCandidate: filter.admits(chunk.firstWord))
+                visitingChunks(chunk)
+            } catch {
+                failure = error
+                failed = true
+            }
             if chunk.arena == nil { mmapped.append((chunk.address - 16)..<(chunk.address + chunk.usableSize)) }
         }
-        (addresses, sizes, firstWords) = Self.inAddressOrder(chunkAddresses, chunkSizes, chunkFirstWords)
+        if let failure { throw failure }
+        let candidates: AllocationBits
+        (addresses, sizes, firstWords, candidates) = table.finish()
         target = heap.target
         regions = heap.regions
         self.threads = threads
@@ -97,11 +126,18 @@ public struct HeapReachability: Sendable {
             mainThread: mainThread)
         staleStackBytes = stale.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         var marker = Marker(addresses: addresses, sizes: sizes, target: heap.target, regions: heap.regions)
-        self.referenceLayouts = referenceLayouts?(firstWords, addresses) ?? .none
-        marker.plans = self.referenceLayouts.plans
-        marker.firstWords = firstWords
-        if recordingEdges { marker.recorder = HeapEdgeRecorder(allocations: addresses.count) }
-        marker.sideTables = try Self.sideTables(addresses: addresses, firstWords: firstWords, target: heap.target)
+        self.referenceLayouts = referenceLayouts()
+        let planned = Array(self.referenceLayouts.plans)
+        marker.plans = planned.map(\.value)
+        marker.planNumbers = WordNumbers(planned.map(\.key))
+        if let classes = classifying() {
+            marker.classNumbers = WordNumbers(classes)
+            marker.classes = [UInt32](repeating: Self.noClass, count: addresses.count)
+        }
+        if recordingEdges {
+            marker.recorder = HeapEdgeRecorder(allocations: addresses.count, recordingFirstReaches: recordingFirstReaches)
+        }
+        marker.sideTables = try Self.sideTables(addresses: addresses, candidates: candidates, target: heap.target)
         sideTables = marker.sideTables.count
         sideTablePositions = marker.sideTables
         for thread in threads {
@@ -125,74 +161,87 @@ public struct HeapReachability: Sendable {
         try marker.markTransitively()
         rootBytes = scanned
         marks = marker.marks
-        let recorder = marker.recorder
-        marker.recorder = nil
-        edges = recorder?.finish()
+        classes = marker.classes
+        // Taken out, not copied: the recorder lets its rows go while it puts them in order.
+        edges = marker.recorder.take()?.finish()
     }
 
     /// The positions of the allocations that are Swift side tables: the first word is the start
     /// of another allocation (the object), whose reference count word (its second) holds this
     /// allocation's address with the side table marks.
     ///
-    /// A heap can hold millions of weak references' side tables, so the objects' counts are read
-    /// in batches (``TargetMemory/fetchRecords(at:size:into:)``: many per system call) and the
-    /// first words looked up in the sorted addresses, with no table that grows with the heap.
-    static func sideTables(addresses: [UInt64], firstWords: [UInt64], target: TargetMemory) throws(BinaryInfoError) -> AllocationBits {
+    /// A heap can hold millions of weak references' side tables, so the candidates' first words
+    /// and then the objects' counts are read in batches (``TargetMemory/fetchRecords(at:size:into:)``:
+    /// many per system call) and the first words looked up in the sorted addresses, with no table
+    /// that grows with the heap.
+    static func sideTables(addresses: HeapAddresses, candidates: AllocationBits, target: TargetMemory) throws(BinaryInfoError)
+        -> AllocationBits
+    {
         var found = AllocationBits(allocations: addresses.count)
         guard let lowest = addresses.first, let highest = addresses.last else { return found }
         let batchSize = 1 << 16
-        var candidates: [Int] = []
+        var positions: [Int] = []
+        var candidateAddresses: [UInt64] = []
         var objects: [UInt64] = []
-        candidates.reserveCapacity(batchSize)
+        positions.reserveCapacity(batchSize)
+        candidateAddresses.reserveCapacity(batchSize)
         objects.reserveCapacity(batchSize)
-        let counts = UnsafeMutableRawBufferPointer.allocate(byteCount: batchSize * 8, alignment: 8)
-        defer { counts.deallocate() }
+        let words = UnsafeMutableRawBufferPointer.allocate(byteCount: batchSize * 8, alignment: 8)
+        defer { words.deallocate() }
         func judge() throws(BinaryInfoError) {
-            let read = try target.fetchRecords(at: objects, size: 8, into: counts)
-            for (slot, index) in candidates.enumerated() where read[slot] {
-                if counts.load(fromByteOffset: slot * 8, as: UInt64.self) == (addresses[index] >> 3) | sideTableMarks {
+            let firstRead = try target.fetchRecords(at: candidateAddresses, size: 8, into: words)
+            var judged: [Int] = []
+            for (slot, index) in positions.enumerated() where firstRead[slot] {
+                let word = words.load(fromByteOffset: slot * 8, as: UInt64.self)
+                guard word >= lowest, word <= highest, word & 15 == 0 else { continue }
+                let position = addresses.firstPosition(above: word - 1)
+                guard position < addresses.count, addresses[position] == word else { continue }
+                judged.append(index)
+                objects.append(word + 8)
+            }
+            let read = try target.fetchRecords(at: objects, size: 8, into: words)
+            for (slot, index) in judged.enumerated() where read[slot] {
+                if words.load(fromByteOffset: slot * 8, as: UInt64.self) == (addresses[index] >> 3) | sideTableMarks {
                     found.insert(index)
                 }
             }
-            candidates.removeAll(keepingCapacity: true)
+            positions.removeAll(keepingCapacity: true)
+            candidateAddresses.removeAll(keepingCapacity: true)
             objects.removeAll(keepingCapacity: true)
         }
-        for (index, word) in firstWords.enumerated() where word >= lowest && word <= highest && word & 15 == 0 {
-            let position = addresses.partitioningIndex { $0 >= word }
-            guard position < addresses.count, addresses[position] == word else { continue }
-            candidates.append(index)
-            objects.append(word + 8)
-            if candidates.count == batchSize { try judge() }
+        for index in candidates.positions {
+            positions.append(index)
+            candidateAddresses.append(addresses[index])
+            if positions.count == batchSize { try judge() }
         }
-        if !candidates.isEmpty { try judge() }
+        if !positions.isEmpty { try judge() }
         return found
     }
 
-    /// The chunks' facts sorted by address. The walk gives each heap's chunks in address order,
-    /// and heaps and mmapped chunks never overlap, so the runs are put in order as wholes; a
-    /// full sort is the fallback should a run overlap another.
-    static func inAddressOrder(_ addresses: [UInt64], _ sizes: [UInt64], _ firstWords: [UInt64]) -> ([UInt64], [UInt64], [UInt64]) {
-        var runs: [Range<Int>] = []
+    /// The first words of the allocations at `positions`, read again in batches, in the order
+    /// of `positions`.
+    ///
+    /// - Throws: a read error, or ``BinaryInfoError/unmapped(path:what:address:length:)`` when an
+    ///   allocation the walk read cannot be read now.
+    public func firstWords(of positions: [Int]) throws(BinaryInfoError) -> [UInt64] {
+        let batchSize = 1 << 16
+        var words: [UInt64] = []
+        words.reserveCapacity(positions.count)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: batchSize * 8, alignment: 8)
+        defer { buffer.deallocate() }
         var start = 0
-        for index in addresses.indices.dropFirst() where addresses[index] <= addresses[index - 1] {
-            runs.append(start..<index)
-            start = index
+        while start < positions.count {
+            let batch = positions[start..<min(start + batchSize, positions.count)].map { addresses[$0] }
+            let read = try target.fetchRecords(at: batch, size: 8, into: buffer)
+            for (slot, address) in batch.enumerated() {
+                guard read[slot] else {
+                    throw .unmapped(path: target.path, what: "an allocation's first word", address: address, length: 8)
+                }
+                words.append(buffer.load(fromByteOffset: slot * 8, as: UInt64.self))
+            }
+            start += batchSize
         }
-        if !addresses.isEmpty { runs.append(start..<addresses.count) }
-        if runs.count <= 1 { return (addresses, sizes, firstWords) }
-        runs.sort { addresses[$0.lowerBound] < addresses[$1.lowerBound] }
-        let disjoint = zip(runs, runs.dropFirst()).allSatisfy { addresses[$0.upperBound - 1] < addresses[$1.lowerBound] }
-        guard disjoint else {
-            let order = addresses.indices.sorted { addresses[$0] < addresses[$1] }
-            return (order.map { addresses[$0] }, order.map { sizes[$0] }, order.map { firstWords[$0] })
-        }
-        func ordered(_ values: [UInt64]) -> [UInt64] {
-            var result: [UInt64] = []
-            result.reserveCapacity(values.count)
-            for run in runs { result.append(contentsOf: values[run]) }
-            return result
-        }
-        return (ordered(addresses), ordered(sizes), ordered(firstWords))
+        return words
     }
 
     /// Whether the allocation at position `index` of ``addresses`` is reached from a root.
@@ -225,8 +274,8 @@ public struct HeapReachability: Sendable {
 /// The marking: a bit per allocation, the allocations reached but not yet scanned, and one
 /// window of the target's memory reused for every read.
 struct Marker {
-    let addresses: [UInt64]
-    let sizes: [UInt64]
+    let addresses: HeapAddresses
+    let sizes: HeapSizes
     let target: TargetMemory
     let regions: [TargetRegion]
     private(set) var marks: [UInt64]
@@ -238,13 +287,23 @@ struct Marker {
     var rootRegister: HeapRootWord?
     /// The allocation being scanned; nil while roots are.
     private var source: Int?
-    /// Swift objects' plans by class metadata, and each allocation's first word to look them up.
-    var plans: [UInt64: AllocationReferencePlan] = [:]
-    var firstWords: [UInt64] = []
+    /// The address of the allocation being scanned.
+    private var sourceAddress: UInt64 = 0
+    /// Swift objects' plans, numbered by their class metadata in ``planNumbers``: an allocation's
+    /// is looked up by its first word, read with the rest of its words when it is scanned.
+    var plans: [AllocationReferencePlan] = []
+    var planNumbers = WordNumbers([])
+    /// The number of the plan the masks below are of.
+    private var currentPlan = WordNumbers.none
+    /// Class numbers by first word, when the reading classifies allocations; each scanned
+    /// allocation's number (``HeapReachability/classes``).
+    var classNumbers: WordNumbers?
+    var classes: [UInt32] = []
     /// The plan of the allocation being scanned (its masks and element layout, held apart so
     /// that a word's check copies nothing), and its element count once read.
     private var planned = false
     private var fixedMask: [UInt64] = []
+    private var firstMaskWord: UInt64 = 0
     private var elementMask: [UInt64] = []
     private var elementStart = UInt64.max
     private var elementStride: UInt64 = 0
@@ -253,32 +312,40 @@ struct Marker {
     /// Allocations an object's words that are no references point into, not yet marked: each
     /// is marked from there only once nothing more is reached through references.
     private var deferred: [DeferredReach] = []
-    private var reached: [UInt32] = []
+    /// The allocations reached and not yet scanned (scanned in address order).
+    private var reached: MarkFrontier
     private let lowest: UInt64
     private let highest: UInt64
+    private let pages: AllocationPageIndex
     private var window: [UInt8] = Array(repeating: 0, count: Marker.windowSize)
     private var windowStart: UInt64 = 0
     private var windowCount = 0
     static let windowSize = 4 << 20
 
-    init(addresses: [UInt64], sizes: [UInt64], target: TargetMemory, regions: [TargetRegion]) {
+    init(addresses: HeapAddresses, sizes: HeapSizes, target: TargetMemory, regions: [TargetRegion]) {
         self.addresses = addresses
         self.sizes = sizes
         self.target = target
         self.regions = regions
         marks = Array(repeating: 0, count: (addresses.count + 63) / 64)
         lowest = (addresses.first ?? 16) - 16
-        var highest: UInt64 = 0
-        for (address, size) in zip(addresses, sizes) { highest = max(highest, address &+ size) }
-        self.highest = highest
+        self.highest = addresses.highestEnd(sizes: sizes)
         sideTables = AllocationBits(allocations: addresses.count)
+        reached = MarkFrontier(allocations: addresses.count)
+        pages = AllocationPageIndex(addresses)
+    }
+
+    /// As ``allocation(containing:addresses:sizes:)``, found through the page index.
+    @inline(__always)
+    private func allocation(containing address: UInt64) -> Int? {
+        pages.allocation(containing: address, addresses: addresses, sizes: sizes)
     }
 
     /// The allocation whose header, bytes or end `address` is at.
-    static func allocation(containing address: UInt64, addresses: [UInt64], sizes: [UInt64]) -> Int? {
+    static func allocation(containing address: UInt64, addresses: HeapAddresses, sizes: HeapSizes) -> Int? {
         // The next allocation when the address is in its header, else the last one starting at
         // or before the address.
-        let next = addresses.partitioningIndex { $0 > address }
+        let next = addresses.firstPosition(above: address)
         if next < addresses.count, addresses[next] - 16 <= address { return next }
         guard next > 0 else { return nil }
         let index = next - 1
@@ -290,24 +357,26 @@ struct Marker {
     mutating func reach(_ word: UInt64, at wordAddress: UInt64) {
         let address = word & HeapReachability.pointerBits
         guard address >= lowest, address <= highest,
-            let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
+            let index = allocation(containing: address)
         else { return }
         if recorder != nil, let source { recordEdge(from: source, to: index) }
         let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
         guard marks[slot] & bit == 0 else { return }
         marks[slot] |= bit
-        reached.append(UInt32(index))
+        reached.insert(index)
         if recorder != nil { recordFirstReach(of: index, at: wordAddress) }
     }
 
     private mutating func recordEdge(from source: Int, to index: Int) {
         // A run of words pointing into one allocation (an array of one value, a buffer's ends) is one edge.
-        if recorder!.rowCounts[source] > 0, recorder!.targets.last == UInt32(index) { return }
-        recorder!.targets.append(UInt32(index))
+        if recorder!.rowCounts[source] > 0, recorder!.lastTarget == UInt32(index) { return }
+        recorder!.appendTarget(UInt32(index))
         recorder!.rowCounts[source] += 1
     }
 
     private mutating func recordFirstReach(of index: Int, at wordAddress: UInt64) {
+        if source == nil { recorder!.rootReached.append(UInt32(index)) }
+        guard recorder!.recordingFirstReaches else { return }
         if let source {
             let offset = wordAddress &- addresses[source]
             recorder!.parents[index] = UInt32(source)
@@ -329,14 +398,14 @@ struct Marker {
     /// Deals with the word at `wordAddress` of the object being scanned under ``plan``: a
     /// reference reaches now; another word pointing into an allocation is an edge now (the graph
     /// holds every pointer) and reaches later, unless a reference has reached it by then.
-    private mutating func reachPlanned(_ word: UInt64, at wordAddress: UInt64) {
-        guard planned, let source else { return reach(word, at: wordAddress) }
-        let offset = wordAddress &- addresses[source]
+    @inline(__always)
+    private mutating func reachPlanned(_ word: UInt64, at wordAddress: UInt64, source: Int) {
+        let offset = wordAddress &- sourceAddress
         if offset == countOffset { elementCount = word }
         if isStrongWord(at: offset) { return reach(word, at: wordAddress) }
         let address = word & HeapReachability.pointerBits
         guard address >= lowest, address <= highest,
-            let index = Self.allocation(containing: address, addresses: addresses, sizes: sizes)
+            let index = allocation(containing: address)
         else { return }
         if recorder != nil { recordEdge(from: source, to: index) }
         guard marks[index >> 6] & (UInt64(1) << UInt64(index & 63)) == 0 else { return }
@@ -353,18 +422,26 @@ struct Marker {
             let inner = relative % elementStride
             return inner & 7 == 0 && AllocationReferencePlan.contains(elementMask, word: inner >> 3)
         }
-        return offset & 7 == 0 && AllocationReferencePlan.contains(fixedMask, word: offset >> 3)
+        guard offset & 7 == 0 else { return false }
+        // Most objects are under 64 words: their mask is one word, held apart.
+        let word = offset >> 3
+        return word < 64 ? firstMaskWord >> word & 1 != 0 : AllocationReferencePlan.contains(fixedMask, word: word)
     }
 
-    /// Makes `plan` the one words are judged by (nil: every word reaches).
-    private mutating func use(_ plan: AllocationReferencePlan?) {
+    /// Makes plan `number` the one words are judged by (``WordNumbers/none``: every word reaches).
+    private mutating func use(_ number: UInt32) {
         elementCount = 0
-        guard let plan else {
+        guard number != WordNumbers.none else {
             planned = false
             return
         }
         planned = true
+        // Objects of one class often come one after another: their masks are already in place.
+        guard number != currentPlan else { return }
+        currentPlan = number
+        let plan = plans[Int(number)]
         fixedMask = plan.fixedMask
+        firstMaskWord = plan.fixedMask.first ?? 0
         elementMask = plan.elementMask
         elementStart = plan.elements.map { UInt64($0.start) } ?? .max
         elementStride = UInt64(plan.elements?.stride ?? 0)
@@ -380,8 +457,8 @@ struct Marker {
             let (slot, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
             guard marks[slot] & bit == 0 else { continue }
             marks[slot] |= bit
-            reached.append(entry.target)
-            if recorder != nil {
+            reached.insert(index)
+            if recorder != nil, recorder!.recordingFirstReaches {
                 recorder!.parents[index] = entry.source
                 recorder!.offsets[index] = entry.offset < HeapEdges.offsetTooLarge ? entry.offset : HeapEdges.offsetTooLarge
             }
@@ -414,13 +491,20 @@ struct Marker {
         windowCount = count
     }
 
+    /// The word at `address`, which the window holds.
+    private func firstWordInWindow(at address: UInt64) -> UInt64 {
+        window.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: Int(address - windowStart), as: UInt64.self) }
+    }
+
     private mutating func scanWindow(from start: UInt64, count: Int) {
         let offset = Int(start - windowStart)
         let words = count / 8
         window.withUnsafeBytes { buffer in
-            if planned {
+            if planned, let source {
                 for word in 0..<words {
-                    reachPlanned(buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8))
+                    reachPlanned(
+                        buffer.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self), at: start + UInt64(word * 8),
+                        source: source)
                 }
                 return
             }
@@ -442,29 +526,34 @@ struct Marker {
     }
 
     private mutating func markThroughReferences() throws(BinaryInfoError) {
-        while !reached.isEmpty {
-            var round = reached
-            reached = []
-            round.sort()
-            for index in round.map(Int.init) {
+        while let round = reached.takeRound() {
+            for index in round {
                 source = index
+                sourceAddress = addresses[index]
                 if recorder != nil { recorder!.scanOrder.append(UInt32(index)) }
-                use(plans.isEmpty ? nil : plans[firstWords[index]])
-                let start = (addresses[index] & ~7) + (sideTables.contains(index) ? 8 : 0)
+                let isSideTable = sideTables.contains(index)
+                let start = (addresses[index] & ~7) + (isSideTable ? 8 : 0)
                 let end = addresses[index] + sizes[index]
                 let count = end > start ? Int((end - start) & ~7) : 0
-                if start >= windowStart, end <= windowStart + UInt64(windowCount) {
-                    scanWindow(from: start, count: count)
-                } else if count <= Self.windowSize / 4, let limit = regions.contiguousEnd(from: start), limit >= end {
-                    // A small allocation: read a whole window from it, which its neighbours share.
-                    try fill(from: start, count: Int(min(UInt64(Self.windowSize), limit - start)), what: "a reached allocation")
-                    scanWindow(from: start, count: count)
-                } else {
-                    try scan(start..<end, what: "a reached allocation")
+                guard count > 0 else { continue }
+                if start < windowStart || end > windowStart + UInt64(windowCount) {
+                    if count <= Self.windowSize / 4, let limit = regions.contiguousEnd(from: start), limit >= end {
+                        // A small allocation: read a whole window from it, which its neighbours share.
+                        try fill(from: start, count: Int(min(UInt64(Self.windowSize), limit - start)), what: "a reached allocation")
+                    } else {
+                        try fill(from: start, count: min(Self.windowSize, count), what: "a reached allocation")
+                    }
                 }
+                // The window holds the allocation's start now: its first word names its plan.
+                let firstWord = isSideTable ? 0 : firstWordInWindow(at: start)
+                use(plans.isEmpty ? WordNumbers.none : planNumbers.number(of: firstWord))
+                if classNumbers != nil { classes[index] = classNumbers!.number(of: firstWord) }
+                let inWindow = min(count, Int(windowStart + UInt64(windowCount) - start))
+                scanWindow(from: start, count: inWindow)
+                if inWindow < count { try scan((start + UInt64(inWindow))..<end, what: "a reached allocation") }
             }
         }
-        use(nil)
+        use(WordNumbers.none)
         source = nil
     }
 }

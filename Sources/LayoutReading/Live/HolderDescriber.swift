@@ -17,6 +17,8 @@ struct HolderDescriber {
     private var contextsAsked: Set<UInt64> = []
     private var resolver: FieldResolver
     private var isSwift: Bool
+    /// The first words read again, when the reachability did not keep them.
+    private var readFirstWords: [Int: UInt64] = [:]
 
     init(inspector: TargetInspector, reachability: HeapReachability) {
         self.inspector = inspector
@@ -32,7 +34,7 @@ struct HolderDescriber {
     }
 
     private func kindOf(_ index: Int) -> RetainersReport.Allocation {
-        let word = reachability.firstWords[index]
+        let word = firstWord(index)
         let kind: RetainersReport.Kind
         if isSwift, inspector.classMetadata(at: word) != nil {
             kind = .swiftObject(type: knownNames[word])
@@ -49,11 +51,22 @@ struct HolderDescriber {
     /// Asks the reflection library, in one batch each, the names and stored properties of the
     /// classes of the allocations at `indices`.
     private mutating func learn(about indices: some Sequence<Int>) throws(LiveReadingError) {
+        if reachability.firstWords.isEmpty {
+            let unread = Array(Set(indices).filter { readFirstWords[$0] == nil })
+            do throws(BinaryInfoError) {
+                for (index, word) in zip(unread, try reachability.firstWords(of: unread)) { readFirstWords[index] = word }
+            } catch {
+                throw .target(error)
+            }
+        }
         guard isSwift else { return }
         let indices = Array(indices)
-        captures.merge(try ContextCaptures.fields(of: indices, reachability, inspector, known: contextsAsked)) { $1 }
-        contextsAsked.formUnion(indices.map { reachability.firstWords[$0] })
-        let words = Set(indices.map { reachability.firstWords[$0] })
+        let firstWords = indices.map { firstWord($0) }
+        captures.merge(try ContextCaptures.fields(of: indices, firstWords: firstWords, reachability, inspector, known: contextsAsked)) {
+            $1
+        }
+        contextsAsked.formUnion(firstWords)
+        let words = Set(firstWords)
         let classes = words.filter { inspector.classMetadata(at: $0) != nil }
         do throws(TypeLoweringError) {
             let unnamed = classes.filter { knownNames[$0] == nil }
@@ -68,6 +81,11 @@ struct HolderDescriber {
         }
     }
 
+    /// The first word of the allocation at `index` (read again by ``learn(about:)`` when not kept).
+    private func firstWord(_ index: Int) -> UInt64 {
+        reachability.firstWords.isEmpty ? readFirstWords[index] ?? 0 : reachability.firstWords[index]
+    }
+
     /// The holders of each chain.
     mutating func describe(_ chains: [[RetainerPaths.Step]]) throws(LiveReadingError) -> [[RetainersReport.Holder]] {
         var indices: Set<Int> = []
@@ -79,7 +97,7 @@ struct HolderDescriber {
         var questions: Set<FieldResolver.Question> = []
         for chain in chains {
             for case .allocation(let index, let offset?) in chain {
-                let word = reachability.firstWords[index]
+                let word = firstWord(index)
                 if let list = fields[word], !list.isEmpty {
                     questions.insert(.init(metadata: word, offset: offset))
                 }
@@ -131,7 +149,7 @@ struct HolderDescriber {
         guard let offset else { return .offset(0, unknown: "where in it the pointing word lies was not read") }
         switch allocation.kind {
         case .swiftObject(let type):
-            let part = parts[.init(metadata: reachability.firstWords[index], offset: offset)]
+            let part = parts[.init(metadata: firstWord(index), offset: offset)]
             // A word where the class's layout has no strong reference: an unowned reference is
             // said as such; any other word held the next only as a pointer-like value.
             if ReferenceWords.isStrong(in: index, at: offset, reachability, memory: inspector.memory) == false {
@@ -148,10 +166,10 @@ struct HolderDescriber {
             return .offset(
                 offset, unknown: "the reflection library did not list the stored properties of \(type ?? "its class")")
         case .swiftContext:
-            if let list = captures[reachability.firstWords[index]] {
+            if let list = captures[firstWord(index)] {
                 return ContextCaptures.part(at: offset, of: index, captures: list, reachability, memory: inspector.memory)
             }
-            let first = inspector.contextMetadata(at: reachability.firstWords[index])?.offsetToFirstCapture
+            let first = inspector.contextMetadata(at: firstWord(index))?.offsetToFirstCapture
             return .offset(
                 offset,
                 unknown: "in a closure context or box"

@@ -48,17 +48,28 @@ public enum LiveLeakReader {
                 notes.append(.endedThreadStacksScanned(reason: error.description))
             }
             // Swift objects' references are followed before their other words, so that paths
-            // and cycles go through references wherever one reaches.
+            // and cycles go through references wherever one reaches. Their classes are those the
+            // census finds among the first words as the walk meets them.
+            var census = MetadataCensus(inspector: inspector, addressesPerType: 0)
+            var contexts = ContextCandidates(inspector)
+            let isSwift = inspector.images.contains(where: \.isSwift)
             reachability = try HeapReachability(
                 heap: GlibcHeap(memory), threads: threads, threadStacks: stacks,
-                referenceLayouts: { firstWords, addresses in
+                visitingChunks: { chunk in
+                    guard isSwift else { return }
+                    census.count(chunk)
+                    contexts.visit(chunk)
+                },
+                referenceLayouts: {
+                    census.settle()
                     do throws(TypeLoweringError) {
-                        return try ReferencePlans.build(firstWords: firstWords, addresses: addresses, inspector)
+                        return try ReferencePlans.build(
+                            classes: census.tallies.map(\.metadata), contextCandidates: contexts, inspector)
                     } catch {
                         loweringError = error
                         return .none
                     }
-                }, recordingEdges: recordingEdges)
+                }, recordingEdges: recordingEdges, keepingFirstWords: recordingEdges)
         } catch {
             throw .target(error)
         }
@@ -72,14 +83,19 @@ public enum LiveLeakReader {
         let marking = try mark(inspector, pause: pause, recordingEdges: false)
         let (reachability, threads, notes) = (marking.reachability, marking.threads, marking.notes)
         let unreached = reachability.unreachable
-        let names = inspector.images.contains(where: \.isSwift) ? try typeNames(of: unreached, reachability, inspector) : [:]
+        let firstWords: [UInt64]
+        do throws(BinaryInfoError) {
+            firstWords = try reachability.firstWords(of: unreached)
+        } catch {
+            throw .target(error)
+        }
+        let names = inspector.images.contains(where: \.isSwift) ? try typeNames(of: firstWords, inspector) : [:]
         // Contexts are grouped by their captures' types too, where those were laid out.
-        let contextCaptures = try ContextCaptures.fields(of: unreached, reachability, inspector)
+        let contextCaptures = try ContextCaptures.fields(of: unreached, firstWords: firstWords, reachability, inspector)
         var entries: [ContextCaptures.EntryKey: LeakReport.Entry] = [:]
         var leakedBytes = 0
-        for index in unreached {
+        for (index, word) in zip(unreached, firstWords) {
             let size = Int(reachability.sizes[index])
-            let word = reachability.firstWords[index]
             let kind: LeakReport.Kind
             if let name = names[word] {
                 kind = .swiftObject(type: name)
@@ -108,11 +124,9 @@ public enum LiveLeakReader {
             cycles: cycles, notes: notes)
     }
 
-    /// The names of the class metadata the unreached allocations start with.
-    static func typeNames(of unreached: [Int], _ reachability: HeapReachability, _ inspector: TargetInspector) throws(LiveReadingError)
-        -> [UInt64: String]
-    {
-        let words = Set(unreached.map { reachability.firstWords[$0] }.filter { $0 >= 4096 && $0 & 7 == 0 })
+    /// The names of the class metadata among the unreached allocations' first words.
+    static func typeNames(of firstWords: [UInt64], _ inspector: TargetInspector) throws(LiveReadingError) -> [UInt64: String] {
+        let words = Set(firstWords.filter { $0 >= 4096 && $0 & 7 == 0 })
         let metadata = inspector.classMetadata(candidates: words)
         do throws(TypeLoweringError) {
             return try inspector.typeNames(ofMetadata: Array(metadata.keys))

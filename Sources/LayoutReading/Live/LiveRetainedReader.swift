@@ -33,7 +33,7 @@ public enum LiveRetainedReader {
     /// addresses, first words and first reaches are let go before the tree is computed).
     struct Reading {
         /// Each allocation's usable size.
-        var sizes: [UInt64]
+        var sizes: HeapSizes
         /// Allocation → allocation pointers.
         var graph: AdjacencyGraph
         /// The allocations a root points into.
@@ -49,12 +49,15 @@ public enum LiveRetainedReader {
         /// go once the tree is made.
         mutating func censusWithRetainedSizes(target: String) throws(LiveReadingError) -> HeapCensus {
             let allocations = sizes.count
-            guard allocations < DominatorTree.largestCount, graph.edgeCount + allocations <= DominatorTree.largestCount else {
+            guard DominatorTree.canNumber(nodeCount: allocations, edgeCount: graph.edgeCount, virtualRootSuccessors: rootReached.count)
+            else {
                 throw .graphTooLarge(target: target, allocations: allocations, edges: graph.edgeCount)
             }
-            let tree = DominatorTree(graph, virtualRootSuccessors: rootReached)
             let edgeCount = graph.edgeCount
+            let rows = graph
             graph = AdjacencyGraph(nodeCount: 0)
+            // Handed over: the tree lets the rows go once it has the predecessors.
+            let tree = DominatorTree(consume rows, virtualRootSuccessors: rootReached)
             let retained = tree.retainedSizes(ownSizes: sizes)
             let outermost = tree.outermostOfClass(classes, classCount: keys.count)
             var sums = [Int](repeating: 0, count: keys.count)
@@ -75,6 +78,7 @@ public enum LiveRetainedReader {
     static func read(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int) throws(LiveReadingError) -> Reading {
         let memory = inspector.memory
         let reachability: HeapReachability
+        var metadataCensus = MetadataCensus(inspector: inspector, addressesPerType: addressesPerType)
         do throws(BinaryInfoError) {
             let threads: [ThreadRegisters]
             if let core = memory.core {
@@ -87,19 +91,19 @@ public enum LiveRetainedReader {
             // Ended threads' stacks that cannot be told apart are scanned as roots: more edges
             // from the root, never fewer.
             let stacks = try? GlibcThreadStacks(memory)
-            reachability = try HeapReachability(heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, recordingEdges: true)
+            // The census counts the allocations as the walk meets them; the marking gives each
+            // reached one its tally's number by its first word, so no first word is kept.
+            reachability = try HeapReachability(
+                heap: GlibcHeap(memory), threads: threads, threadStacks: stacks, visitingChunks: { metadataCensus.count($0) },
+                classifying: {
+                    metadataCensus.settle()
+                    return metadataCensus.tallies.map(\.metadata)
+                }, recordingEdges: true, recordingFirstReaches: false, keepingFirstWords: false)
         } catch {
             throw .target(error)
         }
         let addresses = reachability.addresses
         let sizes = reachability.sizes
-        let firstWords = reachability.firstWords
-        var metadataCensus = MetadataCensus(inspector: inspector, addressesPerType: addressesPerType)
-        for index in addresses.indices {
-            metadataCensus.count(
-                HeapChunk(address: addresses[index], usableSize: sizes[index], firstWord: firstWords[index], secondWord: 0, arena: nil))
-        }
-        metadataCensus.settle()
         let tallies = metadataCensus.tallies
         let names: [UInt64: String]
         do throws(TypeLoweringError) {
@@ -119,13 +123,12 @@ public enum LiveRetainedReader {
         var keys = Array(entries.keys).sorted()
         if entries[ClassArrayElements.storageName] == nil { keys.append(ClassArrayElements.storageName) }
         let keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, UInt32($0)) })
-        var classOfMetadata = WordTable()
-        for tally in tallies {
-            if let key = keyIndex[LiveHeapReader.typeName(of: tally.metadata, names)] { classOfMetadata.insert(tally.metadata, Int(key)) }
-        }
+        // The marking numbered each reached allocation by its tally; the tallies' keys number the
+        // entries. An allocation the marking did not reach is in no dominator subtree.
+        let keyOfTally = tallies.map { keyIndex[LiveHeapReader.typeName(of: $0.metadata, names)] ?? DominatorTree.none }
         var classes = [UInt32](repeating: DominatorTree.none, count: addresses.count + 1)
-        for index in addresses.indices {
-            if let key = classOfMetadata[firstWords[index]] { classes[index] = UInt32(key) }
+        for (index, tally) in reachability.classes.enumerated() where tally != HeapReachability.noClass {
+            classes[index] = keyOfTally[Int(tally)]
         }
         for (address, key) in attributed {
             if let index = reachability.allocation(containing: address), addresses[index] == address, let key = keyIndex[key] {
@@ -143,7 +146,7 @@ public enum LiveRetainedReader {
         // Recorded: the reading asked for the edges.
         let edges = reachability.edges!
         return Reading(
-            sizes: sizes, graph: edges.graph, rootReached: edges.rootReached.map { UInt32($0) }, census: census, keys: keys,
+            sizes: sizes, graph: edges.graph, rootReached: edges.rootReachedPositions, census: census, keys: keys,
             classes: classes)
     }
 }

@@ -19,7 +19,7 @@ public enum LiveRetainerReader {
     {
         let (found, stop) = try stopped(options) { inspector, marking throws(LiveReadingError) in
             let reachability = marking.reachability
-            guard let index = reachability.addresses.firstIndex(ofSorted: address) else {
+            guard let index = reachability.addresses.position(of: address) else {
                 let containing = reachability.allocation(containing: address)
                 throw .notAnAllocation(
                     target: inspector.memory.path, address: address, containing: containing.map { reachability.addresses[$0] },
@@ -212,17 +212,4 @@ extension RetainersReport: StatesReadingStop {
 
 extension RetainerShapes: StatesReadingStop {
     mutating func record(_ stop: ReadingStop) { target.stop = stop }
-}
-
-extension [UInt64] {
-    /// The position of `value` in this ascending array, if it is there.
-    func firstIndex(ofSorted value: UInt64) -> Int? {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < count && self[low] == value ? low : nil
-    }
 }

@@ -4,7 +4,7 @@ import TypeLowering
 
 /// Where the references of a heap's Swift objects lie (``AllocationReferenceLayouts``), from
 /// the toolchain's lowering of their classes' stored properties as libswiftRemoteMirror lays
-/// them out in the target, asked in a few batches for every class the heap's first words name.
+/// them out in the target, asked in a few batches for every class a census of the heap's first words found.
 ///
 /// A word is a strong reference when the lowering says so all the way down: a class reference
 /// (or `Optional` of one), a closure's context, an `AnyObject` or class-bound existential's
@@ -45,21 +45,17 @@ struct ReferencePlans {
         }
     }
 
-    /// The plans of every class whose metadata is among `firstWords` (each distinct word
-    /// considered once), and of every closure context metadata whose captures' layout is fixed
-    /// (``contextRepresentatives(firstWords:addresses:classes:_:)``); a class whose stored
-    /// properties the library cannot list, or a context whose captures it cannot lay out, has none.
+    /// The plans of `classes` (class metadata addresses, as a census found them among a heap's
+    /// first words), and of every closure context metadata among `contextCandidates` whose
+    /// captures' layout is fixed; a class whose stored properties the library cannot list, or a
+    /// context whose captures it cannot lay out, has none.
     ///
-    /// - Parameter addresses: the allocations' addresses, in the order of `firstWords`.
     /// - Throws: what the worker throws.
-    static func build(firstWords: [UInt64], addresses: [UInt64], _ inspector: TargetInspector) throws(TypeLoweringError)
+    static func build(classes: [UInt64], contextCandidates: ContextCandidates, _ inspector: TargetInspector) throws(TypeLoweringError)
         -> AllocationReferenceLayouts
     {
         guard inspector.images.contains(where: \.isSwift) else { return .none }
-        var candidates = Set<UInt64>()
-        for word in firstWords where word >= 4096 && word & 7 == 0 { candidates.insert(word) }
-        let classes = Array(inspector.classMetadata(candidates: candidates).keys)
-        let contexts = contextRepresentatives(firstWords: firstWords, addresses: addresses, classes: Set(classes), inspector)
+        let contexts = contextCandidates.representatives(besides: Set(classes), inspector)
         guard !classes.isEmpty || !contexts.isEmpty else { return .none }
         var fields = classes.isEmpty ? [:] : try inspector.storedFields(ofClassesAt: classes)
         let manglings = try inspector.manglings(ofMetadata: Array(fields.keys))

@@ -7,7 +7,11 @@ enum ReferenceWords {
     /// The plan of the allocation at `holder`: its first word's class's; nil for an allocation
     /// that is no Swift object with a plan (scanned conservatively throughout).
     static func plan(of holder: Int, _ reachability: HeapReachability) -> AllocationReferencePlan? {
-        reachability.referenceLayouts.plans[reachability.firstWords[holder]]
+        guard !reachability.referenceLayouts.plans.isEmpty else { return nil }
+        // The marking keeps the first words only when asked; else the holder's is read again.
+        let firstWord =
+            reachability.firstWords.isEmpty ? (try? reachability.firstWords(of: [holder]))?.first : reachability.firstWords[holder]
+        return firstWord.flatMap { reachability.referenceLayouts.plans[$0] }
     }
 
     /// How many elements the object holds, by its plan's count word in `bytes` (the object's
@@ -63,11 +67,16 @@ enum ReferenceWords {
     /// - Parameters:
     ///   - holder: the allocation position of the holder; `held` the one it points into.
     static func isPreferredEdge(from holder: Int, to held: Int, _ reachability: HeapReachability, memory: TargetMemory) -> Bool {
-        guard let plan = plan(of: holder, reachability) else { return true }
+        let plans = reachability.referenceLayouts.plans
+        guard !plans.isEmpty else { return true }
         let size = reachability.sizes[holder]
         guard size <= 1 << 26, let bytes = try? memory.bytes(at: reachability.addresses[holder], count: Int(size), what: "a holder") else {
-            return false
+            // Unread, its plan is not known either: every word counts alike.
+            return plan(of: holder, reachability) == nil
         }
+        // The holder's first word (its class, for a Swift object) is among the bytes just read.
+        let firstWord = bytes.count >= 8 ? bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } : 0
+        guard let plan = plans[firstWord] else { return true }
         let count = elementCount(plan, bytes: bytes)
         var offset = 0
         while offset + 8 <= bytes.count {

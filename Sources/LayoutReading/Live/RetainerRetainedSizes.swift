@@ -7,7 +7,7 @@ import BinaryInfo
 /// The tree needs only the graph, the allocations' sizes and what the roots reach, all read while
 /// the process was held; computing it after the process is let go keeps it out of the stop.
 struct RetainerRetainedSizes {
-    let sizes: [UInt64]
+    let sizes: HeapSizes
     let graph: AdjacencyGraph
     let rootReached: [UInt32]
 
@@ -21,7 +21,7 @@ struct RetainerRetainedSizes {
     /// Whether the graph can be numbered for the tree (nil sizes otherwise: a retained size is
     /// then unknown, never guessed).
     var fitsTheTree: Bool {
-        sizes.count < DominatorTree.largestCount && graph.edgeCount + rootReached.count <= DominatorTree.largestCount
+        DominatorTree.canNumber(nodeCount: sizes.count, edgeCount: graph.edgeCount, virtualRootSuccessors: rootReached.count)
     }
 
     /// The bytes `object` retains: its own and those of every allocation only it holds.

@@ -49,6 +49,12 @@ public struct AdjacencyGraph: Sendable {
         self.targets = targets
     }
 
+    /// Rows already built (`starts` ascending from 0 to `targets.count`, every target a node).
+    init(starts: [Int], targets: [UInt32]) {
+        self.starts = starts
+        self.targets = targets
+    }
+
     /// The same nodes with every edge reversed.
     public func reversed() -> AdjacencyGraph {
         var sources = [UInt32]()

@@ -20,4 +20,16 @@ public struct AllocationBits: Sendable, Hashable {
         if words[position >> 6] & bit == 0 { count += 1 }
         words[position >> 6] |= bit
     }
+
+    /// The positions in the set, ascending.
+    public var positions: some Sequence<Int> {
+        words.indices.lazy.flatMap { slot in
+            sequence(state: words[slot]) { (bits: inout UInt64) -> Int? in
+                guard bits != 0 else { return nil }
+                let bit = bits.trailingZeroBitCount
+                bits &= bits - 1
+                return slot << 6 | bit
+            }
+        }
+    }
 }

@@ -133,6 +133,12 @@ struct RootedRows {
 
     var nodeCount: Int { graph.nodeCount + (rootRow == nil ? 0 : 1) }
 
+    /// Rows of no edges, standing in for rows let go.
+    init(emptyWithNodeCount nodeCount: Int) {
+        graph = AdjacencyGraph(nodeCount: 0)
+        rootRow = nil
+    }
+
     /// The rows as buffers, for the length of `body`.
     func withRows<Result>(_ body: (Buffers) -> Result) -> Result {
         graph.starts.withUnsafeBufferPointer { starts in

@@ -10,21 +10,20 @@ extension DominatorTree {
     ///   whose own size is then 0: a heap's allocation sizes as they are), and the sizes of the
     ///   reachable nodes add up to less than 2^64 (the sizes of allocations that do not overlap
     ///   always do).
-    public func retainedSizes(ownSizes: [UInt64]) -> [UInt64] {
+    public func retainedSizes<Sizes: RandomAccessCollection<UInt64>>(ownSizes: Sizes) -> [UInt64] where Sizes.Index == Int {
         precondition(ownSizes.count == nodeCount || (ownSizes.count == nodeCount - 1 && root == nodeCount - 1), "one size per node")
         var retained = [UInt64](repeating: 0, count: nodeCount)
         let sized = ownSizes.count
         // Every entry of `preorder` and `immediateDominators` is a node or `none`, below the
         // arrays' length: the buffers are indexed by them unchecked.
+        let first = ownSizes.startIndex
         retained.withUnsafeMutableBufferPointer { retained in
-            ownSizes.withUnsafeBufferPointer { ownSizes in
-                immediateDominators.withUnsafeBufferPointer { dominators in
-                    for node in preorder.reversed() {
-                        let node = Int(node)
-                        if node < sized { retained[node] += ownSizes[node] }
-                        let dominator = dominators[node]
-                        if dominator != Self.none { retained[Int(dominator)] += retained[node] }
-                    }
+            immediateDominators.withUnsafeBufferPointer { dominators in
+                for node in preorder.reversed() {
+                    let node = Int(node)
+                    if node < sized { retained[node] += ownSizes[first + node] }
+                    let dominator = dominators[node]
+                    if dominator != Self.none { retained[Int(dominator)] += retained[node] }
                 }
             }
         }

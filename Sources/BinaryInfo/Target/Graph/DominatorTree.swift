@@ -42,6 +42,14 @@ public struct DominatorTree: Sendable {
     /// and ``none`` is a node number no node has.
     public static let largestCount = Int(UInt32.max) - 1
 
+    /// Whether a graph of `nodeCount` nodes and `edgeCount` edges, with a virtual root of
+    /// `virtualRootSuccessors` successors (``init(_:virtualRootSuccessors:)``), is within
+    /// ``largestCount``: the bound the initializer's precondition states, for a caller to check
+    /// before it builds the tree.
+    public static func canNumber(nodeCount: Int, edgeCount: Int, virtualRootSuccessors: Int) -> Bool {
+        nodeCount < largestCount && edgeCount <= largestCount - virtualRootSuccessors
+    }
+
     /// Computes the immediate dominators of `graph`'s nodes from `root`.
     ///
     /// - Precondition: `root` is a node of `graph`, and the graph has at most ``largestCount``
@@ -58,26 +66,33 @@ public struct DominatorTree: Sendable {
     ///
     /// - Precondition: the successors are nodes of `graph`, and the graph with its virtual root has
     ///   at most ``largestCount`` nodes and at most as many edges.
-    public init(_ graph: AdjacencyGraph, virtualRootSuccessors: [UInt32]) {
-        self.init(RootedRows(graph: graph, rootRow: virtualRootSuccessors), root: graph.nodeCount)
+    ///
+    /// The graph's rows are let go once its predecessors are listed, when the caller hands them
+    /// over (`consume`).
+    public init(_ graph: consuming AdjacencyGraph, virtualRootSuccessors: [UInt32]) {
+        let root = graph.nodeCount
+        self.init(RootedRows(graph: graph, rootRow: virtualRootSuccessors), root: root)
     }
 
-    private init(_ graph: RootedRows, root: Int) {
+    private init(_ graph: consuming RootedRows, root: Int) {
         precondition(
             graph.nodeCount <= Self.largestCount && graph.graph.edgeCount + (graph.rootRow?.count ?? 0) <= Self.largestCount,
             "a graph of at most 2^32 - 2 nodes and edges")
         self.root = root
-        var search = DepthFirstSearch(graph, root: root)
+        let nodeCount = graph.nodeCount
+        var search = DepthFirstSearch(copy graph, root: root)
         let idom: [UInt32]
         do {
-            let predecessors = search.predecessors(graph)
-            // The node-to-number map is not needed while the dominators are computed.
+            let predecessors = search.predecessors(copy graph)
+            // Neither the successors nor the node-to-number map are needed while the dominators
+            // are computed.
+            graph = RootedRows(emptyWithNodeCount: nodeCount)
             search.numbers = []
             idom = Self.dominatorNumbers(predecessors: predecessors, parents: &search.parents, cursor: &search.cursors)
         }
         search.parents = []
         search.cursors = []
-        var dominators = [UInt32](repeating: Self.none, count: graph.nodeCount)
+        var dominators = [UInt32](repeating: Self.none, count: nodeCount)
         for (number, node) in search.vertices.enumerated().dropFirst() {
             dominators[Int(node)] = search.vertices[Int(idom[number])]
         }

@@ -9,19 +9,25 @@ public struct HeapEdges: Sendable {
     /// itself counted once). The weak side-table back-pointer is not an edge, and roots are not
     /// nodes (``rootReached`` lists what they point into).
     public let graph: AdjacencyGraph
-    /// Per allocation: its first holder's position, or ``Self/rootParent``, or ``Self/unreached``.
+    /// Per allocation: its first holder's position, or ``Self/rootParent``, or ``Self/unreached``;
+    /// empty when the first reaches were not recorded.
     let parents: [UInt32]
     /// Per allocation: the byte offset of the pointing word in its first holder (``Self/offsetTooLarge``
     /// past 4 GiB), or, when a root reached it, the position of the root word in ``rootWords``.
     let offsets: [UInt32]
     /// The root words that first reached an allocation.
     let rootWords: [HeapRootWord]
+    /// The allocations a root points into, ascending.
+    public let rootReachedPositions: [UInt32]
+
+    /// Whether ``firstReach(of:)`` can be asked: the reading recorded the first reaches.
+    public var recordsFirstReaches: Bool { parents.count == graph.nodeCount }
 
     /// A graph with no edges and nothing reached.
     public static func empty(allocations: Int) -> HeapEdges {
         HeapEdges(
             graph: AdjacencyGraph(nodeCount: allocations), parents: Array(repeating: unreached, count: allocations),
-            offsets: Array(repeating: 0, count: allocations), rootWords: [])
+            offsets: Array(repeating: 0, count: allocations), rootWords: [], rootReachedPositions: [])
     }
 
     static let rootParent = UInt32.max
@@ -29,7 +35,10 @@ public struct HeapEdges: Sendable {
     static let offsetTooLarge = UInt32.max
 
     /// How `allocation` was first reached; nil when no root reaches it.
+    ///
+    /// - Precondition: the first reaches were recorded (``recordsFirstReaches``).
     public func firstReach(of allocation: Int) -> HeapFirstReach? {
+        precondition(recordsFirstReaches, "the first reaches were not recorded")
         switch parents[allocation] {
         case Self.unreached: return nil
         case Self.rootParent: return .root(rootWords[Int(offsets[allocation])])
@@ -41,7 +50,7 @@ public struct HeapEdges: Sendable {
 
     /// The allocations a root points into (every root is scanned before any allocation is, so
     /// these are exactly the allocations whose first reach is a root), ascending.
-    public var rootReached: [Int] { parents.indices.filter { parents[$0] == Self.rootParent } }
+    public var rootReached: [Int] { rootReachedPositions.map(Int.init) }
 }
 
 /// How a reachable allocation was first reached.
@@ -61,46 +70,75 @@ public enum HeapRootWord: Sendable, Hashable {
     case memory(address: UInt64)
 }
 
-/// What the marking records of the graph: parents and offsets as ``HeapEdges`` keeps them, and
-/// each scanned allocation's row of successors, one after another in the order the allocations
-/// were scanned (4 bytes an allocation for that order, 4 for its row's length).
+/// What the marking records of the graph: parents and offsets as ``HeapEdges`` keeps them (when
+/// asked), and each scanned allocation's row of successors, one after another in the order the
+/// allocations were scanned (4 bytes an allocation for that order, 4 for its row's length), in
+/// blocks that never double and are let go as the rows are put in node order.
 struct HeapEdgeRecorder {
-    var parents: [UInt32]
-    var offsets: [UInt32]
+    let recordingFirstReaches: Bool
+    var parents: [UInt32] = []
+    var offsets: [UInt32] = []
     var rootWords: [HeapRootWord] = []
+    var rootReached: [UInt32] = []
     /// The allocations in the order they were scanned, and each one's row length.
     var scanOrder: [UInt32] = []
     var rowCounts: [UInt32]
-    var targets: [UInt32] = []
+    private var blocks: [MappedBlock<UInt32>?] = []
+    private(set) var lastTarget: UInt32 = 0
+    private(set) var edgeCount = 0
+    static let blockSize = 1 << 20
 
-    init(allocations: Int) {
-        parents = Array(repeating: HeapEdges.unreached, count: allocations)
-        offsets = Array(repeating: 0, count: allocations)
+    init(allocations: Int, recordingFirstReaches: Bool = true) {
+        self.recordingFirstReaches = recordingFirstReaches
+        if recordingFirstReaches {
+            parents = Array(repeating: HeapEdges.unreached, count: allocations)
+            offsets = Array(repeating: 0, count: allocations)
+        }
         rowCounts = Array(repeating: 0, count: allocations)
         scanOrder.reserveCapacity(allocations)
     }
 
+    mutating func appendTarget(_ target: UInt32) {
+        if edgeCount % Self.blockSize == 0 { blocks.append(MappedBlock(capacity: Self.blockSize)) }
+        blocks[blocks.count - 1]!.append(target)
+        lastTarget = target
+        edgeCount += 1
+    }
+
     /// The edges, with the rows put in node order.
     consuming func finish() -> HeapEdges {
-        let graph = AdjacencyGraph(nodeCount: parents.count, scanOrder: scanOrder, rowCounts: rowCounts, targets: targets)
-        return HeapEdges(graph: graph, parents: parents, offsets: offsets, rootWords: rootWords)
-    }
-}
-
-extension AdjacencyGraph {
-    /// Builds the graph from rows stored one after another in `rows`, in the order of the nodes
-    /// in `scanOrder`, each `rowCounts[node]` long (nodes not in `scanOrder` have none).
-    init(nodeCount: Int, scanOrder: [UInt32], rowCounts: [UInt32], targets rows: [UInt32]) {
+        let nodeCount = rowCounts.count
         var starts = [Int](repeating: 0, count: nodeCount + 1)
         for node in 0..<nodeCount { starts[node + 1] = starts[node] + Int(rowCounts[node]) }
-        var targets = [UInt32](repeating: 0, count: rows.count)
-        var next = 0
-        for node in scanOrder.map(Int.init) {
-            let count = Int(rowCounts[node])
-            targets[starts[node]..<(starts[node] + count)] = rows[next..<(next + count)]
-            next += count
+        rowCounts = []
+        var targets = [UInt32](repeating: 0, count: edgeCount)
+        // The rows lie in scan order across the blocks: one pass copies them, each block let go
+        // once passed.
+        var block = 0
+        var slot = 0
+        targets.withUnsafeMutableBufferPointer { targets in
+            for node in scanOrder {
+                var next = starts[Int(node)]
+                let end = starts[Int(node) + 1]
+                while next < end {
+                    if slot == Self.blockSize {
+                        blocks[block] = nil
+                        block += 1
+                        slot = 0
+                    }
+                    let take = min(end - next, Self.blockSize - slot)
+                    blocks[block]!.withElements { rows in
+                        for offset in 0..<take { targets[next + offset] = rows[slot + offset] }
+                    }
+                    next += take
+                    slot += take
+                }
+            }
         }
-        self.starts = starts
-        self.targets = targets
+        blocks = []
+        scanOrder = []
+        let graph = AdjacencyGraph(starts: starts, targets: targets)
+        return HeapEdges(
+            graph: graph, parents: parents, offsets: offsets, rootWords: rootWords, rootReachedPositions: rootReached.sorted())
     }
 }
