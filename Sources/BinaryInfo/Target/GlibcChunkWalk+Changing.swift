@@ -84,7 +84,8 @@ extension TargetWindow {
         var budget = ((segment.end - segment.firstChunk) / 16 + 1) * 4 + 64
         while budget > 0 {
             try walkInWindow(
-                segment, isMain: arena.isMain, cursor: &cursor, pending: &pending, visited: &visited, budget: &budget, visit: visit)
+                segment, arena: arena.isMain ? 0 : GlibcMallocLayout.nonMainArena, cursor: &cursor, pending: &pending, visited: &visited,
+                budget: &budget, visit: visit)
             guard budget > 0 else { break }
             budget -= 1
             guard let sizeField = wordIfReadable(at: cursor + 8, limit: limit) else {
@@ -165,57 +166,6 @@ extension TargetWindow {
             (failingAt, readings) = (.max, 0)
         }
         return visited
-    }
-
-    /// Walks on from `cursor` while the window holds each chunk's header and first two words
-    /// and the chunk fits as ``fits(at:sizeField:after:segment:isMain:limit:)`` decides, reading
-    /// straight from the window's bytes: what every chunk of a heap at rest takes. It stops,
-    /// leaving `cursor` and `pending` where ``walkWhileChanging(_:arena:changes:visit:)`` goes
-    /// on, at the first chunk that needs more (a fresh window, the segment's end, a chunk that
-    /// does not fit, which that walk then reads again from the same bytes).
-    @inline(__always)
-    private func walkInWindow(
-        _ segment: GlibcHeapSegment, isMain: Bool, cursor: inout UInt64, pending: inout GlibcChunkRecord?, visited: inout Int,
-        budget: inout UInt64, visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
-    ) throws(BinaryInfoError) {
-        guard count >= 32, cursor >= start, let base = UnsafeRawPointer(buffer.baseAddress) else { return }
-        let windowStart = start
-        // The window never reaches past the walk's limit, so neither does anything read here.
-        let windowEnd = start + UInt64(count)
-        let end = segment.end
-        let endsAtTop = segment.endsAtTop
-        let smallest = endsAtTop ? GlibcMallocLayout.minimumChunkSize : 16
-        let previousFlag: UInt64 = isMain ? 0 : GlibcMallocLayout.nonMainArena
-        while budget > 0, cursor < end, cursor < windowEnd, windowEnd - cursor >= 32 {
-            let offset = Int(cursor - windowStart)
-            let sizeField = base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
-            let size = sizeField & ~GlibcMallocLayout.flagBits
-            let (next, overflow) = cursor.addingReportingOverflow(size)
-            guard !overflow, size & (GlibcMallocLayout.alignment - 1) == 0, size >= smallest, sizeField & GlibcMallocLayout.isMmapped == 0,
-                next <= end, endsAtTop || end - next >= 16
-            else { return }
-            let previousInUse = sizeField & GlibcMallocLayout.previousInUse != 0
-            if var previous = pending {
-                guard previous.size >= GlibcMallocLayout.minimumChunkSize else { return }
-                if previousInUse {
-                    guard previous.flags & GlibcMallocLayout.nonMainArena == previousFlag else { return }
-                } else {
-                    guard base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == previous.size else { return }
-                }
-                previous.markedInUse = previousInUse
-                try visit(previous)
-                visited += 1
-            }
-            budget -= 1
-            var record = GlibcChunkRecord(
-                address: cursor, size: size, flags: sizeField & GlibcMallocLayout.flagBits, markedInUse: false, firstWord: 0, secondWord: 0)
-            if size >= GlibcMallocLayout.minimumChunkSize {
-                record.firstWord = base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
-                record.secondWord = base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
-            }
-            pending = record
-            cursor = next
-        }
     }
 
     enum ChunkVerdict { case fits, malformed, runsPastEnd }

@@ -92,8 +92,10 @@ extension TargetWindow {
         func malformed(_ address: UInt64, _ detail: String) -> BinaryInfoError {
             .malformedHeap(path: target.path, what: "the chunk", address: address, detail: detail)
         }
+        // The stable walk has its own bound (below); the window's step needs none.
+        var unbounded = UInt64.max
         while true {
-            try walkStableInWindow(segment, cursor: &cursor, pending: &pending, visited: &visited, visit: visit)
+            try walkInWindow(segment, arena: nil, cursor: &cursor, pending: &pending, visited: &visited, budget: &unbounded, visit: visit)
             let sizeField = try word(at: cursor + 8, limit: limit, what: "a chunk header")
             let size = sizeField & ~GlibcMallocLayout.flagBits
             if segment.endsAtTop, cursor == segment.end {
@@ -144,22 +146,30 @@ extension TargetWindow {
 
 extension TargetWindow {
     /// Walks on from `cursor` while the window holds each chunk's header and first two words and
-    /// the chunk is one ``walk(_:visit:)`` would take, reading straight from the window's bytes.
-    /// It stops at the first chunk that needs more (a fresh window, the segment's end, a size
-    /// that does not fit), leaving `cursor` and `pending` for that walk to go on from and, when
-    /// the chunk is malformed, to throw the same error from the same bytes.
+    /// the chunk is one the walk would take, reading straight from the window's bytes: what
+    /// every chunk of a heap at rest takes. It stops at the first chunk that needs more (a fresh
+    /// window, the segment's end, a size that does not fit, the `budget` spent), leaving `cursor`
+    /// and `pending` for the general step of ``walk(_:visit:)`` or
+    /// ``walkWhileChanging(_:arena:changes:visit:)`` to go on from and, when the chunk does not
+    /// fit, to throw the same error (or read again) from the same bytes.
+    ///
+    /// - Parameter arena: for a changing heap, what the chunk before must show too:
+    ///   `NON_MAIN_ARENA` as the arena's when it is in use (`nonMainArena` of a main arena, 0;
+    ///   of another, the flag), else its size as this chunk's `prev_size`. nil for a stable heap,
+    ///   whose walk checks the arena of what it visits.
     @inline(__always)
-    fileprivate func walkStableInWindow(
-        _ segment: GlibcHeapSegment, cursor: inout UInt64, pending: inout GlibcChunkRecord?, visited: inout Int,
-        visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
+    func walkInWindow(
+        _ segment: GlibcHeapSegment, arena previousFlag: UInt64?, cursor: inout UInt64, pending: inout GlibcChunkRecord?,
+        visited: inout Int, budget: inout UInt64, visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
     ) throws(BinaryInfoError) {
         guard count >= 32, cursor >= start, let base = UnsafeRawPointer(buffer.baseAddress) else { return }
         let windowStart = start
+        // The window never reaches past the walk's limit, so neither does anything read here.
         let windowEnd = start + UInt64(count)
         let end = segment.end
         let endsAtTop = segment.endsAtTop
         let smallest = endsAtTop ? GlibcMallocLayout.minimumChunkSize : 16
-        while cursor < end, cursor < windowEnd, windowEnd - cursor >= 32 {
+        while budget > 0, cursor < end, cursor < windowEnd, windowEnd - cursor >= 32 {
             let offset = Int(cursor - windowStart)
             let sizeField = base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
             let size = sizeField & ~GlibcMallocLayout.flagBits
@@ -167,12 +177,21 @@ extension TargetWindow {
             guard !overflow, size & (GlibcMallocLayout.alignment - 1) == 0, size >= smallest, sizeField & GlibcMallocLayout.isMmapped == 0,
                 next <= end, endsAtTop || end - next >= 16
             else { return }
+            let previousInUse = sizeField & GlibcMallocLayout.previousInUse != 0
             if var previous = pending {
                 guard previous.size >= GlibcMallocLayout.minimumChunkSize else { return }
-                previous.markedInUse = sizeField & GlibcMallocLayout.previousInUse != 0
+                if let previousFlag {
+                    if previousInUse {
+                        guard previous.flags & GlibcMallocLayout.nonMainArena == previousFlag else { return }
+                    } else {
+                        guard base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == previous.size else { return }
+                    }
+                }
+                previous.markedInUse = previousInUse
                 try visit(previous)
                 visited += 1
             }
+            budget -= 1
             var record = GlibcChunkRecord(
                 address: cursor, size: size, flags: sizeField & GlibcMallocLayout.flagBits, markedInUse: false, firstWord: 0, secondWord: 0)
             if size >= GlibcMallocLayout.minimumChunkSize {
