@@ -93,7 +93,7 @@ extension TargetWindow {
             .malformedHeap(path: target.path, what: "the chunk", address: address, detail: detail)
         }
         // The stable walk has its own bound (below); the window's step needs none.
-        var unbounded = UInt64.max
+        var unbounded = UnboundedWindowBudget()
         while true {
             try walkInWindow(segment, arena: nil, cursor: &cursor, pending: &pending, visited: &visited, budget: &unbounded, visit: visit)
             let sizeField = try word(at: cursor + 8, limit: limit, what: "a chunk header")
@@ -158,9 +158,9 @@ extension TargetWindow {
     ///   of another, the flag), else its size as this chunk's `prev_size`. nil for a stable heap,
     ///   whose walk checks the arena of what it visits.
     @inline(__always)
-    func walkInWindow(
+    func walkInWindow<Budget: WindowWalkBudget>(
         _ segment: GlibcHeapSegment, arena previousFlag: UInt64?, cursor: inout UInt64, pending: inout GlibcChunkRecord?,
-        visited: inout Int, budget: inout UInt64, visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
+        visited: inout Int, budget: inout Budget, visit: (GlibcChunkRecord) throws(BinaryInfoError) -> Void
     ) throws(BinaryInfoError) {
         guard count >= 32, cursor >= start, let base = UnsafeRawPointer(buffer.baseAddress) else { return }
         let windowStart = start
@@ -169,7 +169,7 @@ extension TargetWindow {
         let end = segment.end
         let endsAtTop = segment.endsAtTop
         let smallest = endsAtTop ? GlibcMallocLayout.minimumChunkSize : 16
-        while budget > 0, cursor < end, cursor < windowEnd, windowEnd - cursor >= 32 {
+        while budget.remains, cursor < end, cursor < windowEnd, windowEnd - cursor >= 32 {
             let offset = Int(cursor - windowStart)
             let sizeField = base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
             let size = sizeField & ~GlibcMallocLayout.flagBits
@@ -191,7 +191,7 @@ extension TargetWindow {
                 try visit(previous)
                 visited += 1
             }
-            budget -= 1
+            budget.spend()
             var record = GlibcChunkRecord(
                 address: cursor, size: size, flags: sizeField & GlibcMallocLayout.flagBits, markedInUse: false, firstWord: 0, secondWord: 0)
             if size >= GlibcMallocLayout.minimumChunkSize {
@@ -202,4 +202,23 @@ extension TargetWindow {
             cursor = next
         }
     }
+}
+
+/// How many more chunks ``TargetWindow/walkInWindow(_:arena:cursor:pending:visited:budget:visit:)``
+/// may take: the changing walk's count (a `UInt64`), or none for the stable walk, whose step then
+/// compiles with no count at all.
+protocol WindowWalkBudget {
+    var remains: Bool { get }
+    mutating func spend()
+}
+
+/// The stable walk's: it has a bound of its own.
+struct UnboundedWindowBudget: WindowWalkBudget {
+    var remains: Bool { true }
+    func spend() {}
+}
+
+extension UInt64: WindowWalkBudget {
+    var remains: Bool { self > 0 }
+    mutating func spend() { self -= 1 }
 }
