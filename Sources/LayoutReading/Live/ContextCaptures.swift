@@ -13,16 +13,17 @@ enum ContextCaptures {
         var captureTypes: [String?]?
     }
 
-    /// The captures of each context metadata among the first words of `indices` not in `known`,
-    /// as fields named `capture N`; a metadata the library could not lay out has none.
+    /// The captures of each context metadata among `firstWords` (those of the allocations at
+    /// `indices`) not in `known`, as fields named `capture N`; a metadata the library could not
+    /// lay out has none.
     static func fields(
-        of indices: some Sequence<Int>, _ reachability: HeapReachability, _ inspector: TargetInspector, known: Set<UInt64> = []
+        of indices: [Int], firstWords: [UInt64], _ reachability: HeapReachability, _ inspector: TargetInspector,
+        known: Set<UInt64> = []
     ) throws(LiveReadingError) -> [UInt64: [TargetField]] {
         guard inspector.images.contains(where: \.isSwift) else { return [:] }
         var representatives: [UInt64: UInt64] = [:]
         var judged: Set<UInt64> = known
-        for index in indices {
-            let word = reachability.firstWords[index]
+        for (index, word) in zip(indices, firstWords) {
             guard judged.insert(word).inserted else { continue }
             if inspector.classMetadata(at: word) == nil, inspector.contextMetadata(at: word)?.layoutIsFixed == true {
                 representatives[word] = reachability.addresses[index]

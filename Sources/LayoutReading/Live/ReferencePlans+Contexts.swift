@@ -12,28 +12,6 @@ import TypeLowering
 /// context's own generic arguments: no one plan holds for its metadata, so its contexts keep no
 /// plan and are scanned conservatively.
 extension ReferencePlans {
-    /// One context of each distinct context metadata among `firstWords` (the allocations' first
-    /// words, in the order of `addresses`) whose captures' layout is fixed, by metadata address.
-    static func contextRepresentatives(firstWords: [UInt64], addresses: [UInt64], classes: Set<UInt64>, _ inspector: TargetInspector)
-        -> [UInt64: UInt64]
-    {
-        guard firstWords.count == addresses.count else { return [:] }
-        let ranges = inspector.images.filter(\.isSwift).map(\.addressRange)
-        var judged: [UInt64: Bool] = [:]
-        var representatives: [UInt64: UInt64] = [:]
-        for (index, word) in firstWords.enumerated() where word >= 4096 && word & 7 == 0 && !classes.contains(word) {
-            if let fixed = judged[word] {
-                if fixed, representatives[word] == nil { representatives[word] = addresses[index] }
-                continue
-            }
-            // Context metadata is emitted into the image that defines the closure.
-            let fixed = ranges.contains { $0.contains(word) } && (inspector.contextMetadata(at: word)?.layoutIsFixed ?? false)
-            judged[word] = fixed
-            if fixed { representatives[word] = addresses[index] }
-        }
-        return representatives
-    }
-
     /// The captures of each context metadata's representative as stored fields (named
     /// `capture N`), for ``plans(fields:manglings:)``.
     ///
@@ -49,5 +27,42 @@ extension ReferencePlans {
             fields[metadata] = list.enumerated().map { TargetField(capture: $1, index: $0, context: metadata) }
         }
         return fields
+    }
+}
+
+/// The first allocation met of each distinct first word that lies in a Swift image, gathered as
+/// the heap walk meets the allocations: closure context metadata is emitted into the image that
+/// defines the closure, so these are the candidates for context plans, each with one context of
+/// it to lay its captures out from.
+struct ContextCandidates {
+    private let ranges: [Range<UInt64>]
+    /// The first allocation of each word, by word.
+    private var first: [UInt64: UInt64] = [:]
+    /// Words met lately, by their low bits: most allocations repeat a recent first word, and
+    /// this keeps them from the dictionary.
+    private var recent = [UInt64](repeating: 0, count: 1024)
+
+    init(_ inspector: TargetInspector) {
+        ranges = inspector.images.filter(\.isSwift).map(\.addressRange)
+    }
+
+    mutating func visit(_ chunk: HeapChunk) {
+        let word = chunk.firstWord
+        guard word >= 4096, word & 7 == 0 else { return }
+        let slot = Int(truncatingIfNeeded: (word >> 3) & 1023)
+        guard recent[slot] != word else { return }
+        recent[slot] = word
+        guard first[word] == nil, ranges.contains(where: { $0.contains(word) }) else { return }
+        first[word] = chunk.address
+    }
+
+    /// One context of each context metadata among the words whose captures' layout is fixed,
+    /// by metadata address; `classes` are left out unjudged.
+    func representatives(besides classes: Set<UInt64>, _ inspector: TargetInspector) -> [UInt64: UInt64] {
+        var representatives: [UInt64: UInt64] = [:]
+        for (word, address) in first where !classes.contains(word) {
+            if inspector.contextMetadata(at: word)?.layoutIsFixed == true { representatives[word] = address }
+        }
+        return representatives
     }
 }

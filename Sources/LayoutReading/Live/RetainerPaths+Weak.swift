@@ -18,8 +18,12 @@ extension RetainerPaths {
             counts & Self.sideTableMarks == Self.sideTableMarks
         else { return nil }
         let (table, overflow) = (counts & ~Self.sideTableMarks).multipliedReportingOverflow(by: 8)
-        guard !overflow, let index = reachability.addresses.firstIndex(ofSorted: table), reachability.firstWords[index] == address
-        else { return nil }
+        guard !overflow, let index = reachability.addresses.position(of: table) else { return nil }
+        // The table's first word is its object again (read again when the marking kept none).
+        let tableFirstWord =
+            reachability.firstWords.isEmpty
+            ? try? memory.read(UInt64.self, at: table, what: "a side table's object") : reachability.firstWords[index]
+        guard tableFirstWord == address else { return nil }
         return index
     }
 
