@@ -114,7 +114,7 @@ struct LeaksCommandTests {
         #expect(lines[0].hasPrefix("process \(fixture.processID) (LiveLeaks"), "\(result.output)")
         #expect(
             lines[0].hasSuffix(
-                "leaks holds the process still while it reads, since a pointer moved during the reading could make a reachable allocation look leaked"
+                "leaks holds the process still while it marks what the roots reach, since a pointer moved during the marking could make a reachable allocation look leaked"
             ))
         #expect(lines[0].contains("read while paused (stopped for "))
         #expect(lines[4] == "count  bytes  type")

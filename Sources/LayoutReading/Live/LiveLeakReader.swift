@@ -81,6 +81,9 @@ public enum LiveLeakReader {
     static func read(_ inspector: TargetInspector, pause: ProcessPause?, addressesPerType: Int) throws(LiveReadingError) -> LeakReport {
         let memory = inspector.memory
         let marking = try mark(inspector, pause: pause, recordingEdges: false)
+        // What no root reaches, the program cannot reach either: its memory stays as it is while
+        // the process runs again, so naming the leaks and their cycles does not lengthen the stop.
+        pause?.resume()
         let (reachability, threads, notes) = (marking.reachability, marking.threads, marking.notes)
         let unreached = reachability.unreachable
         let firstWords: [UInt64]

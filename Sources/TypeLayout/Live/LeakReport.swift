@@ -157,7 +157,7 @@ public struct LeakReport: Sendable, Hashable {
         } else {
             lines.append(
                 target.name + ", " + (target.stop?.phrase ?? "stopped while it was read")
-                    + ": leaks holds the process still while it reads, since a pointer moved during the reading could make a reachable allocation look leaked"
+                    + ": leaks holds the process still while it marks what the roots reach, since a pointer moved during the marking could make a reachable allocation look leaked"
             )
         }
         lines.append(
