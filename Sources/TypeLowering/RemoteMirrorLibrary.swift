@@ -270,47 +270,30 @@ final class RemoteMirrorContext {
 
     /// The lowered layout of a typeref, or nil when the library knows nothing about it.
     func info(of typeRef: UInt64) -> LoweredInfo? {
-        let info = library.infoForTypeRef(context, typeRef)
-        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
-        return LoweredInfo(
-            kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+        LoweredInfo(library.infoForTypeRef(context, typeRef))
     }
 
     /// The layout of the type whose metadata record is at `metadata`; for a class, its instance
     /// (laid out by the library after the superclass the record names: none for a synthetic one).
     func info(ofMetadata metadata: UInt64) -> LoweredInfo? {
-        let info = library.infoForMetadata(context, UInt(metadata))
-        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
-        return LoweredInfo(
-            kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+        LoweredInfo(library.infoForMetadata(context, UInt(metadata)))
     }
 
     /// Child `index` of the type whose metadata record is at `metadata`: the field's typeref as the
     /// library read it from the field record (symbolic references resolved by the library).
     func child(ofMetadata metadata: UInt64, at index: Int) -> LoweredChild? {
-        let child = library.childOfMetadata(context, UInt(metadata), UInt32(index))
-        let name = child.Name.map { String(cString: $0) } ?? ""
-        return LoweredChild(
-            name: name, offset: Int(child.Offset), kind: LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown,
-            typeRef: child.TR == 0 ? nil : child.TR)
+        LoweredChild(library.childOfMetadata(context, UInt(metadata), UInt32(index)))
     }
 
     /// The layout of the heap object at `object` in the target: for a closure context, its
     /// captures as fields (nil when the library knows nothing of it).
     func info(ofInstance object: UInt64) -> LoweredInfo? {
-        let info = library.infoForInstance(context, UInt(object))
-        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
-        return LoweredInfo(
-            kind: kind, size: Int(info.Size), alignment: Int(info.Alignment), stride: Int(info.Stride), fieldCount: Int(info.NumFields))
+        LoweredInfo(library.infoForInstance(context, UInt(object)))
     }
 
     /// Child `index` of the heap object at `object`: a closure context's capture.
     func child(ofInstance object: UInt64, at index: Int) -> LoweredChild? {
-        let child = library.childOfInstance(context, UInt(object), UInt32(index))
-        let name = child.Name.map { String(cString: $0) } ?? ""
-        return LoweredChild(
-            name: name, offset: Int(child.Offset), kind: LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown,
-            typeRef: child.TR == 0 ? nil : child.TR)
+        LoweredChild(library.childOfInstance(context, UInt(object), UInt32(index)))
     }
 
     /// A typeref's mangled name (without `$s`), or nil.
@@ -333,11 +316,7 @@ final class RemoteMirrorContext {
 
     /// Child `index` of a typeref (a field, tuple element or enum case).
     func child(of typeRef: UInt64, at index: Int) -> LoweredChild? {
-        let child = library.childOfTypeRef(context, typeRef, UInt32(index))
-        let name = child.Name.map { String(cString: $0) } ?? ""
-        return LoweredChild(
-            name: name, offset: Int(child.Offset), kind: LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown,
-            typeRef: child.TR == 0 ? nil : child.TR)
+        LoweredChild(library.childOfTypeRef(context, typeRef, UInt32(index)))
     }
 }
 
@@ -389,6 +368,17 @@ struct LoweredInfo: Sendable {
     var alignment: Int
     var stride: Int
     var fieldCount: Int
+
+    /// The library's answer (of infoForTypeRef, infoForMetadata or infoForInstance); nil when it
+    /// knows nothing of the type.
+    init?(_ info: rm_typeinfo_t) {
+        guard let kind = LoweredKind(rawValue: Int(info.Kind.rawValue)), kind != .unknown else { return nil }
+        self.kind = kind
+        size = Int(info.Size)
+        alignment = Int(info.Alignment)
+        stride = Int(info.Stride)
+        fieldCount = Int(info.NumFields)
+    }
 }
 
 /// What childOfTypeRef says about one child.
@@ -399,4 +389,12 @@ struct LoweredChild: Sendable {
     /// `object` is a weak reference, its typeref the strong one it was made from.
     var kind: LoweredKind
     var typeRef: UInt64?
+
+    /// The library's answer (of childOfTypeRef, childOfMetadata or childOfInstance).
+    init(_ child: rm_childinfo_t) {
+        name = child.Name.map { String(cString: $0) } ?? ""
+        offset = Int(child.Offset)
+        kind = LoweredKind(rawValue: Int(child.Kind.rawValue)) ?? .unknown
+        typeRef = child.TR == 0 ? nil : child.TR
+    }
 }

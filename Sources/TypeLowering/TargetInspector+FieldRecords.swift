@@ -13,23 +13,9 @@ extension TargetInspector {
     /// - Parameter descriptor: a struct's or class's type descriptor in the target.
     /// - Returns: nil when the records cannot be read (none, or not in the target).
     public func fieldMutability(ofDescriptor descriptor: UInt64) -> [String: Bool]? {
-        guard let offset = try? memory.read(Int32.self, at: descriptor &+ 16, what: "type descriptor fields"), offset != 0 else {
-            return nil
-        }
-        let fields = UInt64(bitPattern: Int64(bitPattern: descriptor &+ 16) &+ Int64(offset))
-        guard let recordSize = try? memory.read(UInt16.self, at: fields &+ 10, what: "field record size"), recordSize >= 12,
-            let count = try? memory.read(UInt32.self, at: fields &+ 12, what: "field count"), count <= 1 << 16
-        else { return nil }
+        guard let records = fieldRecords(ofDescriptor: descriptor) else { return nil }
         var result: [String: Bool] = [:]
-        var record = fields &+ 16
-        for _ in 0..<count {
-            guard let flags = try? memory.read(UInt32.self, at: record, what: "field record flags"),
-                let nameOffset = try? memory.read(Int32.self, at: record &+ 8, what: "field record name"),
-                let name = memory.cString(at: UInt64(bitPattern: Int64(bitPattern: record &+ 8) &+ Int64(nameOffset)))
-            else { return nil }
-            result[name] = flags & 0x2 != 0
-            record &+= UInt64(recordSize)
-        }
+        for record in records { result[record.name] = record.flags & 0x2 != 0 }
         return result
     }
 
@@ -42,6 +28,31 @@ extension TargetInspector {
     /// - Parameter descriptor: a struct's, enum's or class's type descriptor in the target.
     /// - Returns: nil when the records cannot be read (none, or not in the target).
     public func existentialArguments(ofDescriptor descriptor: UInt64) -> [String: [String?]]? {
+        guard let records = fieldRecords(ofDescriptor: descriptor) else { return nil }
+        var result: [String: [String?]] = [:]
+        for record in records {
+            if let type = record.mangledTypeName {
+                guard let arguments = existentialArguments(inMangledNameAt: type) else { return nil }
+                result[record.name] = arguments
+            } else {
+                result[record.name] = []
+            }
+        }
+        return result
+    }
+
+    /// One field record: its flags, its name, and where its mangled type name lies (nil: none).
+    private struct FieldRecord {
+        var flags: UInt32
+        var name: String
+        var mangledTypeName: UInt64?
+    }
+
+    /// The field records of the type descriptor at `descriptor`: `uint16 fieldRecordSize`,
+    /// `uint32 numFields`, then the records (`uint32 flags`, `int32 mangledTypeName`,
+    /// `int32 fieldName`; RemoteInspection/Records.h). Nil when they cannot be read (none, or
+    /// not in the target).
+    private func fieldRecords(ofDescriptor descriptor: UInt64) -> [FieldRecord]? {
         guard let offset = try? memory.read(Int32.self, at: descriptor &+ 16, what: "type descriptor fields"), offset != 0 else {
             return nil
         }
@@ -49,23 +60,19 @@ extension TargetInspector {
         guard let recordSize = try? memory.read(UInt16.self, at: fields &+ 10, what: "field record size"), recordSize >= 12,
             let count = try? memory.read(UInt32.self, at: fields &+ 12, what: "field count"), count <= 1 << 16
         else { return nil }
-        var result: [String: [String?]] = [:]
+        var records: [FieldRecord] = []
         var record = fields &+ 16
         for _ in 0..<count {
-            guard let typeOffset = try? memory.read(Int32.self, at: record &+ 4, what: "field record type"),
+            guard let flags = try? memory.read(UInt32.self, at: record, what: "field record flags"),
+                let typeOffset = try? memory.read(Int32.self, at: record &+ 4, what: "field record type"),
                 let nameOffset = try? memory.read(Int32.self, at: record &+ 8, what: "field record name"),
                 let name = memory.cString(at: UInt64(bitPattern: Int64(bitPattern: record &+ 8) &+ Int64(nameOffset)))
             else { return nil }
-            if typeOffset != 0 {
-                let type = UInt64(bitPattern: Int64(bitPattern: record &+ 4) &+ Int64(typeOffset))
-                guard let arguments = existentialArguments(inMangledNameAt: type) else { return nil }
-                result[name] = arguments
-            } else {
-                result[name] = []
-            }
+            let type = typeOffset == 0 ? nil : UInt64(bitPattern: Int64(bitPattern: record &+ 4) &+ Int64(typeOffset))
+            records.append(FieldRecord(flags: flags, name: name, mangledTypeName: type))
             record &+= UInt64(recordSize)
         }
-        return result
+        return records
     }
 
     /// The generalization arguments of each existential shape reference in the mangled name at
