@@ -47,6 +47,15 @@ struct LiveLeaksSwift5Tests {
         #expect(threads.contains { $0.id == fixture.processID && $0.stackPointer != 0 })
         // What differs between a core and a process, asked of the target, not switched on.
         #expect(try memory.threadRegisters(heldBy: nil) == threads)
+        // Each thread's vector registers come from the core's notes; they are root words after
+        // the general-purpose ones, named by register word.
+        for thread in threads {
+            let vector = try #require(thread.vectorState)
+            #expect(vector.count >= VectorState.legacyWords && vector.count <= VectorState.maximumWords)
+            #expect(thread.words == thread.registers + vector)
+        }
+        #expect(HeapReachability.registerName(0) == HeapReachability.registerNames[0])
+        #expect(HeapReachability.registerName(HeapReachability.registerNames.count) == VectorState.name(ofWord: 0))
         #expect(memory.processID == fixture.processID && !memory.mayChange && !memory.hasGone)
         #expect(memory.architecture == "x86_64" && memory.programName == memory.core?.command)
         let stacks = try GlibcThreadStacks(memory)
